@@ -1,0 +1,61 @@
+//! What `#[tool]` emits when the input has mistakes: the errors, the user's item as it
+//! compiles on its own, and placeholder impls so that a `toolset!` listing the tool does
+//! not add a cascade of secondary errors on top of the real ones.
+
+use crate::ast::CleanItem;
+use crate::errors::Errors;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn emit(clean: &CleanItem, errors: &Errors) -> TokenStream {
+    let compile_errors = errors.to_compile_errors();
+    let placeholder = match clean {
+        CleanItem::Fn(func) => {
+            let ident = &func.sig.ident;
+            let vis = &func.vis;
+            let impls = placeholder_impls(ident);
+            quote! {
+                #[allow(non_camel_case_types, dead_code, missing_docs)]
+                #vis struct #ident {}
+                #impls
+            }
+        }
+        CleanItem::Struct(item) if item.generics.params.is_empty() => {
+            placeholder_impls(&item.ident)
+        }
+        CleanItem::Struct(_) | CleanItem::Other(_) => quote!(),
+    };
+    quote! {
+        #compile_errors
+        #clean
+        #placeholder
+    }
+}
+
+fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
+    quote! {
+        const _: () = {
+            impl ::toolset::Tool for #ident {
+                type Args = ();
+                const NAME: &'static str = stringify!(#ident);
+                const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
+            }
+            impl<S> ::toolset::ToolHandler<S> for #ident {
+                fn call<'a>(
+                    _state: ::toolset::Access<'a, S>,
+                    _ctx: &'a ::toolset::ToolContext,
+                    _args: (),
+                ) -> impl ::std::future::Future<
+                    Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
+                > + ::std::marker::Send + 'a
+                where
+                    S: 'a,
+                {
+                    async move {
+                        ::std::result::Result::Err(::toolset::__private::propose_only_has_no_handler(stringify!(#ident)))
+                    }
+                }
+            }
+        };
+    }
+}

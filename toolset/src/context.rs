@@ -1,0 +1,172 @@
+//! The per-call context a handler may take as `&ToolContext`: call id, cancellation,
+//! progress and host services.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// A progress report from a running call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Work done so far, in the handler's own unit.
+    pub progress: f64,
+    /// Total work, when known.
+    pub total: Option<f64>,
+    /// A human-readable note.
+    pub message: Option<String>,
+}
+
+/// Receives progress reports; the host plugs one in (an MCP server forwards them as
+/// `notifications/progress`).
+pub trait ProgressSink: Send + Sync {
+    /// Called for every report of the call `call_id`.
+    fn report(&self, call_id: &str, progress: Progress);
+}
+
+/// Host services a handler can fetch by type, e.g. an HTTP client or a clock.
+#[derive(Clone, Default)]
+pub struct Extensions {
+    map: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl Extensions {
+    /// Adds (or replaces) the service of type `T`.
+    pub fn insert<T: Any + Send + Sync>(&mut self, value: T) {
+        self.map.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    /// The service of type `T`, if the host provided one.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.map
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+    }
+}
+
+impl fmt::Debug for Extensions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Extensions")
+            .field("len", &self.map.len())
+            .finish()
+    }
+}
+
+/// The context of one tool call.
+///
+/// Build one per request with [`ToolContext::default`] and the `with_*` methods; `apply`
+/// hands each call its own copy carrying that call's id. Cloning is cheap.
+#[derive(Clone, Default)]
+pub struct ToolContext {
+    call_id: Option<Arc<str>>,
+    cancellation: CancellationToken,
+    progress: Option<Arc<dyn ProgressSink>>,
+    extensions: Arc<Extensions>,
+}
+
+impl ToolContext {
+    /// Cancels the calls of this context when `token` is cancelled.
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = token;
+        self
+    }
+
+    /// Sends progress reports to `sink`.
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Makes the service `value` available to handlers through [`ToolContext::extension`].
+    pub fn with_extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
+        Arc::make_mut(&mut self.extensions).insert(value);
+        self
+    }
+
+    /// The context for one call: the same services, with that call's id.
+    pub fn for_call(&self, call_id: &str) -> ToolContext {
+        ToolContext {
+            call_id: Some(Arc::from(call_id)),
+            ..self.clone()
+        }
+    }
+
+    /// The id of the call being run (empty outside `apply`).
+    pub fn call_id(&self) -> &str {
+        self.call_id.as_deref().unwrap_or("")
+    }
+
+    /// The cancellation token; cancel it to stop the calls of this context.
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+
+    /// Whether the call has been cancelled; long handlers should check it.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Reports progress; a no-op when nobody listens.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.progress {
+            sink.report(
+                self.call_id(),
+                Progress {
+                    progress,
+                    total,
+                    message: message.map(str::to_owned),
+                },
+            );
+        }
+    }
+
+    /// The host service of type `T`, if provided.
+    pub fn extension<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.extensions.get::<T>()
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("call_id", &self.call_id())
+            .field("cancelled", &self.is_cancelled())
+            .field("progress", &self.progress.is_some())
+            .field("extensions", &self.extensions)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    struct Recorder(Mutex<Vec<(String, f64)>>);
+    impl ProgressSink for Recorder {
+        fn report(&self, call_id: &str, progress: Progress) {
+            self.0
+                .lock()
+                .unwrap()
+                .push((call_id.to_owned(), progress.progress));
+        }
+    }
+
+    #[test]
+    fn progress_reaches_the_sink_with_the_call_id() {
+        let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));
+        let ctx = ToolContext::default().with_progress(recorder.clone());
+        ctx.for_call("c1").report_progress(0.5, Some(1.0), None);
+        assert_eq!(*recorder.0.lock().unwrap(), vec![("c1".to_owned(), 0.5)]);
+        // Nobody listening: nothing happens, nothing fails.
+        ToolContext::default().report_progress(1.0, None, Some("done"));
+    }
+
+    #[test]
+    fn extensions_are_found_by_type() {
+        let ctx = ToolContext::default().with_extension(42_u32);
+        assert_eq!(ctx.for_call("c").extension::<u32>(), Some(&42));
+        assert!(ctx.extension::<String>().is_none());
+    }
+}

@@ -1,0 +1,200 @@
+//! What a tool call produces, and the handler return types that convert into it.
+
+use crate::ToolError;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The result of a tool call, in the shape every provider and MCP can carry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolOutput {
+    /// What the model reads: text and image parts, in order.
+    pub content: Vec<Content>,
+    /// Structured JSON result, for tools returning [`Json<T>`]; it matches the tool's
+    /// output schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<Value>,
+    /// True when the content describes an error the model should react to.
+    #[serde(default)]
+    pub is_error: bool,
+    /// Data for the host only (logs, UI); never sent to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Value>,
+}
+
+/// One part of a tool's output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Content {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// An image, base64-encoded.
+    Image {
+        /// The base64-encoded bytes.
+        data: String,
+        /// The MIME type, e.g. `image/png`.
+        mime_type: String,
+    },
+}
+
+impl ToolOutput {
+    /// An output with no content (what a handler returning `()` produces).
+    pub fn empty() -> Self {
+        ToolOutput::default()
+    }
+
+    /// A text output.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![Content::Text { text: text.into() }],
+            ..ToolOutput::default()
+        }
+    }
+
+    /// A structured output: the JSON value, also rendered as text for consumers that only
+    /// read text.
+    pub fn structured(value: Value) -> Self {
+        ToolOutput {
+            content: vec![Content::Text {
+                text: value.to_string(),
+            }],
+            structured: Some(value),
+            ..ToolOutput::default()
+        }
+    }
+
+    /// An error output: text the model should read as an error.
+    pub fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            is_error: true,
+            ..ToolOutput::text(text)
+        }
+    }
+
+    /// Appends an image part.
+    pub fn with_image(mut self, data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        self.content.push(Content::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        });
+        self
+    }
+
+    /// Attaches host-only metadata.
+    pub fn with_metadata(mut self, metadata: Value) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+
+    /// All text parts joined by newlines; what a text-only consumer shows the model.
+    pub fn text_content(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|part| match part {
+                Content::Text { text } => Some(text.as_str()),
+                Content::Image { .. } => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+}
+
+/// A structured result: serialized to JSON for the model, with an output schema derived
+/// from `T`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// Conversion from a handler's return value into a tool result.
+///
+/// Implemented for `()`, `String`, `&'static str`, [`ToolOutput`], [`Json<T>`] and
+/// `Result<T, E>` of those with `E: Into<ToolError>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool handler",
+    label = "this return type is not a tool result",
+    note = "return `()`, `String`, `toolset::Json<T>` (T: Serialize + JsonSchema), `toolset::ToolOutput`, or a `Result<_, E>` of one of those with `E: Into<toolset::ToolError>`"
+)]
+pub trait IntoToolOutput {
+    /// Converts the value into the call's result.
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError>;
+
+    /// The JSON schema of the structured output, when the return type has one.
+    fn output_schema() -> Option<Value> {
+        None
+    }
+}
+
+impl IntoToolOutput for () {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::empty())
+    }
+}
+
+impl IntoToolOutput for String {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+impl IntoToolOutput for &'static str {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+impl IntoToolOutput for ToolOutput {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        Ok(self)
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        let value = serde_json::to_value(&self.0).map_err(|error| {
+            ToolError::failed(format!("the result could not be serialized: {error}"))
+        })?;
+        Ok(ToolOutput::structured(value))
+    }
+
+    fn output_schema() -> Option<Value> {
+        Some(crate::schema::output_schema_for::<T>())
+    }
+}
+
+impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolOutput for Result<T, E> {
+    fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
+        self.map_err(Into::into)?.into_tool_output()
+    }
+
+    fn output_schema() -> Option<Value> {
+        T::output_schema()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_output_is_structured_and_readable_as_text() {
+        let output = Json(vec![1, 2]).into_tool_output().unwrap();
+        assert_eq!(output.structured, Some(serde_json::json!([1, 2])));
+        assert_eq!(output.text_content(), "[1,2]");
+        assert!(!output.is_error);
+    }
+
+    #[test]
+    fn result_err_becomes_the_tool_error() {
+        let result: Result<String, ToolError> = Err(ToolError::skipped("nothing to do"));
+        assert!(result.into_tool_output().unwrap_err().is_skip());
+    }
+
+    #[test]
+    fn only_json_returns_have_an_output_schema() {
+        assert!(<String as IntoToolOutput>::output_schema().is_none());
+        assert!(<Result<Json<u32>, ToolError> as IntoToolOutput>::output_schema().is_some());
+    }
+}

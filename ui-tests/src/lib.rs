@@ -1,0 +1,1 @@
+//! trybuild cases live in `fail/` and `pass/`; `tests/ui.rs` runs them.
