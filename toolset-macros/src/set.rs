@@ -264,6 +264,11 @@ fn expand_set(set: &SetDecl) -> TokenStream {
                     &SPECS
                 }
 
+                fn render_cache() -> &'static ::toolset::__private::RenderCache {
+                    static RENDERED: ::toolset::__private::RenderCache = ::toolset::__private::RenderCache::new();
+                    &RENDERED
+                }
+
                 fn parse(
                     name: #name_enum,
                     arguments: &str,

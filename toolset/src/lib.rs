@@ -37,7 +37,9 @@
 mod call;
 mod context;
 mod error;
+mod outcome;
 mod output;
+pub mod render;
 pub mod schema;
 mod set;
 mod spec;
@@ -46,6 +48,7 @@ mod tier;
 pub use call::ToolCall;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
+pub use outcome::{Outcome, ToolResult};
 pub use output::{Content, IntoToolOutput, Json, ToolOutput};
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
@@ -57,6 +60,7 @@ pub use toolset_macros::{tool, toolset};
 /// Items the macros' generated code uses. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::render::RenderCache;
     pub use crate::schema::input_schema_for;
     pub use crate::spec::ToolMeta;
     pub use schemars;

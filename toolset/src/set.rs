@@ -126,6 +126,10 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
         call: Self::Call,
     ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send + 'a;
 
+    #[doc(hidden)]
+    /// The set's cache of rendered tool lists (one `static` per set).
+    fn render_cache() -> &'static crate::render::RenderCache;
+
     /// The spec of the tool `name`.
     fn spec_of(name: Self::Name) -> &'static ToolSpec {
         &Self::specs()[name.index()]

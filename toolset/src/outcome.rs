@@ -1,0 +1,107 @@
+//! What became of each call: the outcome `apply` records, and the tool result sent back
+//! to the model.
+
+use crate::ToolOutput;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// What became of one approved call. `apply` records one for every call and never stops
+/// early.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The handler ran and produced this output.
+    Done(ToolOutput),
+    /// The handler deliberately did nothing (a business brake, not an error).
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+    /// The handler failed.
+    Failed {
+        /// The handler's message.
+        message: String,
+    },
+    /// The call was not run: its tier is above what was approved, or a policy denies it.
+    Refused {
+        /// Why.
+        reason: String,
+    },
+    /// The handler ran past the tool's `timeout_ms`.
+    TimedOut {
+        /// The limit that was exceeded.
+        #[serde(with = "millis")]
+        after: Duration,
+    },
+    /// The context was cancelled before or while the call ran.
+    Cancelled,
+    /// The handler panicked; the panic was contained.
+    Panicked {
+        /// The panic message.
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// True only for [`Outcome::Done`] with an output that is not an error.
+    pub fn is_done(&self) -> bool {
+        matches!(self, Outcome::Done(output) if !output.is_error)
+    }
+
+    /// A short name of the variant (`"done"`, `"skipped"`, …), for logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Done(_) => "done",
+            Outcome::Skipped { .. } => "skipped",
+            Outcome::Failed { .. } => "failed",
+            Outcome::Refused { .. } => "refused",
+            Outcome::TimedOut { .. } => "timed_out",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Panicked { .. } => "panicked",
+        }
+    }
+
+    /// What the model reads about this outcome.
+    pub fn to_tool_output(&self) -> ToolOutput {
+        match self {
+            Outcome::Done(output) => output.clone(),
+            Outcome::Skipped { reason } => ToolOutput::text(format!("Skipped: {reason}")),
+            Outcome::Failed { message } => ToolOutput::error(format!("Error: {message}")),
+            Outcome::Refused { reason } => ToolOutput::error(format!("Not run: {reason}")),
+            Outcome::TimedOut { after } => ToolOutput::error(format!(
+                "Error: the tool did not finish within {} ms and was stopped",
+                after.as_millis()
+            )),
+            Outcome::Cancelled => ToolOutput::error("Cancelled: the call was cancelled before it finished"),
+            Outcome::Panicked { .. } => {
+                // The panic text may hold internals; the model only learns that it crashed.
+                ToolOutput::error("Error: the tool crashed while handling this call")
+            }
+        }
+    }
+}
+
+mod millis {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+        u64::deserialize(deserializer).map(Duration::from_millis)
+    }
+}
+
+/// One result to send back to the model for one call: the provider-neutral form the
+/// `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call this answers.
+    pub call_id: String,
+    /// The tool name the model used (Gemini matches results by name).
+    pub name: String,
+    /// What the model reads.
+    pub output: ToolOutput,
+}
