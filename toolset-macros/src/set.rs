@@ -316,6 +316,47 @@ fn expand_set(set: &SetDecl) -> TokenStream {
                 pub fn spec(name: &str) -> ::std::option::Option<&'static ::toolset::ToolSpec> {
                     <#name_enum as ::toolset::ToolName>::from_name(name).map(|name| &SPECS[name as usize])
                 }
+
+                /// Verifies the model's whole program and splits it by tier: calls at or below
+                /// `autonomy` are approved, the rest become proposals. One bad call rejects all.
+                pub fn gate(
+                    calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
+                    autonomy: ::toolset::Autonomy,
+                ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
+                    ::toolset::gate::<Self>(calls, &::toolset::Policy::new(autonomy))
+                }
+
+                /// Like [`gate`](Self::gate), under a per-request policy that can only tighten.
+                pub fn gate_with(
+                    calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
+                    policy: &::toolset::Policy<Self>,
+                ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
+                    ::toolset::gate::<Self>(calls, policy)
+                }
+
+                /// Runs the plan's approved calls against `state`: an outcome for every call.
+                pub async fn apply(
+                    state: &mut #state,
+                    ctx: &::toolset::ToolContext,
+                    plan: ::toolset::Plan<Self>,
+                ) -> ::toolset::Report {
+                    ::toolset::apply::<Self>(state, ctx, plan).await
+                }
+
+                /// Turns a human-approved proposal into a runnable plan, or into typed arguments
+                /// for the host when the tool is propose-only. Re-verifies the call, and refuses
+                /// if the proposal changed after `approval` was given.
+                pub fn approve(
+                    proposal: &::toolset::Proposal,
+                    approval: &::toolset::Approval,
+                ) -> ::std::result::Result<::toolset::Approved<Self>, ::toolset::ApprovalError> {
+                    ::toolset::approve::<Self>(proposal, approval)
+                }
+
+                /// A per-request policy starting at `autonomy`.
+                pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {
+                    ::toolset::Policy::new(autonomy)
+                }
             }
         };
     }

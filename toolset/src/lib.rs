@@ -34,22 +34,30 @@
 //! assert_eq!(InboxTools::specs()[0].name(), "search");
 //! ```
 
+mod apply;
 mod call;
 mod context;
 mod error;
+mod gate;
 mod outcome;
 mod output;
+mod plan;
+mod policy;
 pub mod render;
 pub mod schema;
 mod set;
 mod spec;
 mod tier;
 
+pub use apply::{Entry, Report, apply};
 pub use call::ToolCall;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
+pub use gate::{CallProblem, ProblemKind, Rejected, gate};
 pub use outcome::{Outcome, ToolResult};
 pub use output::{Content, IntoToolOutput, Json, ToolOutput};
+pub use plan::{Approval, ApprovalError, Approved, Plan, Proposal, approve};
+pub use policy::Policy;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};

@@ -1,0 +1,465 @@
+//! The run-time guarantees: gate verifies the whole program, withheld calls never run,
+//! apply records an outcome for every call and never aborts.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use toolset::{
+    Approved, Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall, ToolContext,
+    ToolError, tool, toolset,
+};
+
+/// The state of the test agent: a log of writes, and counters of what runs at once.
+#[derive(Default)]
+pub struct Desk {
+    log: Vec<String>,
+    reads_active: AtomicUsize,
+    reads_peak: AtomicUsize,
+}
+
+/// Read a note; takes a while so that concurrent reads overlap.
+#[tool(tier = "read_only")]
+pub async fn read_note(desk: &Desk, key: String) -> String {
+    let now = desk.reads_active.fetch_add(1, Ordering::SeqCst) + 1;
+    desk.reads_peak.fetch_max(now, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    desk.reads_active.fetch_sub(1, Ordering::SeqCst);
+    format!("note {key}")
+}
+
+/// Write a note.
+#[tool(tier = "reversible")]
+pub async fn write_note(desk: &mut Desk, key: String) -> Result<String, ToolError> {
+    if key == "fail" {
+        return Err(ToolError::failed("the disk is full"));
+    }
+    if key == "same" {
+        return Err(ToolError::skipped("the note already says that"));
+    }
+    if key == "panic" {
+        panic!("write_note exploded");
+    }
+    assert_eq!(
+        desk.reads_active.load(Ordering::SeqCst),
+        0,
+        "a write overlapped a read"
+    );
+    desk.log.push(format!("write {key}"));
+    Ok(format!("wrote {key}"))
+}
+
+/// Share a note with a colleague.
+#[tool(tier = "external_reversible")]
+pub async fn share_note(desk: &mut Desk, key: String) {
+    desk.log.push(format!("share {key}"));
+}
+
+/// Delete a note for good.
+#[tool(tier = "irreversible")]
+pub async fn delete_note(desk: &mut Desk, key: String) {
+    desk.log.push(format!("delete {key}"));
+}
+
+/// Wait much longer than the tool's limit.
+#[tool(tier = "reversible", timeout_ms = 20)]
+pub async fn slow_write(desk: &mut Desk) {
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    desk.log.push("slow".into());
+}
+
+/// Wait until cancelled.
+#[tool(tier = "reversible")]
+pub async fn wait_forever(desk: &mut Desk) {
+    std::future::pending::<()>().await;
+    desk.log.push("never".into());
+}
+
+fn shown(notice: &Notice) -> String {
+    format!("To everyone: {}", notice.text)
+}
+
+/// Post a notice to everyone; the host posts it after the user agrees.
+#[tool(tier = "irreversible", propose_only, preview = shown)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Notice {
+    /// What to post.
+    pub text: String,
+}
+
+toolset! {
+    /// The test agent's tools.
+    pub DeskTools<Desk> = [read_note, write_note, share_note, delete_note, slow_write, wait_forever, Notice];
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
+    ToolCall::new(id, name, arguments)
+}
+
+fn outcome_kinds(report: &toolset::Report) -> Vec<&'static str> {
+    report
+        .entries()
+        .iter()
+        .map(|entry| entry.outcome.as_ref().map_or("awaiting", Outcome::kind))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_failing_call_in_the_middle_keeps_the_results_before_and_after_it() {
+    let program = vec![
+        call("1", "write_note", r#"{"key":"a"}"#),
+        call("2", "write_note", r#"{"key":"fail"}"#),
+        call("3", "write_note", r#"{"key":"same"}"#),
+        call("4", "write_note", r#"{"key":"b"}"#),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert_eq!(
+        outcome_kinds(&report),
+        ["done", "failed", "skipped", "done"]
+    );
+    assert_eq!(desk.log, ["write a", "write b"]);
+    let results = report.results();
+    assert_eq!(results.len(), 4);
+    assert!(
+        results[1].output.is_error
+            && results[1]
+                .output
+                .text_content()
+                .contains("the disk is full")
+    );
+    assert!(!results[2].output.is_error, "a skip is not an error");
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_contained_and_later_calls_still_run() {
+    let program = vec![
+        call("1", "write_note", r#"{"key":"panic"}"#),
+        call("2", "write_note", r#"{"key":"after"}"#),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert!(
+        matches!(&report.entries()[0].outcome, Some(Outcome::Panicked { message }) if message == "write_note exploded")
+    );
+    assert_eq!(desk.log, ["write after"]);
+    // The model learns that the tool crashed, not the panic's internals.
+    assert!(
+        !report.results()[0]
+            .output
+            .text_content()
+            .contains("exploded")
+    );
+}
+
+#[tokio::test]
+async fn read_only_calls_overlap_in_time_while_writes_run_alone() {
+    let program = vec![
+        call("1", "read_note", r#"{"key":"a"}"#),
+        call("2", "read_note", r#"{"key":"b"}"#),
+        call("3", "read_note", r#"{"key":"c"}"#),
+        call("4", "write_note", r#"{"key":"w"}"#),
+        call("5", "read_note", r#"{"key":"d"}"#),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert_eq!(outcome_kinds(&report), ["done"; 5]);
+    assert_eq!(
+        desk.reads_peak.load(Ordering::SeqCst),
+        3,
+        "the three consecutive reads ran together"
+    );
+    // write_note asserts that no read was active while it ran.
+    assert_eq!(desk.log, ["write w"]);
+}
+
+#[tokio::test]
+async fn a_call_past_its_timeout_is_stopped_and_recorded() {
+    let program = vec![
+        call("1", "slow_write", "{}"),
+        call("2", "write_note", r#"{"key":"next"}"#),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert!(
+        matches!(report.entries()[0].outcome, Some(Outcome::TimedOut { after }) if after == Duration::from_millis(20))
+    );
+    assert_eq!(desk.log, ["write next"]);
+}
+
+#[tokio::test]
+async fn cancelling_the_context_stops_the_running_call_and_the_rest() {
+    let token = CancellationToken::new();
+    let ctx = ToolContext::default().with_cancellation(token.clone());
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        token.cancel();
+    });
+    let program = vec![
+        call("1", "write_note", r#"{"key":"before"}"#),
+        call("2", "wait_forever", ""),
+        call("3", "write_note", r#"{"key":"after"}"#),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ctx, plan).await;
+    canceller.await.unwrap();
+    assert_eq!(outcome_kinds(&report), ["done", "cancelled", "cancelled"]);
+    assert_eq!(desk.log, ["write before"]);
+}
+
+#[test]
+fn one_bad_call_rejects_the_whole_program_with_a_message_per_bad_call() {
+    let program = vec![
+        call("1", "write_note", r#"{"key":"fine"}"#),
+        call("2", "raed_note", r#"{"key":"a"}"#),
+        call("3", "read_note", r#"{"key": "a""#),
+        call("4", "write_note", r#"{"key": 7}"#),
+        call("5", "write_note", r#"{"key":"x","extra":1}"#),
+        call("6", "write_note", r#"{}"#),
+    ];
+    let rejected = DeskTools::gate(program, Autonomy::ExternalReversible).unwrap_err();
+    let kinds: Vec<ProblemKind> = rejected
+        .problems()
+        .iter()
+        .map(|problem| problem.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ProblemKind::UnknownTool,
+            ProblemKind::MalformedJson,
+            ProblemKind::InvalidArguments,
+            ProblemKind::InvalidArguments,
+            ProblemKind::InvalidArguments
+        ]
+    );
+    let messages: Vec<&str> = rejected
+        .problems()
+        .iter()
+        .map(|problem| problem.message.as_str())
+        .collect();
+    assert!(
+        messages[0].contains("Did you mean \"read_note\"?"),
+        "{}",
+        messages[0]
+    );
+    assert!(messages[1].contains("not valid JSON"), "{}", messages[1]);
+    assert!(
+        messages[2].contains("invalid type: integer `7`, expected a string"),
+        "{}",
+        messages[2]
+    );
+    assert!(
+        messages[3].contains("unknown field `extra`"),
+        "{}",
+        messages[3]
+    );
+    assert!(
+        messages[4].contains("missing field `key`"),
+        "{}",
+        messages[4]
+    );
+    // Every call gets a result, so the model can fix the program and resend it.
+    let results = rejected.results();
+    assert_eq!(results.len(), 6);
+    assert!(results.iter().all(|result| result.output.is_error));
+    assert!(results[0].output.text_content().contains("Not run"));
+}
+
+#[tokio::test]
+async fn calls_above_autonomy_become_proposals_and_do_not_run() {
+    let program = vec![
+        call("1", "write_note", r#"{"key":"a"}"#),
+        call("2", "share_note", r#"{"key":"a"}"#),
+        call("3", "delete_note", r#"{"key":"a"}"#),
+        call("4", "Notice", r#"{"text":"hi"}"#),
+        call("5", "notice", r#"{"text":"hi"}"#),
+    ];
+    let rejected = DeskTools::gate(program.clone(), Autonomy::Reversible).unwrap_err();
+    assert_eq!(
+        rejected.problems().len(),
+        1,
+        "the struct tool is named `notice`, not `Notice`"
+    );
+
+    let program: Vec<ToolCall> = program.into_iter().filter(|c| c.name != "Notice").collect();
+    let plan = DeskTools::gate(program, Autonomy::Reversible).unwrap();
+    let tiers: Vec<Tier> = plan.proposals().iter().map(|p| p.tier()).collect();
+    assert_eq!(
+        tiers,
+        [
+            Tier::ExternalReversible,
+            Tier::Irreversible,
+            Tier::Irreversible
+        ]
+    );
+    assert_eq!(plan.proposals()[2].preview(), Some("To everyone: hi"));
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert_eq!(desk.log, ["write a"]);
+    assert_eq!(
+        outcome_kinds(&report),
+        ["done", "awaiting", "awaiting", "awaiting"]
+    );
+    assert!(
+        report.results()[1]
+            .output
+            .text_content()
+            .contains("Awaiting approval")
+    );
+}
+
+#[tokio::test]
+async fn an_approved_proposal_runs_and_a_tampered_one_is_refused() {
+    let plan = DeskTools::gate(
+        vec![call("1", "delete_note", r#"{"key":"old"}"#)],
+        Autonomy::ExternalReversible,
+    )
+    .unwrap();
+    let proposal = plan.proposals()[0].clone();
+    let approval = proposal.approve();
+
+    // The proposal waits in storage; someone edits the arguments before it is approved.
+    let stored = serde_json::to_string(&proposal).unwrap();
+    let tampered: toolset::Proposal =
+        serde_json::from_str(&stored.replace("old", "everything")).unwrap();
+    let refused = DeskTools::approve(&tampered, &approval).err().unwrap();
+    assert!(
+        refused.to_string().contains("arguments changed"),
+        "{refused}"
+    );
+
+    let restored: toolset::Proposal = serde_json::from_str(&stored).unwrap();
+    let Ok(Approved::Run(plan)) = DeskTools::approve(&restored, &approval) else {
+        panic!("approval refused")
+    };
+    let mut desk = Desk::default();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    assert_eq!(outcome_kinds(&report), ["done"]);
+    assert_eq!(desk.log, ["delete old"]);
+}
+
+#[test]
+fn approving_a_propose_only_call_hands_its_typed_arguments_to_the_host() {
+    let plan = DeskTools::gate(
+        vec![call("1", "notice", r#"{"text":"lunch"}"#)],
+        Autonomy::ExternalReversible,
+    )
+    .unwrap();
+    let proposal = &plan.proposals()[0];
+    assert!(proposal.is_propose_only());
+    match DeskTools::approve(proposal, &proposal.approve()) {
+        Ok(Approved::Handoff {
+            args: DeskToolsCall::Notice(notice),
+            ..
+        }) => assert_eq!(notice.text, "lunch"),
+        _ => panic!("expected the typed arguments"),
+    }
+}
+
+#[test]
+fn a_policy_only_tightens() {
+    let policy = DeskTools::policy(Autonomy::Reversible)
+        .limit_autonomy(Autonomy::ExternalReversible)
+        .deny(DeskToolsName::WriteNote)
+        .hide(DeskToolsName::DeleteNote);
+    assert_eq!(
+        policy.autonomy(),
+        Autonomy::Reversible,
+        "a higher level is ignored"
+    );
+    let rejected = DeskTools::gate_with(
+        vec![
+            call("1", "write_note", r#"{"key":"a"}"#),
+            call("2", "delete_note", r#"{"key":"a"}"#),
+        ],
+        &policy,
+    )
+    .unwrap_err();
+    let kinds: Vec<ProblemKind> = rejected
+        .problems()
+        .iter()
+        .map(|problem| problem.kind)
+        .collect();
+    assert_eq!(kinds, [ProblemKind::Denied, ProblemKind::UnknownTool]);
+    let message = &rejected.problems()[1].message;
+    let advertised = message.split("The available tools are:").nth(1).unwrap();
+    assert!(
+        !advertised.contains("delete_note"),
+        "a hidden tool is not advertised: {message}"
+    );
+    let offered: Vec<DeskToolsName> = policy.offered().collect();
+    assert!(
+        !offered.contains(&DeskToolsName::WriteNote)
+            && !offered.contains(&DeskToolsName::DeleteNote)
+    );
+}
+
+#[test]
+fn progress_and_extensions_reach_handlers_through_the_context() {
+    // Progress with nobody listening is a no-op; extensions are found by type.
+    let ctx = ToolContext::default().with_extension(Arc::new(5_u8));
+    assert_eq!(**ctx.for_call("x").extension::<Arc<u8>>().unwrap(), 5);
+}
+
+mod withheld {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOOLS: [(&str, Tier); 5] = [
+        ("read_note", Tier::ReadOnly),
+        ("write_note", Tier::Reversible),
+        ("share_note", Tier::ExternalReversible),
+        ("delete_note", Tier::Irreversible),
+        ("notice", Tier::Irreversible),
+    ];
+    const LEVELS: [Autonomy; 4] = [
+        Autonomy::Off,
+        Autonomy::ReadOnly,
+        Autonomy::Reversible,
+        Autonomy::ExternalReversible,
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_withheld_call_never_runs_at_any_autonomy(
+            program in proptest::collection::vec((0..TOOLS.len(), "[a-z]{1,6}"), 0..12),
+            level in 0..LEVELS.len(),
+        ) {
+            let autonomy = LEVELS[level];
+            let calls: Vec<ToolCall> = program
+                .iter()
+                .enumerate()
+                .map(|(i, (tool, word))| {
+                    let arguments = if TOOLS[*tool].0 == "notice" {
+                        format!(r#"{{"text":"{word}"}}"#)
+                    } else {
+                        format!(r#"{{"key":"k{word}"}}"#)
+                    };
+                    call(&i.to_string(), TOOLS[*tool].0, &arguments)
+                })
+                .collect();
+            let plan = DeskTools::gate(calls, autonomy).unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+            let mut desk = Desk::default();
+            let report = runtime.block_on(DeskTools::apply(&mut desk, &ToolContext::default(), plan));
+
+            let mut expected_log = Vec::new();
+            for ((tool, word), entry) in program.iter().zip(report.entries()) {
+                let (name, tier) = TOOLS[*tool];
+                let may_run = name != "notice" && autonomy.allows(tier);
+                prop_assert_eq!(entry.outcome.is_some(), may_run, "{} at {:?}", name, autonomy);
+                if may_run && tier != Tier::ReadOnly {
+                    expected_log.push(format!("{} k{word}", name.trim_end_matches("_note")));
+                }
+            }
+            prop_assert_eq!(desk.log, expected_log);
+        }
+    }
+}

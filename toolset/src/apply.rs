@@ -1,0 +1,215 @@
+//! Applying a plan: every approved call runs, in order, and gets an outcome. Nothing
+//! aborts the run: a failure, a timeout or a panic is recorded and the next call runs.
+
+use crate::plan::{Authority, Plan, Step};
+use crate::{
+    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
+    ToolResult, ToolSet, ToolSpec,
+};
+use futures_util::FutureExt;
+use serde::{Deserialize, Serialize};
+use std::panic::AssertUnwindSafe;
+
+/// What happened to one call of the program.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// The tool's declared tier.
+    pub tier: Tier,
+    /// Its outcome; `None` when the call was proposed to a human and did not run.
+    pub outcome: Option<Outcome>,
+}
+
+/// The outcome of every call of an applied plan, in the model's order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    entries: Vec<Entry>,
+}
+
+impl Report {
+    /// Every call with what happened to it.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The calls that ran (or were refused at apply time) with their outcomes.
+    pub fn outcomes(&self) -> impl Iterator<Item = (&ToolCall, &Outcome)> + '_ {
+        self.entries
+            .iter()
+            .filter_map(|entry| entry.outcome.as_ref().map(|outcome| (&entry.call, outcome)))
+    }
+
+    /// A tool result for every call, to send back to the model: each outcome, and a
+    /// note for each call still awaiting approval.
+    pub fn results(&self) -> Vec<ToolResult> {
+        self.entries
+            .iter()
+            .map(|entry| ToolResult {
+                call_id: entry.call.id.clone(),
+                name: entry.call.name.clone(),
+                output: match &entry.outcome {
+                    Some(outcome) => outcome.to_tool_output(),
+                    None => ToolOutput::text(
+                        "Awaiting approval: this call was proposed to the user and has not run. \
+                         Do not assume it happened; carry on with the rest.",
+                    ),
+                },
+            })
+            .collect()
+    }
+}
+
+/// Runs the approved calls of `plan` against `state`.
+///
+/// Calls run in the model's order. Consecutive read-only calls run concurrently, sharing
+/// `&state`; a writing call runs alone with `&mut state`. Each call's tier is checked
+/// again against what approved it. Each call gets a context carrying its id, the tool's
+/// `timeout_ms` applies, and cancelling `ctx` stops the current call and skips the rest
+/// (each recorded as cancelled).
+pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
+    let (calls, steps) = plan.into_parts();
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
+    let mut steps = steps.into_iter().peekable();
+    while let Some(step) = steps.next() {
+        let Step::Run {
+            index,
+            name,
+            typed,
+            authority,
+        } = step
+        else {
+            continue;
+        };
+        let spec = T::spec_of(name);
+        if let Some(reason) = refusal(spec, authority) {
+            outcomes[index] = Some(Outcome::Refused { reason });
+            continue;
+        }
+        if spec.tier() != Tier::ReadOnly {
+            let call_ctx = ctx.for_call(&calls[index].id);
+            let outcome = run_one::<T>(Access::Exclusive(state), &call_ctx, typed, spec).await;
+            outcomes[index] = Some(outcome);
+            continue;
+        }
+        // A run of read-only calls: they only read, so they run together.
+        let mut batch = vec![(index, typed, spec)];
+        while let Some(Step::Run {
+            name, authority, ..
+        }) = steps.peek()
+        {
+            let next = T::spec_of(*name);
+            if next.tier() != Tier::ReadOnly || refusal(next, *authority).is_some() {
+                break;
+            }
+            if let Some(Step::Run { index, typed, .. }) = steps.next() {
+                batch.push((index, typed, next));
+            }
+        }
+        let shared: &T::State = state;
+        let contexts: Vec<ToolContext> = batch
+            .iter()
+            .map(|(index, ..)| ctx.for_call(&calls[*index].id))
+            .collect();
+        let runs =
+            batch
+                .into_iter()
+                .zip(&contexts)
+                .map(|((index, typed, spec), call_ctx)| async move {
+                    (
+                        index,
+                        run_one::<T>(Access::Shared(shared), call_ctx, typed, spec).await,
+                    )
+                });
+        for (index, outcome) in futures_util::future::join_all(runs).await {
+            outcomes[index] = Some(outcome);
+        }
+    }
+    let entries = calls
+        .into_iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| {
+            // Every call in a plan passed the gate, so its name is known.
+            let tier = T::Name::from_name(&call.name)
+                .map_or(Tier::Irreversible, |name| T::spec_of(name).tier());
+            Entry {
+                call,
+                tier,
+                outcome,
+            }
+        })
+        .collect();
+    Report { entries }
+}
+
+/// Why a call must not run despite being in the plan; `None` when it may.
+fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
+    if spec.is_propose_only() {
+        return Some(format!(
+            "\"{}\" can only be proposed to the user; it has no handler to run",
+            spec.name()
+        ));
+    }
+    match authority {
+        Authority::Autonomy(level) if !level.allows(spec.tier()) => Some(format!(
+            "\"{}\" is a {} tool, above the autonomy level {level:?}; it needs the user's approval",
+            spec.name(),
+            spec.tier()
+        )),
+        Authority::Autonomy(_) | Authority::Human => None,
+    }
+}
+
+/// Runs one call to completion, turning every way it can end into an outcome.
+async fn run_one<T: ToolSet>(
+    state: Access<'_, T::State>,
+    ctx: &ToolContext,
+    call: T::Call,
+    spec: &ToolSpec,
+) -> Outcome {
+    if ctx.is_cancelled() {
+        return Outcome::Cancelled;
+    }
+    let handler = AssertUnwindSafe(T::dispatch(state, ctx, call)).catch_unwind();
+    let limited = async {
+        match spec.timeout() {
+            Some(limit) => tokio::time::timeout(limit, handler)
+                .await
+                .map_err(|_| limit),
+            None => Ok(handler.await),
+        }
+    };
+    // `biased`: the handler is polled first, so a call that finishes at once never
+    // registers with the cancellation token.
+    tokio::select! {
+        biased;
+        finished = limited => match finished {
+            Ok(Ok(Ok(output))) => Outcome::Done(output),
+            Ok(Ok(Err(error))) => from_error(error),
+            Ok(Err(panic)) => Outcome::Panicked { message: panic_message(panic.as_ref()) },
+            Err(after) => Outcome::TimedOut { after },
+        },
+        () = ctx.cancellation().cancelled() => Outcome::Cancelled,
+    }
+}
+
+fn from_error(error: ToolError) -> Outcome {
+    match error.kind() {
+        ToolErrorKind::Skipped => Outcome::Skipped {
+            reason: error.message().to_owned(),
+        },
+        ToolErrorKind::Failed => Outcome::Failed {
+            message: error.message().to_owned(),
+        },
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic with a non-text payload".to_owned()
+    }
+}

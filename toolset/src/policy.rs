@@ -1,0 +1,118 @@
+//! A per-request policy: it can only tighten what the set declares.
+
+use crate::{Autonomy, ToolName, ToolSet};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Per-request restrictions on a set: lower autonomy, denied, hidden and deferred tools.
+///
+/// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
+/// policy naming a tool the set does not contain does not compile. Every method can only
+/// restrict: there is no way to raise autonomy above the starting level, un-deny a tool,
+/// or change a tool's declared tier.
+pub struct Policy<T: ToolSet> {
+    autonomy: Autonomy,
+    denied: Vec<bool>,
+    hidden: Vec<bool>,
+    deferred: Vec<bool>,
+    set: PhantomData<fn() -> T>,
+}
+
+impl<T: ToolSet> Policy<T> {
+    /// A policy letting calls up to `autonomy` run unattended, with every tool available.
+    pub fn new(autonomy: Autonomy) -> Self {
+        let count = T::specs().len();
+        Policy {
+            autonomy,
+            denied: vec![false; count],
+            hidden: vec![false; count],
+            deferred: T::specs().iter().map(|spec| spec.is_deferred()).collect(),
+            set: PhantomData,
+        }
+    }
+
+    /// Lowers autonomy to `level` if that is stricter; a higher level is ignored.
+    pub fn limit_autonomy(mut self, level: Autonomy) -> Self {
+        self.autonomy = self.autonomy.tightened_to(level);
+        self
+    }
+
+    /// Denies `tool`: the gate rejects any call to it, with a message the model can read.
+    pub fn deny(mut self, tool: T::Name) -> Self {
+        self.denied[tool.index()] = true;
+        self
+    }
+
+    /// Hides `tool`: it is left out of the rendered tool list and calls to it are rejected
+    /// as if it did not exist.
+    pub fn hide(mut self, tool: T::Name) -> Self {
+        self.hidden[tool.index()] = true;
+        self
+    }
+
+    /// Defers `tool`: it is left out of the initial tool list, to be found by tool search;
+    /// calls to it still pass the gate.
+    pub fn defer(mut self, tool: T::Name) -> Self {
+        self.deferred[tool.index()] = true;
+        self
+    }
+
+    /// The autonomy level in force.
+    pub fn autonomy(&self) -> Autonomy {
+        self.autonomy
+    }
+
+    /// Whether calls to `tool` are rejected.
+    pub fn is_denied(&self, tool: T::Name) -> bool {
+        self.denied[tool.index()]
+    }
+
+    /// Whether `tool` is hidden from the model.
+    pub fn is_hidden(&self, tool: T::Name) -> bool {
+        self.hidden[tool.index()]
+    }
+
+    /// Whether `tool` is left out of the initial list.
+    pub fn is_deferred(&self, tool: T::Name) -> bool {
+        self.deferred[tool.index()]
+    }
+
+    /// The tools to offer the model up front, in declared order: neither hidden, denied
+    /// nor deferred.
+    pub fn offered(&self) -> impl Iterator<Item = T::Name> + '_ {
+        T::Name::ALL.iter().copied().filter(|&tool| {
+            !self.is_hidden(tool) && !self.is_denied(tool) && !self.is_deferred(tool)
+        })
+    }
+}
+
+impl<T: ToolSet> Clone for Policy<T> {
+    fn clone(&self) -> Self {
+        Policy {
+            autonomy: self.autonomy,
+            denied: self.denied.clone(),
+            hidden: self.hidden.clone(),
+            deferred: self.deferred.clone(),
+            set: PhantomData,
+        }
+    }
+}
+
+impl<T: ToolSet> fmt::Debug for Policy<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = |flags: &[bool]| -> Vec<&'static str> {
+            T::Name::ALL
+                .iter()
+                .filter(|tool| flags[tool.index()])
+                .map(|tool| tool.as_str())
+                .collect()
+        };
+        f.debug_struct("Policy")
+            .field("set", &T::NAME)
+            .field("autonomy", &self.autonomy)
+            .field("denied", &names(&self.denied))
+            .field("hidden", &names(&self.hidden))
+            .field("deferred", &names(&self.deferred))
+            .finish()
+    }
+}
