@@ -1,0 +1,193 @@
+//! The inbox agent's state and tools: the example every part of the README uses.
+//!
+//! Each tool is declared once with `#[tool]`; `toolset!` assembles them into
+//! [`InboxTools`], from which the model's tool list, the gate and the dispatch come.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toolset::{Json, ToolContext, ToolError, tool, toolset};
+
+/// One message in the inbox.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Item {
+    /// The item's id.
+    pub id: u32,
+    /// Who sent it.
+    pub from: String,
+    /// The subject line.
+    pub subject: String,
+    /// The message text.
+    pub body: String,
+    /// The due date (ISO-8601), once one is set.
+    pub due: Option<String>,
+    /// Whether the item was archived.
+    pub archived: bool,
+}
+
+/// A search hit: enough for the model to pick an item.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Hit {
+    /// The item's id.
+    pub id: u32,
+    /// Who sent it.
+    pub from: String,
+    /// The subject line.
+    pub subject: String,
+}
+
+/// The agent's per-run state: the inbox it works on.
+#[derive(Debug, Clone, Default)]
+pub struct Inbox {
+    /// Every item, archived or not.
+    pub items: Vec<Item>,
+}
+
+impl Inbox {
+    /// A small inbox for the example and the tests.
+    pub fn sample() -> Inbox {
+        let item = |id, from: &str, subject: &str, body: &str, due: Option<&str>| Item {
+            id,
+            from: from.into(),
+            subject: subject.into(),
+            body: body.into(),
+            due: due.map(Into::into),
+            archived: false,
+        };
+        Inbox {
+            items: vec![
+                item(
+                    1,
+                    "ana@example.com",
+                    "Quarterly report",
+                    "Please send the report by 2026-12-15.",
+                    None,
+                ),
+                item(2, "ben@example.com", "Lunch?", "Lunch on Friday?", None),
+                item(
+                    3,
+                    "cy@example.com",
+                    "Invoice 4471",
+                    "The invoice is due 2026-12-01.",
+                    Some("2026-12-01"),
+                ),
+                item(
+                    4,
+                    "news@example.com",
+                    "Weekly digest",
+                    "This week in tools...",
+                    None,
+                ),
+            ],
+        }
+    }
+
+    fn item_mut(&mut self, id: u32) -> Result<&mut Item, ToolError> {
+        self.items
+            .iter_mut()
+            .find(|item| item.id == id)
+            .ok_or_else(|| {
+                ToolError::failed(format!(
+                    "there is no item {id}; search first to find its id"
+                ))
+            })
+    }
+}
+
+/// Search the inbox by free text in the sender, subject and body. Archived items are left out.
+#[tool(tier = "read_only")]
+pub async fn search(
+    inbox: &Inbox,
+    ctx: &ToolContext,
+    /// Words to look for, case-insensitive.
+    query: String,
+    /// At most this many hits (default 10).
+    limit: Option<u32>,
+) -> Json<Vec<Hit>> {
+    let query = query.to_lowercase();
+    let hits: Vec<Hit> = inbox
+        .items
+        .iter()
+        .filter(|item| !item.archived)
+        .filter(|item| {
+            [&item.from, &item.subject, &item.body]
+                .iter()
+                .any(|text| text.to_lowercase().contains(&query))
+        })
+        .take(limit.unwrap_or(10) as usize)
+        .map(|item| Hit {
+            id: item.id,
+            from: item.from.clone(),
+            subject: item.subject.clone(),
+        })
+        .collect();
+    ctx.report_progress(1.0, Some(1.0), Some("searched"));
+    Json(hits)
+}
+
+/// Read one item in full.
+#[tool(tier = "read_only")]
+pub async fn read_item(
+    inbox: &Inbox,
+    /// The item's id, from a search hit.
+    id: u32,
+) -> Result<Json<Item>, ToolError> {
+    let item = inbox.items.iter().find(|item| item.id == id);
+    item.cloned().map(Json).ok_or_else(|| {
+        ToolError::failed(format!(
+            "there is no item {id}; search first to find its id"
+        ))
+    })
+}
+
+/// Set the item's due date — only when the evidence states a real deadline.
+#[tool(tier = "reversible", idempotent)]
+pub async fn set_due_date(
+    inbox: &mut Inbox,
+    /// The item's id.
+    id: u32,
+    /// The deadline, as an ISO-8601 date (YYYY-MM-DD).
+    due: String,
+) -> Result<String, ToolError> {
+    let item = inbox.item_mut(id)?;
+    if item.due.as_deref() == Some(due.as_str()) {
+        return Err(ToolError::skipped(format!(
+            "item {id} is already due {due}"
+        )));
+    }
+    item.due = Some(due.clone());
+    Ok(format!("item {id} is now due {due}"))
+}
+
+/// Archive an item the user no longer needs to see. It can be restored.
+#[tool(tier = "reversible")]
+pub async fn archive(
+    inbox: &mut Inbox,
+    /// The item's id.
+    id: u32,
+) -> Result<String, ToolError> {
+    let item = inbox.item_mut(id)?;
+    if item.archived {
+        return Err(ToolError::skipped(format!("item {id} is already archived")));
+    }
+    item.archived = true;
+    Ok(format!("archived item {id}"))
+}
+
+fn reply_preview(reply: &SendReply) -> String {
+    format!("To: {}\n\n{}", reply.to, reply.body)
+}
+
+/// SEND a reply. You prepare it; the user reviews and sends it.
+#[tool(tier = "irreversible", propose_only, preview = reply_preview, title = "Send reply")]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SendReply {
+    /// The recipient's address.
+    pub to: String,
+    /// The reply's full text.
+    pub body: String,
+}
+
+toolset! {
+    /// The inbox agent's tools.
+    pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, SendReply];
+}

@@ -1,0 +1,74 @@
+//! How the example prints what happens, so a reader can follow the loop.
+
+use serde_json::Value;
+use toolset::{Outcome, Proposal, ToolSpec};
+
+/// A section heading.
+pub fn heading(title: &str) {
+    println!("\n=== {title} ===");
+}
+
+/// The generated tool list: what the model reads.
+pub fn tool_list(specs: &[ToolSpec]) {
+    for spec in specs {
+        let mut flags = Vec::new();
+        if spec.is_propose_only() {
+            flags.push("propose-only");
+        }
+        if spec.is_idempotent() {
+            flags.push("idempotent");
+        }
+        let flags = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", flags.join(", "))
+        };
+        println!("- {} (tier: {}){flags}", spec.name(), spec.tier());
+        println!("  {}", spec.description());
+        println!("  arguments: {}", compact(spec.input_schema()));
+    }
+}
+
+/// One proposal, as a person reviewing it would see it.
+pub fn proposal(proposal: &Proposal) {
+    let call = proposal.call();
+    println!(
+        "- {} ({}) needs approval: {}({})",
+        call.id,
+        proposal.tier(),
+        call.name,
+        call.arguments
+    );
+    if let Some(preview) = proposal.preview() {
+        for line in preview.lines() {
+            println!("    | {line}");
+        }
+    }
+}
+
+/// One outcome of `apply`.
+pub fn outcome(call_id: &str, name: &str, outcome: &Outcome) {
+    let detail = match outcome {
+        Outcome::Done(output) => output.text_content(),
+        Outcome::Skipped { reason } => reason.clone(),
+        Outcome::Failed { message } | Outcome::Panicked { message } => message.clone(),
+        Outcome::Refused { reason } => reason.clone(),
+        Outcome::TimedOut { after } => format!("after {after:?}"),
+        Outcome::Cancelled => String::new(),
+    };
+    println!(
+        "- {call_id} {name}: {} {detail}",
+        outcome.kind().to_uppercase()
+    );
+}
+
+/// Messages sent back to the model.
+pub fn messages(messages: &[Value]) {
+    for message in messages {
+        println!("  -> {}", compact(message));
+    }
+}
+
+fn compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|error| format!("<unprintable: {error}>"))
+}
