@@ -74,6 +74,20 @@ pub async fn wait_forever(desk: &mut Desk) {
     desk.log.push("never".into());
 }
 
+/// List notes; the page size is bounded by the schema, not only by the type.
+#[tool(tier = "read_only")]
+pub async fn list_notes(
+    _desk: &Desk,
+    /// How many notes per page.
+    #[schemars(range(min = 1, max = 100))]
+    page_size: u32,
+    /// A prefix the keys start with.
+    #[schemars(length(max = 8))]
+    prefix: Option<String>,
+) -> String {
+    format!("{page_size} notes starting with {prefix:?}")
+}
+
 fn shown(notice: &Notice) -> String {
     format!("To everyone: {}", notice.text)
 }
@@ -88,7 +102,7 @@ pub struct Notice {
 
 toolset! {
     /// The test agent's tools.
-    pub DeskTools<Desk> = [read_note, write_note, share_note, delete_note, slow_write, wait_forever, Notice];
+    pub DeskTools<Desk> = [read_note, write_note, share_note, delete_note, slow_write, wait_forever, list_notes, Notice];
 }
 
 fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
@@ -268,6 +282,50 @@ fn one_bad_call_rejects_the_whole_program_with_a_message_per_bad_call() {
     assert_eq!(results.len(), 6);
     assert!(results.iter().all(|result| result.output.is_error));
     assert!(results[0].output.text_content().contains("Not run"));
+}
+
+#[test]
+fn schema_constraints_serde_cannot_check_are_enforced_by_the_gate() {
+    let in_range = DeskTools::gate(
+        vec![call(
+            "1",
+            "list_notes",
+            r#"{"page_size": 100, "prefix": "ab"}"#,
+        )],
+        Autonomy::ReadOnly,
+    );
+    assert!(in_range.is_ok());
+    let program = vec![
+        call("1", "list_notes", r#"{"page_size": 500}"#),
+        call(
+            "2",
+            "list_notes",
+            r#"{"page_size": 0, "prefix": "much-too-long"}"#,
+        ),
+    ];
+    let rejected = DeskTools::gate(program, Autonomy::ReadOnly).unwrap_err();
+    let messages: Vec<&str> = rejected
+        .problems()
+        .iter()
+        .map(|problem| problem.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2);
+    assert!(
+        messages[0].contains("/page_size") && messages[0].contains("500"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("/page_size") && messages[1].contains("/prefix"),
+        "both violations are listed: {}",
+        messages[1]
+    );
+    assert!(
+        rejected
+            .problems()
+            .iter()
+            .all(|problem| problem.kind == ProblemKind::InvalidArguments)
+    );
 }
 
 #[tokio::test]

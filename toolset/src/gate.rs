@@ -173,7 +173,17 @@ pub(crate) fn verify<T: ToolSet>(
         call.arguments.as_str()
     };
     match T::parse(name, arguments) {
-        Ok(typed) => Ok((name, typed)),
+        Ok(typed) => match T::spec_of(name).check_constraints(arguments) {
+            Ok(()) => Ok((name, typed)),
+            Err(violations) => Err(problem(
+                ProblemKind::InvalidArguments,
+                format!(
+                    "Invalid arguments for \"{}\": {}. Check them against the tool's schema and call it again.",
+                    call.name,
+                    violations.join("; ")
+                ),
+            )),
+        },
         Err(error) => {
             let (kind, message) = match error.classify() {
                 Category::Syntax | Category::Eof | Category::Io => (

@@ -72,7 +72,9 @@ impl Outcome {
                 "Error: the tool did not finish within {} ms and was stopped",
                 after.as_millis()
             )),
-            Outcome::Cancelled => ToolOutput::error("Cancelled: the call was cancelled before it finished"),
+            Outcome::Cancelled => {
+                ToolOutput::error("Cancelled: the call was cancelled before it finished")
+            }
             Outcome::Panicked { .. } => {
                 // The panic text may hold internals; the model only learns that it crashed.
                 ToolOutput::error("Error: the tool crashed while handling this call")

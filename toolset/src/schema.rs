@@ -29,3 +29,97 @@ pub fn input_schema_for<T: JsonSchema + ?Sized>() -> Value {
 pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
     generate::<T>()
 }
+
+/// Integer formats schemars emits, with the range serde already enforces for them.
+const INTEGER_FORMATS: &[(&str, f64, f64)] = &[
+    ("int8", i8::MIN as f64, i8::MAX as f64),
+    ("int16", i16::MIN as f64, i16::MAX as f64),
+    ("int32", i32::MIN as f64, i32::MAX as f64),
+    ("int64", i64::MIN as f64, i64::MAX as f64),
+    ("int", i64::MIN as f64, i64::MAX as f64),
+    ("uint8", 0.0, u8::MAX as f64),
+    ("uint16", 0.0, u16::MAX as f64),
+    ("uint32", 0.0, u32::MAX as f64),
+    ("uint64", 0.0, u64::MAX as f64),
+    ("uint", 0.0, u64::MAX as f64),
+    ("uint128", 0.0, u128::MAX as f64),
+    ("int128", i128::MIN as f64, i128::MAX as f64),
+];
+
+/// Keywords that constrain values beyond their type: serde's derived `Deserialize` does
+/// not check them.
+const CONSTRAINT_KEYWORDS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];
+
+/// Whether `schema` declares a constraint that deserializing with serde does not enforce,
+/// so the gate must also validate against the schema.
+///
+/// The bounds schemars writes for integer types (`"format": "uint32", "minimum": 0`) do
+/// not count: serde rejects out-of-range integers itself.
+pub fn has_unenforced_constraints(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => {
+            let format_range = map
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(|format| INTEGER_FORMATS.iter().find(|(name, ..)| *name == format));
+            let own = CONSTRAINT_KEYWORDS
+                .iter()
+                .any(|keyword| match map.get(*keyword) {
+                    None => false,
+                    Some(bound) => match (format_range, *keyword, bound.as_f64()) {
+                        (Some((_, min, _)), "minimum", Some(value)) => value > *min,
+                        (Some((_, _, max)), "maximum", Some(value)) => value < *max,
+                        _ => true,
+                    },
+                });
+            own || map.values().any(has_unenforced_constraints)
+        }
+        Value::Array(items) => items.iter().any(has_unenforced_constraints),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integer_type_bounds_are_left_to_serde() {
+        let schema = json!({"type": "object", "properties": {
+            "id": {"type": "integer", "format": "uint32", "minimum": 0},
+            "small": {"type": "integer", "format": "int8", "minimum": -128, "maximum": 127}
+        }});
+        assert!(!has_unenforced_constraints(&schema));
+    }
+
+    #[test]
+    fn declared_ranges_lengths_and_patterns_need_validation() {
+        for constraint in [
+            json!({"type": "integer", "format": "uint32", "minimum": 1}),
+            json!({"type": "integer", "format": "uint32", "minimum": 0, "maximum": 100}),
+            json!({"type": "string", "maxLength": 10}),
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"type": "array", "uniqueItems": true}),
+        ] {
+            let schema = json!({"type": "object", "properties": {"x": constraint}});
+            assert!(has_unenforced_constraints(&schema), "{schema}");
+        }
+    }
+}

@@ -33,6 +33,9 @@ pub struct ToolSpec {
     meta: ToolMeta,
     input_schema: OnceLock<Value>,
     output_schema: OnceLock<Option<Value>>,
+    /// A validator for the tools whose schema has constraints serde does not enforce.
+    #[cfg(feature = "constraints")]
+    constraints: OnceLock<Option<jsonschema::Validator>>,
 }
 
 impl ToolSpec {
@@ -42,7 +45,49 @@ impl ToolSpec {
             meta,
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
+            #[cfg(feature = "constraints")]
+            constraints: OnceLock::new(),
         }
+    }
+
+    /// Checks `arguments` (JSON that already deserialized into the tool's type) against the
+    /// constraints of the schema that serde does not enforce. Every violation is listed,
+    /// each with where it is. Tools without such constraints pay one atomic load.
+    #[cfg(feature = "constraints")]
+    pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), Vec<String>> {
+        let validator = self.constraints.get_or_init(|| {
+            let schema = self.input_schema();
+            crate::schema::has_unenforced_constraints(schema)
+                .then(|| jsonschema::validator_for(schema).ok())
+                .flatten()
+        });
+        let Some(validator) = validator else {
+            return Ok(());
+        };
+        let value: Value =
+            serde_json::from_str(arguments).map_err(|error| vec![error.to_string()])?;
+        let violations: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|error| {
+                let at = error.instance_path().to_string();
+                if at.is_empty() {
+                    error.to_string()
+                } else {
+                    format!("{at}: {error}")
+                }
+            })
+            .collect();
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(violations)
+        }
+    }
+
+    /// Without the `constraints` feature only serde's checks apply.
+    #[cfg(not(feature = "constraints"))]
+    pub(crate) fn check_constraints(&self, _arguments: &str) -> Result<(), Vec<String>> {
+        Ok(())
     }
 
     /// The name the model calls the tool by.
