@@ -128,3 +128,7 @@ toolset! {
     /// The inbox agent's tools.
     pub InboxTools<Inbox> = [set_due_date, search, create_item, now, SendReply];
 }
+
+/// The README's example, compiled and run as a doc test so it cannot rot.
+#[doc = include_str!("../../README.md")]
+mod readme {}

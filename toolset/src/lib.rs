@@ -34,15 +34,19 @@
 //! assert_eq!(InboxTools::specs()[0].name(), "search");
 //! ```
 
+mod action_key;
 mod apply;
 mod call;
 mod context;
 mod error;
 mod gate;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod outcome;
 mod output;
 mod plan;
 mod policy;
+pub mod provider;
 pub mod render;
 pub mod schema;
 mod set;
@@ -58,12 +62,17 @@ pub use outcome::{Outcome, ToolResult};
 pub use output::{Content, IntoToolOutput, Json, ToolOutput};
 pub use plan::{Approval, ApprovalError, Approved, Plan, Proposal, approve};
 pub use policy::Policy;
+pub use provider::ProviderError;
+pub use render::Format;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;
 
-pub use toolset_macros::{tool, toolset};
+#[doc = include_str!("../docs/tool.md")]
+pub use toolset_macros::tool;
+#[doc = include_str!("../docs/toolset.md")]
+pub use toolset_macros::toolset;
 
 /// Items the macros' generated code uses. Not public API: no stability promise.
 #[doc(hidden)]
@@ -83,17 +92,69 @@ pub mod __private {
         R::output_schema()
     }
 
-    /// Marks the types a model-facing argument may have; its error explains the fix.
+    /// A model-facing argument's JSON must deserialize into its type. Generated argument
+    /// fields deserialize through [`deserialize_argument`], so a type that cannot gets this
+    /// one error, at the parameter's type, instead of a pile from inside serde's derive.
     #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be a tool argument",
-        label = "the model's JSON cannot be turned into this type",
-        note = "a tool argument must implement `serde::Deserialize` and `schemars::JsonSchema`: add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to it"
+        message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
+        label = "the model's JSON cannot be deserialized into this type",
+        note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
     )]
-    pub trait Argument {}
-    impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Argument for T {}
+    pub trait DeserializeArgument: serde::de::DeserializeOwned {}
+    impl<T: serde::de::DeserializeOwned> DeserializeArgument for T {}
 
-    /// Compiles only when `T` can be a tool argument.
-    pub const fn assert_argument<T: Argument>() {}
+    /// A model-facing argument's type must describe itself as a JSON schema, which the
+    /// model reads. Generated argument fields get their schema through [`argument_schema`].
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
+        label = "the model cannot be shown a JSON schema of this type",
+        note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
+    )]
+    pub trait SchemaArgument: schemars::JsonSchema {}
+    impl<T: schemars::JsonSchema> SchemaArgument for T {}
+
+    /// `#[serde(deserialize_with)]` of a generated argument field: `T::deserialize`, with
+    /// the bound that explains a missing derive.
+    pub fn deserialize_argument<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+    where
+        T: DeserializeArgument,
+        D: serde::Deserializer<'de>,
+    {
+        T::deserialize(deserializer)
+    }
+
+    /// [`deserialize_argument`] of an `Option<T>` field, with the bound on `T` itself so
+    /// the error names the type to fix.
+    pub fn deserialize_optional_argument<'de, T, D>(
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error>
+    where
+        T: DeserializeArgument,
+        D: serde::Deserializer<'de>,
+    {
+        <Option<T> as serde::Deserialize<'de>>::deserialize(deserializer)
+    }
+
+    /// `#[schemars(schema_with)]` of a generated argument field: `subschema_for::<T>()`,
+    /// with the bound that explains a missing derive.
+    pub fn argument_schema<T: SchemaArgument>(
+        generator: &mut schemars::SchemaGenerator,
+    ) -> schemars::Schema {
+        generator.subschema_for::<T>()
+    }
+
+    /// [`argument_schema`] of an `Option<T>` field, with the bound on `T` itself.
+    pub fn optional_argument_schema<T: SchemaArgument>(
+        generator: &mut schemars::SchemaGenerator,
+    ) -> schemars::Schema {
+        generator.subschema_for::<Option<T>>()
+    }
+
+    /// The input schema of a tool whose arguments are `T` (a whole-object `#[args]` type or
+    /// a propose-only struct), with the bound that explains a missing derive.
+    pub fn input_schema_of<T: SchemaArgument>() -> Value {
+        input_schema_for::<T>()
+    }
 
     /// Compiles only when `R` can be returned from a handler.
     pub const fn assert_output<R: IntoToolOutput>() {}
@@ -143,15 +204,71 @@ pub mod __private {
         true
     }
 
-    /// Whether `names[index]` also appears before `index`.
-    pub const fn repeats_earlier_name(names: &[&str], index: usize) -> bool {
+    /// The first entry before `index` whose name is `names[index]`'s.
+    pub const fn earlier_same_name(names: &[&str], index: usize) -> Option<usize> {
         let mut i = 0;
         while i < index {
             if same_name(names[i], names[index]) {
-                return true;
+                return Some(i);
             }
             i += 1;
         }
-        false
+        None
+    }
+
+    /// Text assembled in constant evaluation, for a compile error that names what only
+    /// constant evaluation knows (a tool name set by `#[tool(name = "...")]`).
+    pub struct ConstMessage {
+        bytes: [u8; 512],
+        len: usize,
+    }
+
+    impl ConstMessage {
+        /// Appends `text`, dropping what does not fit.
+        pub const fn push(mut self, text: &str) -> Self {
+            let text = text.as_bytes();
+            let mut i = 0;
+            while i < text.len() && self.len < self.bytes.len() {
+                self.bytes[self.len] = text[i];
+                self.len += 1;
+                i += 1;
+            }
+            self
+        }
+
+        /// The text so far (cut back to a character boundary if it was truncated).
+        pub const fn as_str(&self) -> &str {
+            let mut len = self.len;
+            loop {
+                let (head, _) = self.bytes.split_at(len);
+                if let Ok(text) = std::str::from_utf8(head) {
+                    return text;
+                }
+                len -= 1;
+            }
+        }
+    }
+
+    /// The error of two entries `first` < `second` of the set `set` with one tool name.
+    pub const fn duplicate_name_message(
+        set: &str,
+        entries: &[&str],
+        names: &[&str],
+        first: usize,
+        second: usize,
+    ) -> ConstMessage {
+        ConstMessage {
+            bytes: [0; 512],
+            len: 0,
+        }
+        .push("`")
+        .push(entries[second])
+        .push("` and `")
+        .push(entries[first])
+        .push("` in `")
+        .push(set)
+        .push("` are both named `")
+        .push(names[second])
+        .push("`, so the model could not tell them apart: give one of them another name with #[tool(name = \"...\")]")
     }
 }

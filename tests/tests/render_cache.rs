@@ -1,0 +1,159 @@
+//! Cached tool lists: the same bytes (the same allocation, even) on every call, in a
+//! stable order, with deferred tools left for tool search.
+
+mod render_corpus;
+
+use render_corpus::Corpus;
+use serde_json::Value;
+use toolset::render::{Format, Order, render_specs, tool_list};
+use toolset::{ToolSpec, tool, toolset};
+use toolset_tests::InboxTools;
+
+/// The tool names a rendered list holds, in order.
+fn names_in(list: &str, format: Format) -> Vec<String> {
+    if format == Format::Prompt {
+        return list
+            .lines()
+            .filter_map(|line| line.strip_prefix("## "))
+            .map(|heading| heading.split(' ').next().unwrap_or(heading).to_owned())
+            .collect();
+    }
+    let tools: Vec<Value> = serde_json::from_str(list).expect("a JSON array");
+    tools
+        .iter()
+        .map(|tool| {
+            let name = match format {
+                Format::OpenAiChat => &tool["function"]["name"],
+                _ => &tool["name"],
+            };
+            name.as_str().expect("a name").to_owned()
+        })
+        .collect()
+}
+
+fn default_specs() -> Vec<&'static ToolSpec> {
+    Corpus::specs()
+        .iter()
+        .filter(|spec| !spec.is_deferred())
+        .collect()
+}
+
+#[test]
+fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
+    for format in Format::ALL {
+        for order in Order::ALL {
+            let first = tool_list::<Corpus>(format, order);
+            let second = tool_list::<Corpus>(format, order);
+            assert!(
+                std::ptr::eq(first, second),
+                "{format} {order:?}: same allocation"
+            );
+            assert_eq!(first, second);
+            // And the cache holds exactly what an uncached render gives.
+            let mut specs = default_specs();
+            if order == Order::ByName {
+                specs.sort_by_key(|spec| spec.name());
+            }
+            assert_eq!(first, render_specs(&specs, format), "{format} {order:?}");
+        }
+    }
+}
+
+#[test]
+fn declared_order_is_the_specs_order_without_deferred_tools() {
+    let declared: Vec<String> = default_specs()
+        .iter()
+        .map(|spec| spec.name().to_owned())
+        .collect();
+    assert!(
+        !declared.iter().any(|name| name == "find"),
+        "find is deferred"
+    );
+    assert_eq!(declared.len(), Corpus::specs().len() - 1);
+    for format in Format::ALL {
+        let list = tool_list::<Corpus>(format, Order::Declared);
+        assert_eq!(names_in(list, format), declared, "{format}");
+    }
+}
+
+#[test]
+fn by_name_order_is_sorted() {
+    let mut sorted: Vec<String> = default_specs()
+        .iter()
+        .map(|spec| spec.name().to_owned())
+        .collect();
+    sorted.sort();
+    for format in Format::ALL {
+        let names = names_in(tool_list::<Corpus>(format, Order::ByName), format);
+        assert!(
+            names.windows(2).all(|pair| pair[0] < pair[1]),
+            "{format}: {names:?}"
+        );
+        assert_eq!(names, sorted, "{format}");
+    }
+}
+
+#[test]
+fn each_set_has_its_own_cache() {
+    for format in Format::ALL {
+        let corpus = tool_list::<Corpus>(format, Order::Declared);
+        let inbox = tool_list::<InboxTools>(format, Order::Declared);
+        assert_ne!(corpus, inbox, "{format}");
+        assert_eq!(
+            names_in(inbox, format),
+            ["set_due_date", "search", "create-item", "now", "send_reply"],
+            "{format}"
+        );
+    }
+}
+
+/// Tell the time.
+#[tool(tier = "read_only")]
+async fn clock() -> String {
+    "noon".into()
+}
+
+toolset! {
+    /// A set only the concurrency test renders, so its cache starts empty there.
+    Clock = [clock];
+}
+
+#[test]
+fn racing_first_calls_get_one_rendering() {
+    let pointers: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    tool_list::<Clock>(Format::OpenAiResponses, Order::ByName).as_ptr() as usize
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("no panic"))
+            .collect()
+    });
+    assert!(pointers.windows(2).all(|pair| pair[0] == pair[1]));
+}
+
+#[test]
+fn the_bytes_are_pinned() {
+    // Compact JSON with keys in a fixed order: what a prompt cache prefix-matches on. A
+    // change here changes every cached prefix, so it should be deliberate.
+    assert_eq!(
+        tool_list::<Clock>(Format::Anthropic, Order::Declared),
+        r#"[{"description":"Tell the time.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"clock"}]"#
+    );
+    assert_eq!(
+        tool_list::<Clock>(Format::OpenAiResponses, Order::Declared),
+        r#"[{"description":"Tell the time.","name":"clock","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true,"type":"function"}]"#
+    );
+    assert_eq!(
+        tool_list::<Clock>(Format::Gemini, Order::Declared),
+        r#"[{"description":"Tell the time.","name":"clock"}]"#
+    );
+    assert_eq!(
+        tool_list::<Clock>(Format::Prompt, Order::Declared),
+        "## clock\nTier: read_only.\nTell the time.\nArguments: none."
+    );
+}

@@ -1,0 +1,902 @@
+//! Every renderer, every tool: the output obeys its consumer's published rules, and every
+//! JSON Schema emitted is valid JSON Schema 2020-12 according to the `jsonschema` crate.
+//!
+//! The checkers here are written independently of the renderers (they share no code with
+//! `toolset::render`), from each consumer's documentation:
+//! - names: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$` (OpenAI, Anthropic, Gemini, MCP all accept it);
+//! - OpenAI strict mode ("Structured Outputs › Supported schemas"): object root that is not
+//!   an `anyOf`; every object closed and fully required; only supported keywords and
+//!   formats; `$ref` alone and local; size limits;
+//! - Gemini (`Schema` of the Developer API, an OpenAPI 3.0 subset): only its fields, one
+//!   `type` (never an array), no `$ref`/`$defs`, `properties` only on non-empty objects,
+//!   `items` on every array, string-only `enum`, `format` only where Gemini reads it;
+//! - MCP (`Tool` of the 2025-06-18 schema): object `inputSchema`, object `outputSchema`
+//!   when present, no `$schema`, annotations matching the tier.
+
+mod render_corpus;
+
+use render_corpus::Corpus;
+use serde_json::{Map, Value, json};
+use toolset::render::{Format, tool_value};
+use toolset::{Tier, ToolSpec};
+use toolset_tests::InboxTools;
+
+fn all_specs() -> Vec<&'static ToolSpec> {
+    Corpus::specs().iter().chain(InboxTools::specs()).collect()
+}
+
+fn spec(name: &str) -> &'static ToolSpec {
+    Corpus::spec(name).expect("the corpus declares the tool")
+}
+
+fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first.is_ascii_alphabetic() || first == '_')
+        && name.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `jsonschema` as the oracle: the schema is valid against the 2020-12 meta-schema and
+/// compiles (every `$ref` resolves).
+fn assert_valid_2020_12(schema: &Value, what: &str) {
+    if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+        panic!("{what}: not valid JSON Schema 2020-12: {error}\n{schema:#}");
+    }
+    if let Err(error) = jsonschema::draft202012::new(schema) {
+        panic!("{what}: does not compile: {error}\n{schema:#}");
+    }
+}
+
+fn obj<'a>(value: &'a Value, what: &str) -> &'a Map<String, Value> {
+    value
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: not an object: {value}"))
+}
+
+fn is_object_root(schema: &Value) -> bool {
+    schema.get("type") == Some(&json!("object"))
+        && !["oneOf", "anyOf", "allOf", "not", "enum"]
+            .iter()
+            .any(|key| schema.get(*key).is_some())
+}
+
+// ----------------------------------------------------------------------------------------
+// OpenAI strict mode
+// ----------------------------------------------------------------------------------------
+
+const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "const",
+    "$ref",
+    "$defs",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+];
+
+const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+const JSON_TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// Every violation of OpenAI's strict-mode rules in `schema`.
+fn strict_violations(schema: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    if !is_object_root(schema) {
+        found.push("root must be `type: object` and not a union".to_owned());
+    }
+    let mut stats = (0usize, 0usize); // (properties, enum values)
+    walk_strict(schema, schema, "#", &mut found, &mut stats);
+    if let Some(defs) = schema.get("$defs") {
+        match defs.as_object() {
+            Some(defs) => {
+                for (name, def) in defs {
+                    walk_strict(
+                        def,
+                        schema,
+                        &format!("#/$defs/{name}"),
+                        &mut found,
+                        &mut stats,
+                    );
+                }
+            }
+            None => found.push("`$defs` must be an object".into()),
+        }
+    }
+    if stats.0 > 5000 {
+        found.push(format!("{} properties > 5000", stats.0));
+    }
+    if stats.1 > 1000 {
+        found.push(format!("{} enum values > 1000", stats.1));
+    }
+    let depth = object_depth(schema, schema, &mut Vec::new());
+    if depth > 10 {
+        found.push(format!("nesting depth {depth} > 10"));
+    }
+    found
+}
+
+fn walk_strict(
+    node: &Value,
+    root: &Value,
+    path: &str,
+    found: &mut Vec<String>,
+    stats: &mut (usize, usize),
+) {
+    let Some(map) = node.as_object() else {
+        found.push(format!("{path}: boolean schema"));
+        return;
+    };
+    for key in map.keys() {
+        if !STRICT_KEYWORDS.contains(&key.as_str()) {
+            found.push(format!("{path}: keyword `{key}` is not supported"));
+        }
+    }
+    let nested =
+        path.contains("/properties/") || path.contains("/items") || path.contains("/anyOf/");
+    if nested && map.contains_key("$defs") {
+        found.push(format!("{path}: `$defs` must be at the root"));
+    }
+    if let Some(reference) = map.get("$ref") {
+        if map.len() != 1 {
+            found.push(format!("{path}: `$ref` must stand alone"));
+        }
+        let target = reference
+            .as_str()
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| {
+                if pointer.is_empty() {
+                    Some(root)
+                } else {
+                    root.pointer(pointer)
+                }
+            });
+        if target.is_none() {
+            found.push(format!(
+                "{path}: `$ref` {reference} must be local and resolve"
+            ));
+        }
+        return;
+    }
+    let types: Vec<&str> = match map.get("type") {
+        None => Vec::new(),
+        Some(Value::String(ty)) => vec![ty.as_str()],
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+        Some(other) => {
+            found.push(format!("{path}: bad type {other}"));
+            Vec::new()
+        }
+    };
+    for ty in &types {
+        if !JSON_TYPES.contains(ty) {
+            found.push(format!("{path}: unknown type {ty}"));
+        }
+    }
+    if types.is_empty()
+        && !map.contains_key("anyOf")
+        && !map.contains_key("enum")
+        && !map.contains_key("const")
+    {
+        found.push(format!("{path}: no type: an unconstrained value"));
+    }
+    if let Some(format) = map.get("format").and_then(Value::as_str)
+        && !STRICT_FORMATS.contains(&format)
+    {
+        found.push(format!("{path}: format {format} is not supported"));
+    }
+    if let Some(values) = map.get("enum").and_then(Value::as_array) {
+        stats.1 += values.len();
+    }
+    let objectish = types.contains(&"object") || map.contains_key("properties");
+    if objectish {
+        if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            found.push(format!(
+                "{path}: object must set additionalProperties: false"
+            ));
+        }
+        let properties = map.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match properties {
+            None => found.push(format!("{path}: object must list properties")),
+            Some(properties) => {
+                let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
+                let mut listed = required.clone();
+                names.sort_unstable();
+                listed.sort_unstable();
+                if names != listed {
+                    found.push(format!(
+                        "{path}: required {listed:?} must be exactly the properties {names:?}"
+                    ));
+                }
+                for (name, property) in properties {
+                    stats.0 += 1;
+                    walk_strict(
+                        property,
+                        root,
+                        &format!("{path}/properties/{name}"),
+                        found,
+                        stats,
+                    );
+                }
+            }
+        }
+    }
+    if let Some(items) = map.get("items") {
+        walk_strict(items, root, &format!("{path}/items"), found, stats);
+    }
+    if let Some(branches) = map.get("anyOf") {
+        match branches.as_array() {
+            Some(branches) if !branches.is_empty() => {
+                for (i, branch) in branches.iter().enumerate() {
+                    walk_strict(branch, root, &format!("{path}/anyOf/{i}"), found, stats);
+                }
+            }
+            _ => found.push(format!("{path}: anyOf must be a non-empty array")),
+        }
+    }
+}
+
+fn object_depth<'a>(node: &'a Value, root: &'a Value, seen: &mut Vec<&'a str>) -> usize {
+    let Some(map) = node.as_object() else {
+        return 0;
+    };
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        if seen.contains(&reference) {
+            return 0;
+        }
+        let Some(target) = reference
+            .strip_prefix("#/$defs/")
+            .and_then(|name| root.get("$defs")?.get(name))
+        else {
+            return 0;
+        };
+        seen.push(reference);
+        let depth = object_depth(target, root, seen);
+        seen.pop();
+        return depth;
+    }
+    let children = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+        .chain(map.get("items"))
+        .chain(
+            map.get("anyOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
+    let below = children
+        .map(|child| object_depth(child, root, seen))
+        .max()
+        .unwrap_or(0);
+    below + usize::from(map.contains_key("properties"))
+}
+
+// ----------------------------------------------------------------------------------------
+// Gemini
+// ----------------------------------------------------------------------------------------
+
+const GEMINI_FIELDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
+];
+
+/// Every violation of Gemini's `Schema` rules in `schema`.
+fn gemini_violations(schema: &Value, path: &str, found: &mut Vec<String>) {
+    let Some(map) = schema.as_object() else {
+        found.push(format!("{path}: not an object"));
+        return;
+    };
+    for key in map.keys() {
+        if !GEMINI_FIELDS.contains(&key.as_str()) {
+            found.push(format!("{path}: `{key}` is not a Gemini Schema field"));
+        }
+    }
+    let ty = match map.get("type") {
+        Some(Value::String(ty)) => {
+            if !JSON_TYPES.contains(&ty.as_str()) {
+                found.push(format!("{path}: unknown type {ty}"));
+            }
+            Some(ty.as_str())
+        }
+        Some(other) => {
+            found.push(format!("{path}: type must be one string, not {other}"));
+            None
+        }
+        None => {
+            if !map.contains_key("anyOf") {
+                found.push(format!("{path}: type must be set unless anyOf is"));
+            }
+            None
+        }
+    };
+    if let Some(nullable) = map.get("nullable")
+        && !nullable.is_boolean()
+    {
+        found.push(format!("{path}: nullable must be a boolean"));
+    }
+    if let Some(values) = map.get("enum") {
+        let strings = values
+            .as_array()
+            .is_some_and(|v| !v.is_empty() && v.iter().all(Value::is_string));
+        if ty != Some("string") || !strings {
+            found.push(format!(
+                "{path}: enum only as non-empty strings on type string"
+            ));
+        }
+    }
+    if let Some(format) = map.get("format") {
+        let ok = matches!(
+            (ty, format.as_str()),
+            (Some("integer"), Some("int32" | "int64"))
+                | (Some("number"), Some("float" | "double"))
+                | (Some("string"), Some("enum" | "date-time"))
+        );
+        if !ok {
+            found.push(format!("{path}: format {format} on type {ty:?}"));
+        }
+    }
+    for bound in ["minimum", "maximum"] {
+        if let Some(value) = map.get(bound) {
+            if !matches!(ty, Some("integer" | "number")) || !value.is_number() {
+                found.push(format!("{path}: {bound} only as a number on numeric types"));
+            }
+            if value
+                .as_f64()
+                .is_some_and(|v| v.abs() > 9_007_199_254_740_992.0)
+            {
+                found.push(format!("{path}: {bound} is not exact as a double"));
+            }
+        }
+    }
+    match (ty, map.get("items")) {
+        (Some("array"), Some(items)) => gemini_violations(items, &format!("{path}.items"), found),
+        (Some("array"), None) => found.push(format!("{path}: an array needs items")),
+        (_, Some(_)) => found.push(format!("{path}: items only on arrays")),
+        _ => {}
+    }
+    match map.get("properties") {
+        Some(Value::Object(properties)) => {
+            if ty != Some("object") {
+                found.push(format!("{path}: properties only on objects"));
+            }
+            if properties.is_empty() {
+                found.push(format!("{path}: properties must be non-empty"));
+            }
+            for (name, property) in properties {
+                gemini_violations(property, &format!("{path}.properties[{name}]"), found);
+            }
+            if let Some(required) = map.get("required") {
+                let ok = required.as_array().is_some_and(|r| {
+                    r.iter()
+                        .all(|name| name.as_str().is_some_and(|n| properties.contains_key(n)))
+                });
+                if !ok {
+                    found.push(format!("{path}: required must name declared properties"));
+                }
+            }
+        }
+        Some(_) => found.push(format!("{path}: properties must be an object")),
+        None => {
+            if map.contains_key("required") {
+                found.push(format!("{path}: required without properties"));
+            }
+        }
+    }
+    if let Some(branches) = map.get("anyOf") {
+        match branches.as_array() {
+            Some(branches) if !branches.is_empty() => {
+                for (i, branch) in branches.iter().enumerate() {
+                    gemini_violations(branch, &format!("{path}.anyOf[{i}]"), found);
+                }
+            }
+            _ => found.push(format!("{path}: anyOf must be a non-empty array")),
+        }
+    }
+}
+
+fn contains_key_anywhere(value: &Value, key: &str) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.contains_key(key) || map.values().any(|v| contains_key_anywhere(v, key))
+        }
+        Value::Array(items) => items.iter().any(|v| contains_key_anywhere(v, key)),
+        _ => false,
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// The tests
+// ----------------------------------------------------------------------------------------
+
+#[test]
+fn canonical_schemas_are_valid_2020_12() {
+    for spec in all_specs() {
+        assert_valid_2020_12(spec.input_schema(), &format!("{} input", spec.name()));
+        if let Some(output) = spec.output_schema() {
+            assert_valid_2020_12(output, &format!("{} output", spec.name()));
+        }
+    }
+}
+
+#[test]
+fn every_name_fits_every_consumer() {
+    for spec in all_specs() {
+        assert!(valid_name(spec.name()), "{}", spec.name());
+        for format in Format::ALL.into_iter().filter(|f| f.is_json()) {
+            let tool = tool_value(spec, format);
+            let name = match format {
+                Format::OpenAiChat => &tool["function"]["name"],
+                _ => &tool["name"],
+            };
+            assert_eq!(name, spec.name(), "{format}");
+        }
+    }
+}
+
+#[test]
+fn openai_tools_follow_the_function_shape_and_strict_rules() {
+    for spec in all_specs() {
+        let chat = tool_value(spec, Format::OpenAiChat);
+        let responses = tool_value(spec, Format::OpenAiResponses);
+        let what = spec.name();
+
+        let chat_keys: Vec<&String> = obj(&chat, what).keys().collect();
+        assert_eq!(chat_keys, ["function", "type"], "{what}");
+        assert_eq!(chat["type"], "function");
+        let function = obj(&chat["function"], what);
+        let mut keys: Vec<&str> = function.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["description", "name", "parameters", "strict"],
+            "{what}"
+        );
+        assert_eq!(function["description"], spec.description());
+
+        let mut keys: Vec<&str> = obj(&responses, what).keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["description", "name", "parameters", "strict", "type"],
+            "{what}"
+        );
+        assert_eq!(responses["type"], "function");
+        // The two APIs get the same decision and the same schema.
+        assert_eq!(responses["strict"], function["strict"], "{what}");
+        assert_eq!(responses["parameters"], function["parameters"], "{what}");
+
+        let parameters = &responses["parameters"];
+        assert!(is_object_root(parameters), "{what}: {parameters}");
+        assert!(
+            parameters.get("properties").is_some(),
+            "{what}: OpenAI wants properties"
+        );
+        assert!(!contains_key_anywhere(parameters, "$schema"), "{what}");
+        assert_valid_2020_12(parameters, &format!("{what} openai parameters"));
+        match responses["strict"].as_bool() {
+            Some(true) => {
+                let violations = strict_violations(parameters);
+                assert!(
+                    violations.is_empty(),
+                    "{what}: {violations:#?}\n{parameters:#}"
+                );
+            }
+            Some(false) => {
+                // Not strict: the plain schema, and there is a reason it could not be.
+                assert!(
+                    !strict_violations(parameters).is_empty(),
+                    "{what} could be strict"
+                );
+            }
+            None => panic!("{what}: strict must be a boolean"),
+        }
+    }
+}
+
+#[test]
+fn strict_is_decided_per_tool() {
+    let strict = |name: &str| tool_value(spec(name), Format::OpenAiResponses)["strict"].clone();
+    for name in [
+        "lookup",
+        "move_item",
+        "set_priority",
+        "apply_edits",
+        "bulk-tag",
+        "outline",
+        "ping",
+        "schedule",
+        "wire_funds",
+    ] {
+        assert_eq!(strict(name), true, "{name} should be strict");
+    }
+    // A HashMap and a serde_json::Value; a flattened root union.
+    for name in ["annotate", "find"] {
+        assert_eq!(strict(name), false, "{name} should not be strict");
+    }
+    // A #[serde(default)] Vec is required as it is (null would not parse), its default
+    // stated in the description.
+    let schedule = tool_value(spec("schedule"), Format::OpenAiResponses);
+    let attendees = &schedule["parameters"]["properties"]["attendees"];
+    assert_eq!(attendees["type"], "array");
+    assert!(
+        attendees["description"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("Default: []."))
+    );
+    assert_eq!(
+        schedule["parameters"]["required"],
+        json!(["title", "attendees", "starts_at"])
+    );
+    let lookup = tool_value(spec("lookup"), Format::OpenAiResponses);
+    assert_eq!(lookup["parameters"]["required"], json!(["query", "limit"]));
+    assert_eq!(
+        lookup["parameters"]["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+}
+
+#[test]
+fn anthropic_tools_carry_an_object_input_schema() {
+    for spec in all_specs() {
+        let tool = tool_value(spec, Format::Anthropic);
+        let what = spec.name();
+        let mut keys: Vec<&str> = obj(&tool, what).keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["description", "input_schema", "name"], "{what}");
+        let schema = &tool["input_schema"];
+        assert!(is_object_root(schema), "{what}: {schema}");
+        assert!(!contains_key_anywhere(schema, "$schema"), "{what}");
+        assert_valid_2020_12(schema, &format!("{what} anthropic input_schema"));
+    }
+}
+
+#[test]
+fn gemini_declarations_stay_in_the_openapi_subset() {
+    for spec in all_specs() {
+        let tool = tool_value(spec, Format::Gemini);
+        let what = spec.name();
+        for key in obj(&tool, what).keys() {
+            assert!(
+                ["name", "description", "parameters"].contains(&key.as_str()),
+                "{what}: {key}"
+            );
+        }
+        let Some(parameters) = tool.get("parameters") else {
+            // Only a tool without arguments may leave them out.
+            let canonical = spec.input_schema();
+            let none = canonical
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(Map::is_empty);
+            assert!(none, "{what} has arguments but no parameters");
+            continue;
+        };
+        assert_eq!(parameters["type"], "object", "{what}");
+        let mut found = Vec::new();
+        gemini_violations(parameters, "parameters", &mut found);
+        assert!(found.is_empty(), "{what}: {found:#?}\n{parameters:#}");
+        for banned in [
+            "$ref",
+            "$defs",
+            "$schema",
+            "additionalProperties",
+            "const",
+            "oneOf",
+        ] {
+            assert!(
+                !contains_key_anywhere(parameters, banned),
+                "{what}: {banned}"
+            );
+        }
+    }
+    assert!(
+        tool_value(spec("ping"), Format::Gemini)
+            .get("parameters")
+            .is_none()
+    );
+}
+
+#[test]
+fn gemini_rewrites_options_enums_and_recursion() {
+    let lookup = tool_value(spec("lookup"), Format::Gemini);
+    assert_eq!(
+        lookup["parameters"]["properties"]["limit"],
+        json!({
+            "type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295u32,
+            "nullable": true, "description": "At most this many hits."
+        })
+    );
+    let priority = tool_value(spec("set_priority"), Format::Gemini);
+    let after = &priority["parameters"]["properties"]["after"];
+    assert_eq!(after["type"], "string");
+    assert_eq!(after["enum"], json!(["low", "normal", "high"]));
+    assert_eq!(after["nullable"], true);
+
+    // The tree is spelled out twice, then cut to a plain object.
+    let outline = tool_value(spec("outline"), Format::Gemini);
+    let level1 = &outline["parameters"]["properties"]["root"];
+    let level2 = &level1["properties"]["children"]["items"];
+    let cut = &level2["properties"]["children"]["items"];
+    assert_eq!(level2["type"], "object");
+    assert_eq!(level2["required"], json!(["label", "children"]));
+    assert_eq!(cut["type"], "object");
+    assert!(cut.get("properties").is_none());
+}
+
+#[test]
+fn mcp_tools_follow_the_tool_schema_and_tiers() {
+    for spec in all_specs() {
+        let tool = tool_value(spec, Format::Mcp);
+        let what = spec.name();
+        for key in obj(&tool, what).keys() {
+            assert!(
+                [
+                    "name",
+                    "title",
+                    "description",
+                    "inputSchema",
+                    "outputSchema",
+                    "annotations"
+                ]
+                .contains(&key.as_str()),
+                "{what}: {key}"
+            );
+        }
+        assert!(!contains_key_anywhere(&tool, "$schema"), "{what}");
+        let input = &tool["inputSchema"];
+        assert!(is_object_root(input), "{what}: {input}");
+        assert_valid_2020_12(input, &format!("{what} mcp inputSchema"));
+        match tool.get("outputSchema") {
+            Some(output) => {
+                assert_eq!(output["type"], "object", "{what}");
+                assert!(spec.output_schema().is_some(), "{what}");
+                assert_valid_2020_12(output, &format!("{what} mcp outputSchema"));
+            }
+            None => {
+                let object_output = spec
+                    .output_schema()
+                    .is_some_and(|schema| schema["type"] == "object");
+                assert!(!object_output, "{what} lost its object output schema");
+            }
+        }
+        assert_eq!(
+            tool.get("title").and_then(Value::as_str),
+            spec.title(),
+            "{what}"
+        );
+
+        let annotations = obj(&tool["annotations"], what);
+        let hint = |key: &str| annotations.get(key).and_then(Value::as_bool);
+        match spec.tier() {
+            Tier::ReadOnly => assert_eq!(hint("readOnlyHint"), Some(true), "{what}"),
+            Tier::Reversible => {
+                assert_eq!(hint("readOnlyHint"), Some(false), "{what}");
+                assert_eq!(hint("destructiveHint"), Some(false), "{what}");
+                assert_ne!(hint("openWorldHint"), Some(true), "{what}");
+            }
+            Tier::ExternalReversible => {
+                assert_eq!(hint("readOnlyHint"), Some(false), "{what}");
+                assert_eq!(hint("destructiveHint"), Some(false), "{what}");
+                assert_eq!(hint("openWorldHint"), Some(true), "{what}");
+            }
+            Tier::Irreversible => {
+                assert_eq!(hint("readOnlyHint"), Some(false), "{what}");
+                assert_eq!(hint("destructiveHint"), Some(true), "{what}");
+            }
+        }
+        assert_eq!(hint("idempotentHint"), Some(spec.is_idempotent()), "{what}");
+        assert_eq!(
+            annotations.get("title").and_then(Value::as_str),
+            spec.title(),
+            "{what}"
+        );
+    }
+    // `Json<OutlineSummary>` is an object: it has an output schema. `Json<Vec<String>>` is
+    // not: MCP could not carry it as structuredContent, so there is none.
+    assert!(
+        tool_value(spec("outline"), Format::Mcp)
+            .get("outputSchema")
+            .is_some()
+    );
+    assert!(spec("lookup").output_schema().is_some());
+    assert!(
+        tool_value(spec("lookup"), Format::Mcp)
+            .get("outputSchema")
+            .is_none()
+    );
+}
+
+#[test]
+fn prompt_text_names_every_tool_tier_and_argument() {
+    for spec in all_specs() {
+        let text = tool_value(spec, Format::Prompt);
+        let text = text.as_str().expect("prompt text is a string");
+        let what = spec.name();
+        assert!(text.starts_with(&format!("## {}", spec.name())), "{text}");
+        assert!(text.contains(spec.tier().as_str()), "{what}: tier");
+        assert!(
+            text.contains(spec.description().trim()),
+            "{what}: description"
+        );
+        for name in spec
+            .input_schema()
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(Map::keys)
+        {
+            assert!(
+                text.contains(&format!("- {name} (")),
+                "{what}: argument {name}\n{text}"
+            );
+        }
+        assert!(
+            !text.contains("$ref") && !text.contains("$defs"),
+            "{what}\n{text}"
+        );
+    }
+    let text = tool_value(spec("move_item"), Format::Prompt);
+    let expected = "## move_item\n\
+        Tier: reversible.\n\
+        Move an item somewhere else.\n\
+        Arguments:\n\
+        - id (integer, required): The item to move.\n\
+        - target (Location, required): Where to.\n\
+        Types:\n\
+        - Location = {folder: string, position?: Position | null}: Where an item lives.\n\
+        - Position = {row: integer, col: integer}: A cell in a grid.";
+    assert_eq!(text, expected);
+    let ping = tool_value(spec("ping"), Format::Prompt);
+    assert!(
+        ping.as_str()
+            .is_some_and(|t| t.ends_with("Arguments: none."))
+    );
+    let wire = tool_value(spec("wire_funds"), Format::Prompt);
+    assert!(wire.as_str().is_some_and(|t| t.contains("Propose only")));
+}
+
+#[test]
+fn every_list_is_a_json_array_of_the_tool_objects() {
+    let specs: Vec<&ToolSpec> = all_specs();
+    for format in Format::ALL {
+        let rendered = toolset::render::render_specs(&specs, format);
+        if format.is_json() {
+            let parsed: Value = serde_json::from_str(&rendered).expect("valid JSON");
+            let expected: Vec<Value> = specs.iter().map(|s| tool_value(s, format)).collect();
+            assert_eq!(parsed, Value::Array(expected), "{format}");
+        } else {
+            for spec in &specs {
+                assert!(
+                    rendered.contains(&format!("## {}", spec.name())),
+                    "{format}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_checkers_catch_what_they_claim_to() {
+    let closed = |properties: Value, required: Value| {
+        json!({"type": "object", "additionalProperties": false,
+               "properties": properties, "required": required})
+    };
+    assert!(strict_violations(&closed(json!({"a": {"type": "string"}}), json!(["a"]))).is_empty());
+    let bad_strict = [
+        json!({"type": "object", "properties": {}}),
+        closed(json!({"a": {"type": "string"}}), json!([])),
+        closed(
+            json!({"a": {"type": "string", "minLength": 1}}),
+            json!(["a"]),
+        ),
+        closed(
+            json!({"a": {"type": "integer", "format": "uint32"}}),
+            json!(["a"]),
+        ),
+        closed(json!({"a": {"description": "anything"}}), json!(["a"])),
+        closed(json!({"a": true}), json!(["a"])),
+        closed(json!({"a": {"oneOf": [{"type": "string"}]}}), json!(["a"])),
+        json!({"$defs": {"X": {"type": "string"}}, "type": "object", "additionalProperties": false,
+               "properties": {"a": {"$ref": "#/$defs/X", "description": "d"}}, "required": ["a"]}),
+        json!({"anyOf": [closed(json!({}), json!([]))]}),
+    ];
+    for schema in bad_strict {
+        assert!(!strict_violations(&schema).is_empty(), "{schema}");
+    }
+    let mut deep = json!({"type": "string"});
+    for _ in 0..11 {
+        deep = closed(json!({"x": deep}), json!(["x"]));
+    }
+    assert!(!strict_violations(&deep).is_empty());
+
+    let gemini = |schema: Value| {
+        let mut found = Vec::new();
+        gemini_violations(&schema, "p", &mut found);
+        found
+    };
+    assert!(gemini(json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_empty());
+    let bad_gemini = [
+        json!({"type": ["string", "null"]}),
+        json!({"$ref": "#/$defs/X"}),
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "integer", "enum": [1, 2]}),
+        json!({"type": "array"}),
+        json!({"type": "string", "format": "uuid"}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"description": "no type"}),
+        json!({"type": "string", "properties": {"a": {"type": "string"}}}),
+    ];
+    for schema in bad_gemini {
+        assert!(!gemini(schema.clone()).is_empty(), "{schema}");
+    }
+}
+
+#[test]
+fn the_json_schema_consumers_share_one_schema() {
+    // Anthropic, MCP and OpenAI (when not strict) read the same JSON Schema, so the
+    // differential test's verdicts on one hold for all three.
+    for spec in all_specs() {
+        let anthropic = tool_value(spec, Format::Anthropic)["input_schema"].clone();
+        let mcp = tool_value(spec, Format::Mcp)["inputSchema"].clone();
+        assert_eq!(anthropic, mcp, "{}", spec.name());
+        let openai = tool_value(spec, Format::OpenAiResponses);
+        if openai["strict"] == false {
+            assert_eq!(openai["parameters"], anthropic, "{}", spec.name());
+        }
+    }
+}

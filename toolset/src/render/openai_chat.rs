@@ -1,0 +1,25 @@
+//! OpenAI Chat Completions tools:
+//! `{"type":"function","function":{"name","description","parameters","strict"}}`.
+//!
+//! `strict` is decided per tool exactly as for the Responses API (see [`super::strict`]):
+//! `true` with the strict form of the schema when the tool's arguments can be expressed in
+//! strict mode's subset, `false` with the plain schema otherwise. It is always written
+//! out, so the list reads the same whatever the API's default.
+
+use super::openai_responses::parameters;
+use crate::ToolSpec;
+use serde_json::{Map, Value};
+
+/// A tool as a Chat Completions `tools` entry.
+pub(crate) fn tool(spec: &ToolSpec) -> Value {
+    let (parameters, strict) = parameters(spec);
+    let mut function = Map::new();
+    function.insert("name".into(), spec.name().into());
+    function.insert("description".into(), spec.description().into());
+    function.insert("parameters".into(), parameters);
+    function.insert("strict".into(), strict.into());
+    let mut tool = Map::new();
+    tool.insert("type".into(), "function".into());
+    tool.insert("function".into(), function.into());
+    tool.into()
+}

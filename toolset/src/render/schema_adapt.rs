@@ -1,0 +1,496 @@
+//! Schema rewriting shared by the renderers.
+//!
+//! Every renderer starts from a spec's canonical input schema (JSON Schema 2020-12 from
+//! schemars, see [`crate::schema`]) and rewrites it; nothing here generates a schema.
+//! Rewrites that apply to a schema node regardless of where it sits go through schemars'
+//! own [`Transform`]s ([`RecursiveTransform`] over a closure, or a stock transform);
+//! rewrites that need the root (resolving `$ref`s) walk the JSON by hand.
+//!
+//! [`consumer_schema`] is the form the JSON consumers share: the canonical schema plus
+//! - the integer bounds serde enforces but schemars leaves out (`u32` has `minimum: 0` but
+//!   no `maximum`), so a value the schema accepts is one serde accepts;
+//! - an object root: every provider requires `type: "object"` at the root and rejects a
+//!   root `oneOf`/`anyOf`/`allOf`, so a root union of objects (an internally tagged enum
+//!   taken whole with `#[args]`) is flattened into one object whose properties are the union
+//!   of the branches' and whose `required` is their intersection. That is looser than the
+//!   Rust type; the gate's parse still enforces the exact shape, and the description lists
+//!   the shapes so the model knows them.
+
+use schemars::Schema;
+use schemars::transform::{RecursiveTransform, Transform};
+use serde_json::{Map, Value};
+
+/// Applies a schemars transform to a schema held as a JSON value.
+pub(crate) fn apply<T: Transform>(schema: &mut Value, mut transform: T) {
+    if let Ok(schema) = <&mut Schema>::try_from(schema) {
+        transform.transform(schema);
+    }
+}
+
+/// Applies `f` to every schema object in `schema`: the root, `$defs` and every subschema.
+pub(crate) fn for_each_schema(schema: &mut Value, mut f: impl FnMut(&mut Map<String, Value>)) {
+    apply(
+        schema,
+        RecursiveTransform(|schema: &mut Schema| {
+            if let Some(map) = schema.as_object_mut() {
+                f(map);
+            }
+        }),
+    );
+}
+
+/// The schema `reference` points to: `#` (the root) or a JSON pointer into the root,
+/// such as `#/$defs/Node`. Remote references are not resolved.
+pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.is_empty() {
+        Some(root)
+    } else {
+        root.pointer(pointer)
+    }
+}
+
+/// The JSON types a schema node's `type` keyword allows; empty when it has none.
+pub(crate) fn types_of(map: &Map<String, Value>) -> Vec<&str> {
+    match map.get("type") {
+        Some(Value::String(ty)) => vec![ty.as_str()],
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `map`'s `type` is exactly `ty` or an array containing it.
+pub(crate) fn has_type(map: &Map<String, Value>, ty: &str) -> bool {
+    types_of(map).contains(&ty)
+}
+
+/// Whether `schema` accepts `null`, following `$ref`s into `root`. Conservative: `false`
+/// when unsure (an unresolvable or too deeply nested reference).
+pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
+    admits_null_at(schema, root, 0)
+}
+
+fn admits_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
+    const MAX_DEPTH: usize = 32;
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let map = match schema {
+        Value::Bool(accepts) => return *accepts,
+        Value::Object(map) => map,
+        _ => return false,
+    };
+    // Every keyword present must accept null; check the ones that can refuse it.
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        match resolve(root, reference) {
+            Some(target) if admits_null_at(target, root, depth + 1) => {}
+            _ => return false,
+        }
+    }
+    if map.contains_key("type") && !has_type(map, "null") {
+        return false;
+    }
+    if let Some(Value::Array(values)) = map.get("enum")
+        && !values.contains(&Value::Null)
+    {
+        return false;
+    }
+    if let Some(value) = map.get("const")
+        && !value.is_null()
+    {
+        return false;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(key) {
+            let matching = branches
+                .iter()
+                .filter(|branch| admits_null_at(branch, root, depth + 1))
+                .count();
+            let ok = if key == "anyOf" {
+                matching > 0
+            } else {
+                matching == 1
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    if let Some(Value::Array(branches)) = map.get("allOf")
+        && !branches
+            .iter()
+            .all(|branch| admits_null_at(branch, root, depth + 1))
+    {
+        return false;
+    }
+    if map.contains_key("not") || map.contains_key("if") {
+        // Not worth modelling; be conservative.
+        return false;
+    }
+    true
+}
+
+/// The integer range of each integer `format` schemars emits, for the formats whose range
+/// a JSON integer can leave: `(format, minimum, maximum)`.
+fn format_range(format: &str) -> Option<(i128, i128)> {
+    let range = match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "int" => (isize::MIN as i128, isize::MAX as i128),
+        // `uint64`/`uint`: every JSON integer serde_json holds as an integer fits below
+        // the maximum; only the minimum matters, and schemars emits it.
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return None,
+    };
+    Some(range)
+}
+
+fn number_of(value: i128) -> Option<Value> {
+    if let Ok(value) = i64::try_from(value) {
+        Some(value.into())
+    } else {
+        u64::try_from(value).ok().map(Value::from)
+    }
+}
+
+/// Adds the `minimum`/`maximum` that an integer `format` implies and schemars leaves out,
+/// so that the schema refuses what serde refuses (`4294967296` for a `u32`).
+///
+/// Existing bounds are kept (they are never looser than the format's: schemars and users
+/// only narrow them). `uint64`/`uint` get no maximum: a JSON integer above `u64::MAX` is
+/// not something serde_json holds as an integer at all.
+pub(crate) fn add_integer_bounds(schema: &mut Value) {
+    for_each_schema(schema, |map| {
+        if !has_type(map, "integer") {
+            return;
+        }
+        let Some((min, max)) = map
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(format_range)
+        else {
+            return;
+        };
+        let skip_max = matches!(
+            map.get("format").and_then(Value::as_str),
+            Some("uint64" | "uint")
+        );
+        if !map.contains_key("minimum")
+            && !map.contains_key("exclusiveMinimum")
+            && let Some(min) = number_of(min)
+        {
+            map.insert("minimum".into(), min);
+        }
+        if !skip_max
+            && !map.contains_key("maximum")
+            && !map.contains_key("exclusiveMaximum")
+            && let Some(max) = number_of(max)
+        {
+            map.insert("maximum".into(), max);
+        }
+    });
+}
+
+/// The schema the JSON consumers share: the canonical schema with integer bounds and an
+/// object root (see the module docs).
+pub(crate) fn consumer_schema(canonical: &Value) -> Value {
+    let mut schema = canonical.clone();
+    add_integer_bounds(&mut schema);
+    object_root(&mut schema);
+    schema
+}
+
+/// Makes the root an object schema: a root `$ref` is inlined, and a root union whose
+/// branches are all objects is flattened into one object. A root that cannot be made an
+/// object (a union with a non-object branch, a scalar) is left as it is.
+pub(crate) fn object_root(schema: &mut Value) {
+    // A root `$ref` (schemars does not emit one for the types it generates, but a custom
+    // `JsonSchema` impl could): inline its target, keeping the root's other keywords.
+    if let Some(reference) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        && let Some(Value::Object(target)) = resolve(schema, &reference).cloned()
+        && let Value::Object(root) = schema
+    {
+        root.remove("$ref");
+        for (key, value) in target {
+            root.entry(key).or_insert(value);
+        }
+    }
+    let root_snapshot = schema.clone();
+    let Value::Object(root) = schema else {
+        return;
+    };
+    if root.get("type").and_then(Value::as_str) == Some("object") {
+        // OpenAI refuses an object root without `properties`; `{}` says the same thing.
+        root.entry("properties")
+            .or_insert_with(|| Map::new().into());
+        return;
+    }
+    let union_key = match (root.contains_key("oneOf"), root.contains_key("anyOf")) {
+        (true, false) => "oneOf",
+        (false, true) => "anyOf",
+        _ => return,
+    };
+    if root.contains_key("properties") || root.contains_key("allOf") || root.contains_key("type") {
+        return;
+    }
+    let Some(Value::Array(branches)) = root.get(union_key) else {
+        return;
+    };
+    let mut objects = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let mut branch = branch.clone();
+        if let Some(reference) = branch.get("$ref").and_then(Value::as_str)
+            && let Some(Value::Object(target)) = resolve(&root_snapshot, reference).cloned()
+            && let Value::Object(map) = &mut branch
+        {
+            map.remove("$ref");
+            for (key, value) in target {
+                map.entry(key).or_insert(value);
+            }
+        }
+        match branch {
+            Value::Object(map)
+                if map.get("type").and_then(Value::as_str) == Some("object")
+                    && !map.contains_key("$ref")
+                    && !map.contains_key("oneOf")
+                    && !map.contains_key("anyOf")
+                    && !map.contains_key("allOf") =>
+            {
+                objects.push(map)
+            }
+            _ => return,
+        }
+    }
+    if objects.is_empty() {
+        return;
+    }
+    let flat = flatten_objects(&objects);
+    root.remove(union_key);
+    let shapes = describe_shapes(&objects);
+    let description = match root.get("description").and_then(Value::as_str) {
+        Some(existing) => format!("{existing}\n\n{shapes}"),
+        None => shapes,
+    };
+    for (key, value) in flat {
+        root.insert(key, value);
+    }
+    root.insert("description".into(), description.into());
+}
+
+/// One object whose properties are the union of `objects`' and whose `required` is the
+/// intersection of theirs.
+fn flatten_objects(objects: &[Map<String, Value>]) -> Map<String, Value> {
+    let mut variants: Vec<(String, Vec<Value>)> = Vec::new();
+    for object in objects {
+        for (name, schema) in object
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            match variants.iter_mut().find(|(known, _)| known == name) {
+                Some((_, schemas)) => {
+                    if !schemas.contains(schema) {
+                        schemas.push(schema.clone());
+                    }
+                }
+                None => variants.push((name.clone(), vec![schema.clone()])),
+            }
+        }
+    }
+    let mut properties = Map::new();
+    for (name, schemas) in variants {
+        properties.insert(name, merge_property(schemas));
+    }
+    let required_of = |object: &Map<String, Value>| -> Vec<String> {
+        object
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut required = objects.first().map(required_of).unwrap_or_default();
+    for object in objects.iter().skip(1) {
+        let theirs = required_of(object);
+        required.retain(|name| theirs.contains(name));
+    }
+    let closed = objects
+        .iter()
+        .all(|object| object.get("additionalProperties") == Some(&Value::Bool(false)));
+
+    let mut flat = Map::new();
+    flat.insert("type".into(), "object".into());
+    flat.insert("properties".into(), properties.into());
+    flat.insert(
+        "required".into(),
+        required.into_iter().map(Value::from).collect(),
+    );
+    if closed {
+        flat.insert("additionalProperties".into(), false.into());
+    }
+    flat
+}
+
+/// The schema of a property several union branches declare: one of them when they agree,
+/// a string `enum` when each is a string constant (a tag), an `anyOf` otherwise.
+fn merge_property(mut schemas: Vec<Value>) -> Value {
+    if schemas.len() == 1 {
+        return schemas.remove(0);
+    }
+    let mut tags = Vec::new();
+    for schema in &schemas {
+        match string_constants(schema) {
+            Some(values) => {
+                for value in values {
+                    if !tags.contains(&value) {
+                        tags.push(value);
+                    }
+                }
+            }
+            None => {
+                let mut merged = Map::new();
+                merged.insert("anyOf".into(), Value::Array(schemas));
+                return merged.into();
+            }
+        }
+    }
+    let mut merged = Map::new();
+    merged.insert("type".into(), "string".into());
+    merged.insert("enum".into(), Value::Array(tags));
+    merged.into()
+}
+
+/// The strings a schema accepts when it is a string `const` or an `enum` of strings.
+pub(crate) fn string_constants(schema: &Value) -> Option<Vec<Value>> {
+    let map = schema.as_object()?;
+    if map.contains_key("type") && types_of(map) != ["string"] {
+        return None;
+    }
+    if let Some(value) = map.get("const") {
+        return value.is_string().then(|| vec![value.clone()]);
+    }
+    let values = map.get("enum")?.as_array()?;
+    values.iter().all(Value::is_string).then(|| values.clone())
+}
+
+/// "Pass the arguments in one of these shapes: …" for a flattened root union.
+fn describe_shapes(objects: &[Map<String, Value>]) -> String {
+    let mut text = String::from("Pass the arguments in one of these shapes:");
+    for object in objects {
+        let properties = object.get("properties").and_then(Value::as_object);
+        let mut fields = Vec::new();
+        for name in object
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            let constant = properties
+                .and_then(|properties| properties.get(name))
+                .and_then(string_constants)
+                .filter(|values| values.len() == 1)
+                .and_then(|mut values| values.pop());
+            match constant {
+                Some(value) => fields.push(format!("{name}: {value}")),
+                None => fields.push(name.to_owned()),
+            }
+        }
+        text.push_str("\n  - {");
+        text.push_str(&fields.join(", "));
+        text.push('}');
+        if let Some(description) = object.get("description").and_then(Value::as_str) {
+            text.push_str(": ");
+            text.push_str(description);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integer_bounds_follow_the_format() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "format": "uint32", "minimum": 0},
+                "b": {"type": ["integer", "null"], "format": "int32"},
+                "c": {"type": "integer", "format": "uint64", "minimum": 0},
+                "d": {"type": "integer", "format": "int8", "minimum": -1, "maximum": 5},
+            }
+        });
+        add_integer_bounds(&mut schema);
+        assert_eq!(schema["properties"]["a"]["maximum"], json!(4294967295u32));
+        assert_eq!(schema["properties"]["b"]["minimum"], json!(i32::MIN));
+        assert_eq!(schema["properties"]["b"]["maximum"], json!(i32::MAX));
+        assert!(schema["properties"]["c"].get("maximum").is_none());
+        assert_eq!(schema["properties"]["d"]["minimum"], json!(-1));
+        assert_eq!(schema["properties"]["d"]["maximum"], json!(5));
+    }
+
+    #[test]
+    fn null_admission_follows_refs_and_unions() {
+        let root = json!({
+            "$defs": {"N": {"type": ["string", "null"]}, "S": {"type": "string"}},
+        });
+        assert!(admits_null(&json!({"$ref": "#/$defs/N"}), &root));
+        assert!(!admits_null(&json!({"$ref": "#/$defs/S"}), &root));
+        assert!(admits_null(
+            &json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]}),
+            &root
+        ));
+        assert!(!admits_null(&json!({"type": "array"}), &root));
+        assert!(admits_null(&json!({"description": "anything"}), &root));
+        assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
+    }
+
+    #[test]
+    fn a_root_union_of_objects_is_flattened() {
+        let mut schema = json!({
+            "oneOf": [
+                {"type": "object", "description": "By id.",
+                 "properties": {"by": {"type": "string", "const": "id"}, "id": {"type": "integer"}},
+                 "required": ["by", "id"]},
+                {"type": "object",
+                 "properties": {"by": {"type": "string", "const": "text"}, "text": {"type": "string"}},
+                 "required": ["by", "text"]},
+            ]
+        });
+        object_root(&mut schema);
+        assert_eq!(schema["type"], "object");
+        assert!(schema.get("oneOf").is_none());
+        assert_eq!(
+            schema["properties"]["by"],
+            json!({"type": "string", "enum": ["id", "text"]})
+        );
+        assert_eq!(schema["required"], json!(["by"]));
+        let description = schema["description"].as_str().unwrap_or_default();
+        assert!(
+            description.contains("{by: \"id\", id}: By id."),
+            "{description}"
+        );
+    }
+
+    #[test]
+    fn a_root_union_with_a_scalar_branch_is_left_alone() {
+        let original = json!({"anyOf": [{"type": "object"}, {"type": "string"}]});
+        let mut schema = original.clone();
+        object_root(&mut schema);
+        assert_eq!(schema, original);
+    }
+}

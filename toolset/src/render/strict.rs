@@ -1,0 +1,505 @@
+//! OpenAI strict mode ("Structured Outputs" for function calling): rewriting a tool's
+//! schema into the subset strict mode accepts, and deciding per tool whether that is
+//! possible.
+//!
+//! Strict mode guarantees the model's arguments match the schema, but only for a subset
+//! of JSON Schema (OpenAI, "Structured Outputs › Supported schemas"):
+//! - the root is `type: "object"`, not an `anyOf`;
+//! - every object has `additionalProperties: false` and lists every property in
+//!   `required`; an optional property is one whose schema also accepts `null`;
+//! - keywords: `type` (a string or an array of types), `properties`, `required`,
+//!   `additionalProperties`, `items`, `anyOf`, `enum`, `$ref` (no siblings), `$defs`,
+//!   `description`, `title`; strings `pattern` and `format` (date-time, time, date,
+//!   duration, email, hostname, ipv4, ipv6, uuid); numbers `minimum`, `maximum`,
+//!   `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`; arrays `minItems`, `maxItems`;
+//! - at most 5000 properties, 10 levels of object nesting, 1000 enum values and 120 000
+//!   characters of property names, definition names and enum values.
+//!
+//! The rewrite only ever makes the schema express the same set of arguments serde
+//! accepts, minus what the model need not send:
+//! - every property becomes required. One serde may omit because it is an `Option<T>`
+//!   already accepts `null` (serde reads `null` as `None`), so the model says "absent"
+//!   with `null`. One that is optional through `#[serde(default)]` but refuses `null`
+//!   (`Vec<T>`, `bool`, …) is *not* made nullable, since serde would refuse the `null`: it
+//!   becomes required as it is, and its default, when the schema states one, is added to
+//!   its description ("Default: []."), so the model sends that value to get it;
+//! - `additionalProperties: false` is added to objects that lack it (the model need not
+//!   send unknown keys); an object that accepts arbitrary keys (`HashMap`, a
+//!   `serde_json::Map`) or any value (`serde_json::Value`) makes the tool not strict;
+//! - `oneOf` becomes `anyOf`: schemars emits `oneOf` only for tagged enums, whose branches
+//!   are mutually exclusive, so the two accept the same values;
+//! - `const` becomes a one-value `enum` (schemars' [`ReplaceConstValue`]);
+//! - a `$ref` with sibling annotations becomes `anyOf: [{"$ref"}]` beside them;
+//! - annotations strict mode does not support (`default`, `examples`, `deprecated`, …),
+//!   unsupported `format`s (schemars' [`RestrictFormats`]) and constraints serde does not
+//!   enforce either (`minLength`/`maxLength`, `uniqueItems`, `min`/`maxProperties`) are
+//!   dropped.
+//!
+//! A root union flattened for the consumers (see [`super::schema_adapt`]) is never strict:
+//! requiring every branch's properties at once could force keys a variant refuses.
+//!
+//! Anything else outside the subset (`allOf`, `not`, tuples' `prefixItems`,
+//! `patternProperties`, …) makes the tool not strict: it is rendered with `strict: false`
+//! and its plain schema.
+
+use super::schema_adapt::{admits_null, apply, for_each_schema, types_of};
+use schemars::transform::{ReplaceConstValue, RestrictFormats};
+use serde_json::{Map, Value};
+
+/// The `format`s strict mode accepts.
+const FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords a strict schema node may carry.
+const KEYWORDS: [&str; 20] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "$ref",
+    "$defs",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+];
+
+/// Keywords dropped on the way to strict: annotations strict mode does not support, and
+/// constraints serde does not enforce (so dropping them accepts nothing serde refuses).
+const DROPPED: [&str; 15] = [
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "minLength",
+    "maxLength",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+];
+
+const MAX_PROPERTIES: usize = 5000;
+const MAX_NESTING: usize = 10;
+const MAX_ENUM_VALUES: usize = 1000;
+const MAX_STRING_CHARS: usize = 120_000;
+
+/// The strict form of a tool's (consumer) schema, or `None` when the tool cannot be strict.
+pub(crate) fn strict_schema(schema: &Value) -> Option<Value> {
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return None;
+    }
+    let snapshot = schema.clone();
+    let mut strict = schema.clone();
+    let mut possible = true;
+    for_each_schema(&mut strict, |map| {
+        for key in DROPPED {
+            map.remove(key);
+        }
+        if !map.contains_key("anyOf")
+            && let Some(branches) = map.remove("oneOf")
+        {
+            map.insert("anyOf".into(), branches);
+        }
+        if map.contains_key("$ref")
+            && map.len() > 1
+            && map
+                .keys()
+                .all(|key| matches!(key.as_str(), "$ref" | "description" | "title"))
+            && let Some(reference) = map.remove("$ref")
+        {
+            let mut branch = Map::new();
+            branch.insert("$ref".into(), reference);
+            map.insert("anyOf".into(), Value::Array(vec![branch.into()]));
+        }
+        let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
+        if is_object && !close_object(map, &snapshot) {
+            possible = false;
+        }
+    });
+    if !possible {
+        return None;
+    }
+    apply(&mut strict, ReplaceConstValue::default());
+    let mut formats = RestrictFormats::default();
+    formats.infer_from_meta_schema = false;
+    formats.allowed_formats = FORMATS.iter().map(|format| (*format).into()).collect();
+    apply(&mut strict, formats);
+    check(&strict).is_ok().then_some(strict)
+}
+
+/// Closes an object schema: `additionalProperties: false`, every property required.
+/// False when that would accept something serde refuses.
+fn close_object(map: &mut Map<String, Value>, root: &Value) -> bool {
+    match map.get("additionalProperties") {
+        None => {
+            map.insert("additionalProperties".into(), false.into());
+        }
+        Some(Value::Bool(false)) => {}
+        // Arbitrary keys: a map. Strict mode has no way to say so.
+        Some(_) => return false,
+    }
+    if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
+        return false;
+    }
+    let mut required: Vec<Value> = match map.get("required") {
+        Some(Value::Array(required)) => required.clone(),
+        None => Vec::new(),
+        Some(_) => return false,
+    };
+    let properties = match map.entry("properties").or_insert_with(|| Map::new().into()) {
+        Value::Object(properties) => properties,
+        _ => return false,
+    };
+    for (name, schema) in properties.iter_mut() {
+        if required.iter().any(|entry| entry.as_str() == Some(name)) {
+            continue;
+        }
+        required.push(name.as_str().into());
+        // Optional through a serde default, not through `Option`: required as it is; the
+        // model sends the default to get it.
+        if !admits_null(schema, root)
+            && let Value::Object(schema) = schema
+            && let Some(default) = schema.get("default")
+        {
+            let note = format!("Default: {default}.");
+            let description = match schema.get("description").and_then(Value::as_str) {
+                Some(description) => format!("{description} {note}"),
+                None => note,
+            };
+            schema.insert("description".into(), description.into());
+        }
+    }
+    map.insert("required".into(), Value::Array(required));
+    true
+}
+
+/// Why `schema` is outside the strict subset, if it is.
+pub(crate) fn check(schema: &Value) -> Result<(), String> {
+    let root = schema
+        .as_object()
+        .ok_or("the root is not an object schema")?;
+    if root.get("type").and_then(Value::as_str) != Some("object") {
+        return Err("the root is not `type: \"object\"`".into());
+    }
+    if root.contains_key("anyOf") {
+        return Err("the root is an `anyOf`".into());
+    }
+    let mut totals = Totals::default();
+    check_node(schema, schema, "#", true, &mut totals)?;
+    if let Some(defs) = root.get("$defs") {
+        let defs = defs.as_object().ok_or("`$defs` is not an object")?;
+        for (name, def) in defs {
+            totals.strings += name.chars().count();
+            check_node(def, schema, &format!("#/$defs/{name}"), false, &mut totals)?;
+        }
+    }
+    if totals.properties > MAX_PROPERTIES {
+        return Err(format!(
+            "{} properties (at most {MAX_PROPERTIES})",
+            totals.properties
+        ));
+    }
+    if totals.enum_values > MAX_ENUM_VALUES {
+        return Err(format!(
+            "{} enum values (at most {MAX_ENUM_VALUES})",
+            totals.enum_values
+        ));
+    }
+    if totals.strings > MAX_STRING_CHARS {
+        return Err(format!(
+            "{} characters of names and enum values",
+            totals.strings
+        ));
+    }
+    let depth = nesting(schema, schema, &mut Vec::new());
+    if depth > MAX_NESTING {
+        return Err(format!("{depth} levels of nesting (at most {MAX_NESTING})"));
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Totals {
+    properties: usize,
+    enum_values: usize,
+    strings: usize,
+}
+
+fn check_node(
+    node: &Value,
+    root: &Value,
+    path: &str,
+    is_root: bool,
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let map = node
+        .as_object()
+        .ok_or_else(|| format!("{path}: a boolean schema"))?;
+    for key in map.keys() {
+        if !KEYWORDS.contains(&key.as_str()) {
+            return Err(format!("{path}: unsupported keyword `{key}`"));
+        }
+    }
+    if map.contains_key("$defs") && !is_root {
+        return Err(format!("{path}: `$defs` below the root"));
+    }
+    if let Some(reference) = map.get("$ref") {
+        let reference = reference
+            .as_str()
+            .ok_or_else(|| format!("{path}: `$ref` is not a string"))?;
+        if map.len() > 1 {
+            return Err(format!("{path}: `$ref` with sibling keywords"));
+        }
+        let local = reference == "#" || reference.starts_with("#/$defs/");
+        if !local || super::schema_adapt::resolve(root, reference).is_none() {
+            return Err(format!("{path}: `$ref` {reference} does not resolve"));
+        }
+        return Ok(());
+    }
+    let types = types_of(map);
+    match map.get("type") {
+        None => {}
+        Some(Value::String(_)) => {}
+        Some(Value::Array(all)) if all.len() == types.len() && !types.is_empty() => {}
+        Some(_) => return Err(format!("{path}: malformed `type`")),
+    }
+    for ty in &types {
+        if !matches!(
+            *ty,
+            "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
+        ) {
+            return Err(format!("{path}: unknown type `{ty}`"));
+        }
+    }
+    if types.is_empty() && !map.contains_key("anyOf") && !map.contains_key("enum") {
+        return Err(format!("{path}: a schema without `type` (any value)"));
+    }
+    if let Some(format) = map.get("format")
+        && !format
+            .as_str()
+            .is_some_and(|format| FORMATS.contains(&format))
+    {
+        return Err(format!("{path}: unsupported format {format}"));
+    }
+    if let Some(values) = map.get("enum") {
+        let values = values
+            .as_array()
+            .ok_or_else(|| format!("{path}: `enum` is not an array"))?;
+        totals.enum_values += values.len();
+        totals.strings += values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|value| value.chars().count())
+            .sum::<usize>();
+    }
+    if types.contains(&"object") || map.contains_key("properties") {
+        if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            return Err(format!(
+                "{path}: an object without `additionalProperties: false`"
+            ));
+        }
+        let properties = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .ok_or_else(|| format!("{path}: an object without `properties`"))?;
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{path}: an object without `required`"))?
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for (name, property) in properties {
+            if !required.contains(&name.as_str()) {
+                return Err(format!("{path}: property `{name}` is not required"));
+            }
+            totals.properties += 1;
+            totals.strings += name.chars().count();
+            check_node(
+                property,
+                root,
+                &format!("{path}/properties/{name}"),
+                false,
+                totals,
+            )?;
+        }
+        if required.len() != properties.len() {
+            return Err(format!("{path}: `required` names a property not declared"));
+        }
+    } else if map.contains_key("additionalProperties") || map.contains_key("required") {
+        return Err(format!("{path}: object keywords on a non-object schema"));
+    }
+    if let Some(items) = map.get("items") {
+        check_node(items, root, &format!("{path}/items"), false, totals)?;
+    }
+    if let Some(branches) = map.get("anyOf") {
+        let branches = branches
+            .as_array()
+            .filter(|branches| !branches.is_empty())
+            .ok_or_else(|| format!("{path}: `anyOf` is not a non-empty array"))?;
+        for (index, branch) in branches.iter().enumerate() {
+            check_node(
+                branch,
+                root,
+                &format!("{path}/anyOf/{index}"),
+                false,
+                totals,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The deepest object nesting under `node`, following `$ref`s but not into a definition
+/// already being expanded (recursion is allowed and does not count).
+fn nesting<'a>(node: &'a Value, root: &'a Value, expanding: &mut Vec<&'a str>) -> usize {
+    let Some(map) = node.as_object() else {
+        return 0;
+    };
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        if expanding.contains(&reference) {
+            return 0;
+        }
+        let Some(target) = super::schema_adapt::resolve(root, reference) else {
+            return 0;
+        };
+        expanding.push(reference);
+        let depth = nesting(target, root, expanding);
+        expanding.pop();
+        return depth;
+    }
+    let mut deepest = 0;
+    if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+        for property in properties.values() {
+            deepest = deepest.max(nesting(property, root, expanding));
+        }
+    }
+    if let Some(items) = map.get("items") {
+        deepest = deepest.max(nesting(items, root, expanding));
+    }
+    if let Some(branches) = map.get("anyOf").and_then(Value::as_array) {
+        for branch in branches {
+            deepest = deepest.max(nesting(branch, root, expanding));
+        }
+    }
+    let own = usize::from(types_of(map).contains(&"object") || map.contains_key("properties"));
+    deepest + own
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn options_become_required_and_stay_nullable() {
+        let schema = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "query": {"type": "string"},
+                "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 0},
+            },
+            "required": ["query"],
+        });
+        let strict = strict_schema(&schema).expect("an Option is strict-able");
+        assert_eq!(strict["required"], json!(["query", "limit"]));
+        assert_eq!(
+            strict["properties"]["limit"]["type"],
+            json!(["integer", "null"])
+        );
+        assert!(strict["properties"]["limit"].get("format").is_none());
+        assert_eq!(check(&strict), Ok(()));
+    }
+
+    #[test]
+    fn a_defaulted_field_that_refuses_null_becomes_required_as_it_is() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"tags": {"type": "array", "items": {"type": "string"}, "default": []}},
+        });
+        let strict = strict_schema(&schema).expect("strict-able");
+        assert_eq!(strict["required"], json!(["tags"]));
+        assert_eq!(
+            strict["properties"]["tags"],
+            json!({"type": "array", "items": {"type": "string"}, "description": "Default: []."})
+        );
+    }
+
+    #[test]
+    fn maps_and_any_values_are_not_strict() {
+        let map = json!({
+            "type": "object",
+            "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "required": ["m"],
+        });
+        assert_eq!(strict_schema(&map), None);
+        let any = json!({
+            "type": "object",
+            "properties": {"v": {"description": "anything"}},
+            "required": ["v"],
+        });
+        assert_eq!(strict_schema(&any), None);
+    }
+
+    #[test]
+    fn refs_with_descriptions_and_tagged_unions_are_rewritten() {
+        let schema = json!({
+            "$defs": {"E": {"oneOf": [
+                {"type": "string", "const": "a", "description": "A."},
+                {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            ]}},
+            "type": "object",
+            "properties": {"e": {"$ref": "#/$defs/E", "description": "An E."}},
+            "required": ["e"],
+        });
+        let strict = strict_schema(&schema).expect("strict-able");
+        assert_eq!(
+            strict["properties"]["e"],
+            json!({"anyOf": [{"$ref": "#/$defs/E"}], "description": "An E."})
+        );
+        let branches = &strict["$defs"]["E"]["anyOf"];
+        assert_eq!(branches[0]["enum"], json!(["a"]));
+        assert_eq!(branches[1]["additionalProperties"], json!(false));
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_not_strict() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..11 {
+            schema = json!({
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {"x": schema},
+                "required": ["x"],
+            });
+        }
+        assert!(check(&schema).is_err());
+        assert_eq!(strict_schema(&schema), None);
+    }
+}
