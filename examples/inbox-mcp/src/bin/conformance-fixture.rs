@@ -1,0 +1,103 @@
+//! The tools the MCP conformance suite's tool scenarios call
+//! (`@modelcontextprotocol/conformance`, `tools-*` and `json-schema-2020-12`), declared
+//! with `#[tool]` and served over streamable HTTP by `toolset::mcp::McpServer`.
+//!
+//! ```text
+//! cargo run -p inbox-mcp --bin conformance-fixture -- 127.0.0.1:8932
+//! ```
+//!
+//! Used by `tests/mcp/conformance.sh`. The suite's other tool scenarios need content
+//! types a `ToolOutput` cannot carry (audio, embedded resources) or server-to-client
+//! requests (sampling, elicitation, logging), so they have no tool here.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::process::ExitCode;
+use std::time::Duration;
+use toolset::mcp::McpServer;
+use toolset::{ToolContext, ToolError, ToolOutput, tool, toolset};
+
+/// A 1×1 transparent PNG.
+const PIXEL: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+
+/// Return a simple text.
+#[tool(tier = "read_only")]
+pub async fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Return an image.
+#[tool(tier = "read_only")]
+pub async fn test_image_content() -> ToolOutput {
+    ToolOutput::empty().with_image(PIXEL, "image/png")
+}
+
+/// Fail on purpose.
+#[tool(tier = "read_only")]
+pub async fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::failed(
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// Report progress 0, 50 and 100 of 100.
+#[tool(tier = "read_only")]
+pub async fn test_tool_with_progress(ctx: &ToolContext) -> &'static str {
+    for step in [0.0, 50.0, 100.0] {
+        ctx.report_progress(step, Some(100.0), None);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    "Progress test completed"
+}
+
+/// A postal address.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "address")]
+pub struct Address {
+    /// The street.
+    pub street: Option<String>,
+    /// The city.
+    pub city: Option<String>,
+}
+
+/// Tool with JSON Schema 2020-12 features.
+#[tool(tier = "read_only")]
+pub async fn json_schema_2020_12_tool(
+    /// A name.
+    name: Option<String>,
+    /// An address.
+    address: Option<Address>,
+) -> String {
+    format!("name: {name:?}, address: {address:?}")
+}
+
+toolset! {
+    /// The conformance suite's fixture tools.
+    pub ConformanceTools = [
+        test_simple_text,
+        test_image_content,
+        test_error_handling,
+        test_tool_with_progress,
+        json_schema_2020_12_tool,
+    ];
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let Some(addr) = std::env::args().nth(1) else {
+        eprintln!("usage: conformance-fixture HOST:PORT");
+        return ExitCode::from(2);
+    };
+    eprintln!("conformance-fixture: serving MCP at http://{addr}/mcp");
+    match McpServer::<ConformanceTools>::new(())
+        .serve_http(addr)
+        .await
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("conformance-fixture: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
