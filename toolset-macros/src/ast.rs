@@ -4,7 +4,7 @@
 use crate::attr::{ToolAttr, quoted_list};
 use crate::doc::{doc_text, is_doc};
 use crate::errors::Errors;
-use crate::symbol::{ARGS, TIERS};
+use crate::symbol::{self, ARGS, TIERS};
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{
@@ -31,6 +31,7 @@ pub struct Tool {
 }
 
 /// What the declaration is.
+#[allow(clippy::large_enum_variant)] // One per macro call: boxing would buy nothing.
 pub enum Kind {
     /// An async fn the set dispatches to.
     Handler(Handler),
@@ -199,14 +200,18 @@ fn common(
 ) -> Option<Tool> {
     let tier = match &attr.tier {
         Some(tier) => tier.value(),
+        // A misspelled `tier` key already has its did-you-mean.
+        None if attr.meant(symbol::TIER) => String::new(),
         None => {
             let message = format!(
-                "tool `{ident}` has no risk tier: add `tier = \"...\"` with one of {}",
+                "tool `{ident}` has no risk tier: add `tier = \"...\"` to #[tool], one of {}",
                 quoted_list(TIERS)
             );
-            match attr.first_key_span() {
-                Some(span) => errors.push(syn::Error::new(span, message)),
-                None => errors.push(syn::Error::new(Span::call_site(), message)),
+            // Underline the attribute's arguments, or the bare `#[tool]`.
+            if attr.args.is_empty() {
+                errors.push(syn::Error::new(Span::call_site(), message));
+            } else {
+                errors.at(&attr.args, message);
             }
             String::new()
         }
@@ -222,6 +227,7 @@ fn common(
         }
         (Some(text), _) => text.value().trim().to_owned(),
         (None, Some(doc)) => doc,
+        (None, None) if attr.meant(symbol::DESCRIPTION) => String::new(),
         (None, None) => {
             errors.at(
                 ident,
@@ -338,14 +344,25 @@ fn document_with_description(attrs: &mut Vec<Attribute>, attr: &ToolAttr) {
 
 /// A propose-only struct rejects unknown argument keys, like generated argument structs.
 fn add_deny_unknown_fields(item: &mut ItemStruct) {
-    let already = item.attrs.iter().any(|attr| {
-        attr.path().is_ident("serde")
+    // Without serde's derive, `#[serde]` would not resolve: the missing derive is the error
+    // to report, and the `Tool` impl reports it.
+    let derives_deserialize = item.attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
             && attr
                 .meta
                 .to_token_stream()
                 .to_string()
-                .contains("deny_unknown_fields")
+                .contains("Deserialize")
     });
+    let already = !derives_deserialize
+        || item.attrs.iter().any(|attr| {
+            attr.path().is_ident("serde")
+                && attr
+                    .meta
+                    .to_token_stream()
+                    .to_string()
+                    .contains("deny_unknown_fields")
+        });
     if !already {
         item.attrs
             .push(syn::parse_quote!(#[serde(deny_unknown_fields)]));
@@ -378,12 +395,17 @@ fn analyze_fn(func: &mut ItemFn, attr: &ToolAttr, errors: &mut Errors) -> Option
     let mut context_seen = false;
     let mut params = Vec::new();
     let mut args = Vec::new();
+    // `#[args] name: Type` parameters, and the tokens of every other argument, to report
+    // the two forms mixed.
+    let mut whole_params: Vec<(String, Type)> = Vec::new();
+    let mut arg_tokens = proc_macro2::TokenStream::new();
     for input in sig.inputs.iter_mut() {
         let typed = match input {
             FnArg::Receiver(receiver) => {
                 errors.at(
                     &*receiver,
-                    "a tool handler is a free function: it cannot take `self`",
+                    "a tool handler is a free function, so it cannot take `self`: move it out of the `impl` \
+                     block and take the state as a parameter, e.g. `state: &MyState` (or `&mut MyState` to change it)",
                 );
                 continue;
             }
@@ -392,10 +414,32 @@ fn analyze_fn(func: &mut ItemFn, attr: &ToolAttr, errors: &mut Errors) -> Option
         let whole = take_attr(&mut typed.attrs, ARGS);
         let field_attrs = take_field_attrs(&mut typed.attrs);
         if whole {
+            let name = typed.pat.to_token_stream().to_string();
+            whole_params.push((name, (*typed.ty).clone()));
             params.push(Param::WholeArgs((*typed.ty).clone()));
             continue;
         }
         match &*typed.ty {
+            Type::Reference(reference) if owned_form(&reference.elem).is_some() => {
+                let owned = owned_form(&reference.elem).unwrap_or_default();
+                errors.at(
+                    reference,
+                    format!(
+                        "a tool argument is an owned value that the model's JSON becomes, not a borrow: \
+                         write `{}: {owned}`. (A handler's only reference parameters are the state, \
+                         `&S` or `&mut S`, and `&ToolContext`.)",
+                        typed.pat.to_token_stream()
+                    ),
+                );
+            }
+            Type::ImplTrait(impl_trait) => errors.at(
+                impl_trait,
+                format!(
+                    "a tool argument needs one concrete type for the model's JSON to become, not `impl Trait`: \
+                     write it, e.g. `{}: String`",
+                    typed.pat.to_token_stream()
+                ),
+            ),
             Type::Reference(reference) if is_tool_context(&reference.elem) => {
                 if reference.mutability.is_some() {
                     errors.at(reference, "take the context as `&ToolContext`, not `&mut ToolContext`");
@@ -433,10 +477,10 @@ fn analyze_fn(func: &mut ItemFn, attr: &ToolAttr, errors: &mut Errors) -> Option
             }
             ty => match &*typed.pat {
                 Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
-                    let ident = Ident::new(
-                        pat.ident.to_string().trim_start_matches("r#"),
-                        pat.ident.span(),
-                    );
+                    // Kept raw (`r#type`): the field must stay a valid identifier, and
+                    // serde and schemars name it without the `r#`.
+                    let ident = pat.ident.clone();
+                    arg_tokens.extend(typed.to_token_stream());
                     params.push(Param::Arg(ident.clone()));
                     args.push(Arg {
                         ident,
@@ -452,16 +496,29 @@ fn analyze_fn(func: &mut ItemFn, attr: &ToolAttr, errors: &mut Errors) -> Option
             },
         }
     }
-    let whole_count = params
-        .iter()
-        .filter(|p| matches!(p, Param::WholeArgs(_)))
-        .count();
-    if whole_count > 1 || (whole_count == 1 && !args.is_empty()) {
-        errors.at(
-            &sig.inputs,
-            "an `#[args]` parameter receives the whole arguments object: the handler cannot also take other \
-             arguments. Move them into the `#[args]` struct",
-        );
+    if let Some((name, ty)) = whole_params.first() {
+        let ty = ty.to_token_stream();
+        if whole_params.len() > 1 {
+            errors.at(
+                &whole_params[1].1,
+                format!(
+                    "`#[args] {name}: {ty}` already receives the whole arguments object: a handler takes one \
+                     `#[args]` parameter. Merge the two types into one"
+                ),
+            );
+        }
+        if !args.is_empty() {
+            let names: Vec<String> = args.iter().map(|arg| format!("`{}`", arg.ident)).collect();
+            errors.at(
+                &arg_tokens,
+                format!(
+                    "`#[args] {name}: {ty}` already receives the whole arguments object, so the model cannot \
+                     pass {} beside it: move {} into `{ty}`, or drop `#[args]` and list every argument as a parameter",
+                    names.join(", "),
+                    if names.len() == 1 { "it" } else { "them" },
+                ),
+            );
+        }
     }
     let output = match &sig.output {
         ReturnType::Default => syn::parse_quote!(()),
@@ -473,6 +530,33 @@ fn analyze_fn(func: &mut ItemFn, attr: &ToolAttr, errors: &mut Errors) -> Option
         args,
         output,
     })
+}
+
+/// What to write instead of a borrowed argument (`&str` → `String`), when the borrowed type
+/// is plainly an argument and not the state.
+fn owned_form(elem: &Type) -> Option<String> {
+    // Only types no one uses as per-run state; `&Vec<T>` or `&HashMap<K, V>` may well be.
+    const VALUES: &[&str] = &[
+        "String", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+        "i64", "i128", "isize", "f32", "f64",
+    ];
+    match elem {
+        Type::Path(path) if path.qself.is_none() && path.path.is_ident("str") => {
+            Some("String".to_owned())
+        }
+        Type::Slice(slice) => Some(format!("Vec<{}>", slice.elem.to_token_stream())),
+        Type::Path(path)
+            if path.qself.is_none()
+                && path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|last| VALUES.contains(&last.ident.to_string().as_str())) =>
+        {
+            Some(elem.to_token_stream().to_string().replace(' ', ""))
+        }
+        _ => None,
+    }
 }
 
 fn is_tool_context(ty: &Type) -> bool {

@@ -3,7 +3,7 @@
 
 use crate::errors::Errors;
 use crate::symbol::{self, KEYS, TIERS};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
 use syn::{Ident, LitBool, LitInt, LitStr, Token};
 
@@ -19,6 +19,11 @@ pub struct ToolAttr {
     pub idempotent: Option<Ident>,
     pub preview: Option<syn::Path>,
     pub propose_only: Option<Ident>,
+    /// The keys that unknown keys were probably meant to be (`descripton` → `description`),
+    /// so a missing-key error does not repeat what the did-you-mean already says.
+    meant: Vec<&'static str>,
+    /// The attribute's arguments, to point at when a required key is missing.
+    pub args: TokenStream,
     /// Every key seen, to report repeats.
     seen: Vec<Ident>,
 }
@@ -26,7 +31,10 @@ pub struct ToolAttr {
 impl ToolAttr {
     /// Parses `args`, recording every mistake in `errors` and carrying on past it.
     pub fn parse(args: TokenStream, errors: &mut Errors) -> ToolAttr {
-        let mut attr = ToolAttr::default();
+        let mut attr = ToolAttr {
+            args: args.clone(),
+            ..ToolAttr::default()
+        };
         let parser = |input: ParseStream| {
             while !input.is_empty() {
                 attr.parse_key(input, errors)?;
@@ -59,7 +67,7 @@ impl ToolAttr {
                     errors.at(
                         &tier,
                         format!(
-                            "unknown tier `{}`{}; the tiers are {}",
+                            "unknown tier `{}`{}: write one of {}",
                             tier.value(),
                             did_you_mean(&tier.value(), TIERS),
                             quoted_list(TIERS)
@@ -90,6 +98,7 @@ impl ToolAttr {
                 self.preview = Some(parse_value(input, &key, "preview = my_preview_fn")?)
             }
             _ => {
+                self.meant.extend(closest(&name, KEYS));
                 errors.at(
                     &key,
                     format!(
@@ -107,9 +116,9 @@ impl ToolAttr {
         Ok(())
     }
 
-    /// The span of the whole attribute's first key, for errors about a missing key.
-    pub fn first_key_span(&self) -> Option<Span> {
-        self.seen.first().map(Ident::span)
+    /// Whether an unknown key was probably a misspelling of `key`.
+    pub fn meant(&self, key: &str) -> bool {
+        self.meant.contains(&key)
     }
 }
 
@@ -148,39 +157,59 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
     Ok(())
 }
 
-/// `", did you mean `x`?"` when a known word is close to `word`.
-pub fn did_you_mean(word: &str, known: &[&str]) -> String {
-    known
-        .iter()
-        .map(|candidate| (edit_distance(word, candidate), candidate))
-        .filter(|(distance, candidate)| {
-            *distance <= candidate.len().max(3) / 3
-                || candidate.starts_with(word) && word.len() >= 3
-        })
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| format!(" (did you mean `{candidate}`?)"))
+/// `" (did you mean `x`?)"` when a known word is close to `word`.
+pub fn did_you_mean(word: &str, known: &[&'static str]) -> String {
+    closest(word, known)
+        .map(|candidate| format!(" (did you mean `{candidate}`?)"))
         .unwrap_or_default()
 }
 
-/// `"a", "b" and "c"` for messages.
+/// The known word `word` is probably a misspelling of, if any.
+fn closest(word: &str, known: &[&'static str]) -> Option<&'static str> {
+    let folded = word.to_ascii_lowercase().replace('-', "_");
+    known
+        .iter()
+        .map(|candidate| (edit_distance(&folded, candidate), *candidate))
+        .filter(|(distance, candidate)| {
+            *distance <= candidate.len().max(3) / 3
+                || candidate.starts_with(&folded) && folded.len() >= 3
+        })
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// `"a", "b" or "c"` for messages.
 pub fn quoted_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|item| format!("\"{item}\"")).collect();
     match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => quoted.concat(),
     }
 }
 
+/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: `titel` is
+/// one swap from `title`.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: distance between the first i chars of a and the first j of b.
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    previous[b.len()]
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }

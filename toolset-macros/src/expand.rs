@@ -51,10 +51,10 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
             #vis struct #ident {}
         },
         None => {
-            let fields = handler
-                .args
-                .iter()
-                .map(|Arg { ident, ty, attrs }| quote!(#(#attrs)* pub #ident: #ty,));
+            let fields = handler.args.iter().map(|arg @ Arg { ident, ty, attrs }| {
+                let checked = checked_field_attrs(arg);
+                quote!(#(#attrs)* #checked pub #ident: #ty,)
+            });
             quote! {
                 #[doc = concat!("The arguments of the tool [`", stringify!(#ident), "`](fn@", stringify!(#ident), "), as the model passes them.")]
                 #[allow(non_camel_case_types, missing_docs)]
@@ -73,15 +73,16 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
     };
     let output = &handler.output;
     let output_span = output.span();
-    let argument_checks = whole_args.map(|ty| {
-        quote_spanned! {ty.span()=>
-            const _: () = ::toolset::__private::assert_argument::<#ty>();
-        }
-    });
+    // Spanned at the `#[args]` type: the error for a type without `JsonSchema` lands there.
+    let input_schema = match whole_args {
+        Some(ty) => quote_spanned!(ty.span()=> ::toolset::__private::input_schema_of::<#ty>),
+        None => quote!(::toolset::__private::input_schema_of::<Self>),
+    };
     let tool_impl = tool_impl(
         tool,
         &args_type,
-        quote_spanned!(output_span=> ::toolset::__private::output_schema_of::<#output>),
+        input_schema,
+        quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema),
     );
 
     let uses_context = handler
@@ -139,8 +140,6 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
         #args_struct
 
         const _: () = {
-            #argument_checks
-
             #tool_impl
 
             #[automatically_derived]
@@ -168,16 +167,18 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
 
 fn expand_propose_only(clean: &CleanItem, tool: &Tool) -> TokenStream {
     let ident = &tool.ident;
-    let tool_impl = tool_impl(tool, &quote!(Self), quote!(|| ::std::option::Option::None));
-    let check = quote_spanned! {ident.span()=>
-        const _: () = ::toolset::__private::assert_argument::<#ident>();
-    };
+    // `Args` and the schema named by the struct's identifier: a struct missing a derive is
+    // reported there, once by each of `Tool::Args: DeserializeOwned` and `input_schema_of`.
+    let tool_impl = tool_impl(
+        tool,
+        &quote!(#ident),
+        quote_spanned!(ident.span()=> ::toolset::__private::input_schema_of::<#ident>),
+        quote!(|| ::std::option::Option::None),
+    );
     quote! {
         #clean
 
         const _: () = {
-            #check
-
             #tool_impl
 
             #[automatically_derived]
@@ -202,8 +203,123 @@ fn expand_propose_only(clean: &CleanItem, tool: &Tool) -> TokenStream {
     }
 }
 
+/// The serde and schemars attributes that route an argument field through
+/// `__private::{deserialize_argument, argument_schema}`: the same code the derives would
+/// write, but a type that is not `Deserialize` or `JsonSchema` then gets one error each,
+/// spanned at the parameter's type and saying which derive to add, instead of several from
+/// inside the derives. Fields whose user attributes take over deserializing or the schema
+/// (`with`, `flatten`, …) are left alone.
+fn checked_field_attrs(arg: &Arg) -> TokenStream {
+    let keys = |name: &str| -> Option<Vec<String>> {
+        let mut keys = Vec::new();
+        for attr in arg.attrs.iter().filter(|attr| attr.path().is_ident(name)) {
+            let metas = attr
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .ok()?;
+            keys.extend(
+                metas
+                    .iter()
+                    .filter_map(|meta| meta.path().get_ident().map(ToString::to_string)),
+            );
+        }
+        Some(keys)
+    };
+    // Attributes we cannot read are serde's or schemars' to report; add nothing.
+    let (Some(serde), Some(schemars)) = (keys("serde"), keys("schemars")) else {
+        return quote!();
+    };
+    let has =
+        |keys: &[String], names: &[&str]| keys.iter().any(|key| names.contains(&key.as_str()));
+    let ty = &arg.ty;
+    // An `Option<T>`'s check is on `T`, so the error names and underlines the type to fix.
+    let inner = option_inner(ty);
+    let span = inner.map_or(ty.span(), Spanned::span);
+    let lit = |path: String| syn::LitStr::new(&path, span);
+    let mut serde_items = Vec::new();
+    let routed = !has(
+        &serde,
+        &[
+            "with",
+            "deserialize_with",
+            "flatten",
+            "skip",
+            "skip_deserializing",
+        ],
+    );
+    if routed {
+        let path = match inner {
+            Some(inner) => lit(format!(
+                "::toolset::__private::deserialize_optional_argument::<{}, _>",
+                quote!(#inner)
+            )),
+            None => lit("::toolset::__private::deserialize_argument".to_owned()),
+        };
+        serde_items.push(quote!(deserialize_with = #path));
+        // With `deserialize_with`, serde no longer treats a missing `Option` as `None`, nor
+        // schemars (with `schema_with`) as optional: `default` says so to both, and
+        // `skip_serializing_if` keeps schemars from writing `"default": null`.
+        if inner.is_some() && !has(&serde, &["default"]) {
+            serde_items.push(quote!(default));
+            if !has(&serde, &["skip_serializing_if"]) {
+                serde_items.push(quote!(
+                    skip_serializing_if = "::std::option::Option::is_none"
+                ));
+            }
+        }
+    }
+    let optional_kept = inner.is_none() || routed || has(&serde, &["default"]);
+    let mut out = if serde_items.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[serde(#(#serde_items),*)])
+    };
+    if optional_kept
+        && !has(&serde, &["with", "flatten"])
+        && !has(&schemars, &["with", "schema_with", "flatten"])
+    {
+        let path = match inner {
+            Some(inner) => lit(format!(
+                "::toolset::__private::optional_argument_schema::<{}>",
+                quote!(#inner)
+            )),
+            None => lit(format!(
+                "::toolset::__private::argument_schema::<{}>",
+                quote!(#ty)
+            )),
+        };
+        out.extend(quote!(#[schemars(schema_with = #path)]));
+    }
+    out
+}
+
+/// The `T` of `Option<T>` as written (`Option`, `std::option::Option`, …).
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
+        return None;
+    };
+    match generics.args.first() {
+        Some(syn::GenericArgument::Type(inner))
+            if path.qself.is_none() && last.ident == "Option" && generics.args.len() == 1 =>
+        {
+            Some(inner)
+        }
+        _ => None,
+    }
+}
+
 /// `impl Tool`: the metadata every tool has.
-fn tool_impl(tool: &Tool, args_type: &TokenStream, output_schema: TokenStream) -> TokenStream {
+fn tool_impl(
+    tool: &Tool,
+    args_type: &TokenStream,
+    input_schema: TokenStream,
+    output_schema: TokenStream,
+) -> TokenStream {
     let ident = &tool.ident;
     let name = &tool.name;
     let description = &tool.description;
@@ -236,7 +352,7 @@ fn tool_impl(tool: &Tool, args_type: &TokenStream, output_schema: TokenStream) -
                 idempotent: #idempotent,
                 has_preview: #has_preview,
                 timeout_ms: #timeout_ms,
-                input_schema: ::toolset::__private::input_schema_for::<<Self as ::toolset::Tool>::Args>,
+                input_schema: #input_schema,
                 output_schema: #output_schema,
             };
             #preview

@@ -10,6 +10,9 @@ use quote::quote;
 pub fn emit(clean: &CleanItem, errors: &Errors) -> TokenStream {
     let compile_errors = errors.to_compile_errors();
     let placeholder = match clean {
+        // A method sits in an `impl` block, where a struct cannot be declared; and no set
+        // can list it anyway.
+        CleanItem::Fn(func) if func.sig.receiver().is_some() => quote!(),
         CleanItem::Fn(func) => {
             let ident = &func.sig.ident;
             let vis = &func.vis;

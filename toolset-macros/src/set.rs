@@ -167,21 +167,50 @@ fn expand_set(set: &SetDecl) -> TokenStream {
     let name_doc =
         format!("The name of one of [`{set_name}`]'s tools; a misspelled name does not compile.");
 
-    // Every use of an entry is spanned at the entry, so a mistake (a fn without #[tool],
-    // a tool taking another state) is reported once, underlining what the user wrote.
-    let tool = |entry: &Path| quote_spanned!(entry.span()=> <#entry as ::toolset::Tool>);
-    let handler =
-        |entry: &Path| quote_spanned!(entry.span()=> <#entry as ::toolset::ToolHandler<#state>>);
-    let tools: Vec<TokenStream> = entries.iter().map(|entry| tool(entry)).collect();
-    let handlers: Vec<TokenStream> = entries.iter().map(|entry| handler(entry)).collect();
+    // Every use of an entry is a whole expression (or match arm) spanned at the entry, so a
+    // mistake (a struct without #[tool], a tool taking another state) is reported on what
+    // the user wrote, and rustc folds the identical reports into one.
+    let spanned = |item: TokenStream| -> Vec<TokenStream> {
+        entries
+            .iter()
+            .map(|entry| quote_spanned!(entry.span()=> <#entry as ::toolset::Tool>::#item))
+            .collect()
+    };
+    let tool_metas = spanned(quote!(META));
+    let tool_names = spanned(quote!(NAME));
+    // `#call_enum::#variant` paths re-spanned at the entry too: a path spanning the set's
+    // name and the entry would underline the whole declaration.
+    let call_enum_at = |entry: &Path| Ident::new(&call_enum.to_string(), entry.span());
+    let parse_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
+        let call_enum = call_enum_at(entry);
+        quote_spanned! {entry.span()=>
+            #name_enum::#variant => ::toolset::__private::serde_json::from_str::<<#entry as ::toolset::Tool>::Args>(arguments).map(#call_enum::#variant),
+        }
+    });
+    let name_of_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
+        let call_enum = call_enum_at(entry);
+        quote_spanned!(entry.span()=> #call_enum::#variant(_) => #name_enum::#variant,)
+    });
+    let preview_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
+        let call_enum = call_enum_at(entry);
+        quote_spanned! {entry.span()=>
+            #call_enum::#variant(args) => <#entry as ::toolset::Tool>::preview(args),
+        }
+    });
+    let dispatch_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
+        let call_enum = call_enum_at(entry);
+        quote_spanned! {entry.span()=>
+            #call_enum::#variant(args) => <#entry as ::toolset::ToolHandler<#state>>::call(state, ctx, args).await,
+        }
+    });
 
     let call_variants = entries.iter().zip(&variants).map(|(entry, variant)| {
         let doc = format!(
             "A call to `{}`.",
             quote!(#entry).to_string().replace(' ', "")
         );
-        let tool = tool(entry);
-        quote!(#[doc = #doc] #variant(#tool::Args),)
+        let args = quote_spanned!(entry.span()=> <#entry as ::toolset::Tool>::Args);
+        quote!(#[doc = #doc] #variant(#args),)
     });
     let name_variants = entries.iter().zip(&variants).map(|(entry, variant)| {
         let doc = format!(
@@ -190,14 +219,19 @@ fn expand_set(set: &SetDecl) -> TokenStream {
         );
         quote!(#[doc = #doc] #variant,)
     });
+    // Names are only known in constant evaluation (`#[tool(name = "...")]` overrides), so
+    // the check is a const assertion per entry, spanned at it, naming both entries.
+    let entry_names: Vec<String> = entries
+        .iter()
+        .map(|entry| quote!(#entry).to_string().replace(' ', ""))
+        .collect();
+    let entries_const =
+        (count > 1).then(|| quote!(const ENTRIES: [&str; #count] = [#(#entry_names),*];));
     let duplicate_checks = entries.iter().enumerate().skip(1).map(|(index, entry)| {
-        let message = format!(
-            "two tools in `{set_name}` have one name: `{}` is named like an earlier entry. \
-             Give one of them another name with #[tool(name = \"...\")]",
-            quote!(#entry).to_string().replace(' ', "")
-        );
         quote_spanned! {entry.span()=>
-            const _: () = ::std::assert!(!::toolset::__private::repeats_earlier_name(&NAMES, #index), #message);
+            const _: () = if let ::std::option::Option::Some(first) = ::toolset::__private::earlier_same_name(&NAMES, #index) {
+                ::std::panic!("{}", ::toolset::__private::duplicate_name_message(#set_name, &ENTRIES, &NAMES, first, #index).as_str());
+            };
         }
     });
 
@@ -220,9 +254,10 @@ fn expand_set(set: &SetDecl) -> TokenStream {
 
         const _: () = {
             static SPECS: [::toolset::ToolSpec; #count] = [
-                #(::toolset::ToolSpec::__new(#tools::META),)*
+                #(::toolset::ToolSpec::__new(#tool_metas),)*
             ];
-            const NAMES: [&str; #count] = [#(#tools::NAME),*];
+            const NAMES: [&str; #count] = [#(#tool_names),*];
+            #entries_const
             #(#duplicate_checks)*
 
             #[automatically_derived]
@@ -239,7 +274,7 @@ fn expand_set(set: &SetDecl) -> TokenStream {
 
                 fn from_name(name: &str) -> ::std::option::Option<Self> {
                     match name {
-                        #(#tools::NAME => ::std::option::Option::Some(#name_enum::#variants),)*
+                        #(#tool_names => ::std::option::Option::Some(#name_enum::#variants),)*
                         _ => ::std::option::Option::None,
                     }
                 }
@@ -274,19 +309,19 @@ fn expand_set(set: &SetDecl) -> TokenStream {
                     arguments: &str,
                 ) -> ::std::result::Result<#call_enum, ::toolset::__private::serde_json::Error> {
                     match name {
-                        #(#name_enum::#variants => ::toolset::__private::serde_json::from_str(arguments).map(#call_enum::#variants),)*
+                        #(#parse_arms)*
                     }
                 }
 
                 fn name_of(call: &#call_enum) -> #name_enum {
                     match call {
-                        #(#call_enum::#variants(_) => #name_enum::#variants,)*
+                        #(#name_of_arms)*
                     }
                 }
 
                 fn preview(call: &#call_enum) -> ::std::option::Option<::std::string::String> {
                     match call {
-                        #(#call_enum::#variants(args) => #tools::preview(args),)*
+                        #(#preview_arms)*
                     }
                 }
 
@@ -299,7 +334,7 @@ fn expand_set(set: &SetDecl) -> TokenStream {
                 > + ::std::marker::Send + 'a {
                     async move {
                         match call {
-                            #(#call_enum::#variants(args) => #handlers::call(state, ctx, args).await,)*
+                            #(#dispatch_arms)*
                         }
                     }
                 }

@@ -84,13 +84,7 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    use crate::IntoToolOutput;
     use serde_json::Value;
-
-    /// The output schema of a handler returning `R`.
-    pub fn output_schema_of<R: IntoToolOutput>() -> Option<Value> {
-        R::output_schema()
-    }
 
     /// A model-facing argument's JSON must deserialize into its type. Generated argument
     /// fields deserialize through [`deserialize_argument`], so a type that cannot gets this
@@ -125,9 +119,7 @@ pub mod __private {
 
     /// [`deserialize_argument`] of an `Option<T>` field, with the bound on `T` itself so
     /// the error names the type to fix.
-    pub fn deserialize_optional_argument<'de, T, D>(
-        deserializer: D,
-    ) -> Result<Option<T>, D::Error>
+    pub fn deserialize_optional_argument<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
     where
         T: DeserializeArgument,
         D: serde::Deserializer<'de>,
@@ -155,9 +147,6 @@ pub mod __private {
     pub fn input_schema_of<T: SchemaArgument>() -> Value {
         input_schema_for::<T>()
     }
-
-    /// Compiles only when `R` can be returned from a handler.
-    pub const fn assert_output<R: IntoToolOutput>() {}
 
     /// The error of a writing tool handed shared state; `apply` never does this.
     pub fn exclusive_access_required(tool: &str) -> crate::ToolError {

@@ -61,9 +61,9 @@ pub trait Tool: Sized {
 ///
 /// Tools that take no state run with any `S`.
 #[diagnostic::on_unimplemented(
-    message = "the tool `{Self}` does not take the state `{S}` of this toolset",
-    label = "this tool's handler takes another state type",
-    note = "every tool in `toolset! {{ Name<S> = [...] }}` must take `&S` / `&mut S` of the set's state type, or no state at all"
+    message = "the tool `{Self}` does not take `{S}`, the state type of this toolset",
+    label = "this tool's handler takes another state type (or it is not a `#[tool]`)",
+    note = "every tool in `toolset! {{ Name<S> = [...] }}` takes `&S` or `&mut S` of the set's state type `S`, or no state at all"
 )]
 pub trait ToolHandler<S>: Tool {
     /// Runs the handler with typed arguments.

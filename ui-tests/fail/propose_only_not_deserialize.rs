@@ -1,0 +1,13 @@
+use toolset::tool;
+
+/// SEND the reply. You prepare it; the user sends it.
+#[tool(tier = "irreversible", propose_only)]
+#[derive(schemars::JsonSchema)]
+pub struct SendReply {
+    /// The recipient's address.
+    pub to: String,
+    /// The reply's text.
+    pub body: String,
+}
+
+fn main() {}

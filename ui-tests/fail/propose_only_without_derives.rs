@@ -1,0 +1,12 @@
+use toolset::tool;
+
+/// SEND the reply. You prepare it; the user sends it.
+#[tool(tier = "irreversible", propose_only)]
+pub struct SendReply {
+    /// The recipient's address.
+    pub to: String,
+    /// The reply's text.
+    pub body: String,
+}
+
+fn main() {}

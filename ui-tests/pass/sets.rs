@@ -1,0 +1,62 @@
+#![deny(warnings)]
+//! Sets: without `<State>` (the state is `()`), several in one `toolset!`, entries named
+//! by path, one tool in two sets, trailing commas.
+
+use toolset::{ToolSet, tool, toolset};
+
+/// Tools of the calendar, in their own module.
+pub mod calendar {
+    use toolset::tool;
+
+    /// Book a room.
+    #[tool(tier = "external_reversible")]
+    pub async fn book(room: String) -> String {
+        room
+    }
+
+    /// Nested deeper.
+    pub mod rooms {
+        use toolset::tool;
+
+        /// List the rooms.
+        #[tool(tier = "read_only")]
+        pub async fn list() -> &'static str {
+            "a, b"
+        }
+    }
+}
+
+pub struct Inbox;
+
+/// Tell the time.
+#[tool(tier = "read_only")]
+pub async fn now() -> &'static str {
+    "noon"
+}
+
+/// Read the inbox.
+#[tool(tier = "read_only")]
+pub async fn read(state: &Inbox) -> &'static str {
+    let Inbox = state;
+    "empty"
+}
+
+toolset! {
+    /// Stateless tools: the state is `()`.
+    pub Clock = [now];
+
+    /// The calendar's tools, named by path.
+    pub Calendar = [calendar::book, self::calendar::rooms::list, now,];
+
+    /// The inbox's tools; `now` is in three sets.
+    pub(crate) InboxTools<Inbox> = [read, now];
+}
+
+pub fn main() {
+    let _: fn() -> <Clock as ToolSet>::State = || ();
+    assert_eq!(Clock::specs().len(), 1);
+    let names: Vec<&str> = Calendar::specs().iter().map(|spec| spec.name()).collect();
+    assert_eq!(names, ["book", "list", "now"]);
+    assert_eq!(InboxTools::specs().len(), 2);
+    assert_eq!(<InboxTools as ToolSet>::NAME, "InboxTools");
+}
