@@ -3,8 +3,8 @@
 
 use crate::plan::{Authority, Plan, Step};
 use crate::{
-    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
-    ToolResult, ToolSet, ToolSpec,
+    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult,
+    ToolSet, ToolSpec,
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
@@ -69,6 +69,13 @@ impl Report {
 /// (each recorded as cancelled).
 pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
     let (calls, steps) = plan.into_parts();
+    // The plan holds one step per call, in the calls' order.
+    let tiers: Vec<Tier> = steps
+        .iter()
+        .map(|step| match step {
+            Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
+        })
+        .collect();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
@@ -128,15 +135,11 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
     let entries = calls
         .into_iter()
         .zip(outcomes)
-        .map(|(call, outcome)| {
-            // Every call in a plan passed the gate, so its name is known.
-            let tier = T::Name::from_name(&call.name)
-                .map_or(Tier::Irreversible, |name| T::spec_of(name).tier());
-            Entry {
-                call,
-                tier,
-                outcome,
-            }
+        .zip(tiers)
+        .map(|((call, outcome), tier)| Entry {
+            call,
+            tier,
+            outcome,
         })
         .collect();
     Report { entries }

@@ -123,7 +123,7 @@ pub fn gate<T: ToolSet>(
                         authority: Authority::Autonomy(policy.autonomy()),
                     });
                 } else {
-                    steps.push(Step::AwaitApproval);
+                    steps.push(Step::AwaitApproval { name });
                     proposals.push(Proposal::new::<T>(call, name, &typed));
                 }
             }

@@ -25,7 +25,7 @@ pub(crate) enum Step<T: ToolSet> {
         authority: Authority,
     },
     /// The call at this position was proposed and does not run.
-    AwaitApproval,
+    AwaitApproval { name: T::Name },
 }
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
@@ -61,7 +61,7 @@ impl<T: ToolSet> Plan<T> {
     pub fn approved(&self) -> impl Iterator<Item = &ToolCall> + '_ {
         self.steps.iter().filter_map(|step| match step {
             Step::Run { index, .. } => Some(&self.calls[*index]),
-            Step::AwaitApproval => None,
+            Step::AwaitApproval { .. } => None,
         })
     }
 

@@ -6,27 +6,44 @@ use std::marker::PhantomData;
 
 /// Per-request restrictions on a set: lower autonomy, denied, hidden and deferred tools.
 ///
+/// A fresh policy allocates nothing: the per-tool flags are only stored once a tool is
+/// denied, hidden or deferred, so the plain `Set::gate` pays nothing per tool.
+///
 /// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
 /// policy naming a tool the set does not contain does not compile. Every method can only
 /// restrict: there is no way to raise autonomy above the starting level, un-deny a tool,
 /// or change a tool's declared tier.
 pub struct Policy<T: ToolSet> {
     autonomy: Autonomy,
+    /// Indexed by `ToolName::index`; empty until a tool is denied.
     denied: Vec<bool>,
+    /// Likewise for hidden tools.
     hidden: Vec<bool>,
+    /// Tools deferred by this policy, on top of those declared `deferred`.
     deferred: Vec<bool>,
     set: PhantomData<fn() -> T>,
+}
+
+/// Sets `flags[index]`, growing the (lazily allocated) flags to the set's size.
+fn mark<T: ToolSet>(flags: &mut Vec<bool>, index: usize) {
+    if flags.is_empty() {
+        flags.resize(T::specs().len(), false);
+    }
+    flags[index] = true;
+}
+
+fn flag(flags: &[bool], index: usize) -> bool {
+    flags.get(index).copied().unwrap_or(false)
 }
 
 impl<T: ToolSet> Policy<T> {
     /// A policy letting calls up to `autonomy` run unattended, with every tool available.
     pub fn new(autonomy: Autonomy) -> Self {
-        let count = T::specs().len();
         Policy {
             autonomy,
-            denied: vec![false; count],
-            hidden: vec![false; count],
-            deferred: T::specs().iter().map(|spec| spec.is_deferred()).collect(),
+            denied: Vec::new(),
+            hidden: Vec::new(),
+            deferred: Vec::new(),
             set: PhantomData,
         }
     }
@@ -39,21 +56,21 @@ impl<T: ToolSet> Policy<T> {
 
     /// Denies `tool`: the gate rejects any call to it, with a message the model can read.
     pub fn deny(mut self, tool: T::Name) -> Self {
-        self.denied[tool.index()] = true;
+        mark::<T>(&mut self.denied, tool.index());
         self
     }
 
     /// Hides `tool`: it is left out of the rendered tool list and calls to it are rejected
     /// as if it did not exist.
     pub fn hide(mut self, tool: T::Name) -> Self {
-        self.hidden[tool.index()] = true;
+        mark::<T>(&mut self.hidden, tool.index());
         self
     }
 
     /// Defers `tool`: it is left out of the initial tool list, to be found by tool search;
     /// calls to it still pass the gate.
     pub fn defer(mut self, tool: T::Name) -> Self {
-        self.deferred[tool.index()] = true;
+        mark::<T>(&mut self.deferred, tool.index());
         self
     }
 
@@ -64,17 +81,18 @@ impl<T: ToolSet> Policy<T> {
 
     /// Whether calls to `tool` are rejected.
     pub fn is_denied(&self, tool: T::Name) -> bool {
-        self.denied[tool.index()]
+        flag(&self.denied, tool.index())
     }
 
     /// Whether `tool` is hidden from the model.
     pub fn is_hidden(&self, tool: T::Name) -> bool {
-        self.hidden[tool.index()]
+        flag(&self.hidden, tool.index())
     }
 
-    /// Whether `tool` is left out of the initial list.
+    /// Whether `tool` is left out of the initial list: declared `deferred`, or deferred
+    /// by this policy.
     pub fn is_deferred(&self, tool: T::Name) -> bool {
-        self.deferred[tool.index()]
+        flag(&self.deferred, tool.index()) || T::spec_of(tool).is_deferred()
     }
 
     /// The tools to offer the model up front, in declared order: neither hidden, denied
@@ -103,7 +121,7 @@ impl<T: ToolSet> fmt::Debug for Policy<T> {
         let names = |flags: &[bool]| -> Vec<&'static str> {
             T::Name::ALL
                 .iter()
-                .filter(|tool| flags[tool.index()])
+                .filter(|tool| flag(flags, tool.index()))
                 .map(|tool| tool.as_str())
                 .collect()
         };
