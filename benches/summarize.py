@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Prints the Markdown tables of BENCHMARKS.md from criterion's results.
+
+Reads target/criterion/**/new/{benchmark,estimates}.json (written by the last
+`cargo bench -p toolset-benches` run) and reports each benchmark's median, per call
+where the benchmark makes several calls, with ratios against the hand-written floor.
+
+    python3 benches/summarize.py [target/criterion]
+"""
+
+import json
+import pathlib
+import sys
+
+CALLS = 16  # calls per dispatch iteration (toolset_benches::CALLS)
+
+
+def load(root):
+    results = {}
+    for bench in pathlib.Path(root).glob("**/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        estimates = json.loads((bench.parent / "estimates.json").read_text())
+        key = (meta["group_id"], meta["function_id"], meta.get("value_str"))
+        results[key] = estimates["median"]["point_estimate"]
+    return results
+
+
+def fmt(ns):
+    if ns is None:
+        return "–"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} µs"
+    return f"{ns:.1f} ns"
+
+
+def ratio(a, b):
+    return "–" if a is None or b is None else f"{a / b:.2f}x"
+
+
+def table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
+def main():
+    results = load(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
+
+    def get(group, function, value, per=1):
+        ns = results.get((group, function, value))
+        return None if ns is None else ns / per
+
+    print("### dispatch (per call; median of 16-call iterations / 16)\n")
+    impls = ["hand", "toolset", "toolset_gate_apply", "rmcp_cached", "rmcp_default"]
+    rows = []
+    for n in ["10", "100", "1000"]:
+        v = {i: get("dispatch", i, n, CALLS) for i in impls}
+        rows.append(
+            [n]
+            + [fmt(v[i]) for i in impls]
+            + [ratio(v[i], v["hand"]) for i in impls[1:]]
+        )
+    table(
+        ["tools"]
+        + impls
+        + [f"{i} / hand" for i in impls[1:]],
+        rows,
+    )
+
+    print("### tool_list_cached (MCP list, after the first render)\n")
+    table(
+        ["tools", "toolset cached"],
+        [[n, fmt(get("tool_list_cached", "toolset_mcp", n))] for n in ["10", "100", "1000"]],
+    )
+
+    print("### tool_list (100 tools)\n")
+    rows = []
+    for fmt_name in ["openai_chat", "anthropic", "gemini", "mcp"]:
+        group = f"tool_list/{fmt_name}"
+        v = {
+            i: get(group, i, "100")
+            for i in ["toolset_cached", "toolset_render", "rmcp_cached", "rmcp_default"]
+        }
+        rows.append([fmt_name] + [fmt(v[i]) for i in v])
+    table(["format", "toolset cached", "toolset render (uncached)", "rmcp cached router", "rmcp default"], rows)
+
+    print("### program (100-tool set; gate + apply vs hand-written parse-all-then-run-all)\n")
+    rows = []
+    for n in ["1", "10", "100", "1000"]:
+        t = get("program", "toolset_gate_apply", n)
+        h = get("program", "hand", n)
+        k = int(n)
+        rows.append(
+            [
+                n,
+                fmt(t),
+                fmt(None if t is None else t / k),
+                fmt(h),
+                fmt(None if h is None else h / k),
+                ratio(t, h),
+            ]
+        )
+    table(["calls", "toolset total", "toolset / call", "hand total", "hand / call", "toolset / hand"], rows)
+
+
+if __name__ == "__main__":
+    main()
