@@ -88,6 +88,12 @@ pub async fn list_notes(
     format!("{page_size} notes starting with {prefix:?}")
 }
 
+/// Tell the id of this call, as the handler's context carries it.
+#[tool(tier = "read_only")]
+pub async fn call_id(ctx: &ToolContext) -> String {
+    ctx.call_id().to_owned()
+}
+
 fn shown(notice: &Notice) -> String {
     format!("To everyone: {}", notice.text)
 }
@@ -102,7 +108,7 @@ pub struct Notice {
 
 toolset! {
     /// The test agent's tools.
-    pub DeskTools<Desk> = [read_note, write_note, share_note, delete_note, slow_write, wait_forever, list_notes, Notice];
+    pub DeskTools<Desk> = [read_note, write_note, share_note, delete_note, slow_write, wait_forever, list_notes, call_id, Notice];
 }
 
 fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
@@ -455,6 +461,22 @@ fn a_policy_only_tightens() {
         !offered.contains(&DeskToolsName::WriteNote)
             && !offered.contains(&DeskToolsName::DeleteNote)
     );
+}
+
+#[tokio::test]
+async fn a_handler_taking_the_context_sees_its_own_call_id() {
+    let program = vec![
+        call("first", "call_id", "{}"),
+        call("second", "call_id", ""),
+    ];
+    let plan = DeskTools::gate(program, Autonomy::ReadOnly).unwrap();
+    let report = DeskTools::apply(&mut Desk::default(), &ToolContext::default(), plan).await;
+    let ids: Vec<String> = report
+        .results()
+        .iter()
+        .map(|result| result.output.text_content())
+        .collect();
+    assert_eq!(ids, ["first", "second"]);
 }
 
 #[test]

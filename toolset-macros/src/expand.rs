@@ -329,6 +329,8 @@ fn tool_impl(
     let deferred = tool.deferred;
     let idempotent = tool.idempotent;
     let has_preview = tool.preview.is_some();
+    let takes_context = matches!(&tool.kind, Kind::Handler(handler)
+        if handler.params.iter().any(|param| matches!(param, Param::Context)));
     let timeout_ms = option(tool.timeout_ms.map(|millis| quote!(#millis)));
     let preview = tool.preview.as_ref().map(|path| {
         quote_spanned! {path.span()=>
@@ -351,6 +353,7 @@ fn tool_impl(
                 deferred: #deferred,
                 idempotent: #idempotent,
                 has_preview: #has_preview,
+                takes_context: #takes_context,
                 timeout_ms: #timeout_ms,
                 input_schema: #input_schema,
                 output_schema: #output_schema,

@@ -64,9 +64,9 @@ impl Report {
 ///
 /// Calls run in the model's order. Consecutive read-only calls run concurrently, sharing
 /// `&state`; a writing call runs alone with `&mut state`. Each call's tier is checked
-/// again against what approved it. Each call gets a context carrying its id, the tool's
-/// `timeout_ms` applies, and cancelling `ctx` stops the current call and skips the rest
-/// (each recorded as cancelled).
+/// again against what approved it. A handler taking `&ToolContext` gets one carrying its
+/// call id; the tool's `timeout_ms` applies; cancelling `ctx` stops the current call and
+/// skips the rest (each recorded as cancelled).
 pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
     let (calls, steps) = plan.into_parts();
     // The plan holds one step per call, in the calls' order.
@@ -94,8 +94,9 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
             continue;
         }
         if spec.tier() != Tier::ReadOnly {
-            let call_ctx = ctx.for_call(&calls[index].id);
-            let outcome = run_one::<T>(Access::Exclusive(state), &call_ctx, typed, spec).await;
+            let own_ctx = call_context(ctx, spec, &calls[index]);
+            let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
+            let outcome = run_one::<T>(Access::Exclusive(state), call_ctx, typed, spec).await;
             outcomes[index] = Some(outcome);
             continue;
         }
@@ -114,9 +115,9 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
             }
         }
         let shared: &T::State = state;
-        let contexts: Vec<ToolContext> = batch
+        let contexts: Vec<Option<ToolContext>> = batch
             .iter()
-            .map(|(index, ..)| ctx.for_call(&calls[*index].id))
+            .map(|(index, _, spec)| call_context(ctx, spec, &calls[*index]))
             .collect();
         let runs =
             batch
@@ -125,7 +126,13 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
                 .map(|((index, typed, spec), call_ctx)| async move {
                     (
                         index,
-                        run_one::<T>(Access::Shared(shared), call_ctx, typed, spec).await,
+                        run_one::<T>(
+                            Access::Shared(shared),
+                            call_ctx.as_ref().unwrap_or(ctx),
+                            typed,
+                            spec,
+                        )
+                        .await,
                     )
                 });
         for (index, outcome) in futures_util::future::join_all(runs).await {
@@ -143,6 +150,13 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
         })
         .collect();
     Report { entries }
+}
+
+/// The context of its own, carrying the call's id, for a handler that takes
+/// `&ToolContext`; the others run with the request's context, which saves an allocation
+/// per call (cancellation is the same token either way).
+fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
+    spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 
 /// Why a call must not run despite being in the plan; `None` when it may.

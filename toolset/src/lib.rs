@@ -172,6 +172,7 @@ pub mod __private {
         deferred: false,
         idempotent: false,
         has_preview: false,
+        takes_context: false,
         timeout_ms: None,
         input_schema: || Value::Null,
         output_schema: || None,

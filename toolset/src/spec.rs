@@ -20,6 +20,8 @@ pub struct ToolMeta {
     pub deferred: bool,
     pub idempotent: bool,
     pub has_preview: bool,
+    /// Whether the handler takes `&ToolContext`; the others get no per-call context.
+    pub takes_context: bool,
     pub timeout_ms: Option<u64>,
     pub input_schema: fn() -> Value,
     pub output_schema: fn() -> Option<Value>,
@@ -128,6 +130,12 @@ impl ToolSpec {
     /// True when the tool renders a preview of its proposals.
     pub fn has_preview(&self) -> bool {
         self.meta.has_preview
+    }
+
+    /// Whether the handler takes `&ToolContext`: only those get a context of their own
+    /// carrying the call id (which costs an allocation).
+    pub(crate) fn takes_context(&self) -> bool {
+        self.meta.takes_context
     }
 
     /// The per-call time limit, if declared with `timeout_ms = ...`.

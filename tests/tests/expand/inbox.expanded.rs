@@ -617,6 +617,7 @@ const _: () = {
             deferred: false,
             idempotent: true,
             has_preview: false,
+            takes_context: false,
             timeout_ms: ::std::option::Option::None,
             input_schema: ::toolset::__private::input_schema_of::<Self>,
             output_schema: <Result<
@@ -1051,6 +1052,7 @@ const _: () = {
             deferred: false,
             idempotent: false,
             has_preview: false,
+            takes_context: true,
             timeout_ms: ::std::option::Option::None,
             input_schema: ::toolset::__private::input_schema_of::<Self>,
             output_schema: <Json<
@@ -1384,6 +1386,7 @@ const _: () = {
             deferred: false,
             idempotent: false,
             has_preview: false,
+            takes_context: false,
             timeout_ms: ::std::option::Option::None,
             input_schema: ::toolset::__private::input_schema_of::<NewItem>,
             output_schema: <String as ::toolset::IntoToolOutput>::output_schema,
@@ -1725,6 +1728,7 @@ const _: () = {
             deferred: false,
             idempotent: false,
             has_preview: false,
+            takes_context: false,
             timeout_ms: ::std::option::Option::None,
             input_schema: ::toolset::__private::input_schema_of::<SendReply>,
             output_schema: || ::std::option::Option::None,

@@ -239,6 +239,7 @@ const _: () = {
             deferred: false,
             idempotent: false,
             has_preview: false,
+            takes_context: false,
             timeout_ms: ::std::option::Option::None,
             input_schema: ::toolset::__private::input_schema_of::<Self>,
             output_schema: <&'static str as ::toolset::IntoToolOutput>::output_schema,
