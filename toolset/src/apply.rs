@@ -1,7 +1,7 @@
 //! Applying a plan: every approved call runs, in order, and gets an outcome. Nothing
 //! aborts the run: a failure, a timeout or a panic is recorded and the next call runs.
 
-use crate::plan::{Authority, Plan, Step};
+use crate::plan::{AWAITING_APPROVAL, Authority, Plan, Step};
 use crate::{
     Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult,
     ToolSet, ToolSpec,
@@ -50,10 +50,7 @@ impl Report {
                 name: entry.call.name.clone(),
                 output: match &entry.outcome {
                     Some(outcome) => outcome.to_tool_output(),
-                    None => ToolOutput::text(
-                        "Awaiting approval: this call was proposed to the user and has not run. \
-                         Do not assume it happened; carry on with the rest.",
-                    ),
+                    None => ToolOutput::text(AWAITING_APPROVAL),
                 },
             })
             .collect()

@@ -78,7 +78,7 @@ pub use toolset_macros::toolset;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::render::RenderCache;
-    pub use crate::schema::input_schema_for;
+    use crate::schema::input_schema_for;
     pub use crate::spec::ToolMeta;
     pub use schemars;
     pub use serde;

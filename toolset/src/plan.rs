@@ -7,6 +7,11 @@ use crate::{Autonomy, Policy, Tier, ToolCall, ToolName, ToolOutput, ToolResult, 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What the model reads for a call that waits for a human: in a report, and as a
+/// proposal's pending result.
+pub(crate) const AWAITING_APPROVAL: &str = "Awaiting approval: this call was proposed to the user and has not run. \
+     Do not assume it happened; carry on with the rest.";
+
 /// Who allowed a call to run; `apply` checks it again against the tool's tier.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Authority {
@@ -165,10 +170,7 @@ impl Proposal {
 
     /// The result to send the model while the proposal waits.
     pub fn pending_result(&self) -> ToolResult {
-        self.result(ToolOutput::text(
-            "Awaiting approval: this call was proposed to the user and has not run. \
-             Do not assume it happened; carry on with the rest.",
-        ))
+        self.result(ToolOutput::text(AWAITING_APPROVAL))
     }
 
     /// The result to send the model when the human declines the proposal.
