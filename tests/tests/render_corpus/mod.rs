@@ -118,12 +118,11 @@ pub struct NewEvent {
 
 /// Arguments of `find`, taken as one object: one of two ways to look something up.
 ///
-/// It denies unknown fields, as generated argument structs do. Without that, serde
-/// ignores another variant's key (`{"by":"text","id":{..},"text":".."}`) while the
-/// renderers' flattened object (every variant's properties in one object) still types
-/// it, so the flattened schema would be stricter than serde for such inputs.
+/// It does not deny unknown fields: serde then ignores another variant's key
+/// (`{"by":"text","id":{..},"text":".."}`), which the renderers' flattened object must
+/// accept too.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "by", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "by", rename_all = "snake_case")]
 pub enum Query {
     /// Look up by id.
     Id {

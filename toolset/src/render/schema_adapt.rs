@@ -306,9 +306,34 @@ fn flatten_objects(objects: &[Map<String, Value>]) -> Map<String, Value> {
             }
         }
     }
+    // A branch that does not declare a property but admits unknown ones accepts any value
+    // for it, so the flattened object must too, or it would be stricter than the union.
+    let is_open = |object: &Map<String, Value>| {
+        object.get("additionalProperties") != Some(&Value::Bool(false))
+    };
+    let declares = |object: &Map<String, Value>, name: &str| {
+        object
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| properties.contains_key(name))
+    };
     let mut properties = Map::new();
     for (name, schemas) in variants {
-        properties.insert(name, merge_property(schemas));
+        let unconstrained = objects
+            .iter()
+            .any(|object| is_open(object) && !declares(object, &name));
+        let merged = merge_property(schemas);
+        let property = if unconstrained {
+            // Keep only the description: any value is accepted.
+            let mut any = Map::new();
+            if let Some(description) = merged.get("description") {
+                any.insert("description".into(), description.clone());
+            }
+            Value::Object(any)
+        } else {
+            merged
+        };
+        properties.insert(name, property);
     }
     let required_of = |object: &Map<String, Value>| -> Vec<String> {
         object
@@ -457,6 +482,27 @@ mod tests {
         assert!(!admits_null(&json!({"type": "array"}), &root));
         assert!(admits_null(&json!({"description": "anything"}), &root));
         assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
+    }
+
+    #[test]
+    fn a_branch_admitting_unknown_keys_leaves_other_branches_keys_unconstrained() {
+        let union = |closed: bool| {
+            let extra = if closed { json!(false) } else { json!(true) };
+            json!({"oneOf": [
+                {"type": "object", "additionalProperties": extra,
+                 "properties": {"id": {"type": "integer", "description": "The id."}}, "required": ["id"]},
+                {"type": "object", "additionalProperties": extra,
+                 "properties": {"text": {"type": "string"}}, "required": ["text"]},
+            ]})
+        };
+        // Serde ignores `id` when it reads the `text` branch, so the flat object must too.
+        let mut open = union(false);
+        object_root(&mut open);
+        assert_eq!(open["properties"]["id"], json!({"description": "The id."}));
+        // With every branch closed, `id` only ever appears where it is an integer.
+        let mut closed = union(true);
+        object_root(&mut closed);
+        assert_eq!(closed["properties"]["id"]["type"], "integer");
     }
 
     #[test]
