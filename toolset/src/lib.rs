@@ -37,17 +37,17 @@
 mod action_key;
 mod apply;
 mod call;
+pub mod consumer;
 mod context;
 mod error;
 mod gate;
+mod integer_format;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod outcome;
 mod output;
 mod plan;
 mod policy;
-pub mod provider;
-pub mod render;
 pub mod schema;
 mod set;
 mod spec;
@@ -55,6 +55,7 @@ mod tier;
 
 pub use apply::{Entry, Report, apply};
 pub use call::ToolCall;
+pub use consumer::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::{CallProblem, ProblemKind, Rejected, gate};
@@ -62,8 +63,6 @@ pub use outcome::{Outcome, ToolResult};
 pub use output::{Content, IntoToolOutput, Json, ToolOutput};
 pub use plan::{Approval, ApprovalError, Approved, Plan, Proposal, approve};
 pub use policy::Policy;
-pub use provider::ProviderError;
-pub use render::Format;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
@@ -77,7 +76,7 @@ pub use toolset_macros::toolset;
 /// Items the macros' generated code uses. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::render::RenderCache;
+    pub use crate::consumer::cache::RenderCache;
     use crate::schema::input_schema_for;
     pub use crate::spec::ToolMeta;
     pub use schemars;
