@@ -55,7 +55,7 @@ mod tier;
 
 pub use apply::{Entry, Report, apply};
 pub use call::ToolCall;
-pub use consumer::ProviderError;
+pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::{CallProblem, ProblemKind, Rejected, gate};

@@ -102,7 +102,7 @@
 
 pub mod anthropic;
 pub(crate) mod cache;
-mod error;
+pub(crate) mod error;
 pub mod gemini;
 mod list;
 pub mod mcp;
@@ -114,12 +114,12 @@ mod result_content;
 mod schema_adapt;
 mod wire;
 
-pub use error::ProviderError;
 pub use list::{Order, render_specs, tool_list, tool_value};
 
 #[cfg(doc)]
 use crate::ToolCall;
 use crate::ToolSpec;
+use error::ProviderError;
 use serde_json::Value;
 use std::fmt;
 
