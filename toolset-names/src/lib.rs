@@ -174,12 +174,18 @@ mod tests {
         assert_eq!(closest("descripton", keys), Some("description"));
         assert_eq!(closest("titel", keys), Some("title"));
         assert_eq!(closest("Tier", keys), Some("tier"));
-        assert_eq!(closest("read-only", ["read_only", "reversible"]), Some("read_only"));
+        assert_eq!(
+            closest("read-only", ["read_only", "reversible"]),
+            Some("read_only")
+        );
     }
 
     #[test]
     fn closest_completes_a_shortened_name() {
-        assert_eq!(closest("desc", ["tier", "description"]), Some("description"));
+        assert_eq!(
+            closest("desc", ["tier", "description"]),
+            Some("description")
+        );
         // Two letters are too few to guess from.
         assert_eq!(closest("de", ["tier", "description"]), None);
     }
