@@ -1,12 +1,17 @@
 //! Names, shared by `toolset` and `toolset-macros` so that a compile error and a run-time
 //! rejection agree: the tool-name grammar every provider and MCP client accepts, the edit
-//! distance between two names, and the one rule that turns it into a "did you mean".
+//! distance between two names, and the one rule that turns it into a "did you mean"; and
+//! the perfect hash `toolset!` generates to find a tool by name in constant time.
 //!
 //! Not meant to be used directly; `toolset` re-exports nothing from here.
 
 #![no_std]
 
 extern crate alloc;
+
+mod index;
+
+pub use index::{MAX_NAMES, NameIndex, bucket_count, slot_count};
 
 use alloc::vec::Vec;
 
