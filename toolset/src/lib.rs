@@ -51,6 +51,7 @@ pub mod render;
 pub mod schema;
 mod set;
 mod spec;
+pub mod stream;
 mod tier;
 
 pub use apply::{Entry, Report, apply};
