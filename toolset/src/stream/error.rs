@@ -100,6 +100,12 @@ impl StreamError {
         self
     }
 
+    /// The same error, with `note` (how the stream was cut) added to its problem.
+    pub(crate) fn with_note(mut self, note: &str) -> Self {
+        self.problem = format!("{} ({note})", self.problem);
+        self
+    }
+
     /// The provider whose stream this is.
     pub fn provider(&self) -> Provider {
         self.provider

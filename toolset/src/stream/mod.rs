@@ -244,19 +244,35 @@ impl<P: Protocol> CallStream<P> {
     /// complete before the problem are in [`StreamError::completed`].
     pub fn finish(mut self) -> Result<Vec<ToolCall>, StreamError> {
         self.check_not_failed()?;
-        let mut events = Vec::new();
-        if let Err(cut) = self.sse.end(&mut events) {
-            return Err(StreamError::new(
-                P::PROVIDER,
-                StreamErrorKind::Truncated,
-                format!("the body ended inside a UTF-8 character ({cut} byte(s) of it arrived)"),
-            )
-            .with_completed(&self.completed));
+        // What the decoder still holds was not closed by a blank line: the body may have
+        // been cut there. An event that still reads as JSON counts; one that does not is
+        // the cut, and the protocol then names what it left unfinished.
+        let mut tail = Vec::new();
+        let mut cut = match self.sse.end(&mut tail) {
+            Ok(()) => None,
+            Err(bytes) => Some(format!(
+                "the body ended inside a UTF-8 character ({bytes} byte(s) of it arrived)"
+            )),
+        };
+        for event in tail {
+            let whole =
+                event.data.trim() == "[DONE]" || serde_json::from_str::<Value>(&event.data).is_ok();
+            if whole {
+                self.events(vec![event])?;
+            } else {
+                cut = Some(format!(
+                    "the body ended in the middle of an event: {}",
+                    snippet(&event.data)
+                ));
+            }
         }
-        self.events(events)?;
-        self.protocol
-            .program()
-            .map_err(|error| error.with_completed(&self.completed))
+        self.protocol.program().map_err(|error| {
+            let error = match &cut {
+                Some(cut) => error.with_note(cut),
+                None => error,
+            };
+            error.with_completed(&self.completed)
+        })
     }
 
     fn check_not_failed(&self) -> Result<(), StreamError> {

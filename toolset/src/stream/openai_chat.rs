@@ -288,10 +288,12 @@ impl OpenAiChat {
 
     fn complete_others(&mut self, current: usize, completed: &mut Vec<ToolCall>) {
         for (index, call) in self.calls.iter_mut() {
+            // Empty arguments are whole only at finish_reason: here they may be about to
+            // begin (interleaved calls).
             if *index != current
                 && !call.complete
                 && !call.name.is_empty()
-                && call.arguments_whole()
+                && is_json_object(&call.arguments)
             {
                 call.complete = true;
                 completed.push(ToolCall::new(&call.id, &call.name, &call.arguments));
