@@ -25,11 +25,12 @@ fn fixture_json(path: &str) -> Value {
     serde_json::from_str(&fixture(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
 }
 
+/// The calls a stream handed out along the way, and what `finish` gave.
+type Assembled = (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>);
+
 /// Feeds `pieces` in order; returns the calls handed out along the way and the result of
 /// `finish`.
-fn assemble<'a, P: Protocol>(
-    pieces: impl IntoIterator<Item = &'a [u8]>,
-) -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
+fn assemble<'a, P: Protocol>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Assembled {
     let mut stream = CallStream::<P>::new();
     let mut handed_out = Vec::new();
     for piece in pieces {
@@ -41,14 +42,25 @@ fn assemble<'a, P: Protocol>(
     (handed_out, stream.finish())
 }
 
-fn assemble_whole<P: Protocol>(body: &str) -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
+/// Feeds text `pieces` in order, as [`assemble`] feeds bytes.
+fn assemble_text<P: Protocol>(pieces: &[&str]) -> Assembled {
+    let mut stream = CallStream::<P>::new();
+    let mut handed_out = Vec::new();
+    for piece in pieces {
+        match stream.feed_sse(piece) {
+            Ok(calls) => handed_out.extend(calls),
+            Err(error) => return (handed_out, Err(error)),
+        }
+    }
+    (handed_out, stream.finish())
+}
+
+fn assemble_whole<P: Protocol>(body: &str) -> Assembled {
     assemble::<P>([body.as_bytes()])
 }
 
 /// Feeds decoded events one by one.
-fn assemble_events<P: Protocol>(
-    events: &[Value],
-) -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
+fn assemble_events<P: Protocol>(events: &[Value]) -> Assembled {
     let mut stream = CallStream::<P>::new();
     let mut handed_out = Vec::new();
     for event in events {
@@ -61,7 +73,7 @@ fn assemble_events<P: Protocol>(
 }
 
 /// The error a broken stream must give.
-fn expect_error(result: (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>)) -> StreamError {
+fn expect_error(result: Assembled) -> StreamError {
     match result.1 {
         Ok(program) => panic!("a broken stream assembled to {program:?}"),
         Err(error) => error,
@@ -111,10 +123,7 @@ fn valid_streams() -> Vec<(&'static str, &'static str, Parser)> {
     ]
 }
 
-fn assemble_fixture(
-    stream: &str,
-    pieces: &[&[u8]],
-) -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
+fn assemble_fixture(stream: &str, pieces: &[&[u8]]) -> Assembled {
     let pieces = pieces.iter().copied();
     match stream.split('/').next() {
         Some("openai_chat") => assemble::<OpenAiChat>(pieces),
@@ -245,42 +254,41 @@ fn sse_events(body: &str) -> Vec<String> {
         .collect()
 }
 
+/// Feeds `events` one SSE event at a time; the position of the event that completed each
+/// call, with the call's name.
+fn arrivals<P: Protocol>(events: &[String]) -> Vec<(usize, String)> {
+    let mut stream = CallStream::<P>::new();
+    let mut arrivals = Vec::new();
+    for (position, event) in events.iter().enumerate() {
+        for call in stream.feed_sse(event).expect("a valid stream") {
+            arrivals.push((position, call.name));
+        }
+    }
+    arrivals
+}
+
 #[test]
 fn each_call_is_handed_out_while_the_stream_is_still_running() {
     for (stream, _, _) in valid_streams() {
         let events = sse_events(&fixture(stream));
-        let mut assembler_events = Vec::new();
-        let mut stream_state: Box<dyn FnMut(&str) -> Vec<ToolCall>> = match stream.split('/').next()
-        {
-            Some("openai_chat") => feeder::<OpenAiChat>(),
-            Some("openai_responses") => feeder::<OpenAiResponses>(),
-            Some("anthropic") => feeder::<Anthropic>(),
-            _ => feeder::<Gemini>(),
+        let arrivals = match stream.split('/').next() {
+            Some("openai_chat") => arrivals::<OpenAiChat>(&events),
+            Some("openai_responses") => arrivals::<OpenAiResponses>(&events),
+            Some("anthropic") => arrivals::<Anthropic>(&events),
+            _ => arrivals::<Gemini>(&events),
         };
-        for (position, event) in events.iter().enumerate() {
-            for call in stream_state(event) {
-                assembler_events.push((position, call.name));
-            }
-        }
-        assert_eq!(assembler_events.len(), 3, "{stream}: {assembler_events:?}");
+        assert_eq!(arrivals.len(), 3, "{stream}: {arrivals:?}");
         let last_event = events.len() - 1;
-        let (first_at, first) = &assembler_events[0];
+        let (first_at, first) = &arrivals[0];
         assert!(
             *first_at < last_event - 1,
             "{stream}: the first call ({first}) came out only at event {first_at} of {last_event}"
         );
         assert!(
-            assembler_events
-                .windows(2)
-                .any(|pair| pair[0].0 < pair[1].0),
-            "{stream}: the calls came out together, not one by one: {assembler_events:?}"
+            arrivals.windows(2).any(|pair| pair[0].0 < pair[1].0),
+            "{stream}: the calls came out together, not one by one: {arrivals:?}"
         );
     }
-}
-
-fn feeder<P: Protocol + 'static>() -> Box<dyn FnMut(&str) -> Vec<ToolCall>> {
-    let mut stream = CallStream::<P>::new();
-    Box::new(move |text| stream.feed_sse(text).expect("a valid stream"))
 }
 
 // ---- a call can be checked as soon as it is complete ---------------------------------------
@@ -424,27 +432,13 @@ proptest! {
         let whole = assemble_fixture(name, &[body.as_bytes()]);
         let mut points = cut_points(body.len(), &cuts);
         points.retain(|point| body.is_char_boundary(*point));
-        let stream_of = |pieces: Vec<&str>| -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
-            fn run<P: Protocol>(pieces: &[&str]) -> (Vec<ToolCall>, Result<Vec<ToolCall>, StreamError>) {
-                let mut stream = CallStream::<P>::new();
-                let mut out = Vec::new();
-                for piece in pieces {
-                    match stream.feed_sse(piece) {
-                        Ok(calls) => out.extend(calls),
-                        Err(error) => return (out, Err(error)),
-                    }
-                }
-                (out, stream.finish())
-            }
-            match name.split('/').next() {
-                Some("openai_chat") => run::<OpenAiChat>(&pieces),
-                Some("openai_responses") => run::<OpenAiResponses>(&pieces),
-                Some("anthropic") => run::<Anthropic>(&pieces),
-                _ => run::<Gemini>(&pieces),
-            }
-        };
         let pieces: Vec<&str> = points.windows(2).map(|pair| &body[pair[0]..pair[1]]).collect();
-        let split = stream_of(pieces);
+        let split = match name.split('/').next() {
+            Some("openai_chat") => assemble_text::<OpenAiChat>(&pieces),
+            Some("openai_responses") => assemble_text::<OpenAiResponses>(&pieces),
+            Some("anthropic") => assemble_text::<Anthropic>(&pieces),
+            _ => assemble_text::<Gemini>(&pieces),
+        };
         prop_assert_eq!(&split.0, &whole.0, "handed out, {}", name);
         prop_assert_eq!(split.1, whole.1, "program, {}", name);
     }

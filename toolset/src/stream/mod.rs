@@ -42,10 +42,11 @@
 //! # When a call is complete
 //!
 //! - **OpenAI Chat**: calls carry no stop event of their own. A call is complete when its
-//!   argument text is a whole JSON object (or empty, which the gate reads as no
-//!   arguments) *and* the stream has moved on: a fragment of another call, or the
-//!   choice's `finish_reason`. Waiting for that keeps the argument text byte-identical
-//!   to the non-streamed message even if the model sends whitespace after the object.
+//!   argument text is a whole JSON object and a fragment of another call arrives, or at
+//!   the choice's `finish_reason` (where empty arguments, which the gate reads as none,
+//!   count too). Waiting for the stream to move on keeps the argument text
+//!   byte-identical to the non-streamed message even if the model sends whitespace after
+//!   the object; interleaved calls are fine.
 //! - **OpenAI Responses**: at `response.function_call_arguments.done` (or the item's
 //!   `response.output_item.done`, whichever comes first); the other one must agree.
 //! - **Anthropic**: at the block's `content_block_stop`. A `tool_use` block without

@@ -21,7 +21,8 @@ const CHUNK: &str = "chat.completion.chunk";
 /// the message [`ToolCall::from_openai_chat`] reads, and are skipped. The first fragment
 /// of a call carries its `id`, `type` and `function.name`; later ones carry `index` and a
 /// piece of `function.arguments`. A call is complete when its arguments form a JSON
-/// object (or are empty) and a fragment of another call or the `finish_reason` arrives.
+/// object and a fragment of another call arrives, or at the `finish_reason` (then empty
+/// arguments count as none, as the gate reads them).
 /// The stop event is `finish_reason`; `data: [DONE]` may follow it. A `finish_reason` of
 /// `length` or `content_filter` in the middle of a call is a
 /// [`Truncated`](StreamErrorKind::Truncated) error.
@@ -49,11 +50,6 @@ impl Call {
             name: (!self.name.is_empty()).then(|| self.name.clone()),
             arguments: self.arguments.clone(),
         }
-    }
-
-    /// Complete by its text alone: nothing the stream may still send could extend it.
-    fn arguments_whole(&self) -> bool {
-        self.arguments.trim().is_empty() || is_json_object(&self.arguments)
     }
 }
 
@@ -322,8 +318,9 @@ impl OpenAiChat {
                     "the call never received its `function.name`",
                 ));
             }
+            // Cut off by a limit, only a whole object is sure to be all the model meant.
             let cut_off = matches!(reason, "length" | "content_filter");
-            if cut_off && !call.arguments_whole() {
+            if cut_off && !is_json_object(&call.arguments) {
                 let why = if reason == "length" {
                     "the response hit its token limit (finish_reason `length`) in the middle of the call's arguments; raise `max_completion_tokens` and retry"
                 } else {
