@@ -444,6 +444,51 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn a_valid_stream_cut_anywhere_is_the_whole_program_or_an_error_never_a_shorter_one(
+        stream in 0..7usize,
+        cut in any::<usize>(),
+    ) {
+        let (name, _, _) = valid_streams()[stream];
+        let body = fixture(name);
+        let whole = assemble_fixture(name, &[body.as_bytes()]).1.expect("a valid stream");
+        let cut = cut % (body.len() + 1);
+        let (handed_out, program) = assemble_fixture(name, &[&body.as_bytes()[..cut]]);
+        match program {
+            Ok(program) => prop_assert_eq!(program, whole, "cut at {} of {}", cut, name),
+            Err(error) => {
+                // Everything handed out is kept (and a call the last, unterminated event
+                // completed at `finish` too).
+                prop_assert!(error.completed().starts_with(&handed_out));
+                // What was handed out before the cut is part of the real program.
+                for call in error.completed() {
+                    prop_assert!(whole.contains(call), "{:?} is not in {}", call, name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_corrupted_stream_never_panics(
+        stream in 0..7usize,
+        edits in prop::collection::vec((any::<usize>(), any::<u8>()), 1..8),
+    ) {
+        let (name, _, _) = valid_streams()[stream];
+        let mut body = fixture(name).into_bytes();
+        for (at, byte) in edits {
+            let at = at % body.len();
+            if byte % 3 == 0 {
+                body.remove(at);
+            } else {
+                body[at] = byte;
+            }
+        }
+        // Any outcome but a panic: an error, or calls from what still reads as a stream.
+        let _ = assemble_fixture(name, &[&body]);
+    }
+}
+
 // ---- truncated recordings ------------------------------------------------------------------
 
 #[test]
