@@ -767,6 +767,53 @@ fn responses_a_done_event_that_disagrees_with_its_deltas_is_an_error() {
 }
 
 #[test]
+fn responses_the_two_done_events_complete_a_call_once_in_either_order() {
+    let item_done = responses_event(
+        "response.output_item.done",
+        json!({"output_index": 0, "item": {
+        "id": "fc_0", "type": "function_call", "status": "completed",
+        "arguments": "{\"query\":\"a\"}", "call_id": "call_a", "name": "search"}}),
+    );
+    let arguments_done = responses_event(
+        "response.function_call_arguments.done",
+        json!({"item_id": "fc_0", "output_index": 0, "arguments": "{\"query\":\"a\"}"}),
+    );
+    let completed = responses_event(
+        "response.completed",
+        json!({"response": {"status": "completed"}}),
+    );
+    for order in [[&arguments_done, &item_done], [&item_done, &arguments_done]] {
+        let events = [
+            responses_added(0, "call_a"),
+            responses_delta(0, "{\"query\":\"a\"}"),
+            order[0].clone(),
+            order[1].clone(),
+            completed.clone(),
+        ];
+        let (handed_out, program) = assemble_events::<OpenAiResponses>(&events);
+        let expected = vec![ToolCall::new("call_a", "search", r#"{"query":"a"}"#)];
+        assert_eq!(handed_out, expected);
+        assert_eq!(program.expect("a valid stream"), expected);
+    }
+}
+
+#[test]
+fn responses_an_item_finished_incomplete_is_truncated() {
+    let error = expect_error(assemble_events::<OpenAiResponses>(&[
+        responses_added(0, "call_a"),
+        responses_delta(0, "{\"que"),
+        responses_event(
+            "response.output_item.done",
+            json!({"output_index": 0, "item": {
+            "id": "fc_0", "type": "function_call", "status": "incomplete",
+            "arguments": "{\"que", "call_id": "call_a", "name": "search"}}),
+        ),
+    ]));
+    assert_eq!(error.kind(), StreamErrorKind::Truncated);
+    assert_eq!(error.calls()[0].arguments, "{\"que");
+}
+
+#[test]
 fn responses_an_incomplete_response_in_the_middle_of_a_call_is_truncated() {
     let error = expect_error(assemble_events::<OpenAiResponses>(&[
         responses_added(0, "call_a"),

@@ -107,8 +107,9 @@
 //! after an error, every further `feed_*` and `finish` returns the same error.
 //!
 //! Unlike the non-streamed parsers, which keep malformed argument text for the gate to
-//! report, a stream cannot tell arguments the model wrote badly from arguments the
-//! connection cut off, so it fails closed.
+//! report, a stream treats arguments that are not JSON when their call closes as a broken
+//! stream: fragments lost or cut short look exactly like that, and a call must never run
+//! on a guess. The error names the call, so the host can still answer its id.
 
 mod anthropic;
 mod error;

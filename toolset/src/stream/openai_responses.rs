@@ -248,6 +248,13 @@ impl OpenAiResponses {
         const KIND: &str = "response.function_call_arguments.done";
         let arguments = required_str(PROVIDER, KIND, event, "arguments")?;
         let (index, call) = self.call_for(event, KIND)?;
+        if call.complete {
+            // Completed by its `response.output_item.done`: the two must agree.
+            if arguments != call.arguments {
+                return Err(inconsistent(index, call, arguments, KIND));
+            }
+            return Ok(());
+        }
         close(index, call, arguments, KIND, completed)
     }
 
@@ -331,14 +338,6 @@ fn close(
     kind: &str,
     completed: &mut Vec<ToolCall>,
 ) -> Result<(), StreamError> {
-    if call.complete {
-        return Err(StreamError::about(
-            PROVIDER,
-            StreamErrorKind::AfterComplete,
-            vec![call.partial(index)],
-            format!("a second `{kind}` arrived for the call"),
-        ));
-    }
     if !call.arguments.is_empty() && call.arguments != arguments {
         return Err(inconsistent(index, call, arguments, kind));
     }
