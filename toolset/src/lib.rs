@@ -57,6 +57,7 @@ mod output;
 mod policy;
 mod set;
 mod spec;
+pub mod stream;
 mod tier;
 
 pub mod consumer;

@@ -1,13 +1,15 @@
 //! The inbox agent, offline: a scripted model drives the real loop of gate → proposals →
 //! apply → tool results, printing each step.
 //!
-//! Run it with `cargo run -p inbox-agent`.
+//! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
+//! turns as streamed responses, whose calls are assembled and checked as they arrive.
 
 mod scripted_model;
 mod show;
+mod streamed;
 
 use inbox_agent::{Inbox, InboxTools, InboxToolsCall};
-use scripted_model::ScriptedModel;
+use scripted_model::{Reply, ScriptedModel};
 use serde_json::json;
 use std::process::ExitCode;
 use toolset::consumer::openai_chat;
@@ -25,12 +27,23 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
+    let mut streaming = false;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--stream" => streaming = true,
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; the only option is --stream"
+                ));
+            }
+        }
+    }
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
 
     let mut inbox = Inbox::sample();
     let ctx = ToolContext::default();
-    let mut model = ScriptedModel::new();
+    let mut model = ScriptedModel::new(streaming);
     let mut conversation = vec![json!({
         "role": "user",
         "content": "Sort out my inbox: set real deadlines, archive the digest, and answer Ana."
@@ -39,13 +52,24 @@ async fn run() -> Result<(), String> {
     let autonomy = Autonomy::Reversible;
 
     while let Some(response) = model.respond(&conversation) {
-        let (file, response) = response?;
-        let message = response
-            .pointer("/choices/0/message")
-            .cloned()
-            .ok_or_else(|| format!("script/{file} has no choices[0].message"))?;
+        let (file, reply) = response?;
+        let (message, calls) = match reply {
+            Reply::Completion(response) => {
+                let message = response
+                    .pointer("/choices/0/message")
+                    .cloned()
+                    .ok_or_else(|| format!("script/{file} has no choices[0].message"))?;
+                let calls =
+                    ToolCall::from_openai_chat(&message).map_err(|error| error.to_string())?;
+                (message, calls)
+            }
+            Reply::Stream(body) => {
+                show::heading(&format!("Model streams its calls ({file})"));
+                let calls = streamed::replay(file, body, autonomy)?;
+                (streamed::assistant_message(&calls), calls)
+            }
+        };
         conversation.push(message.clone());
-        let calls = ToolCall::from_openai_chat(&message).map_err(|error| error.to_string())?;
         if calls.is_empty() {
             show::heading(&format!("Model's answer ({file})"));
             println!("{}", message["content"].as_str().unwrap_or_default());
