@@ -3,8 +3,8 @@
 
 use crate::plan::{AWAITING_APPROVAL, Authority, Plan, Step};
 use crate::{
-    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult,
-    ToolSet, ToolSpec,
+    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
+    ToolResult, ToolSet, ToolSpec,
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
@@ -71,11 +71,17 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
         .iter()
         .map(|step| match step {
             Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
+            // The tool search only reads the set's specs.
+            Step::Answered { .. } => Tier::ReadOnly,
         })
         .collect();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
+        if let Step::Answered { index, output } = step {
+            outcomes[index] = Some(Outcome::Done(output));
+            continue;
+        }
         let Step::Run {
             index,
             name,
@@ -198,12 +204,42 @@ async fn run_one<T: ToolSet>(
     tokio::select! {
         biased;
         finished = limited => match finished {
-            Ok(Ok(Ok(output))) => Outcome::Done(output),
+            Ok(Ok(Ok(output))) => checked_activations::<T>(output),
             Ok(Ok(Err(error))) => from_error(error),
             Ok(Err(panic)) => Outcome::Panicked { message: panic_message(panic.as_ref()) },
             Err(after) => Outcome::TimedOut { after },
         },
         () = ctx.cancellation().cancelled() => Outcome::Cancelled,
+    }
+}
+
+/// A done output, unless it activates a tool the set does not have: then the call failed,
+/// so that a misspelled activation is seen instead of silently dropped.
+fn checked_activations<T: ToolSet>(output: ToolOutput) -> Outcome {
+    let unknown: Vec<&str> = output
+        .activate
+        .iter()
+        .filter(|name| T::Name::from_name(name).is_none())
+        .map(String::as_str)
+        .collect();
+    if unknown.is_empty() {
+        return Outcome::Done(output);
+    }
+    Outcome::Failed {
+        message: format!(
+            "the tool's output activates {}, which the set `{}` does not have (it has: {})",
+            unknown
+                .iter()
+                .map(|name| format!("\"{name}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            T::NAME,
+            T::Name::ALL
+                .iter()
+                .map(|tool| tool.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

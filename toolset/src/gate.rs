@@ -1,7 +1,9 @@
 //! The gate: verifies a model's whole program of calls, then splits it by tier into what
 //! may run now and what must be proposed to a human.
 
+use crate::consumer::Format;
 use crate::plan::{Authority, Plan, Proposal, Step};
+use crate::request::{Request, Route};
 use crate::{Policy, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet};
 use serde_json::error::Category;
 use std::fmt;
@@ -96,7 +98,11 @@ impl fmt::Display for Rejected {
 
 impl std::error::Error for Rejected {}
 
-/// Verifies every call of `calls` against the set and `policy`, then splits the program.
+/// Verifies every call of `calls` against the set and `policy`, then splits the program:
+/// the gate of the policy's default request, [`Request::new`]`(policy, Format::Mcp)` with
+/// nothing activated, injected or in its history (the format only shapes a search's
+/// answer). A conversation that defers tools or carries history uses
+/// [`Request::gate`] instead, so that the gate permits exactly what its list offers.
 ///
 /// Any bad call rejects the whole program. Otherwise calls whose tier the policy's
 /// autonomy allows are approved to run; the rest (and every propose-only tool) become
@@ -105,15 +111,33 @@ pub fn gate<T: ToolSet>(
     calls: impl IntoIterator<Item = ToolCall>,
     policy: &Policy<T>,
 ) -> Result<Plan<T>, Rejected> {
+    Request::new(policy, Format::Mcp).gate(calls)
+}
+
+/// The gate proper: `route` decides, per call, which tool it is for (or answers it, for
+/// the search tool) from what the request offers; then the arguments are verified and the
+/// program split by tier.
+pub(crate) fn gate_routed<T: ToolSet>(
+    calls: impl IntoIterator<Item = ToolCall>,
+    policy: &Policy<T>,
+    mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+) -> Result<Plan<T>, Rejected> {
     let calls: Vec<ToolCall> = calls.into_iter().collect();
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
     let mut problems = Vec::new();
     for (index, call) in calls.iter().enumerate() {
-        match verify::<T>(call, policy) {
+        let checked = route(call).and_then(|route| match route {
+            Route::Tool(name) => verify_arguments::<T>(call, name)
+                .map(|typed| (name, typed))
+                .map(Ok),
+            Route::Answered(output) => Ok(Err(output)),
+        });
+        match checked {
             // Once the program is rejected, the rest is only checked, not planned.
             Ok(_) if !problems.is_empty() => {}
-            Ok((name, typed)) => {
+            Ok(Err(output)) => steps.push(Step::Answered { index, output }),
+            Ok(Ok((name, typed))) => {
                 let spec = T::spec_of(name);
                 if !spec.is_propose_only() && policy.autonomy().allows(spec.tier()) {
                     steps.push(Step::Run {
@@ -166,6 +190,21 @@ pub(crate) fn verify<T: ToolSet>(
             ),
         ));
     }
+    verify_arguments::<T>(call, name).map(|typed| (name, typed))
+}
+
+/// Checks one call's arguments: they deserialize into the tool's typed call and meet the
+/// schema's constraints.
+pub(crate) fn verify_arguments<T: ToolSet>(
+    call: &ToolCall,
+    name: T::Name,
+) -> Result<T::Call, CallProblem> {
+    let problem = |kind, message| CallProblem {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        kind,
+        message,
+    };
     // Models send "" (or whitespace) for a tool without arguments.
     let arguments = if call.arguments.trim().is_empty() {
         "{}"
@@ -174,7 +213,7 @@ pub(crate) fn verify<T: ToolSet>(
     };
     match T::parse(name, arguments) {
         Ok(typed) => match T::spec_of(name).check_constraints(arguments) {
-            Ok(()) => Ok((name, typed)),
+            Ok(()) => Ok(typed),
             Err(violations) => Err(problem(
                 ProblemKind::InvalidArguments,
                 format!(
@@ -218,7 +257,9 @@ fn without_position(message: &str) -> &str {
 fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
     let available: Vec<&str> = T::Name::ALL
         .iter()
-        .filter(|tool| !policy.is_hidden(**tool) && !policy.is_denied(**tool))
+        .filter(|tool| {
+            !policy.is_hidden(**tool) && !policy.is_denied(**tool) && !policy.is_deferred(**tool)
+        })
         .map(|tool| tool.as_str())
         .collect();
     let closest = available
@@ -237,7 +278,7 @@ fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
 }
 
 /// Levenshtein distance, for "did you mean".
-fn strsim_distance(a: &str, b: &str) -> usize {
+pub(crate) fn strsim_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

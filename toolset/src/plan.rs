@@ -31,6 +31,9 @@ pub(crate) enum Step<T: ToolSet> {
     },
     /// The call at this position was proposed and does not run.
     AwaitApproval { name: T::Name },
+    /// The call at `index` (to the request's tool search) was answered by the gate; apply
+    /// records this output as its outcome.
+    Answered { index: usize, output: ToolOutput },
 }
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
@@ -65,7 +68,7 @@ impl<T: ToolSet> Plan<T> {
     /// The calls approved to run, in order.
     pub fn approved(&self) -> impl Iterator<Item = &ToolCall> + '_ {
         self.steps.iter().filter_map(|step| match step {
-            Step::Run { index, .. } => Some(&self.calls[*index]),
+            Step::Run { index, .. } | Step::Answered { index, .. } => Some(&self.calls[*index]),
             Step::AwaitApproval { .. } => None,
         })
     }
