@@ -130,20 +130,7 @@ fn regex_schema() -> Value {
 }
 
 const fn search_meta(input_schema: fn() -> Value) -> ToolMeta {
-    ToolMeta {
-        name: SEARCH_TOOL_NAME,
-        title: None,
-        description: DESCRIPTION,
-        tier: Tier::ReadOnly,
-        propose_only: false,
-        deferred: false,
-        idempotent: true,
-        has_preview: false,
-        takes_context: false,
-        timeout_ms: None,
-        input_schema,
-        output_schema: || None,
-    }
+    ToolMeta::new(SEARCH_TOOL_NAME, DESCRIPTION, Tier::ReadOnly, input_schema).idempotent()
 }
 
 static BM25_SPEC: ToolSpec = ToolSpec::__new(search_meta(bm25_schema));
