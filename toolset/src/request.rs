@@ -404,7 +404,19 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ///
     /// Identical inputs give identical bytes, and activating a tool only appends.
     pub fn tool_list(&self) -> String {
-        let layout = self.layout();
+        self.compose(false)
+    }
+
+    /// [`tool_list`](Self::tool_list), optionally with the entries sorted by name (the
+    /// default list in [`Order::ByName`](crate::consumer::Order::ByName)).
+    pub(crate) fn compose(&self, by_name: bool) -> String {
+        let mut layout = self.layout();
+        if by_name {
+            let names = self.declared();
+            let mut named: Vec<(String, Entry)> = names.into_iter().zip(layout.entries).collect();
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            layout.entries = named.into_iter().map(|(_, entry)| entry).collect();
+        }
         let cache = T::render_cache();
         let specs = T::specs();
         let json = self.format.is_json();
