@@ -76,7 +76,11 @@ fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
         // render as the uncached renderer renders them.
         let declared = tool_list::<Corpus>(format, Order::Declared);
         let policy = Policy::<Corpus>::new(Autonomy::Off);
-        assert_eq!(declared, Request::new(&policy, format).tool_list(), "{format}");
+        assert_eq!(
+            declared,
+            Request::new(&policy, format).tool_list(),
+            "{format}"
+        );
         if !lists_deferred(format) {
             let tools = render_specs(&default_specs(), format);
             let open = tools.strip_suffix(']').unwrap_or(&tools);

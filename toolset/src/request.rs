@@ -22,11 +22,13 @@
 //! in the set's render cache: composing a list does no schema work.
 
 use crate::consumer::{Format, tool_value};
-use crate::gate::{CallProblem, ProblemKind, strsim_distance};
+use crate::gate::Route;
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
+use crate::verify::levenshtein;
+use crate::{CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -193,14 +195,6 @@ struct Layout {
     /// Whether the model calls the search by [`SEARCH_TOOL_NAME`] for the host to answer
     /// (not when the provider hosts it).
     search_callable: bool,
-}
-
-/// How the gate routes one call of a request.
-pub(crate) enum Route<N> {
-    /// A call to the set's tool.
-    Tool(N),
-    /// A call to the local search tool, already answered.
-    Answered(ToolOutput),
 }
 
 impl<'p, T: ToolSet> Request<'p, T> {
@@ -460,7 +454,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// the history is refused. A call to the search tool is answered here, at once.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {
         let layout = self.layout();
-        crate::gate::gate_routed(calls, self.policy, |call| self.route(&layout, call))
+        crate::plan::plan_routed(calls, self.policy, |call| self.route(&layout, call))
     }
 
     /// Routes one call: to a permitted tool, to the search (answered), or a problem.
@@ -481,13 +475,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
             return self.answer_search(call).map(Route::Answered);
         }
         match tool {
-            Some(tool) if self.policy.is_denied(tool) => Err(problem(
-                ProblemKind::Denied,
-                format!(
-                    "The tool \"{}\" is not available in this conversation. Do without it.",
-                    call.name
-                ),
-            )),
+            Some(tool) if self.policy.is_denied(tool) => {
+                Err(problem(ProblemKind::Denied, messages::denied(&call.name)))
+            }
             Some(tool)
                 if self.history.iter().any(|name| name == tool.as_str())
                     || (layout.entries.contains(&Entry::Tool {
@@ -497,11 +487,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             {
                 Err(problem(
                     ProblemKind::Denied,
-                    format!(
-                        "The tool \"{}\" is not available in this request: it is declared only because the conversation used it, or until a tool search loads it. {}",
-                        call.name,
-                        self.available_sentence(layout)
-                    ),
+                    messages::declared_only(&call.name, &self.available(layout)),
                 ))
             }
             _ => Err(problem(
@@ -524,35 +510,19 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .collect()
     }
 
-    fn available_sentence(&self, layout: &Layout) -> String {
-        let available = self.available(layout);
-        if available.is_empty() {
-            "No tool is available in this request.".to_owned()
-        } else {
-            format!("The available tools are: {}.", available.join(", "))
-        }
-    }
-
     fn unknown_tool_message(&self, name: &str, layout: &Layout) -> String {
         let available = self.available(layout);
         let closest = available
             .iter()
-            .map(|candidate| (strsim_distance(name, candidate), *candidate))
+            .map(|candidate| (levenshtein(name, candidate), *candidate))
             .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-            .min_by_key(|(distance, _)| *distance);
-        let hint = match closest {
-            Some((_, candidate)) => format!(" Did you mean \"{candidate}\"?"),
-            None => String::new(),
-        };
-        let search = if layout.search_callable {
-            format!(" If none fits, call \"{SEARCH_TOOL_NAME}\" to find more.")
-        } else {
-            String::new()
-        };
-        format!(
-            "There is no tool named \"{name}\".{hint} {}{search}",
-            self.available_sentence(layout)
-        )
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, candidate)| candidate);
+        let mut message = messages::unknown_tool(name, closest, &available);
+        if layout.search_callable {
+            message.push_str(&messages::search_hint(SEARCH_TOOL_NAME));
+        }
+        message
     }
 
     /// Runs a local search call: its arguments, then the ranking over the tools this
@@ -595,7 +565,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
 /// A minimal declaration for a history name the set does not have.
 fn stand_in(name: &str, format: Format) -> String {
-    const DESCRIPTION: &str = "Not available any more; declared only because the conversation used it earlier. Do not call it.";
+    const DESCRIPTION: &str = messages::STAND_IN;
     let empty = json!({"type": "object", "properties": {}});
     let tool = match format {
         Format::OpenAiChat => json!({"type": "function", "function": {

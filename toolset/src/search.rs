@@ -11,7 +11,7 @@
 use crate::consumer::Format;
 use crate::consumer::cache::render_fragment;
 use crate::spec::ToolMeta;
-use crate::{Tier, ToolSpec};
+use crate::{Tier, ToolSpec, messages};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -198,15 +198,10 @@ impl SearchArgs {
         } else {
             arguments
         };
-        let args: SearchArgs = serde_json::from_str(arguments).map_err(|error| {
-            format!(
-                "Invalid arguments for \"{SEARCH_TOOL_NAME}\": {error}. Send {{\"query\": \"keywords\"}} (or {{\"pattern\": \"regex\"}})."
-            )
-        })?;
+        let args: SearchArgs = serde_json::from_str(arguments)
+            .map_err(|error| messages::search_invalid_arguments(SEARCH_TOOL_NAME, &error))?;
         if args.query.is_none() && args.pattern.is_none() {
-            return Err(format!(
-                "Invalid arguments for \"{SEARCH_TOOL_NAME}\": say what to look for with \"query\" (keywords) or \"pattern\" (a regular expression)."
-            ));
+            return Err(messages::search_needs_query(SEARCH_TOOL_NAME));
         }
         Ok(args)
     }
@@ -328,10 +323,7 @@ fn regex_search(
     limit: usize,
 ) -> Result<Vec<usize>, String> {
     if pattern.len() > MAX_PATTERN_LEN {
-        return Err(format!(
-            "The pattern is {} bytes long; the limit is {MAX_PATTERN_LEN}. Send a shorter pattern, e.g. \"calendar|event\".",
-            pattern.len()
-        ));
+        return Err(messages::pattern_too_long(pattern.len(), MAX_PATTERN_LEN));
     }
     let regex = regex::RegexBuilder::new(pattern)
         .case_insensitive(true)
@@ -341,11 +333,15 @@ fn regex_search(
         .map_err(|error| {
             let reason = match error {
                 regex::Error::CompiledTooBig(_) => "it is too complex".to_owned(),
-                other => other.to_string().lines().last().unwrap_or("it does not parse").trim().to_owned(),
+                other => other
+                    .to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or("it does not parse")
+                    .trim()
+                    .to_owned(),
             };
-            format!(
-                "The pattern \"{pattern}\" is not a usable regular expression ({reason}). Send a simpler one, e.g. \"calendar|event\"; nothing was searched."
-            )
+            messages::bad_pattern(pattern, &reason)
         })?;
     Ok(candidates
         .iter()
@@ -411,27 +407,21 @@ fn bm25(index: &Index, candidates: &[usize], query: &str, limit: usize) -> Vec<u
 /// What the model reads when a search finds nothing.
 pub(crate) fn nothing_found(args: &SearchArgs) -> String {
     match (&args.pattern, &args.query) {
-        (Some(pattern), _) => format!(
-            "No tool matches the pattern \"{pattern}\". Try a broader pattern, e.g. one word of the capability you need."
-        ),
-        (None, query) => format!(
-            "No tool matches \"{}\". Try other or fewer keywords.",
-            query.as_deref().unwrap_or_default()
-        ),
+        (Some(pattern), _) => messages::no_tool_matches_pattern(pattern),
+        (None, query) => messages::no_tool_matches_query(query.as_deref().unwrap_or_default()),
     }
 }
 
 /// What the model reads when a search found `specs`.
 pub(crate) fn found(specs: &[&ToolSpec]) -> String {
-    let mut text = format!(
-        "Found {} tool(s); they are available from your next message on:",
-        specs.len()
-    );
-    for spec in specs {
-        let summary = spec.description().lines().next().unwrap_or_default().trim();
-        text.push_str(&format!("\n- {}: {summary}", spec.name()));
-    }
-    text
+    let found: Vec<(&str, &str)> = specs
+        .iter()
+        .map(|spec| {
+            let summary = spec.description().lines().next().unwrap_or_default().trim();
+            (spec.name(), summary)
+        })
+        .collect();
+    messages::found_tools(&found)
 }
 
 #[cfg(test)]

@@ -1,0 +1,209 @@
+//! Every sentence the model reads from the run-time pipeline, in one place.
+//!
+//! The gate, verify, plan, approval, apply and outcome stages never write model-facing text
+//! themselves: they call these functions. So a reviewer reads all of it here (and in
+//! `tests/tests/snapshots/messages.txt`, which shows each one filled in), and a change of
+//! wording is one edit that the snapshot test makes visible.
+//!
+//! The sentences follow one pattern: what happened, then what the model should do next.
+//! They never leak internals (a panic's payload, a file path); those go to the host.
+
+use crate::{Autonomy, Tier};
+use std::fmt::Display;
+
+/// A call to a name the request does not offer, with the closest offered name if one is
+/// near and the list of offered names.
+pub fn unknown_tool(name: &str, closest: Option<&str>, offered: &[&str]) -> String {
+    let hint = match closest {
+        Some(candidate) => format!(" Did you mean \"{candidate}\"?"),
+        None => String::new(),
+    };
+    if offered.is_empty() {
+        return format!("There is no tool named \"{name}\".{hint} No tools are available.");
+    }
+    format!(
+        "There is no tool named \"{name}\".{hint} The available tools are: {}.",
+        offered.join(", ")
+    )
+}
+
+/// A call to a tool the request's policy denies.
+pub fn denied(name: &str) -> String {
+    format!("The tool \"{name}\" is not available in this conversation. Do without it.")
+}
+
+/// Arguments that are not JSON at all; `error` is the parser's description.
+pub fn malformed_json(name: &str, error: &dyn Display) -> String {
+    format!(
+        "The arguments of \"{name}\" are not valid JSON ({error}). Send one JSON object with the tool's arguments."
+    )
+}
+
+/// Arguments that are JSON but do not fit the tool's schema; `details` lists the mistakes.
+pub fn invalid_arguments(name: &str, details: &str) -> String {
+    format!(
+        "Invalid arguments for \"{name}\": {details}. Check them against the tool's schema and call it again."
+    )
+}
+
+/// The answer to a good call of a rejected program: `bad` other calls were invalid.
+pub fn not_run_batch_invalid(bad: usize) -> String {
+    format!(
+        "Not run: {bad} other call(s) in this batch were invalid, so none of the batch ran. \
+         Fix them and send the whole batch again."
+    )
+}
+
+/// The answer to a call that waits for a human, in a report and as a proposal's pending
+/// result (the "continue" conversation style).
+pub const AWAITING_APPROVAL: &str = "Awaiting approval: this call was proposed to the user and has not run. \
+     Do not assume it happened; carry on with the rest.";
+
+/// The answer to a proposal the human declined, with the human's reason.
+pub fn declined(reason: &str) -> String {
+    format!("Declined by the user: {reason}. The call did not run.")
+}
+
+/// The answer of a handler that deliberately did nothing.
+pub fn skipped(reason: &str) -> String {
+    format!("Skipped: {reason}")
+}
+
+/// The answer of a handler that failed, with its message.
+pub fn failed(message: &str) -> String {
+    format!("Error: {message}")
+}
+
+/// The answer to a call apply refused to run, with the reason.
+pub fn refused(reason: &str) -> String {
+    format!("Not run: {reason}")
+}
+
+/// Apply's reason for not running a propose-only tool.
+pub fn refused_propose_only(name: &str) -> String {
+    format!("\"{name}\" can only be proposed to the user; it has no handler to run")
+}
+
+/// Apply's reason for not running a call whose tier is above the autonomy that approved it.
+pub fn refused_above_autonomy(name: &str, tier: Tier, level: Autonomy) -> String {
+    let ceiling = match level {
+        Autonomy::Off => "nothing runs without the user",
+        Autonomy::ReadOnly => "only read_only tools run without the user",
+        Autonomy::Reversible => "only read_only and reversible tools run without the user",
+        Autonomy::ExternalReversible => "every tier but irreversible runs without the user",
+    };
+    format!("\"{name}\" has the risk tier {tier}, and here {ceiling}; it needs the user's approval")
+}
+
+/// The answer to a call stopped at its time limit.
+pub fn timed_out(after_ms: u128) -> String {
+    format!("Error: the tool did not finish within {after_ms} ms and was stopped")
+}
+
+/// The answer to a cancelled call.
+pub const CANCELLED: &str = "Cancelled: the call was cancelled before it finished";
+
+/// The answer to a call whose handler panicked; the panic text may hold internals, so the
+/// model only learns that the tool crashed.
+pub const PANICKED: &str = "Error: the tool crashed while handling this call";
+
+/// A handler's `Json<T>` result that could not be serialized.
+pub fn unserializable_result(error: &dyn Display) -> String {
+    format!("the result could not be serialized: {error}")
+}
+
+/// The failure of a writing tool handed shared state (apply never does this).
+pub fn exclusive_access_required(name: &str) -> String {
+    format!("internal error: the tool `{name}` writes state but was run with shared access")
+}
+
+/// The failure of running a propose-only tool's (absent) handler.
+pub fn propose_only_has_no_handler(name: &str) -> String {
+    format!("the tool `{name}` can only be proposed to a human; it has no handler to run")
+}
+
+/// The hint after an unknown-tool message when the request defers tools: the search tool
+/// finds more.
+pub fn search_hint(search_tool: &str) -> String {
+    format!(" If none of them fits, call \"{search_tool}\" to find more tools.")
+}
+
+/// A call to a tool the request declares but does not offer: only so the history stays
+/// valid, or until a native tool search loads it.
+pub fn declared_only(name: &str, offered: &[&str]) -> String {
+    let available = if offered.is_empty() {
+        "No tools are available.".to_owned()
+    } else {
+        format!("The available tools are: {}.", offered.join(", "))
+    };
+    format!(
+        "The tool \"{name}\" is not available in this request: it is listed only because the conversation used it, or until a tool search loads it. {available}"
+    )
+}
+
+/// The description of a stand-in declaration: a tool the history names that the set no
+/// longer has.
+pub const STAND_IN: &str = "Not available any more; declared only because the conversation used it earlier. Do not call it.";
+
+/// Search arguments that do not fit (`details` is the parser's description).
+pub fn search_invalid_arguments(search_tool: &str, details: &dyn Display) -> String {
+    format!(
+        "Invalid arguments for \"{search_tool}\": {details}. Send {{\"query\": \"keywords\"}} (or {{\"pattern\": \"a regular expression\"}})."
+    )
+}
+
+/// A search call that says neither what to look for nor how.
+pub fn search_needs_query(search_tool: &str) -> String {
+    format!(
+        "Invalid arguments for \"{search_tool}\": say what to look for with \"query\" (keywords) or \"pattern\" (a regular expression)."
+    )
+}
+
+/// A search pattern longer than the limit.
+pub fn pattern_too_long(len: usize, limit: usize) -> String {
+    format!(
+        "The pattern is {len} bytes long; the limit is {limit}. Send a shorter pattern, e.g. \"calendar|event\"; nothing was searched."
+    )
+}
+
+/// A search pattern that does not compile (`reason`: why), or is too complex.
+pub fn bad_pattern(pattern: &str, reason: &str) -> String {
+    format!(
+        "The pattern \"{pattern}\" is not a usable regular expression ({reason}). Send a simpler one, e.g. \"calendar|event\"; nothing was searched."
+    )
+}
+
+/// A regex search that matched nothing.
+pub fn no_tool_matches_pattern(pattern: &str) -> String {
+    format!(
+        "No tool matches the pattern \"{pattern}\". Try a broader pattern, e.g. one word of the capability you need."
+    )
+}
+
+/// A keyword search that found nothing.
+pub fn no_tool_matches_query(query: &str) -> String {
+    format!("No tool matches \"{query}\". Try other or fewer keywords.")
+}
+
+/// What a search found: each tool's name and the first line of its description; they are
+/// offered from the next request on.
+pub fn found_tools(found: &[(&str, &str)]) -> String {
+    let mut text = format!(
+        "Found {} tool(s); they are available from your next message on:",
+        found.len()
+    );
+    for (name, summary) in found {
+        text.push_str(&format!("\n- {name}: {summary}"));
+    }
+    text
+}
+
+/// A tool's output activating names the set does not have (`known`: the set's tools).
+pub fn unknown_activation(unknown: &[&str], set: &str, known: &[&str]) -> String {
+    let unknown: Vec<String> = unknown.iter().map(|name| format!("\"{name}\"")).collect();
+    format!(
+        "the tool's output activates {}, which the set `{set}` does not have (it has: {})",
+        unknown.join(", "),
+        known.join(", ")
+    )
+}
