@@ -1,5 +1,7 @@
-//! The inbox agent, offline: a scripted model drives the real loop of gate → proposals →
-//! apply → tool results, printing each step.
+//! The inbox agent, offline: a scripted model drives the real loop of request → gate →
+//! proposals → apply → tool results, printing each step. One deferred tool (`add_label`)
+//! is not listed at first: the model finds it with `tool_search`, and it is offered from
+//! the next request on.
 //!
 //! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
 //! turns as streamed responses, whose calls are assembled and checked as they arrive.
@@ -12,8 +14,8 @@ use inbox_agent::{Inbox, InboxTools, InboxToolsCall};
 use scripted_model::{Reply, ScriptedModel};
 use serde_json::json;
 use std::process::ExitCode;
-use toolset::consumer::openai_chat;
-use toolset::{Approved, Autonomy, ToolCall, ToolContext};
+use toolset::consumer::{Format, openai_chat};
+use toolset::{Activations, Approved, Autonomy, Request, ToolCall, ToolContext};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -50,8 +52,23 @@ async fn run() -> Result<(), String> {
     })];
     // The agent may run reads and reversible writes alone; anything more needs the user.
     let autonomy = Autonomy::Reversible;
+    let policy = InboxTools::policy(autonomy);
+    // What the conversation's searches activated, and the tools its history names.
+    let mut activations = Activations::new();
+    let mut history: Vec<String> = Vec::new();
+    let mut offered_before: Vec<&str> = Vec::new();
 
     while let Some(response) = model.respond(&conversation) {
+        // One request: its tool list (what a live agent sends) and its gate decide together.
+        let request = Request::new(&policy, Format::OpenAiChat)
+            .activated(&activations)
+            .history(&history);
+        let _tools_to_send = request.tool_list();
+        let offered = request.offered();
+        if offered != offered_before {
+            println!("\nThis request offers: {}", offered.join(", "));
+            offered_before = offered;
+        }
         let (file, reply) = response?;
         let (message, calls) = match reply {
             Reply::Completion(response) => {
@@ -80,8 +97,9 @@ async fn run() -> Result<(), String> {
         for call in &calls {
             println!("- {} {}({})", call.id, call.name, call.arguments);
         }
+        history.extend(calls.iter().map(|call| call.name.clone()));
 
-        let plan = match InboxTools::gate(calls, autonomy) {
+        let plan = match request.gate(calls) {
             Ok(plan) => plan,
             Err(rejected) => {
                 println!("\nThe gate rejected the whole program; nothing ran:");
@@ -114,6 +132,13 @@ async fn run() -> Result<(), String> {
         println!("Tool results sent back:");
         show::messages(&results);
         conversation.extend(results);
+        let before = activations.names().len();
+        if activations.record(&report) > 0 {
+            println!(
+                "Activated for the next request: {}",
+                activations.names()[before..].join(", ")
+            );
+        }
 
         // The user reviews each proposal; here they approve it exactly as shown.
         for proposal in &proposals {
@@ -148,7 +173,15 @@ async fn run() -> Result<(), String> {
     for item in &inbox.items {
         let due = item.due.as_deref().unwrap_or("-");
         let archived = if item.archived { " (archived)" } else { "" };
-        println!("- #{} {:<18} due {due}{archived}", item.id, item.subject);
+        let labels = if item.labels.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", item.labels.join(", "))
+        };
+        println!(
+            "- #{} {:<18} due {due}{archived}{labels}",
+            item.id, item.subject
+        );
     }
     Ok(())
 }

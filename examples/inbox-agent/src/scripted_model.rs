@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 /// The recorded responses, in the order the model "sends" them.
-const SCRIPT: [(&str, &str); 3] = [
+const SCRIPT: [(&str, &str); 5] = [
     (
         "1-bad-program.json",
         include_str!("../script/1-bad-program.json"),
@@ -15,8 +15,16 @@ const SCRIPT: [(&str, &str); 3] = [
         include_str!("../script/2-corrected-program.json"),
     ),
     (
-        "3-final-answer.json",
-        include_str!("../script/3-final-answer.json"),
+        "3-tool-search.json",
+        include_str!("../script/3-tool-search.json"),
+    ),
+    (
+        "4-label-items.json",
+        include_str!("../script/4-label-items.json"),
+    ),
+    (
+        "5-final-answer.json",
+        include_str!("../script/5-final-answer.json"),
     ),
 ];
 

@@ -1,6 +1,7 @@
 //! The README's first command, run as a user would: the example agent's whole offline
 //! loop must show a rejected program and its retry, a proposal with its preview, a
-//! skipped call and a failed call.
+//! skipped call and a failed call, and a deferred tool found by a tool search and called
+//! on the next turn.
 
 use std::process::Command;
 
@@ -27,12 +28,27 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "call_2e archive: FAILED there is no item 9",
         "User approved call_2g: the host sends the reply to ana@example.com.",
         "- #1 Quarterly report   due 2026-12-15",
+        "- add_label (tier: reversible) [idempotent, deferred: found by tool_search]",
+        // The deferred tool is not offered until the search finds it...
+        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search\n",
+        "call_3a tool_search: DONE Found 1 tool(s)",
+        "Activated for the next request: add_label",
+        // ...then it is, appended after the others, and the call runs.
+        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search, add_label\n",
+        "call_4a add_label: DONE labelled item 1 finance",
+        "- #3 Invoice 4471       due 2026-12-01 [finance]",
     ] {
         assert!(
             stdout.contains(expected),
             "missing {expected:?} in:\n{stdout}"
         );
     }
+    // The unknown-tool message lists what is offered, never the deferred tool.
+    let rejection = stdout
+        .lines()
+        .find(|line| line.contains("Did you mean"))
+        .expect("the rejection line");
+    assert!(!rejection.contains("add_label"), "{rejection}");
 }
 
 /// Runs the example with `args`; its stdout, after checking it succeeded.
