@@ -15,14 +15,18 @@
 
 mod render_corpus;
 
-use render_corpus::Corpus;
+use render_corpus::{Awkward, Corpus};
 use serde_json::{Map, Value, json};
 use toolset::consumer::{Format, tool_value};
 use toolset::{Tier, ToolSpec};
 use toolset_tests::InboxTools;
 
 fn all_specs() -> Vec<&'static ToolSpec> {
-    Corpus::specs().iter().chain(InboxTools::specs()).collect()
+    Corpus::specs()
+        .iter()
+        .chain(Awkward::specs())
+        .chain(InboxTools::specs())
+        .collect()
 }
 
 fn spec(name: &str) -> &'static ToolSpec {
