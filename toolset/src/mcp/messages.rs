@@ -52,3 +52,57 @@ pub(crate) fn unbuildable_result(error: &str) -> String {
 pub(crate) fn unlisted_tools(set: &str, error: &str) -> String {
     format!("the MCP rendering of the tool set {set} is not a list of MCP tools: {error}")
 }
+
+/// Serving without authentication on an address others can reach.
+pub(crate) fn unauthenticated_remote(local: std::net::SocketAddr) -> String {
+    format!(
+        "refusing to serve MCP on {local} without authentication: anyone who can reach it \
+         could call the tools. Set HttpConfig::with_bearer_token or with_auth_layer, bind a \
+         loopback address (127.0.0.1), or opt in with \
+         HttpConfig::allow_unauthenticated_remote"
+    )
+}
+
+/// An `initialize` beyond the session cap.
+pub(crate) fn too_many_sessions(max: usize) -> String {
+    format!(
+        "Too many sessions: this server holds at most {max} MCP sessions and all are in use. \
+         Close an unused session (HTTP DELETE) or retry later."
+    )
+}
+
+/// A connection beyond the connection cap.
+pub(crate) fn too_many_connections(max: usize) -> String {
+    format!("Too many connections: this server accepts at most {max} at once. Retry later.\n")
+}
+
+/// A request without a `Host` header.
+pub(crate) const MISSING_HOST: &str = "Bad Request: a Host header is required";
+
+/// A request the listener did not tag with its connection (a server bug).
+pub(crate) const NO_CONNECTION_INFO: &str =
+    "Internal Server Error: the request carries no connection information";
+
+/// A body that could not be read to check whether it opens a session.
+pub(crate) const UNREADABLE_BODY: &str =
+    "Bad Request: the request body could not be read (too large, or too slow)";
+
+/// A request without the configured bearer token.
+pub(crate) const UNAUTHENTICATED: &str =
+    "Unauthorized: send the server's token as `Authorization: Bearer <token>`";
+
+/// A `Host` that is not this server's (DNS rebinding protection).
+pub(crate) fn foreign_host(host: &str) -> String {
+    format!(
+        "Forbidden: Host {host:?} is not this server's. Connect to the address it listens on, \
+         or add the name with HttpConfig::with_allowed_hosts"
+    )
+}
+
+/// A browser `Origin` that is neither the server's own nor allowed.
+pub(crate) fn foreign_origin(origin: &str) -> String {
+    format!(
+        "Forbidden: requests from the origin {origin:?} are not allowed; add it with \
+         HttpConfig::with_allowed_origins"
+    )
+}

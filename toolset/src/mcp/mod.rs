@@ -74,7 +74,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::RwLock;
 
-pub use http::DEFAULT_HTTP_PATH;
+pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
 pub use messages::DEFAULT_WITHHELD_MESSAGE;
 
 /// How long a call may wait for the state, and then run, unless
