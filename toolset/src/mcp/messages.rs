@@ -106,3 +106,35 @@ pub(crate) fn foreign_origin(origin: &str) -> String {
          HttpConfig::with_allowed_origins"
     )
 }
+
+/// What the human is asked when a withheld call could run with their approval.
+pub(crate) fn approval_request(
+    tool: &str,
+    tier: crate::Tier,
+    title: Option<&str>,
+    preview: Option<&str>,
+    arguments: &str,
+) -> String {
+    let mut text = format!("The assistant asks to run the tool \"{tool}\"");
+    if let Some(title) = title {
+        text.push_str(&format!(" ({title})"));
+    }
+    text.push_str(&format!(
+        ", of tier {tier}, which this server does not run without your approval."
+    ));
+    if let Some(preview) = preview {
+        text.push_str(&format!("\n\nWhat it would do: {preview}"));
+    }
+    text.push_str(&format!(
+        "\n\nWith exactly these arguments:\n{arguments}\n\nTick the box and accept to run \
+         it once, as shown; decline or cancel and it does not run."
+    ));
+    text
+}
+
+/// The title of the approval box.
+pub(crate) const APPROVE_TITLE: &str = "Run this call";
+
+/// The description of the approval box.
+pub(crate) const APPROVE_DESCRIPTION: &str =
+    "Run the call exactly as shown above, once. Leave unticked to refuse.";

@@ -9,9 +9,11 @@
 //!   tool's tier (`read_only` → `readOnlyHint`, `irreversible` → `destructiveHint`, …).
 //! - `tools/call` goes through the same gate as every other call: an unknown tool or
 //!   arguments that do not fit the schema come back as a result with `isError: true`
-//!   and a message the model can act on; a call above the server's [`Autonomy`] is not
-//!   run, and comes back with `isError: true` and the "needs human approval" message
-//!   (see [`McpServer::with_withheld_message`]); anything else runs against the shared
+//!   and a message the model can act on; a call above the server's [`Autonomy`] is put
+//!   to the human by elicitation when the client supports it
+//!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
+//!   explicit approval) is not run, and comes back with `isError: true` and the "needs
+//!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
 //!   state, as [`apply`](crate::apply) runs it, and its outcome becomes the
 //!   `CallToolResult` (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
@@ -61,6 +63,7 @@
 //! # }
 //! ```
 
+mod elicit;
 mod http;
 mod messages;
 mod presence;
@@ -81,6 +84,10 @@ pub use messages::DEFAULT_WITHHELD_MESSAGE;
 /// [`McpServer::with_call_timeout`] says otherwise.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long a withheld call waits for the human's answer to an elicitation, unless
+/// [`McpServer::with_approval_timeout`] says otherwise.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// An MCP server for the tool set `T`, holding its per-run state.
 ///
 /// Cloning is cheap and every clone shares the same state (behind a
@@ -96,6 +103,8 @@ pub struct McpServer<T: ToolSet> {
     /// then the policy's level is the default, which the first one set replaces.
     autonomy_set: bool,
     call_timeout: Duration,
+    /// How long to wait for a human's approval by elicitation; `None`: never ask.
+    approval_timeout: Option<Duration>,
     withheld_message: Arc<str>,
     context: ToolContext,
     name: Arc<str>,
@@ -120,6 +129,7 @@ impl<T: ToolSet> McpServer<T> {
             policy: Arc::new(policy),
             autonomy_set: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
+            approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
             withheld_message: Arc::from(DEFAULT_WITHHELD_MESSAGE),
             context: ToolContext::default(),
             name: Arc::from(T::NAME),
@@ -190,6 +200,29 @@ impl<T: ToolSet> McpServer<T> {
     /// running before it, and the reads after it wait for the write.
     pub fn with_call_timeout(mut self, limit: Duration) -> Self {
         self.call_timeout = limit;
+        self
+    }
+
+    /// How long a withheld call waits for the human to answer the approval request
+    /// ([`DEFAULT_APPROVAL_TIMEOUT`] unless set); no answer in time means no.
+    ///
+    /// A call the gate withholds (above the autonomy level, not propose-only) is put to
+    /// the human by MCP elicitation when the client declared that capability: the tool,
+    /// its tier, title, preview and exact arguments, with a box to tick. It runs only on
+    /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
+    /// an unticked box, no answer, or a client without elicitation get the withheld
+    /// message, and nothing runs.
+    pub fn with_approval_timeout(mut self, limit: Duration) -> Self {
+        if self.approval_timeout.is_some() {
+            self.approval_timeout = Some(limit);
+        }
+        self
+    }
+
+    /// Never asks the human by elicitation: every withheld call gets the withheld
+    /// message. Later builder calls do not turn asking back on.
+    pub fn without_elicitation(mut self) -> Self {
+        self.approval_timeout = None;
         self
     }
 
@@ -278,6 +311,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             policy: Arc::clone(&self.policy),
             autonomy_set: self.autonomy_set,
             call_timeout: self.call_timeout,
+            approval_timeout: self.approval_timeout,
             withheld_message: Arc::clone(&self.withheld_message),
             context: self.context.clone(),
             name: Arc::clone(&self.name),

@@ -3,6 +3,7 @@
 //! time limit and the client's presence), and the stdio transport.
 
 use super::McpServer;
+use super::elicit;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
@@ -10,6 +11,7 @@ use crate::apply::{call_context, refusal, run_one};
 use crate::plan::{Authority, Step};
 use crate::provider::mcp::call_tool_result;
 use crate::{Access, Outcome, Tier, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec};
+use crate::{Approved, Plan, Proposal};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
     ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ResultType,
@@ -83,10 +85,16 @@ impl<T: ToolSet> McpServer<T> {
                 return to_call_tool_result(&output);
             }
         };
-        if let Some(proposal) = plan.proposals().first() {
-            let text = self.withheld_text(&proposal.call().name, proposal.tier());
-            return to_call_tool_result(&ToolOutput::error(text));
-        }
+        let plan = match plan.proposals().first().cloned() {
+            None => plan,
+            Some(proposal) => match self.approved_by_human(&proposal, &context).await {
+                Some(approved) => approved,
+                None => {
+                    let text = self.withheld_text(&proposal.call().name, proposal.tier());
+                    return to_call_tool_result(&ToolOutput::error(text));
+                }
+            },
+        };
         let (calls, steps) = plan.into_parts();
         let (
             Some(call),
@@ -111,6 +119,37 @@ impl<T: ToolSet> McpServer<T> {
             output.is_error = true;
         }
         to_call_tool_result(&output)
+    }
+
+    /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
+    /// when not asked (disabled, a propose-only tool, a client that cannot be asked) or
+    /// when the answer is anything but an explicit approval.
+    async fn approved_by_human(
+        &self,
+        proposal: &Proposal,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Plan<T>> {
+        let limit = self.approval_timeout?;
+        if proposal.is_propose_only() || !elicit::client_can_ask(&context.peer) {
+            return None;
+        }
+        let client = Client {
+            presence: context.extensions.get::<Presence>().cloned(),
+            request: context.ct.clone(),
+        };
+        let approved = tokio::select! {
+            biased;
+            () = client.gone() => false,
+            approved = elicit::human_approves(&context.peer, proposal, limit) => approved,
+        };
+        if !approved || client.is_gone() {
+            return None;
+        }
+        // Bound to the very call shown: `approve` re-verifies it against the set.
+        match crate::approve::<T>(proposal, &proposal.approve()) {
+            Ok(Approved::Run(plan)) => Some(plan),
+            Ok(Approved::Handoff { .. }) | Err(_) => None,
+        }
     }
 
     /// Runs one approved call against the state, with its progress forwarded, and says
