@@ -21,8 +21,26 @@
 //!   conforming object, which clients check; when it answers without one (a skip, say)
 //!   the result is sent with `isError: true`, its text unchanged.
 //! - A request's `progressToken` turns [`ToolContext::report_progress`] into MCP
-//!   `notifications/progress`, coalesced when the client reads slower than the tool
-//!   reports (the latest report replaces one not sent yet: memory stays bounded).
+//!   `notifications/progress`, in bounded memory: up to 32 reports wait for a slow
+//!   client, and beyond that the latest replaces the newest one waiting.
+//!
+//! ```no_run
+//! # use toolset::{tool, toolset, Autonomy};
+//! # pub struct Notes(Vec<String>);
+//! # /// List the notes.
+//! # #[tool(tier = "read_only")]
+//! # pub async fn list(notes: &Notes) -> String { notes.0.join("\n") }
+//! # toolset! { /// Notes.
+//! #   pub NoteTools<Notes> = [list]; }
+//! use toolset::mcp::McpServer;
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! McpServer::<NoteTools>::new(Notes(Vec::new()))
+//!     .with_autonomy(Autonomy::Reversible)
+//!     .serve_stdio()
+//!     .await
+//! # }
+//! ```
 //!
 //! ## Many sessions, one state
 //!
@@ -45,23 +63,30 @@
 //! [`ToolContext`]'s token and by dropping it. So a write queued behind a long read does
 //! not run late for a client that gave up (and may retry it).
 //!
-//! ```no_run
-//! # use toolset::{tool, toolset, Autonomy};
-//! # pub struct Notes(Vec<String>);
-//! # /// List the notes.
-//! # #[tool(tier = "read_only")]
-//! # pub async fn list(notes: &Notes) -> String { notes.0.join("\n") }
-//! # toolset! { /// Notes.
-//! #   pub NoteTools<Notes> = [list]; }
-//! use toolset::mcp::McpServer;
+//! ## Over HTTP
 //!
-//! # async fn run() -> std::io::Result<()> {
-//! McpServer::<NoteTools>::new(Notes(Vec::new()))
-//!     .with_autonomy(Autonomy::Reversible)
-//!     .serve_stdio()
-//!     .await
-//! # }
-//! ```
+//! [`McpServer::serve_http_with`] serves under an [`HttpConfig`]: capped connections and
+//! sessions, header and body read timeouts, idle sessions expired (their memory freed),
+//! `Host` checked per connection (a loopback name only from a loopback peer, so binding
+//! `0.0.0.0` does not let `Host: localhost` in from another machine), `Origin` the
+//! server's own unless allowed, a bearer token or any `tower` layer for authentication,
+//! and no unauthenticated serving on a non-loopback address unless asked for.
+//! Requests of the 2026-07-28 protocol have no session: a call of theirs is not watched
+//! for its connection (the spec does not make a dropped connection a cancellation) and is
+//! bounded by the time limit alone.
+//!
+//! ## Malformed input: what is rmcp's, what is ours
+//!
+//! - A `tools/call` (or `tools/list`, `initialize`, `ping`) whose params do not have the
+//!   method's shape is answered `-32602 Invalid params`, with serde's reason. (rmcp parses
+//!   such a request as a custom one, whose default answer is `-32601 Method not found`;
+//!   this server answers it.)
+//! - Over stdio, reading lines is rmcp's (`rmcp::transport::async_rw`, as of rmcp 3.11):
+//!   a line that is not JSON, or JSON that is not a JSON-RPC message (e.g. `params` that
+//!   is neither an object nor an array), is logged and skipped with no answer, although
+//!   JSON-RPC asks for `-32700 Parse error` / `-32600 Invalid Request`; and a line longer
+//!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
+//!   client waiting on such a request gets nothing: give requests a timeout.
 
 mod elicit;
 mod http;
@@ -328,6 +353,7 @@ impl<T: ToolSet> fmt::Debug for McpServer<T> {
             .field("set", &T::NAME)
             .field("policy", &self.policy)
             .field("call_timeout", &self.call_timeout)
+            .field("approval_timeout", &self.approval_timeout)
             .field("name", &self.name)
             .field("version", &self.version)
             .finish_non_exhaustive()
