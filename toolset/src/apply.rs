@@ -165,12 +165,16 @@ pub(crate) async fn apply<T: ToolSet>(
 /// The context of its own, carrying the call's id, for a handler that takes
 /// `&ToolContext`; the others run with the request's context, which saves an allocation
 /// per call (cancellation is the same token either way).
-fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
+pub(crate) fn call_context(
+    ctx: &ToolContext,
+    spec: &ToolSpec,
+    call: &ToolCall,
+) -> Option<ToolContext> {
     spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 
 /// Why a call must not run despite being in the plan; `None` when it may.
-fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
+pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     if spec.is_propose_only() {
         return Some(messages::refused_propose_only(spec.name()));
     }
@@ -183,7 +187,7 @@ fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
 }
 
 /// Runs one call to completion, turning every way it can end into an outcome.
-async fn run_one<T: ToolSet>(
+pub(crate) async fn run_one<T: ToolSet>(
     state: Access<'_, T::State>,
     ctx: &ToolContext,
     call: T::Call,

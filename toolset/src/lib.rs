@@ -96,10 +96,8 @@ pub use toolset_macros::toolset;
 #[path = "private.rs"]
 pub mod __private;
 
-// The public way in is the generated set's inherent `gate`, `apply` and `approve`; these
-// are for the code inside the crate that is generic over the set (the MCP server).
-#[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
-pub(crate) use apply::apply;
+// The public way in is the generated set's inherent `gate`; this is for the code inside the
+// crate that is generic over the set (the MCP server).
 #[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
 pub(crate) use plan::plan as gate;
 
