@@ -377,7 +377,11 @@ mod tests {
                 let mut members: Vec<String> = members
                     .iter()
                     .map(|(name, member)| {
-                        format!("{} :\t{}", Value::from(name.as_str()), respelled(member, !flip))
+                        format!(
+                            "{} :\t{}",
+                            Value::from(name.as_str()),
+                            respelled(member, !flip)
+                        )
                     })
                     .collect();
                 members.reverse();

@@ -3,13 +3,21 @@
 //! The canonical form is JSON Schema 2020-12 with the root `$schema` and `title` removed
 //! (the title would be a Rust type name, noise to a model). Subschemas stay in `$defs` so
 //! recursive types remain expressible; renderers adapt this form to each consumer.
+//!
+//! Every number type states its range (see [`TypeRange`]): schemars writes `minimum` and
+//! `maximum` only for the 8- and 16-bit integers, so without this a validator, or a
+//! provider's constrained decoding, would accept a `u64` of 2^70 that the gate refuses.
 
-use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
-use serde_json::Value;
+use schemars::transform::RecursiveTransform;
+use schemars::{JsonSchema, Schema};
+use serde_json::{Number, Value};
+use std::cmp::Ordering;
 
 fn generate<T: JsonSchema + ?Sized>() -> Value {
-    let generator = SchemaSettings::draft2020_12().into_generator();
+    let generator = SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(state_type_ranges))
+        .into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     if let Value::Object(map) = &mut schema {
         map.remove("$schema");
@@ -30,21 +38,125 @@ pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
     generate::<T>()
 }
 
-/// Integer formats schemars emits, with the range serde already enforces for them.
-const INTEGER_FORMATS: &[(&str, f64, f64)] = &[
-    ("int8", i8::MIN as f64, i8::MAX as f64),
-    ("int16", i16::MIN as f64, i16::MAX as f64),
-    ("int32", i32::MIN as f64, i32::MAX as f64),
-    ("int64", i64::MIN as f64, i64::MAX as f64),
-    ("int", i64::MIN as f64, i64::MAX as f64),
-    ("uint8", 0.0, u8::MAX as f64),
-    ("uint16", 0.0, u16::MAX as f64),
-    ("uint32", 0.0, u32::MAX as f64),
-    ("uint64", 0.0, u64::MAX as f64),
-    ("uint", 0.0, u64::MAX as f64),
-    ("uint128", 0.0, u128::MAX as f64),
-    ("int128", i128::MIN as f64, i128::MAX as f64),
-];
+/// The range of the values a number `format` that schemars writes can take, as the
+/// schema's `minimum` and `maximum`: what serde's `Deserialize` of that Rust type accepts,
+/// or, where a JSON Schema number cannot say that bound exactly, the nearest bound
+/// inside it, so the schema never accepts a value the gate refuses.
+///
+/// | format | Rust type | range stated | what serde accepts beyond it |
+/// |---|---|---|---|
+/// | `int8` .. `int64`, `uint8` .. `uint64` | `i8` .. `i64`, `u8` .. `u64` | exactly the type's range | nothing |
+/// | `int`, `uint` | `isize`, `usize` | exactly the type's range on this target | nothing |
+/// | `uint128` | `u128` | 0 to 2^128 − 2^75, the largest double below 2^128 | the integers up to `u128::MAX` above that |
+/// | `int128` | `i128` | −2^127 to 2^127 − 2^74 | the integers up to `i128::MAX` above that |
+/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to `f32::MAX` |
+/// | `double` | `f64` | none needed: JSON text beyond `f64` is not valid for serde_json either | |
+///
+/// One difference JSON Schema cannot state: its `integer` admits `1.0` and `1e3`, while
+/// serde reads a Rust integer only from an integer literal, so the gate refuses those.
+///
+/// `u64::MAX` and `i64::MIN`/`MAX` are written as exact JSON integers (a validator such as
+/// `jsonschema` compares them exactly, so 18446744073709551616 is out of range); the
+/// 128-bit bounds must be doubles, since a JSON number in `serde_json` without
+/// `arbitrary_precision` cannot hold more than 64 bits.
+pub struct TypeRange {
+    /// The smallest value, as the schema's `minimum`.
+    pub minimum: Number,
+    /// The largest value, as the schema's `maximum`.
+    pub maximum: Number,
+}
+
+/// The largest double below 2^bits, as a JSON number: the top of a 128-bit range that
+/// JSON Schema, whose numbers are doubles here, can state without overshooting it.
+fn largest_double_below_power_of_two(bits: i32) -> Number {
+    let power = 2f64.powi(bits);
+    // One unit in the last place below 2^bits is 2^(bits - 53).
+    Number::from_f64(power - 2f64.powi(bits - 53)).unwrap_or_else(|| Number::from(0))
+}
+
+/// The range of the number type whose schema has `format`, if it is one schemars writes.
+pub fn type_range(format: &str) -> Option<TypeRange> {
+    let integers = |minimum: i64, maximum: u64| (Number::from(minimum), Number::from(maximum));
+    let (minimum, maximum) = match format {
+        "int8" => integers(i8::MIN.into(), i8::MAX.unsigned_abs().into()),
+        "int16" => integers(i16::MIN.into(), i16::MAX.unsigned_abs().into()),
+        "int32" => integers(i32::MIN.into(), i32::MAX.unsigned_abs().into()),
+        "int64" => integers(i64::MIN, i64::MAX.unsigned_abs()),
+        "int" => integers(
+            i64::try_from(isize::MIN).unwrap_or(i64::MIN),
+            u64::try_from(isize::MAX).unwrap_or(u64::MAX),
+        ),
+        "uint8" => integers(0, u8::MAX.into()),
+        "uint16" => integers(0, u16::MAX.into()),
+        "uint32" => integers(0, u32::MAX.into()),
+        "uint64" => integers(0, u64::MAX),
+        "uint" => integers(0, u64::try_from(usize::MAX).unwrap_or(u64::MAX)),
+        "uint128" => (Number::from(0), largest_double_below_power_of_two(128)),
+        "int128" => (
+            Number::from_f64(-(2f64.powi(127))).unwrap_or_else(|| Number::from(i64::MIN)),
+            largest_double_below_power_of_two(127),
+        ),
+        "float" => (
+            Number::from_f64(-f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0)),
+            Number::from_f64(f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0)),
+        ),
+        _ => return None,
+    };
+    Some(TypeRange { minimum, maximum })
+}
+
+/// Compares two JSON numbers by value, exactly when both are 64-bit integers.
+fn compare(a: &Number, b: &Number) -> Ordering {
+    let exact = |n: &Number| {
+        n.as_u64()
+            .map(i128::from)
+            .or_else(|| n.as_i64().map(i128::from))
+    };
+    match (exact(a), exact(b)) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        _ => {
+            let (a, b) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+/// The schemars transform writing each number type's [`TypeRange`] into its schema: a
+/// declared bound (`#[schemars(range(...))]`) inside the type's range stays, one beyond
+/// it is narrowed to what serde enforces.
+fn state_type_ranges(schema: &mut Schema) {
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    let is_number = match map.get("type") {
+        Some(Value::String(kind)) => kind == "integer" || kind == "number",
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .any(|kind| kind == "integer" || kind == "number"),
+        _ => false,
+    };
+    let Some(range) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(type_range)
+        .filter(|_| is_number)
+    else {
+        return;
+    };
+    for (keyword, bound, keep_declared) in [
+        ("minimum", range.minimum, Ordering::Greater),
+        ("maximum", range.maximum, Ordering::Less),
+    ] {
+        let declared = map.get(keyword).and_then(Value::as_number);
+        let narrower = declared.is_some_and(|declared| compare(declared, &bound) == keep_declared);
+        if !narrower {
+            map.insert(keyword.to_owned(), Value::Number(bound));
+        }
+    }
+}
 
 /// Keywords that constrain values beyond their type: serde's derived `Deserialize` does
 /// not check them.
@@ -69,25 +181,28 @@ const CONSTRAINT_KEYWORDS: &[&str] = &[
 /// Whether `schema` declares a constraint that deserializing with serde does not enforce,
 /// so the gate must also validate against the schema.
 ///
-/// The bounds schemars writes for integer types (`"format": "uint32", "minimum": 0`) do
-/// not count: serde rejects out-of-range integers itself.
+/// The bounds of a number type's own range ([`TypeRange`]) do not count: serde rejects
+/// out-of-range numbers itself (and accepts a little more for `u128`, `i128` and `f32`,
+/// see [`TypeRange`]).
 pub fn has_unenforced_constraints(schema: &Value) -> bool {
     match schema {
         Value::Object(map) => {
-            let format_range = map
+            let range = map
                 .get("format")
                 .and_then(Value::as_str)
-                .and_then(|format| INTEGER_FORMATS.iter().find(|(name, ..)| *name == format));
-            let own = CONSTRAINT_KEYWORDS
-                .iter()
-                .any(|keyword| match map.get(*keyword) {
-                    None => false,
-                    Some(bound) => match (format_range, *keyword, bound.as_f64()) {
-                        (Some((_, min, _)), "minimum", Some(value)) => value > *min,
-                        (Some((_, _, max)), "maximum", Some(value)) => value < *max,
-                        _ => true,
-                    },
-                });
+                .and_then(type_range);
+            let own = CONSTRAINT_KEYWORDS.iter().any(|keyword| {
+                match (map.get(*keyword), &range, *keyword) {
+                    (None, ..) => false,
+                    (Some(Value::Number(bound)), Some(range), "minimum") => {
+                        compare(bound, &range.minimum) == Ordering::Greater
+                    }
+                    (Some(Value::Number(bound)), Some(range), "maximum") => {
+                        compare(bound, &range.maximum) == Ordering::Less
+                    }
+                    _ => true,
+                }
+            });
             own || map.values().any(has_unenforced_constraints)
         }
         Value::Array(items) => items.iter().any(has_unenforced_constraints),
@@ -98,7 +213,153 @@ pub fn has_unenforced_constraints(schema: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::de::DeserializeOwned;
     use serde_json::json;
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Numbers {
+        a_u8: u8,
+        a_u16: u16,
+        a_u32: u32,
+        a_u64: u64,
+        a_u128: u128,
+        a_usize: usize,
+        an_i8: i8,
+        an_i16: i16,
+        an_i32: i32,
+        an_i64: i64,
+        an_i128: i128,
+        an_isize: isize,
+        an_f32: f32,
+        an_f64: f64,
+        optional: Option<u64>,
+        nested: Inner,
+        #[schemars(range(min = 1, max = 10))]
+        declared: u64,
+        #[schemars(range(max = 1000))]
+        beyond_the_type: u8,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Inner {
+        deep: u64,
+    }
+
+    fn property<'a>(schema: &'a Value, path: &str) -> &'a Value {
+        schema.pointer(path).unwrap_or(&Value::Null)
+    }
+
+    #[test]
+    fn every_number_type_states_its_range() {
+        let schema = input_schema_for::<Numbers>();
+        let range = |name: &str| {
+            let field = property(&schema, &format!("/properties/{name}"));
+            (field["minimum"].clone(), field["maximum"].clone())
+        };
+        assert_eq!(range("a_u8"), (json!(0), json!(255)));
+        assert_eq!(range("a_u32"), (json!(0), json!(4294967295_u64)));
+        assert_eq!(range("a_u64"), (json!(0), json!(u64::MAX)));
+        assert_eq!(range("an_i32"), (json!(i32::MIN), json!(i32::MAX)));
+        assert_eq!(range("an_i64"), (json!(i64::MIN), json!(i64::MAX)));
+        assert_eq!(range("a_usize"), (json!(0), json!(usize::MAX)));
+        assert_eq!(range("an_isize"), (json!(isize::MIN), json!(isize::MAX)));
+        assert_eq!(
+            range("an_f32"),
+            (json!(-f64::from(f32::MAX)), json!(f64::from(f32::MAX)))
+        );
+        assert_eq!(
+            range("a_u128"),
+            (json!(0), json!(2f64.powi(128) - 2f64.powi(75)))
+        );
+        assert_eq!(
+            range("an_i128"),
+            (
+                json!(-(2f64.powi(127))),
+                json!(2f64.powi(127) - 2f64.powi(74))
+            )
+        );
+        // f64 needs none: a JSON number beyond it does not parse.
+        assert_eq!(range("an_f64"), (Value::Null, Value::Null));
+        assert_eq!(range("optional"), (json!(0), json!(u64::MAX)));
+        // A declared bound inside the type's range stays; one beyond it is narrowed.
+        assert_eq!(range("declared"), (json!(1), json!(10)));
+        assert_eq!(range("beyond_the_type"), (json!(0), json!(255)));
+        let deep = schema["$defs"]["Inner"]["properties"]["deep"].clone();
+        assert_eq!(deep["maximum"], json!(u64::MAX), "{schema:#}");
+    }
+
+    /// Whether `text` deserializes as `T`, as the gate reads it.
+    fn serde_accepts<T: DeserializeOwned>(text: &str) -> bool {
+        serde_json::from_str::<T>(text).is_ok()
+    }
+
+    /// The stated bounds are values serde accepts, so a schema-following model never
+    /// sends a number the gate then refuses; where a bound is exact, one past it is
+    /// refused by both.
+    #[test]
+    fn a_stated_bound_is_a_value_the_gate_accepts() {
+        let schema = input_schema_for::<Numbers>();
+        let bound = |name: &str, keyword: &str| {
+            property(&schema, &format!("/properties/{name}/{keyword}")).to_string()
+        };
+        for keyword in ["minimum", "maximum"] {
+            assert!(serde_accepts::<u32>(&bound("a_u32", keyword)));
+            assert!(serde_accepts::<u64>(&bound("a_u64", keyword)));
+            assert!(serde_accepts::<i32>(&bound("an_i32", keyword)));
+            assert!(serde_accepts::<i64>(&bound("an_i64", keyword)));
+            // The 128-bit bounds are doubles; a model writes such an integer in digits.
+            let digits = |name: &str| {
+                let bound = property(&schema, &format!("/properties/{name}/{keyword}"));
+                format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN))
+            };
+            assert!(
+                serde_accepts::<u128>(&digits("a_u128")),
+                "{}",
+                digits("a_u128")
+            );
+            assert!(
+                serde_accepts::<i128>(&digits("an_i128")),
+                "{}",
+                digits("an_i128")
+            );
+            assert!(serde_accepts::<f32>(&bound("an_f32", keyword)));
+        }
+        assert!(!serde_accepts::<u32>("4294967296"));
+        assert!(!serde_accepts::<u64>("18446744073709551616"));
+        assert!(!serde_accepts::<i64>("-9223372036854775809"));
+        assert!(!serde_accepts::<i32>("-2147483649"));
+    }
+
+    #[cfg(feature = "constraints")]
+    #[test]
+    fn a_validator_refuses_one_past_an_exact_bound() {
+        let schema = input_schema_for::<Inner>();
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        assert!(validator.is_valid(&json!({"deep": u64::MAX})));
+        let past: Value =
+            serde_json::from_str(r#"{"deep": 18446744073709551616}"#).expect("valid JSON");
+        assert!(!validator.is_valid(&past));
+        assert!(!validator.is_valid(&json!({"deep": -1})));
+    }
+
+    #[test]
+    fn type_ranges_are_left_to_serde() {
+        let schema = input_schema_for::<Numbers>();
+        let without_declared = {
+            let mut schema = schema.clone();
+            if let Some(properties) = schema["properties"].as_object_mut() {
+                properties.remove("declared");
+            }
+            schema
+        };
+        assert!(
+            !has_unenforced_constraints(&without_declared),
+            "{without_declared:#}"
+        );
+        assert!(has_unenforced_constraints(&schema));
+    }
 
     #[test]
     fn integer_type_bounds_are_left_to_serde() {
@@ -114,6 +375,7 @@ mod tests {
         for constraint in [
             json!({"type": "integer", "format": "uint32", "minimum": 1}),
             json!({"type": "integer", "format": "uint32", "minimum": 0, "maximum": 100}),
+            json!({"type": "integer", "format": "uint64", "maximum": 18446744073709551614_u64}),
             json!({"type": "string", "maxLength": 10}),
             json!({"type": "string", "pattern": "^[a-z]+$"}),
             json!({"type": "array", "uniqueItems": true}),
