@@ -138,19 +138,21 @@ fn racing_first_calls_get_one_rendering() {
 
 #[test]
 fn the_bytes_are_pinned() {
-    // Compact JSON with keys in a fixed order: what a prompt cache prefix-matches on. A
-    // change here changes every cached prefix, so it should be deliberate.
+    // Compact JSON with keys in a fixed order (the renderers' own, which serde_json's
+    // `preserve_order`, always on, keeps in every build): what a prompt cache
+    // prefix-matches on. A change here changes every cached prefix, so it should be
+    // deliberate.
     assert_eq!(
         tool_list::<Clock>(Format::Anthropic, Order::Declared),
-        r#"[{"description":"Tell the time.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"clock"}]"#
+        r#"[{"name":"clock","description":"Tell the time.","input_schema":{"type":"object","additionalProperties":false,"properties":{}}}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::OpenAiResponses, Order::Declared),
-        r#"[{"description":"Tell the time.","name":"clock","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true,"type":"function"}]"#
+        r#"[{"type":"function","name":"clock","description":"Tell the time.","parameters":{"type":"object","additionalProperties":false,"properties":{},"required":[]},"strict":true}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::Gemini, Order::Declared),
-        r#"[{"description":"Tell the time.","name":"clock"}]"#
+        r#"[{"name":"clock","description":"Tell the time."}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::Prompt, Order::Declared),

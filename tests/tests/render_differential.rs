@@ -395,7 +395,7 @@ fn mutate(
         _ => {
             *target = match target.take() {
                 Value::Number(number) => match (number.as_i64(), number.as_u64()) {
-                    (Some(n), _) => json!(n.checked_add(1).unwrap_or(n - 1)),
+                    (Some(n), _) => json!(n.checked_add(1).unwrap_or_else(|| n - 1)),
                     (None, Some(n)) => json!(n - 1),
                     _ => json!(number.as_f64().map(f64::trunc).unwrap_or(0.0)),
                 },
