@@ -3,9 +3,9 @@
 //! call whatever a handler does. One test per guarantee, named for it.
 
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use toolset::render::{Format, Order, tool_list};
-use toolset::{ToolCall, tool, toolset};
+use toolset::{Autonomy, ProblemKind, ToolCall, ToolSet, tool, toolset};
 
 /// The state of the edge tools: none is needed.
 pub struct Repo;
@@ -136,7 +136,133 @@ fn one_action_spelled_differently_has_one_action_key() {
     assert_ne!(key(r#"{"limit":100}"#), key(r#"{"limit":101}"#));
 }
 
+/// List tags. The `\Z` is not ECMA-262: the validator cannot compile this pattern.
+#[tool(tier = "read_only")]
+pub async fn list_tags(
+    #[schemars(regex(pattern = r"^[a-z0-9_]+\Z"))] prefix: String,
+    #[schemars(range(max = 100))] limit: u32,
+) -> String {
+    format!("{prefix} {limit}")
+}
+
+/// List labels: the same constraints, declared right.
+#[tool(tier = "read_only")]
+pub async fn list_labels(
+    #[schemars(regex(pattern = r"^[a-z0-9_]+$"))] prefix: String,
+    #[schemars(range(max = 100))] limit: u32,
+) -> String {
+    format!("{prefix} {limit}")
+}
+
+toolset! { pub TagTools<Repo> = [list_tags, list_labels]; }
+
 #[test]
-fn a_schema_states_the_range_the_gate_enforces() {
-    let _ = json!(null);
+fn a_constraint_the_validator_cannot_compile_refuses_every_call_of_its_tool() {
+    // The call that used to run: every constraint switched off, `limit` far past 100.
+    let past_the_range = ToolCall::new("1", "list_tags", r#"{"prefix":"a","limit":4000000000}"#);
+    // Even arguments that would fit are refused: nothing can tell that they do.
+    let fitting = ToolCall::new("2", "list_tags", r#"{"prefix":"a","limit":5}"#);
+    for call in [past_the_range, fitting] {
+        let rejected = TagTools::gate([call], Autonomy::ReadOnly).expect_err("refused");
+        let problem = &rejected.problems()[0];
+        assert_eq!(problem.kind, ProblemKind::Misdeclared);
+        assert!(
+            problem.message.contains("no fault of your call")
+                && problem.message.contains("Do without it"),
+            "{}",
+            problem.message
+        );
+    }
+    // The well-declared twin is checked as declared.
+    let over = ToolCall::new("3", "list_labels", r#"{"prefix":"a","limit":101}"#);
+    let rejected = TagTools::gate([over], Autonomy::ReadOnly).expect_err("over the range");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::InvalidArguments);
+    let fine = ToolCall::new("4", "list_labels", r#"{"prefix":"a","limit":100}"#);
+    assert!(TagTools::gate([fine], Autonomy::ReadOnly).is_ok());
+}
+
+#[test]
+fn a_set_check_names_every_tool_whose_constraints_cannot_be_checked() {
+    let problems = TagTools::check().expect_err("list_tags is misdeclared");
+    let tools: Vec<&str> = problems.iter().map(|problem| problem.tool).collect();
+    assert_eq!(tools, ["list_tags"]);
+    let text = problems[0].to_string();
+    assert!(
+        text.starts_with("the tool `list_tags` is misdeclared"),
+        "{text}"
+    );
+    assert!(text.contains("pattern"), "{text}");
+    assert_eq!(toolset::check::<RepoTools>(), Ok(()));
+}
+
+/// Resize a volume.
+#[tool(tier = "reversible")]
+pub async fn resize(
+    /// Bytes.
+    size: u64,
+    /// Blocks.
+    blocks: u32,
+    /// Scale factor.
+    scale: f32,
+    /// Offset.
+    offset: i64,
+) {
+    let _ = (size, blocks, scale, offset);
+}
+
+toolset! { pub VolumeTools<Repo> = [resize]; }
+
+fn resize_call(size: &str, blocks: &str, scale: &str, offset: &str) -> ToolCall {
+    ToolCall::new(
+        "1",
+        "resize",
+        format!(r#"{{"size":{size},"blocks":{blocks},"scale":{scale},"offset":{offset}}}"#),
+    )
+}
+
+#[test]
+fn a_schema_never_admits_a_number_the_gate_refuses() {
+    let schema = VolumeTools::specs()[0].input_schema();
+    let range = |name: &str| {
+        let field = &schema["properties"][name];
+        (field["minimum"].to_string(), field["maximum"].to_string())
+    };
+    // u32 exactly; u64 and i64 a double's half-ulp inside, so that a reader holding
+    // numbers as doubles (which reads 18446744073709551616 as 2^64) refuses what serde does.
+    assert_eq!(range("blocks"), ("0".into(), u32::MAX.to_string()));
+    assert_eq!(range("size"), ("0".into(), "18446744073709549568".into()));
+    assert_eq!(
+        range("offset"),
+        ("-9223372036854774784".into(), "9223372036854774784".into())
+    );
+    let (scale_min, scale_max) = range("scale");
+    // Every bound the schema states is a value the gate accepts.
+    let at_the_top = resize_call(
+        &range("size").1,
+        &range("blocks").1,
+        &scale_max,
+        &range("offset").1,
+    );
+    assert!(VolumeTools::gate([at_the_top], Autonomy::Reversible).is_ok());
+    let at_the_bottom = resize_call("0", "0", &scale_min, &range("offset").0);
+    assert!(VolumeTools::gate([at_the_bottom], Autonomy::Reversible).is_ok());
+    // Whatever the gate refuses past a bound, the schema refuses too.
+    let validator = jsonschema::validator_for(schema).expect("the schema compiles");
+    for past in [
+        resize_call("18446744073709551616", "1", "1", "1"),
+        resize_call("1", "4294967296", "1", "1"),
+        resize_call("1", "1", "1", "-9223372036854775809"),
+        resize_call("1", "1", "1", "9223372036854775808"),
+        resize_call("-1", "1", "1", "1"),
+        resize_call("1", "1", "1e39", "1"),
+        resize_call("1", "1", "-1e39", "1"),
+    ] {
+        assert!(
+            VolumeTools::gate([past.clone()], Autonomy::Reversible).is_err(),
+            "{}",
+            past.arguments
+        );
+        let arguments: Value = serde_json::from_str(&past.arguments).expect("valid JSON");
+        assert!(!validator.is_valid(&arguments), "{}", past.arguments);
+    }
 }

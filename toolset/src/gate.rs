@@ -2,6 +2,7 @@
 //! may run now and what must be proposed to a human.
 
 use crate::plan::{Authority, Plan, Proposal, Step};
+use crate::spec::ConstraintFailure;
 use crate::{Policy, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet};
 use serde_json::error::Category;
 use std::fmt;
@@ -17,6 +18,10 @@ pub enum ProblemKind {
     MalformedJson,
     /// The arguments are JSON but do not fit the tool's schema.
     InvalidArguments,
+    /// The tool's declaration is broken (a constraint of its schema cannot be checked):
+    /// no call of it can be verified, so none runs. Not the model's mistake; see
+    /// [`crate::check`].
+    Misdeclared,
 }
 
 /// One rejected call, with a message written for the model.
@@ -175,7 +180,15 @@ pub(crate) fn verify<T: ToolSet>(
     match T::parse(name, arguments) {
         Ok(typed) => match T::spec_of(name).check_constraints(arguments) {
             Ok(()) => Ok((name, typed)),
-            Err(violations) => Err(problem(
+            Err(ConstraintFailure::Uncheckable(why)) => Err(problem(
+                ProblemKind::Misdeclared,
+                format!(
+                    "The tool \"{}\" cannot be used: its declaration is broken, which is no fault of your call \
+                     (for its developer: {why}). Do without it.",
+                    call.name
+                ),
+            )),
+            Err(ConstraintFailure::Violations(violations)) => Err(problem(
                 ProblemKind::InvalidArguments,
                 format!(
                     "Invalid arguments for \"{}\": {}. Check them against the tool's schema and call it again.",

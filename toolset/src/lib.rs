@@ -37,6 +37,7 @@
 mod action_key;
 mod apply;
 mod call;
+mod check;
 mod context;
 mod error;
 mod gate;
@@ -55,6 +56,7 @@ mod tier;
 
 pub use apply::{Entry, Report, apply};
 pub use call::ToolCall;
+pub use check::{DeclarationProblem, check};
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::{CallProblem, ProblemKind, Rejected, gate};

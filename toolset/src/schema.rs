@@ -40,25 +40,31 @@ pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
 
 /// The range of the values a number `format` that schemars writes can take, as the
 /// schema's `minimum` and `maximum`: what serde's `Deserialize` of that Rust type accepts,
-/// or, where a JSON Schema number cannot say that bound exactly, the nearest bound
-/// inside it, so the schema never accepts a value the gate refuses.
+/// narrowed where needed so that **whoever reads the schema, the schema never accepts a
+/// value the gate refuses**.
+///
+/// Many readers (JavaScript, Python's `float`, a provider's constrained decoder) hold a
+/// JSON number as an IEEE 754 double. Such a reader sees `u64::MAX` as 2^64, and sees
+/// `18446744073709551616` (one past it) as 2^64 too, so a bound of `u64::MAX` would admit
+/// a value serde refuses. A bound stated beyond 2^53 is therefore a double at least half
+/// a unit in the last place inside the type's range: any number a double-reader rounds
+/// onto or inside the bound is one serde accepts. The bounds of the smaller types are
+/// exact.
 ///
 /// | format | Rust type | range stated | what serde accepts beyond it |
 /// |---|---|---|---|
-/// | `int8` .. `int64`, `uint8` .. `uint64` | `i8` .. `i64`, `u8` .. `u64` | exactly the type's range | nothing |
-/// | `int`, `uint` | `isize`, `usize` | exactly the type's range on this target | nothing |
-/// | `uint128` | `u128` | 0 to 2^128 − 2^75, the largest double below 2^128 | the integers up to `u128::MAX` above that |
-/// | `int128` | `i128` | −2^127 to 2^127 − 2^74 | the integers up to `i128::MAX` above that |
-/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to `f32::MAX` |
-/// | `double` | `f64` | none needed: JSON text beyond `f64` is not valid for serde_json either | |
+/// | `int8` .. `int32`, `uint8` .. `uint32` | `i8` .. `i32`, `u8` .. `u32` | exactly the type's range | nothing |
+/// | `uint64` (`uint` on 64-bit targets) | `u64` (`usize`) | 0 to 2^64 − 2^11 | the top 2047 values |
+/// | `int64` (`int` on 64-bit targets) | `i64` (`isize`) | ±(2^63 − 2^10) | the 1024 values at each end |
+/// | `uint128` | `u128` | 0 to 2^128 − 2^75 | the top 2^75 − 1 values |
+/// | `int128` | `i128` | ±(2^127 − 2^74) | the 2^74 values at each end |
+/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to ±`f32::MAX` |
+/// | `double` | `f64` | none needed: JSON text beyond `f64` does not parse in serde_json | |
 ///
-/// One difference JSON Schema cannot state: its `integer` admits `1.0` and `1e3`, while
-/// serde reads a Rust integer only from an integer literal, so the gate refuses those.
-///
-/// `u64::MAX` and `i64::MIN`/`MAX` are written as exact JSON integers (a validator such as
-/// `jsonschema` compares them exactly, so 18446744073709551616 is out of range); the
-/// 128-bit bounds must be doubles, since a JSON number in `serde_json` without
-/// `arbitrary_precision` cannot hold more than 64 bits.
+/// These few values at the ends are the gate's only extra leniency: the gate leaves type
+/// ranges to serde (so no validator runs for them), and serde accepts them. One more
+/// difference JSON Schema cannot state: its `integer` admits `1.0` and `1e3`, while serde
+/// reads a Rust integer only from an integer literal, so the gate refuses those.
 pub struct TypeRange {
     /// The smallest value, as the schema's `minimum`.
     pub minimum: Number,
@@ -66,40 +72,62 @@ pub struct TypeRange {
     pub maximum: Number,
 }
 
-/// The largest double below 2^bits, as a JSON number: the top of a 128-bit range that
-/// JSON Schema, whose numbers are doubles here, can state without overshooting it.
-fn largest_double_below_power_of_two(bits: i32) -> Number {
-    let power = 2f64.powi(bits);
-    // One unit in the last place below 2^bits is 2^(bits - 53).
-    Number::from_f64(power - 2f64.powi(bits - 53)).unwrap_or_else(|| Number::from(0))
+/// 2^bits − 2^(bits − 53) as a JSON number: the largest double below 2^bits, half a unit
+/// in the last place (2^(bits − 54)) away from any integer past 2^bits − 1.
+fn largest_double_below_power_of_two(bits: u32) -> Number {
+    if bits <= 64 {
+        // Exact as an integer: written so, it reads well and every reader agrees.
+        let value = (1u128 << bits) - (1u128 << (bits - 53));
+        return u64::try_from(value).map_or_else(|_| Number::from(0), Number::from);
+    }
+    let exponent = i32::try_from(bits).unwrap_or(i32::MAX);
+    Number::from_f64(2f64.powi(exponent) - 2f64.powi(exponent - 53))
+        .unwrap_or_else(|| Number::from(0))
+}
+
+/// The negated [`largest_double_below_power_of_two`]: the bottom of a signed range.
+fn negated(number: &Number) -> Number {
+    if let Some(value) = number.as_u64().and_then(|value| i64::try_from(value).ok()) {
+        return Number::from(-value);
+    }
+    Number::from_f64(-number.as_f64().unwrap_or(0.0)).unwrap_or_else(|| Number::from(0))
+}
+
+/// The range of an integer type of `bits` bits, signed or not, as stated in the schema.
+fn integer_range(bits: u32, signed: bool) -> (Number, Number) {
+    match (bits, signed) {
+        (0..=53, false) => (Number::from(0), Number::from((1u64 << bits) - 1)),
+        (0..=53, true) => {
+            let top = (1i64 << (bits - 1)) - 1;
+            (Number::from(-top - 1), Number::from(top))
+        }
+        (_, false) => (Number::from(0), largest_double_below_power_of_two(bits)),
+        (_, true) => {
+            let top = largest_double_below_power_of_two(bits - 1);
+            (negated(&top), top)
+        }
+    }
 }
 
 /// The range of the number type whose schema has `format`, if it is one schemars writes.
 pub fn type_range(format: &str) -> Option<TypeRange> {
-    let integers = |minimum: i64, maximum: u64| (Number::from(minimum), Number::from(maximum));
     let (minimum, maximum) = match format {
-        "int8" => integers(i8::MIN.into(), i8::MAX.unsigned_abs().into()),
-        "int16" => integers(i16::MIN.into(), i16::MAX.unsigned_abs().into()),
-        "int32" => integers(i32::MIN.into(), i32::MAX.unsigned_abs().into()),
-        "int64" => integers(i64::MIN, i64::MAX.unsigned_abs()),
-        "int" => integers(
-            i64::try_from(isize::MIN).unwrap_or(i64::MIN),
-            u64::try_from(isize::MAX).unwrap_or(u64::MAX),
-        ),
-        "uint8" => integers(0, u8::MAX.into()),
-        "uint16" => integers(0, u16::MAX.into()),
-        "uint32" => integers(0, u32::MAX.into()),
-        "uint64" => integers(0, u64::MAX),
-        "uint" => integers(0, u64::try_from(usize::MAX).unwrap_or(u64::MAX)),
-        "uint128" => (Number::from(0), largest_double_below_power_of_two(128)),
-        "int128" => (
-            Number::from_f64(-(2f64.powi(127))).unwrap_or_else(|| Number::from(i64::MIN)),
-            largest_double_below_power_of_two(127),
-        ),
-        "float" => (
-            Number::from_f64(-f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0)),
-            Number::from_f64(f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0)),
-        ),
+        "int8" => integer_range(8, true),
+        "int16" => integer_range(16, true),
+        "int32" => integer_range(32, true),
+        "int64" => integer_range(64, true),
+        "int128" => integer_range(128, true),
+        "int" => integer_range(isize::BITS, true),
+        "uint8" => integer_range(8, false),
+        "uint16" => integer_range(16, false),
+        "uint32" => integer_range(32, false),
+        "uint64" => integer_range(64, false),
+        "uint128" => integer_range(128, false),
+        "uint" => integer_range(usize::BITS, false),
+        "float" => {
+            let top = Number::from_f64(f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0));
+            (negated(&top), top)
+        }
         _ => return None,
     };
     Some(TypeRange { minimum, maximum })
@@ -260,11 +288,17 @@ mod tests {
         };
         assert_eq!(range("a_u8"), (json!(0), json!(255)));
         assert_eq!(range("a_u32"), (json!(0), json!(4294967295_u64)));
-        assert_eq!(range("a_u64"), (json!(0), json!(u64::MAX)));
+        assert_eq!(range("a_u64"), (json!(0), json!(18446744073709549568_u64)));
         assert_eq!(range("an_i32"), (json!(i32::MIN), json!(i32::MAX)));
-        assert_eq!(range("an_i64"), (json!(i64::MIN), json!(i64::MAX)));
-        assert_eq!(range("a_usize"), (json!(0), json!(usize::MAX)));
-        assert_eq!(range("an_isize"), (json!(isize::MIN), json!(isize::MAX)));
+        assert_eq!(
+            range("an_i64"),
+            (
+                json!(-9223372036854774784_i64),
+                json!(9223372036854774784_i64)
+            )
+        );
+        assert_eq!(range("a_usize"), range("a_u64"));
+        assert_eq!(range("an_isize"), range("an_i64"));
         assert_eq!(
             range("an_f32"),
             (json!(-f64::from(f32::MAX)), json!(f64::from(f32::MAX)))
@@ -273,21 +307,23 @@ mod tests {
             range("a_u128"),
             (json!(0), json!(2f64.powi(128) - 2f64.powi(75)))
         );
+        let i128_top = 2f64.powi(127) - 2f64.powi(74);
         assert_eq!(
             range("an_i128"),
-            (
-                json!(-(2f64.powi(127))),
-                json!(2f64.powi(127) - 2f64.powi(74))
-            )
+            (Value::from(-i128_top), Value::from(i128_top))
         );
         // f64 needs none: a JSON number beyond it does not parse.
         assert_eq!(range("an_f64"), (Value::Null, Value::Null));
-        assert_eq!(range("optional"), (json!(0), json!(u64::MAX)));
+        assert_eq!(range("optional"), range("a_u64"));
         // A declared bound inside the type's range stays; one beyond it is narrowed.
         assert_eq!(range("declared"), (json!(1), json!(10)));
         assert_eq!(range("beyond_the_type"), (json!(0), json!(255)));
         let deep = schema["$defs"]["Inner"]["properties"]["deep"].clone();
-        assert_eq!(deep["maximum"], json!(u64::MAX), "{schema:#}");
+        assert_eq!(
+            deep["maximum"],
+            json!(18446744073709549568_u64),
+            "{schema:#}"
+        );
     }
 
     /// Whether `text` deserializes as `T`, as the gate reads it.
@@ -295,36 +331,44 @@ mod tests {
         serde_json::from_str::<T>(text).is_ok()
     }
 
-    /// The stated bounds are values serde accepts, so a schema-following model never
-    /// sends a number the gate then refuses; where a bound is exact, one past it is
-    /// refused by both.
+    /// The stated bounds are values serde accepts, and so is every number a reader holding
+    /// JSON numbers as doubles rounds onto them: the schema never admits what the gate
+    /// refuses, whoever reads it.
     #[test]
-    fn a_stated_bound_is_a_value_the_gate_accepts() {
+    fn a_stated_bound_is_a_value_the_gate_accepts_for_every_reader() {
         let schema = input_schema_for::<Numbers>();
-        let bound = |name: &str, keyword: &str| {
-            property(&schema, &format!("/properties/{name}/{keyword}")).to_string()
-        };
         for keyword in ["minimum", "maximum"] {
-            assert!(serde_accepts::<u32>(&bound("a_u32", keyword)));
-            assert!(serde_accepts::<u64>(&bound("a_u64", keyword)));
-            assert!(serde_accepts::<i32>(&bound("an_i32", keyword)));
-            assert!(serde_accepts::<i64>(&bound("an_i64", keyword)));
-            // The 128-bit bounds are doubles; a model writes such an integer in digits.
+            // A bound in integer digits (the 128-bit ones are doubles in the schema).
             let digits = |name: &str| {
                 let bound = property(&schema, &format!("/properties/{name}/{keyword}"));
-                format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN))
+                match bound.as_number() {
+                    Some(number) if !number.is_f64() => number.to_string(),
+                    _ => format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN)),
+                }
             };
-            assert!(
-                serde_accepts::<u128>(&digits("a_u128")),
-                "{}",
-                digits("a_u128")
-            );
-            assert!(
-                serde_accepts::<i128>(&digits("an_i128")),
-                "{}",
-                digits("an_i128")
-            );
-            assert!(serde_accepts::<f32>(&bound("an_f32", keyword)));
+            assert!(serde_accepts::<u32>(&digits("a_u32")));
+            assert!(serde_accepts::<i32>(&digits("an_i32")));
+            for name in ["a_u64", "an_i64", "a_u128", "an_i128"] {
+                let bound: i128 = digits(name).parse().unwrap_or_default();
+                let as_double = bound as f64;
+                // The numbers a double-reader rounds onto the bound lie within half a
+                // unit in the last place of it; those nearest the edge of the type:
+                let half_ulp = (as_double.abs() * f64::EPSILON / 2.0) as i128;
+                let beyond = if keyword == "maximum" {
+                    bound + half_ulp
+                } else {
+                    bound - half_ulp
+                };
+                let fits = match name {
+                    "a_u64" => serde_accepts::<u64>(&beyond.to_string()),
+                    "an_i64" => serde_accepts::<i64>(&beyond.to_string()),
+                    "a_u128" => serde_accepts::<u128>(&beyond.to_string()),
+                    _ => serde_accepts::<i128>(&beyond.to_string()),
+                };
+                assert!(fits, "{name} {keyword}: {beyond}");
+            }
+            let float = property(&schema, &format!("/properties/an_f32/{keyword}")).to_string();
+            assert!(serde_accepts::<f32>(&float));
         }
         assert!(!serde_accepts::<u32>("4294967296"));
         assert!(!serde_accepts::<u64>("18446744073709551616"));
@@ -334,10 +378,10 @@ mod tests {
 
     #[cfg(feature = "constraints")]
     #[test]
-    fn a_validator_refuses_one_past_an_exact_bound() {
+    fn a_validator_refuses_what_serde_refuses_past_a_64_bit_bound() {
         let schema = input_schema_for::<Inner>();
         let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-        assert!(validator.is_valid(&json!({"deep": u64::MAX})));
+        assert!(validator.is_valid(&json!({"deep": 18446744073709549568_u64})));
         let past: Value =
             serde_json::from_str(r#"{"deep": 18446744073709551616}"#).expect("valid JSON");
         assert!(!validator.is_valid(&past));
@@ -375,7 +419,7 @@ mod tests {
         for constraint in [
             json!({"type": "integer", "format": "uint32", "minimum": 1}),
             json!({"type": "integer", "format": "uint32", "minimum": 0, "maximum": 100}),
-            json!({"type": "integer", "format": "uint64", "maximum": 18446744073709551614_u64}),
+            json!({"type": "integer", "format": "uint64", "maximum": 18446744073709549567_u64}),
             json!({"type": "string", "maxLength": 10}),
             json!({"type": "string", "pattern": "^[a-z]+$"}),
             json!({"type": "array", "uniqueItems": true}),

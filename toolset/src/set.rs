@@ -134,4 +134,10 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     fn spec_of(name: Self::Name) -> &'static ToolSpec {
         &Self::specs()[name.index()]
     }
+
+    /// Every tool whose declaration is broken in a way only run time sees (see
+    /// [`crate::check`]); call it from a test.
+    fn check() -> Result<(), Vec<crate::DeclarationProblem>> {
+        crate::check::<Self>()
+    }
 }

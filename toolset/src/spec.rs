@@ -35,9 +35,32 @@ pub struct ToolSpec {
     meta: ToolMeta,
     input_schema: OnceLock<Value>,
     output_schema: OnceLock<Option<Value>>,
-    /// A validator for the tools whose schema has constraints serde does not enforce.
+    /// How the constraints serde does not enforce are checked, decided on first use.
+    constraints: OnceLock<Constraints>,
+}
+
+/// How the gate checks the constraints of a tool's schema that serde does not enforce.
+enum Constraints {
+    /// The schema has none: serde's checks are the whole story.
+    None,
+    /// A validator compiled from the schema checks them.
     #[cfg(feature = "constraints")]
-    constraints: OnceLock<Option<jsonschema::Validator>>,
+    Checked(Box<jsonschema::Validator>),
+    /// They cannot be checked: the validator could not compile the schema (say, a regex
+    /// it does not support), or the `constraints` feature is off. Every call of the tool
+    /// is then refused, never let through unchecked; the text says why, for the developer.
+    Uncheckable(String),
+}
+
+/// Why the gate refused a call's arguments after serde accepted them.
+#[derive(Debug)]
+pub(crate) enum ConstraintFailure {
+    /// The arguments break constraints of the schema: each violation, with where it is.
+    #[cfg_attr(not(feature = "constraints"), allow(dead_code))]
+    Violations(Vec<String>),
+    /// The tool's constraints cannot be checked (see [`ToolSpec::declaration_problem`]):
+    /// the declaration is at fault, not the call.
+    Uncheckable(String),
 }
 
 impl ToolSpec {
@@ -47,7 +70,6 @@ impl ToolSpec {
             meta,
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
-            #[cfg(feature = "constraints")]
             constraints: OnceLock::new(),
         }
     }
@@ -55,41 +77,57 @@ impl ToolSpec {
     /// Checks `arguments` (JSON that already deserialized into the tool's type) against the
     /// constraints of the schema that serde does not enforce. Every violation is listed,
     /// each with where it is. Tools without such constraints pay one atomic load.
-    #[cfg(feature = "constraints")]
-    pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), Vec<String>> {
-        let validator = self.constraints.get_or_init(|| {
-            let schema = self.input_schema();
-            crate::schema::has_unenforced_constraints(schema)
-                .then(|| jsonschema::validator_for(schema).ok())
-                .flatten()
-        });
-        let Some(validator) = validator else {
-            return Ok(());
-        };
-        let value: Value =
-            serde_json::from_str(arguments).map_err(|error| vec![error.to_string()])?;
-        let violations: Vec<String> = validator
-            .iter_errors(&value)
-            .map(|error| {
-                let at = error.instance_path().to_string();
-                if at.is_empty() {
-                    error.to_string()
+    ///
+    /// Fails closed: constraints that cannot be checked refuse every call, since
+    /// accepting would let through exactly what they were declared to stop.
+    pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), ConstraintFailure> {
+        #[cfg(not(feature = "constraints"))]
+        let _ = arguments;
+        match self.constraints() {
+            Constraints::None => Ok(()),
+            Constraints::Uncheckable(why) => Err(ConstraintFailure::Uncheckable(why.clone())),
+            #[cfg(feature = "constraints")]
+            Constraints::Checked(validator) => {
+                let value: Value = serde_json::from_str(arguments)
+                    .map_err(|error| ConstraintFailure::Violations(vec![error.to_string()]))?;
+                let violations: Vec<String> = validator
+                    .iter_errors(&value)
+                    .map(|error| {
+                        let at = error.instance_path().to_string();
+                        if at.is_empty() {
+                            error.to_string()
+                        } else {
+                            format!("{at}: {error}")
+                        }
+                    })
+                    .collect();
+                if violations.is_empty() {
+                    Ok(())
                 } else {
-                    format!("{at}: {error}")
+                    Err(ConstraintFailure::Violations(violations))
                 }
-            })
-            .collect();
-        if violations.is_empty() {
-            Ok(())
-        } else {
-            Err(violations)
+            }
         }
     }
 
-    /// Without the `constraints` feature only serde's checks apply.
-    #[cfg(not(feature = "constraints"))]
-    pub(crate) fn check_constraints(&self, _arguments: &str) -> Result<(), Vec<String>> {
-        Ok(())
+    /// What is wrong with the tool's declaration that only run time can see, if anything:
+    /// a constraint of its schema that cannot be checked. The gate refuses every call of
+    /// such a tool; [`crate::check`] reports it, for a test to fail on.
+    pub fn declaration_problem(&self) -> Option<String> {
+        match self.constraints() {
+            Constraints::Uncheckable(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    fn constraints(&self) -> &Constraints {
+        self.constraints.get_or_init(|| {
+            let schema = self.input_schema();
+            if !crate::schema::has_unenforced_constraints(schema) {
+                return Constraints::None;
+            }
+            compile_constraints(schema)
+        })
     }
 
     /// The name the model calls the tool by.
@@ -164,4 +202,27 @@ impl fmt::Debug for ToolSpec {
             .field("description", &self.description())
             .finish_non_exhaustive()
     }
+}
+
+/// The validator of a schema with constraints serde does not enforce.
+#[cfg(feature = "constraints")]
+fn compile_constraints(schema: &Value) -> Constraints {
+    match jsonschema::validator_for(schema) {
+        Ok(validator) => Constraints::Checked(Box::new(validator)),
+        Err(error) => Constraints::Uncheckable(format!(
+            "its argument schema declares a constraint the validator cannot compile ({error}); \
+             fix the #[schemars(...)] attribute (a `pattern` must be an ECMA-262 regex, \
+             e.g. `$` rather than `\\Z`)"
+        )),
+    }
+}
+
+/// Without the `constraints` feature nothing can check the constraints.
+#[cfg(not(feature = "constraints"))]
+fn compile_constraints(_schema: &Value) -> Constraints {
+    Constraints::Uncheckable(
+        "its argument schema declares constraints (ranges, lengths, patterns) that only the \
+         `constraints` feature of toolset checks, and it is off; enable it"
+            .to_owned(),
+    )
 }
