@@ -4,8 +4,12 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use std::time::Duration;
 use toolset::render::{Format, Order, tool_list};
-use toolset::{Autonomy, ProblemKind, ToolCall, ToolSet, tool, toolset};
+use toolset::{
+    Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
+    toolset,
+};
 
 /// The state of the edge tools: none is needed.
 pub struct Repo;
@@ -265,4 +269,95 @@ fn a_schema_never_admits_a_number_the_gate_refuses() {
         let arguments: Value = serde_json::from_str(&past.arguments).expect("valid JSON");
         assert!(!validator.is_valid(&arguments), "{}", past.arguments);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Point 10: `apply` never panics, whatever a handler does when it is stopped.
+// ---------------------------------------------------------------------------------------
+
+/// A local whose `Drop` panics unless disarmed: what a handler stopped mid-way leaves.
+struct PanicsWhenDropped;
+
+impl Drop for PanicsWhenDropped {
+    fn drop(&mut self) {
+        panic!("cleanup exploded");
+    }
+}
+
+/// Hang past the time limit, holding a guard whose cleanup panics.
+#[tool(tier = "read_only", timeout_ms = 20)]
+pub async fn hang_badly() -> String {
+    let guard = PanicsWhenDropped;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    std::mem::forget(guard);
+    "never".into()
+}
+
+/// Wait to be cancelled, holding a guard whose cleanup panics.
+#[tool(tier = "reversible")]
+pub async fn wait_badly() -> String {
+    let guard = PanicsWhenDropped;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    std::mem::forget(guard);
+    "never".into()
+}
+
+/// Answer at once.
+#[tool(tier = "read_only")]
+pub async fn quick() -> String {
+    "quick".into()
+}
+
+toolset! { pub StopTools<Repo> = [hang_badly, wait_badly, quick]; }
+
+fn kinds(report: &toolset::Report) -> Vec<&'static str> {
+    report
+        .entries()
+        .iter()
+        .map(|entry| entry.outcome.as_ref().map_or("none", Outcome::kind))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_handler_panicking_in_drop_when_timed_out_gets_one_outcome_and_apply_goes_on() {
+    let program = [
+        ToolCall::new("1", "hang_badly", "{}"),
+        ToolCall::new("2", "quick", "{}"),
+        ToolCall::new("3", "hang_badly", "{}"),
+    ];
+    let plan = StopTools::gate(program, Autonomy::ReadOnly).expect("a valid program");
+    let report = StopTools::apply(&mut Repo, &ToolContext::default(), plan).await;
+    assert_eq!(kinds(&report), ["panicked", "done", "panicked"]);
+    let Some(Outcome::Panicked { message }) = &report.entries()[0].outcome else {
+        unreachable!("checked above");
+    };
+    assert!(
+        message.contains("while being stopped after it ran past its 20 ms limit")
+            && message.contains("cleanup exploded"),
+        "{message}"
+    );
+    assert_eq!(report.results().len(), 3);
+}
+
+#[tokio::test]
+async fn a_handler_panicking_in_drop_when_cancelled_gets_one_outcome_and_apply_goes_on() {
+    let token = CancellationToken::new();
+    let ctx = ToolContext::default().with_cancellation(token.clone());
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        token.cancel();
+    });
+    let program = [
+        ToolCall::new("1", "quick", "{}"),
+        ToolCall::new("2", "wait_badly", "{}"),
+        ToolCall::new("3", "quick", "{}"),
+    ];
+    let plan = StopTools::gate(program, Autonomy::Reversible).expect("a valid program");
+    let report = StopTools::apply(&mut Repo, &ctx, plan).await;
+    canceller.await.expect("the canceller ran");
+    assert_eq!(kinds(&report), ["done", "panicked", "cancelled"]);
+    let Some(Outcome::Panicked { message }) = &report.entries()[1].outcome else {
+        unreachable!("checked above");
+    };
+    assert!(message.contains("after the run was cancelled"), "{message}");
 }
