@@ -4,7 +4,9 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use toolset::render::{Format, Order, tool_list};
 use toolset::{
     Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
@@ -360,4 +362,113 @@ async fn a_handler_panicking_in_drop_when_cancelled_gets_one_outcome_and_apply_g
         unreachable!("checked above");
     };
     assert!(message.contains("after the run was cancelled"), "{message}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Point 11: what `timeout_ms` promises for handlers that block.
+// ---------------------------------------------------------------------------------------
+
+/// Block for 400 ms, through `toolset::blocking`, under a 50 ms limit.
+#[tool(tier = "read_only", timeout_ms = 50)]
+pub async fn slow_disk() -> String {
+    toolset::blocking(|| {
+        std::thread::sleep(Duration::from_millis(400));
+        "read".to_owned()
+    })
+    .await
+}
+
+/// Block for 150 ms on the blocking pool, then say whether `tick` ran meanwhile.
+#[tool(tier = "read_only")]
+pub async fn slow_read(ticks: &Ticks) -> String {
+    let ticked = ticks.0.clone();
+    toolset::blocking(move || {
+        std::thread::sleep(Duration::from_millis(150));
+        format!("tick ran meanwhile: {}", ticked.load(Ordering::SeqCst))
+    })
+    .await
+}
+
+/// Note that this read ran.
+#[tool(tier = "read_only")]
+pub async fn tick(ticks: &Ticks) -> String {
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    ticks.0.store(true, Ordering::SeqCst);
+    "ticked".to_owned()
+}
+
+/// Block the thread itself for 100 ms (no `toolset::blocking`) under a 20 ms limit.
+#[tool(tier = "reversible", timeout_ms = 20)]
+pub async fn blocks_its_thread(ticks: &mut Ticks) -> String {
+    std::thread::sleep(Duration::from_millis(100));
+    ticks.0.store(true, Ordering::SeqCst);
+    "finished late".to_owned()
+}
+
+/// Panic on the blocking pool.
+#[tool(tier = "read_only")]
+pub async fn blocking_panic() -> String {
+    toolset::blocking(|| -> String { panic!("the disk caught fire") }).await
+}
+
+/// State of the blocking tools: whether `tick` ran.
+#[derive(Default)]
+pub struct Ticks(Arc<AtomicBool>);
+
+toolset! { pub BlockingTools<Ticks> = [slow_disk, slow_read, tick, blocks_its_thread, blocking_panic]; }
+
+#[tokio::test]
+async fn a_time_limit_stops_blocking_work_run_through_toolset_blocking_on_time() {
+    let program = [ToolCall::new("1", "slow_disk", "{}")];
+    let plan = BlockingTools::gate(program, Autonomy::ReadOnly).expect("a valid program");
+    let started = Instant::now();
+    let report = BlockingTools::apply(&mut Ticks::default(), &ToolContext::default(), plan).await;
+    let took = started.elapsed();
+    assert!(
+        matches!(report.entries()[0].outcome, Some(Outcome::TimedOut { after }) if after == Duration::from_millis(50))
+    );
+    assert!(
+        took < Duration::from_millis(300),
+        "stopped after {took:?}, not at 50 ms"
+    );
+}
+
+#[tokio::test]
+async fn blocking_work_run_through_toolset_blocking_does_not_stall_its_batch() {
+    let program = [
+        ToolCall::new("1", "slow_read", "{}"),
+        ToolCall::new("2", "tick", "{}"),
+    ];
+    let plan = BlockingTools::gate(program, Autonomy::ReadOnly).expect("a valid program");
+    let report = BlockingTools::apply(&mut Ticks::default(), &ToolContext::default(), plan).await;
+    let texts: Vec<String> = report
+        .results()
+        .iter()
+        .map(|result| format!("{:?}", result.output))
+        .collect();
+    assert!(texts[0].contains("tick ran meanwhile: true"), "{texts:?}");
+}
+
+#[tokio::test]
+async fn a_panic_in_blocking_work_is_recorded_as_the_call_panicking() {
+    let program = [ToolCall::new("1", "blocking_panic", "{}")];
+    let plan = BlockingTools::gate(program, Autonomy::ReadOnly).expect("a valid program");
+    let report = BlockingTools::apply(&mut Ticks::default(), &ToolContext::default(), plan).await;
+    assert!(
+        matches!(&report.entries()[0].outcome, Some(Outcome::Panicked { message }) if message == "the disk caught fire"),
+        "{:?}",
+        report.entries()[0].outcome
+    );
+}
+
+/// The documented limit, pinned: a limit cannot interrupt a thread, so a handler that
+/// blocks its own thread finishes, and is reported as it ended.
+#[tokio::test]
+async fn a_handler_blocking_its_own_thread_runs_to_its_end_and_is_reported_as_it_ended() {
+    let program = [ToolCall::new("1", "blocks_its_thread", "{}")];
+    let plan = BlockingTools::gate(program, Autonomy::Reversible).expect("a valid program");
+    let mut ticks = Ticks::default();
+    let report = BlockingTools::apply(&mut ticks, &ToolContext::default(), plan).await;
+    assert_eq!(kinds(&report), ["done"]);
+    assert!(ticks.0.load(Ordering::SeqCst), "its effect happened");
 }

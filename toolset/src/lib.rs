@@ -36,6 +36,7 @@
 
 mod action_key;
 mod apply;
+mod blocking;
 mod call;
 mod check;
 mod context;
@@ -55,6 +56,7 @@ mod spec;
 mod tier;
 
 pub use apply::{Entry, Report, apply};
+pub use blocking::blocking;
 pub use call::ToolCall;
 pub use check::{DeclarationProblem, check};
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
