@@ -472,3 +472,261 @@ async fn a_handler_blocking_its_own_thread_runs_to_its_end_and_is_reported_as_it
     assert_eq!(kinds(&report), ["done"]);
     assert!(ticks.0.load(Ordering::SeqCst), "its effect happened");
 }
+
+// ---------------------------------------------------------------------------------------
+// Points 1, 2, 5, 6: what the schema says about the arguments, the gate enforces, and
+// says so in JSON terms.
+// ---------------------------------------------------------------------------------------
+
+/// The arguments of `purge`, a user's struct: no `deny_unknown_fields`, as users write it.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct PurgeArgs {
+    /// What to purge.
+    pub q: String,
+    /// Only say what would go.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Paging, nested.
+    pub page: Option<Page>,
+    /// Extra filters.
+    #[serde(default)]
+    pub filters: Vec<Filter>,
+}
+
+/// Paging of a result.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct Page {
+    /// Items per page.
+    pub per_page: u8,
+    /// Which page.
+    pub number: u32,
+}
+
+/// One filter (an externally tagged enum of structs, none denying unknown fields).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    /// By age.
+    Age {
+        /// At least this many days old.
+        days: u32,
+    },
+    /// By owner.
+    Owner {
+        /// The owner's login.
+        login: String,
+    },
+}
+
+/// Purge what matches, for good.
+#[tool(tier = "irreversible")]
+pub async fn purge(#[args] args: PurgeArgs) -> String {
+    format!("{args:?}")
+}
+
+/// Measure something (the number types whose data errors serde calls syntax errors).
+#[tool(tier = "read_only")]
+pub async fn measure(
+    /// A ratio.
+    ratio: f32,
+    /// A huge count.
+    count: u128,
+    /// A point.
+    point: (i32, i32),
+    /// How to sort.
+    order: SortOrder,
+) -> String {
+    format!("{ratio} {count} {point:?} {order:?}")
+}
+
+/// A sort order (an externally tagged enum).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SortOrder {
+    /// Oldest first.
+    Oldest,
+    /// By a field.
+    ByField(String),
+}
+
+/// Read a note by key.
+#[tool(tier = "read_only")]
+pub async fn read_key(key: String) -> String {
+    key
+}
+
+/// Write a note by key.
+#[tool(tier = "reversible")]
+pub async fn write_key(key: String) -> String {
+    key
+}
+
+toolset! { pub EdgeTools<Repo> = [purge, measure, read_key, write_key]; }
+
+/// The one problem message of a single-call program the gate must refuse.
+fn refusal(name: &str, arguments: &str) -> (ProblemKind, String) {
+    let rejected = EdgeTools::gate(
+        [ToolCall::new("1", name, arguments)],
+        Autonomy::ExternalReversible,
+    )
+    .expect_err("the gate refuses it");
+    let problem = &rejected.problems()[0];
+    (problem.kind, problem.message.clone())
+}
+
+#[test]
+fn an_args_struct_rejects_an_unknown_key_at_any_depth() {
+    // The purge that used to run with dry_run = false.
+    let (kind, message) = refusal("purge", r#"{"q":"x","dryrun":true}"#);
+    assert_eq!(kind, ProblemKind::InvalidArguments);
+    assert!(
+        message.contains(r#"/dryrun: unknown key. Did you mean "dry_run"?"#),
+        "{message}"
+    );
+    // In a nested struct, behind an Option.
+    let (_, message) = refusal(
+        "purge",
+        r#"{"q":"x","page":{"per_page":5,"number":1,"sise":3}}"#,
+    );
+    assert!(message.contains("/page/sise: unknown key"), "{message}");
+    // In an enum variant inside an array.
+    let (_, message) = refusal(
+        "purge",
+        r#"{"q":"x","filters":[{"age":{"days":3}},{"owner":{"login":"a","logn":"b"}}]}"#,
+    );
+    assert!(
+        message.contains(r#"/filters/1/owner/logn: unknown key. Did you mean "login"?"#),
+        "{message}"
+    );
+    // Every unknown key at once.
+    let (_, message) = refusal(
+        "purge",
+        r#"{"q":"x","dryrun":true,"page":{"per_page":5,"number":1,"x":0}}"#,
+    );
+    assert!(
+        message.contains("/dryrun") && message.contains("/page/x"),
+        "{message}"
+    );
+    // The well-formed call passes.
+    assert!(
+        EdgeTools::gate(
+            [ToolCall::new(
+                "1",
+                "purge",
+                r#"{"q":"x","dry_run":true,"page":{"per_page":5,"number":1}}"#
+            )],
+            Autonomy::Off
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_json_array_is_refused_as_the_arguments_whatever_the_tier() {
+    for tool in ["read_key", "write_key", "purge"] {
+        let (kind, message) = refusal(tool, r#"["k"]"#);
+        assert_eq!(kind, ProblemKind::InvalidArguments, "{tool}");
+        assert!(
+            message.contains("/: expected an object of named arguments, got an array of 1 items"),
+            "{message}"
+        );
+    }
+    // Other JSON that is not an object, too; and text that is not JSON is malformed.
+    for (arguments, got) in [("\"k\"", "got \"k\""), ("7", "got 7"), ("null", "got null")] {
+        let (kind, message) = refusal("read_key", arguments);
+        assert_eq!(kind, ProblemKind::InvalidArguments);
+        assert!(message.contains(got), "{message}");
+    }
+    assert_eq!(refusal("read_key", "[k").0, ProblemKind::MalformedJson);
+    // So the object form's action key is the only one a call that runs can have.
+    let plan = EdgeTools::gate(
+        [ToolCall::new("1", "write_key", r#"{"key":"k"}"#)],
+        Autonomy::Reversible,
+    )
+    .expect("the object form passes");
+    assert_eq!(
+        plan.calls()[0].action_key(),
+        b"write_key\0{\"key\":\"k\"}".to_vec()
+    );
+}
+
+#[test]
+fn a_number_out_of_range_or_a_wrong_shape_is_invalid_arguments_naming_the_field() {
+    let fine = r#"{"ratio":0.5,"count":1,"point":[1,2],"order":"oldest"}"#;
+    assert!(EdgeTools::gate([ToolCall::new("1", "measure", fine)], Autonomy::ReadOnly).is_ok());
+    for (arguments, path) in [
+        (
+            r#"{"ratio":1e39,"count":1,"point":[1,2],"order":"oldest"}"#,
+            "/ratio",
+        ),
+        (
+            r#"{"ratio":0.5,"count":340282366920938463463374607431768211456,"point":[1,2],"order":"oldest"}"#,
+            "/count",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1.5,"point":[1,2],"order":"oldest"}"#,
+            "/count",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1,"point":[1,2,3],"order":"oldest"}"#,
+            "/point",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1,"point":[1],"order":"oldest"}"#,
+            "/point",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":{"oldest":1}}"#,
+            "/order",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":"newest"}"#,
+            "/order",
+        ),
+        (
+            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":{"by_field":7}}"#,
+            "/order/by_field",
+        ),
+    ] {
+        let (kind, message) = refusal("measure", arguments);
+        assert_eq!(
+            kind,
+            ProblemKind::InvalidArguments,
+            "{arguments}: {message}"
+        );
+        assert!(
+            message.contains(&format!("{path}: expected ")),
+            "{arguments}: {message}"
+        );
+    }
+}
+
+#[test]
+fn every_problem_of_a_call_is_reported_at_once_with_its_json_path_and_the_json_expected() {
+    let (kind, message) = refusal(
+        "purge",
+        r#"{"q":7,"page":{"per_page":300,"number":"1"},"filters":[{"size":{}}]}"#,
+    );
+    assert_eq!(kind, ProblemKind::InvalidArguments);
+    for expected in [
+        "/q: expected a string, got 7",
+        "/page/per_page: expected an integer from 0 to 255, got 300",
+        r#"/page/number: expected an integer from 0 to 4294967295, got "1""#,
+        "/filters/0: expected ",
+    ] {
+        assert!(message.contains(expected), "{expected} in {message}");
+    }
+    // No Rust type names: the model knows JSON, not `u32`.
+    for rust in ["u8", "u32", "String", "struct", "variant"] {
+        assert!(!message.contains(rust), "{rust} in {message}");
+    }
+    let (_, message) = refusal("purge", r#"{"page":{"per_page":1}}"#);
+    assert!(
+        message.contains("/q: missing required key (expected a string)"),
+        "{message}"
+    );
+    assert!(
+        message.contains("/page/number: missing required key"),
+        "{message}"
+    );
+}

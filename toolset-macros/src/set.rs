@@ -184,7 +184,7 @@ fn expand_set(set: &SetDecl) -> TokenStream {
     let parse_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
         let call_enum = call_enum_at(entry);
         quote_spanned! {entry.span()=>
-            #name_enum::#variant => ::toolset::__private::serde_json::from_str::<<#entry as ::toolset::Tool>::Args>(arguments).map(#call_enum::#variant),
+            #name_enum::#variant => <<#entry as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = entries.iter().zip(&variants).map(|(entry, variant)| {
@@ -304,10 +304,10 @@ fn expand_set(set: &SetDecl) -> TokenStream {
                     &RENDERED
                 }
 
-                fn parse(
+                fn deserialize_call<'de, D: ::toolset::__private::serde::Deserializer<'de>>(
                     name: #name_enum,
-                    arguments: &str,
-                ) -> ::std::result::Result<#call_enum, ::toolset::__private::serde_json::Error> {
+                    deserializer: D,
+                ) -> ::std::result::Result<#call_enum, D::Error> {
                     match name {
                         #(#parse_arms)*
                     }

@@ -1,10 +1,10 @@
 //! The gate: verifies a model's whole program of calls, then splits it by tier into what
 //! may run now and what must be proposed to a human.
 
+use crate::arguments::ArgumentsError;
 use crate::plan::{Authority, Plan, Proposal, Step};
 use crate::spec::ConstraintFailure;
 use crate::{Policy, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet};
-use serde_json::error::Category;
 use std::fmt;
 
 /// Why one call of a program was rejected.
@@ -171,60 +171,63 @@ pub(crate) fn verify<T: ToolSet>(
             ),
         ));
     }
-    // Models send "" (or whitespace) for a tool without arguments.
-    let arguments = if call.arguments.trim().is_empty() {
-        "{}"
-    } else {
-        call.arguments.as_str()
+    let spec = T::spec_of(name);
+    let misdeclared = |why: String| {
+        problem(
+            ProblemKind::Misdeclared,
+            format!(
+                "The tool \"{}\" cannot be used: its declaration is broken, which is no fault of your call \
+                 (for its developer: {why}). Do without it.",
+                call.name
+            ),
+        )
     };
-    match T::parse(name, arguments) {
-        Ok(typed) => match T::spec_of(name).check_constraints(arguments) {
-            Ok(()) => Ok((name, typed)),
-            Err(ConstraintFailure::Uncheckable(why)) => Err(problem(
-                ProblemKind::Misdeclared,
-                format!(
-                    "The tool \"{}\" cannot be used: its declaration is broken, which is no fault of your call \
-                     (for its developer: {why}). Do without it.",
-                    call.name
-                ),
-            )),
-            Err(ConstraintFailure::Violations(violations)) => Err(problem(
-                ProblemKind::InvalidArguments,
-                format!(
-                    "Invalid arguments for \"{}\": {}. Check them against the tool's schema and call it again.",
-                    call.name,
-                    violations.join("; ")
-                ),
-            )),
-        },
-        Err(error) => {
-            let (kind, message) = match error.classify() {
-                Category::Syntax | Category::Eof | Category::Io => (
-                    ProblemKind::MalformedJson,
-                    format!(
-                        "The arguments of \"{}\" are not valid JSON ({error}). Send one JSON object with the tool's arguments.",
-                        call.name
-                    ),
-                ),
-                Category::Data => (
-                    ProblemKind::InvalidArguments,
-                    format!(
-                        "Invalid arguments for \"{}\": {}. Check them against the tool's schema and call it again.",
-                        call.name,
-                        without_position(&error.to_string())
-                    ),
-                ),
-            };
-            Err(problem(kind, message))
-        }
+    // A tool whose constraints cannot be checked refuses every call, whatever it says.
+    if let Some(why) = spec.declaration_problem() {
+        return Err(misdeclared(why));
     }
-}
-
-/// serde_json appends " at line 1 column 17", which tells the model nothing useful.
-fn without_position(message: &str) -> &str {
-    match message.rfind(" at line ") {
-        Some(at) => &message[..at],
-        None => message,
+    let invalid = |problems: Vec<String>| {
+        problem(
+            ProblemKind::InvalidArguments,
+            format!(
+                "Invalid arguments for \"{}\": {}. Fix each and call it again.",
+                call.name,
+                problems.join("; ")
+            ),
+        )
+    };
+    // Models send "" (or whitespace) for a tool without arguments.
+    let arguments = match call.arguments.trim() {
+        "" => "{}",
+        text => text,
+    };
+    match crate::arguments::read::<T>(name, spec, arguments) {
+        Ok(typed) => match spec.check_constraints(arguments) {
+            Ok(()) => Ok((name, typed)),
+            Err(ConstraintFailure::Uncheckable(why)) => Err(misdeclared(why)),
+            Err(ConstraintFailure::Violations(violations)) => Err(invalid(violations)),
+        },
+        Err(ArgumentsError::Malformed(error)) => Err(problem(
+            ProblemKind::MalformedJson,
+            format!(
+                "The arguments of \"{}\" are not valid JSON ({error}). Send one JSON object with the tool's arguments.",
+                call.name
+            ),
+        )),
+        Err(ArgumentsError::Invalid(mut problems)) => {
+            // Unknown keys refused after serde read the rest: the schema's constraints
+            // may be broken too; say everything at once.
+            if let Err(ConstraintFailure::Violations(violations)) =
+                spec.check_constraints(arguments)
+            {
+                for violation in violations {
+                    if !problems.contains(&violation) {
+                        problems.push(violation);
+                    }
+                }
+            }
+            Err(invalid(problems))
+        }
     }
 }
 

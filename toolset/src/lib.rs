@@ -36,6 +36,7 @@
 
 mod action_key;
 mod apply;
+mod arguments;
 mod blocking;
 mod call;
 mod check;
