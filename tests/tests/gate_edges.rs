@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use toolset::render::{Format, Order, tool_list};
+use toolset::consumer::{Format, Order, tool_list};
 use toolset::{
     Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
     toolset,
@@ -56,7 +56,7 @@ fn rendered_schema(format: Format) -> Value {
         Format::OpenAiResponses | Format::Gemini => &tool["parameters"],
         Format::Anthropic => &tool["input_schema"],
         Format::Mcp => &tool["inputSchema"],
-        Format::Prompt => unreachable!("not a JSON format"),
+        other => unreachable!("{other} is not a JSON format with a schema"),
     };
     schema.clone()
 }

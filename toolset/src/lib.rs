@@ -40,17 +40,17 @@ mod arguments;
 mod blocking;
 mod call;
 mod check;
+pub mod consumer;
 mod context;
 mod error;
 mod gate;
+mod integer_format;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod outcome;
 mod output;
 mod plan;
 mod policy;
-pub mod provider;
-pub mod render;
 pub mod schema;
 mod set;
 mod spec;
@@ -60,6 +60,7 @@ pub use apply::{Entry, Report, apply};
 pub use blocking::blocking;
 pub use call::ToolCall;
 pub use check::{DeclarationProblem, check};
+pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::{CallProblem, ProblemKind, Rejected, gate};
@@ -67,8 +68,6 @@ pub use outcome::{Outcome, ToolResult};
 pub use output::{Content, IntoToolOutput, Json, ToolOutput};
 pub use plan::{Approval, ApprovalError, Approved, Plan, Proposal, approve};
 pub use policy::Policy;
-pub use provider::ProviderError;
-pub use render::Format;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
@@ -82,7 +81,7 @@ pub use toolset_macros::toolset;
 /// Items the macros' generated code uses. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::render::RenderCache;
+    pub use crate::consumer::cache::RenderCache;
     use crate::schema::input_schema_for;
     pub use crate::spec::ToolMeta;
     pub use schemars;

@@ -143,7 +143,7 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     #[doc(hidden)]
     /// The set's cache of rendered tool lists (one `static` per set).
-    fn render_cache() -> &'static crate::render::RenderCache;
+    fn render_cache() -> &'static crate::consumer::cache::RenderCache;
 
     /// The spec of the tool `name`.
     fn spec_of(name: Self::Name) -> &'static ToolSpec {
