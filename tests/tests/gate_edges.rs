@@ -730,3 +730,140 @@ fn every_problem_of_a_call_is_reported_at_once_with_its_json_path_and_the_json_e
         "{message}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Points 4 and 8: the program's ids, and names of any size.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn duplicate_and_empty_call_ids_reject_the_program_with_a_problem_for_each() {
+    let program = [
+        ToolCall::new("a", "read_key", r#"{"key":"1"}"#),
+        ToolCall::new("b", "read_key", r#"{"key":"2"}"#),
+        ToolCall::new("a", "read_key", r#"{"key":"3"}"#),
+        ToolCall::new("", "read_key", r#"{"key":"4"}"#),
+    ];
+    let rejected = EdgeTools::gate(program, Autonomy::ReadOnly).expect_err("ids must be unique");
+    let problems: Vec<(&str, ProblemKind)> = rejected
+        .problems()
+        .iter()
+        .map(|problem| (problem.call_id.as_str(), problem.kind))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            ("a", ProblemKind::InvalidCallId),
+            ("a", ProblemKind::InvalidCallId),
+            ("", ProblemKind::InvalidCallId)
+        ]
+    );
+    assert!(
+        rejected.problems()[0]
+            .message
+            .contains(r#"The call id "a" is used by 2 calls of this batch (calls 1, 3)"#),
+        "{}",
+        rejected.problems()[0].message
+    );
+    // One result per id, as providers require; the unique one says it was not run.
+    let results = rejected.results();
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|result| result.call_id.as_str())
+        .collect();
+    assert_eq!(ids, ["a", "b", ""]);
+    assert!(
+        results[1]
+            .output
+            .text_content()
+            .starts_with("Not run: 3 other call(s)")
+    );
+}
+
+#[test]
+fn a_call_with_a_bad_id_and_bad_arguments_gets_both_problems() {
+    let program = [
+        ToolCall::new("", "read_key", r#"{"key":1}"#),
+        ToolCall::new("b", "read_key", r#"{"key":"2"}"#),
+    ];
+    let rejected = EdgeTools::gate(program, Autonomy::ReadOnly).expect_err("refused");
+    let kinds: Vec<ProblemKind> = rejected
+        .problems()
+        .iter()
+        .map(|problem| problem.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [ProblemKind::InvalidCallId, ProblemKind::InvalidArguments]
+    );
+    let first = rejected.results()[0].output.text_content();
+    assert!(
+        first.contains("no id") && first.contains("/key: expected a string, got 1"),
+        "{first}"
+    );
+}
+
+#[test]
+fn rejected_results_take_linear_time_in_the_number_of_calls() {
+    // 60 000 invalid calls took 8.7 s with a lookup per call; linear, it is milliseconds
+    // (the bound leaves room for a slow debug build on a busy machine).
+    let program: Vec<ToolCall> = (0..60_000)
+        .map(|i| ToolCall::new(format!("call_{i}"), "read_key", r#"{"key":1}"#))
+        .collect();
+    let rejected = EdgeTools::gate(program, Autonomy::ReadOnly).expect_err("every call is invalid");
+    let started = Instant::now();
+    let results = rejected.results();
+    let took = started.elapsed();
+    assert_eq!(results.len(), 60_000);
+    assert!(took < Duration::from_secs(2), "results() took {took:?}");
+}
+
+#[test]
+fn a_tool_name_longer_than_the_grammar_is_refused_before_any_distance_is_computed() {
+    let huge = "read_key".repeat(500_000); // 4 MB
+    let started = Instant::now();
+    let rejected = EdgeTools::gate(
+        [ToolCall::new("1", huge.as_str(), "{}")],
+        Autonomy::ReadOnly,
+    )
+    .expect_err("no such tool");
+    let took = started.elapsed();
+    let problem = &rejected.problems()[0];
+    assert_eq!(problem.kind, ProblemKind::UnknownTool);
+    // No suggestion, no megabytes echoed back, and no seconds spent.
+    assert!(
+        !problem.message.contains("Did you mean"),
+        "{}",
+        problem.message
+    );
+    assert!(
+        problem.message.len() < 500,
+        "{} bytes",
+        problem.message.len()
+    );
+    assert!(took < Duration::from_millis(500), "took {took:?}");
+    // A typo of normal length still gets its suggestion.
+    let rejected = EdgeTools::gate([ToolCall::new("1", "read_kye", "{}")], Autonomy::ReadOnly)
+        .expect_err("no such tool");
+    assert!(
+        rejected.problems()[0]
+            .message
+            .contains(r#"Did you mean "read_key"?"#)
+    );
+}
+
+#[test]
+fn an_unknown_key_of_megabytes_costs_no_search_and_is_not_echoed() {
+    let huge = "k".repeat(4_000_000);
+    let arguments = format!(r#"{{"q":"x","{huge}":1}}"#);
+    let started = Instant::now();
+    let (kind, message) = refusal("purge", &arguments);
+    assert_eq!(kind, ProblemKind::InvalidArguments);
+    assert!(message.len() < 500, "{} bytes", message.len());
+    // A few passes over the text, not a search over it (a distance to a 4 MB key would
+    // take hours); the bound leaves room for a debug build on a busy machine.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

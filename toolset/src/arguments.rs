@@ -236,22 +236,41 @@ pub(crate) fn unknown_key(schema: &Value, path: &[String]) -> String {
     format!("{}: unknown key.{hint} Remove it ({keys})", pointer(path))
 }
 
-/// The key of `known` nearest to `key` by edit distance, if near enough to be a typo.
+/// The longest name a suggestion is looked for: tool names' grammar allows 64 characters,
+/// and no schema key a model should send is longer.
+const LONGEST_NAME: usize = 64;
+
+/// The name of `known` nearest to `name` by edit distance, if near enough to be a typo.
 ///
-/// Bounded: a key longer than 64 characters (no schema key is) gets no suggestion, so a
-/// huge key costs nothing.
-fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    const LONGEST: usize = 64;
-    if key.len() > LONGEST {
+/// Bounded: a name longer than [`LONGEST_NAME`] gets no suggestion before any distance is
+/// computed, and a candidate whose length differs by more than the distance allowed is
+/// skipped, so the cost is at most `known.len()` distances of 64-character strings.
+pub(crate) fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    if name.len() > LONGEST_NAME {
         return None;
     }
+    let length = name.chars().count();
     known
         .iter()
-        .filter(|candidate| candidate.len() <= LONGEST)
-        .map(|candidate| (edit_distance(key, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
+        .filter_map(|candidate| {
+            let allowed = candidate.len().max(3) / 3;
+            let candidate_length = candidate.chars().count();
+            (candidate.len() <= LONGEST_NAME && length.abs_diff(candidate_length) <= allowed)
+                .then(|| (edit_distance(name, candidate), allowed, *candidate))
+        })
+        .filter(|(distance, allowed, _)| distance <= allowed)
+        .min_by_key(|(distance, ..)| *distance)
+        .map(|(.., candidate)| candidate)
+}
+
+/// `name` as a message may echo it: cut after [`LONGEST_NAME`] characters, so a message
+/// never echoes megabytes back.
+pub(crate) fn shortened(name: &str) -> String {
+    if name.len() <= LONGEST_NAME || name.chars().nth(LONGEST_NAME).is_none() {
+        return name.to_owned();
+    }
+    let head: String = name.chars().take(LONGEST_NAME).collect();
+    format!("{head}... ({} bytes)", name.len())
 }
 
 /// Levenshtein distance between two short strings.
@@ -311,23 +330,15 @@ fn path_segments(path: &serde_path_to_error::Path) -> Vec<String> {
 }
 
 /// The JSON pointer of `segments` (RFC 6901), written `/` for the arguments object itself.
-/// A key longer than any schema's (64 characters) is cut short, so a message never
-/// echoes megabytes back.
+/// A key longer than any schema's is [`shortened`].
 pub(crate) fn pointer(segments: &[String]) -> String {
-    const LONGEST: usize = 64;
     if segments.is_empty() {
         return "/".to_owned();
     }
     let mut out = String::new();
     for segment in segments {
         out.push('/');
-        let escaped = segment.replace('~', "~0").replace('/', "~1");
-        if escaped.chars().count() > LONGEST {
-            out.extend(escaped.chars().take(LONGEST));
-            out.push_str("...");
-        } else {
-            out.push_str(&escaped);
-        }
+        out.push_str(&shortened(segment).replace('~', "~0").replace('/', "~1"));
     }
     out
 }

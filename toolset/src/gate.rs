@@ -22,6 +22,9 @@ pub enum ProblemKind {
     /// no call of it can be verified, so none runs. Not the model's mistake; see
     /// [`crate::check`].
     Misdeclared,
+    /// The call has no id, or shares its id with another call of the program: its result
+    /// could not be told apart (providers refuse a reply with two results for one id).
+    InvalidCallId,
 }
 
 /// One rejected call, with a message written for the model.
@@ -39,12 +42,16 @@ pub struct CallProblem {
 
 /// A program the gate refused as a whole: nothing of it runs.
 ///
-/// It carries one problem per bad call; [`Rejected::results`] answers every call of the
-/// program (the bad ones with their problem, the others with a note that they were not
-/// run) so the model can correct the program and send it again.
+/// It carries every problem of every bad call (a call with a bad id and bad arguments has
+/// two); [`Rejected::results`] answers every call of the program (the bad ones with their
+/// problems, the others with a note that they were not run) so the model can correct the
+/// program and send it again.
 #[derive(Debug, Clone)]
 pub struct Rejected {
     problems: Vec<CallProblem>,
+    /// The index of the call each problem is about, parallel to `problems` (ids cannot
+    /// say it: they may be empty or repeated).
+    problem_calls: Vec<usize>,
     calls: Vec<ToolCall>,
 }
 
@@ -60,17 +67,33 @@ impl Rejected {
     }
 
     /// A tool result for every call of the program, to send back to the model.
+    ///
+    /// One result per distinct call id, in the calls' order: a provider refuses a reply
+    /// with two results for one id, so the calls sharing an id share the first one's
+    /// result (its problems say which calls share it). Linear in the number of calls.
     pub fn results(&self) -> Vec<ToolResult> {
-        let bad = self.problems.len();
+        // The problems of each call, found in one pass: they are in the calls' order.
+        let mut messages: Vec<Vec<&str>> = vec![Vec::new(); self.calls.len()];
+        for (problem, &index) in self.problems.iter().zip(&self.problem_calls) {
+            if let Some(slot) = messages.get_mut(index) {
+                slot.push(&problem.message);
+            }
+        }
+        let bad = messages.iter().filter(|slot| !slot.is_empty()).count();
+        let mut answered: std::collections::HashSet<&str> =
+            std::collections::HashSet::with_capacity(self.calls.len());
         self.calls
             .iter()
-            .map(|call| {
-                let output = match self.problems.iter().find(|problem| problem.call_id == call.id) {
-                    Some(problem) => ToolOutput::error(problem.message.clone()),
-                    None => ToolOutput::error(format!(
+            .zip(&messages)
+            .filter(|(call, _)| call.id.is_empty() || answered.insert(call.id.as_str()))
+            .map(|(call, problems)| {
+                let output = if problems.is_empty() {
+                    ToolOutput::error(format!(
                         "Not run: {bad} other call(s) in this batch were invalid, so none of the batch ran. \
                          Fix them and send the whole batch again."
-                    )),
+                    ))
+                } else {
+                    ToolOutput::error(problems.join(" "))
                 };
                 ToolResult {
                     call_id: call.id.clone(),
@@ -114,7 +137,13 @@ pub fn gate<T: ToolSet>(
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
     let mut problems = Vec::new();
+    let mut problem_calls = Vec::new();
+    let id_problems = id_problems(&calls);
     for (index, call) in calls.iter().enumerate() {
+        if let Some(problem) = id_problems.get(index).and_then(Option::as_ref) {
+            problems.push(problem.clone());
+            problem_calls.push(index);
+        }
         match verify::<T>(call, policy) {
             // Once the program is rejected, the rest is only checked, not planned.
             Ok(_) if !problems.is_empty() => {}
@@ -132,14 +161,67 @@ pub fn gate<T: ToolSet>(
                     proposals.push(Proposal::new::<T>(call, name, &typed));
                 }
             }
-            Err(problem) => problems.push(problem),
+            Err(problem) => {
+                problems.push(problem);
+                problem_calls.push(index);
+            }
         }
     }
     if problems.is_empty() {
         Ok(Plan::new(calls, steps, proposals))
     } else {
-        Err(Rejected { problems, calls })
+        Err(Rejected {
+            problems,
+            problem_calls,
+            calls,
+        })
     }
+}
+
+/// The id problem of each call, if it has one: an empty id, or one that other calls of
+/// the program use too. Every call sharing an id gets a problem, not just the later ones,
+/// so the model renames whichever it likes. `None` for every call when the ids are fine
+/// (one hash set insert per call).
+fn id_problems(calls: &[ToolCall]) -> Vec<Option<CallProblem>> {
+    let mut first_use: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(calls.len());
+    let mut shared = false;
+    for (index, call) in calls.iter().enumerate() {
+        shared |= first_use.insert(call.id.as_str(), index).is_some();
+    }
+    if !shared && !first_use.contains_key("") {
+        return Vec::new();
+    }
+    // Which calls use each id, in order, for the ids used more than once.
+    let mut users: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (index, call) in calls.iter().enumerate() {
+        users.entry(call.id.as_str()).or_default().push(index);
+    }
+    calls
+        .iter()
+        .map(|call| {
+            let message = if call.id.is_empty() {
+                "This call has no id. Give every call an id of its own, so its result can be matched to it."
+                    .to_owned()
+            } else {
+                let sharing = users.get(call.id.as_str()).filter(|users| users.len() > 1)?;
+                let positions: Vec<String> =
+                    sharing.iter().map(|index| (index + 1).to_string()).collect();
+                format!(
+                    "The call id \"{}\" is used by {} calls of this batch (calls {}). Give every call an id of its own.",
+                    call.id,
+                    sharing.len(),
+                    positions.join(", ")
+                )
+            };
+            Some(CallProblem {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                kind: ProblemKind::InvalidCallId,
+                message,
+            })
+        })
+        .collect()
 }
 
 /// Checks one call: known, allowed, and its arguments deserialize into the typed call.
@@ -237,33 +319,15 @@ fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
         .filter(|tool| !policy.is_hidden(**tool) && !policy.is_denied(**tool))
         .map(|tool| tool.as_str())
         .collect();
-    let closest = available
-        .iter()
-        .map(|candidate| (strsim_distance(name, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-        .min_by_key(|(distance, _)| *distance);
-    let hint = match closest {
-        Some((_, candidate)) => format!(" Did you mean \"{candidate}\"?"),
+    // `closest` gives up on a name longer than the 64-character grammar before computing
+    // any distance, so a name of megabytes costs no more than a short one.
+    let hint = match crate::arguments::closest(name, &available) {
+        Some(candidate) => format!(" Did you mean \"{candidate}\"?"),
         None => String::new(),
     };
     format!(
-        "There is no tool named \"{name}\".{hint} The available tools are: {}.",
+        "There is no tool named \"{}\".{hint} The available tools are: {}.",
+        crate::arguments::shortened(name),
         available.join(", ")
     )
-}
-
-/// Levenshtein distance, for "did you mean".
-fn strsim_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = Vec::with_capacity(b.len() + 1);
-        current.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
