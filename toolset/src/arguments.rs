@@ -236,31 +236,15 @@ pub(crate) fn unknown_key(schema: &Value, path: &[String]) -> String {
     format!("{}: unknown key.{hint} Remove it ({keys})", pointer(path))
 }
 
-/// The longest name a suggestion is looked for: tool names' grammar allows 64 characters,
-/// and no schema key a model should send is longer.
-const LONGEST_NAME: usize = 64;
+/// The longest name a suggestion is looked for, and echoed whole: the tool-name grammar's
+/// 64 characters; no schema key a model should send is longer.
+const LONGEST_NAME: usize = toolset_names::MAX_NAME_LEN;
 
-/// The name of `known` nearest to `name` by edit distance, if near enough to be a typo.
-///
-/// Bounded: a name longer than [`LONGEST_NAME`] gets no suggestion before any distance is
-/// computed, and a candidate whose length differs by more than the distance allowed is
-/// skipped, so the cost is at most `known.len()` distances of 64-character strings.
+/// The name of `known` that `name` is probably a misspelling of: `toolset-names`' one
+/// did-you-mean rule, shared with the compile errors. Bounded: a name longer than the
+/// grammar's 64 characters gets no suggestion before any distance is computed.
 pub(crate) fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    if name.len() > LONGEST_NAME {
-        return None;
-    }
-    let length = name.chars().count();
-    known
-        .iter()
-        .filter_map(|candidate| {
-            let allowed = candidate.len().max(3) / 3;
-            let candidate_length = candidate.chars().count();
-            (candidate.len() <= LONGEST_NAME && length.abs_diff(candidate_length) <= allowed)
-                .then(|| (edit_distance(name, candidate), allowed, *candidate))
-        })
-        .filter(|(distance, allowed, _)| distance <= allowed)
-        .min_by_key(|(distance, ..)| *distance)
-        .map(|(.., candidate)| candidate)
+    toolset_names::closest(name, known.iter().copied())
 }
 
 /// `name` as a message may echo it: cut after [`LONGEST_NAME`] characters, so a message
@@ -271,22 +255,6 @@ pub(crate) fn shortened(name: &str) -> String {
     }
     let head: String = name.chars().take(LONGEST_NAME).collect();
     format!("{head}... ({} bytes)", name.len())
-}
-
-/// Levenshtein distance between two short strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = Vec::with_capacity(b.len() + 1);
-        current.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// The path serde_ignored reports, as JSON pointer segments (`Option`s and newtypes are
