@@ -106,7 +106,19 @@ fn explain<T: ToolSet>(
         Err(error) => without_position(&error.to_string()).to_owned(),
         Ok(_) => without_position(&error.to_string()).to_owned(),
     };
-    let first = serde_problem(schema, &value, &path, &serde_message);
+    let first = if error.classify() == serde_json::error::Category::Data {
+        serde_problem(schema, &value, &path, &serde_message)
+    } else {
+        // Valid JSON that serde_json's reader refused mid-way: a number in a form its
+        // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
+        // `f32`). The reader stops inside the number, so the path is the enclosing one.
+        let here = pointer(&path);
+        let message = format!(
+            "{here}: a number cannot be read ({serde_message}); write an integer as digits \
+             without a fraction or exponent, and keep every number within its range"
+        );
+        (here, message)
+    };
     // Every violation of the schema, so the model fixes them all in one round trip; those
     // at or below serde's problem are that problem seen in parts.
     let covered =
@@ -312,6 +324,7 @@ pub(crate) fn pointer(segments: &[String]) -> String {
 }
 
 /// The segments of a JSON pointer such as jsonschema's `instance_path`.
+#[cfg_attr(not(feature = "constraints"), allow(dead_code))]
 pub(crate) fn pointer_segments(pointer: &str) -> Vec<String> {
     pointer
         .split('/')

@@ -146,15 +146,21 @@ impl ToolSpec {
 
     /// Checks `arguments` (JSON that already deserialized into the tool's type) against the
     /// constraints of the schema that serde does not enforce. Every violation is listed,
-    /// each with where it is. Tools without such constraints pay one atomic load.
+    /// each with where it is. Tools without such constraints pay one atomic load and a
+    /// scan of the text for `[`.
+    ///
+    /// Arguments holding an array are checked against the whole schema even without
+    /// constraints: serde's derive also reads a struct from an array of its fields, and the
+    /// schema says object, at every depth as at the root.
     ///
     /// Fails closed: constraints that cannot be checked refuse every call, since
     /// accepting would let through exactly what they were declared to stop.
     pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), ConstraintFailure> {
-        if !self.is_constrained() {
+        let constrained = self.is_constrained();
+        if !constrained && !arguments.as_bytes().contains(&b'[') {
             return Ok(());
         }
-        if let Some(why) = self.declaration_problem() {
+        if constrained && let Some(why) = self.declaration_problem() {
             return Err(ConstraintFailure::Uncheckable(why));
         }
         let value: Value = serde_json::from_str(arguments)
