@@ -24,9 +24,7 @@ use rmcp::model::{CallToolRequestParams, JsonObject};
 use std::hint::black_box;
 use std::time::Duration;
 use toolset::consumer::{Format, Order, tool_list};
-use toolset::{
-    Access, Autonomy, Policy, ToolCall, ToolContext, ToolError, ToolName, ToolOutput, ToolSet,
-};
+use toolset::{Access, Autonomy, ToolCall, ToolContext, ToolError, ToolName, ToolOutput, ToolSet};
 use toolset_benches::{CALLS, RmcpPeer, fixture, runtime, spread_calls};
 
 fixture!(toolset_10);
@@ -99,9 +97,7 @@ macro_rules! bench_size {
                     rt.block_on(async {
                         let mut reports = Vec::with_capacity(CALLS);
                         for call in programs {
-                            // What `Tools::gate(calls, autonomy)` does.
-                            let policy = Policy::<$toolset::Tools>::new(Autonomy::Reversible);
-                            let plan = toolset::gate::<$toolset::Tools>([call], &policy)
+                            let plan = $toolset::Tools::gate([call], Autonomy::Reversible)
                                 .expect("the fixture's calls are valid");
                             reports.push($toolset::Tools::apply(&mut state, &ctx, plan).await);
                         }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::{
-    Approved, Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall, ToolContext,
-    ToolError, tool, toolset,
+    ApprovalError, Approved, Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall,
+    ToolContext, ToolError, tool, toolset,
 };
 
 /// The state of the test agent: a log of writes, and counters of what runs at once.
@@ -391,14 +391,19 @@ async fn an_approved_proposal_runs_and_a_tampered_one_is_refused() {
     let stored = serde_json::to_string(&proposal).unwrap();
     let tampered: toolset::Proposal =
         serde_json::from_str(&stored.replace("old", "everything")).unwrap();
-    let refused = DeskTools::approve(&tampered, &approval).err().unwrap();
+    let refused = DeskTools::approve(&tampered, &approval, &DeskTools::policy(Autonomy::Off))
+        .err()
+        .unwrap();
+    assert_eq!(refused, ApprovalError::ArgumentsChanged);
     assert!(
         refused.to_string().contains("arguments changed"),
         "{refused}"
     );
 
     let restored: toolset::Proposal = serde_json::from_str(&stored).unwrap();
-    let Ok(Approved::Run(plan)) = DeskTools::approve(&restored, &approval) else {
+    let Ok(Approved::Run(plan)) =
+        DeskTools::approve(&restored, &approval, &DeskTools::policy(Autonomy::Off))
+    else {
         panic!("approval refused")
     };
     let mut desk = Desk::default();
@@ -416,13 +421,134 @@ fn approving_a_propose_only_call_hands_its_typed_arguments_to_the_host() {
     .unwrap();
     let proposal = &plan.proposals()[0];
     assert!(proposal.is_propose_only());
-    match DeskTools::approve(proposal, &proposal.approve()) {
+    match DeskTools::approve(
+        proposal,
+        &proposal.approve(),
+        &DeskTools::policy(Autonomy::Off),
+    ) {
         Ok(Approved::Handoff {
             args: DeskToolsCall::Notice(notice),
             ..
         }) => assert_eq!(notice.text, "lunch"),
         _ => panic!("expected the typed arguments"),
     }
+}
+
+/// A proposal of `delete_note`, made at an autonomy that withholds it.
+fn delete_proposal() -> toolset::Proposal {
+    let plan = DeskTools::gate(
+        vec![call("1", "delete_note", r#"{"key":"old"}"#)],
+        Autonomy::ExternalReversible,
+    )
+    .expect("a valid program");
+    plan.proposals()[0].clone()
+}
+
+#[test]
+fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
+    let proposal = delete_proposal();
+    let approval = proposal.approve();
+    // Since the proposal was made, the host denied the tool for this conversation.
+    let now = DeskTools::policy(Autonomy::ExternalReversible).deny(DeskToolsName::DeleteNote);
+    match DeskTools::approve(&proposal, &approval, &now) {
+        Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
+        other => panic!("a denied tool was approved: {other:?}"),
+    }
+    let hidden = DeskTools::policy(Autonomy::ExternalReversible).hide(DeskToolsName::DeleteNote);
+    match DeskTools::approve(&proposal, &approval, &hidden) {
+        Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::UnknownTool),
+        other => panic!("a hidden tool was approved: {other:?}"),
+    }
+    // Autonomy does not matter once a human approved: even `Off` runs it.
+    assert!(matches!(
+        DeskTools::approve(&proposal, &approval, &DeskTools::policy(Autonomy::Off)),
+        Ok(Approved::Run(_))
+    ));
+}
+
+#[test]
+fn an_approval_is_refused_with_a_variant_that_says_what_differs() {
+    let proposal = delete_proposal();
+    let policy = DeskTools::policy(Autonomy::Off);
+    let stored = serde_json::to_string(&proposal).unwrap();
+    let altered = |from: &str, to: &str| -> toolset::Proposal {
+        serde_json::from_str(&stored.replace(from, to)).unwrap()
+    };
+
+    let other = DeskTools::gate(
+        vec![call("2", "delete_note", r#"{"key":"old"}"#)],
+        Autonomy::Off,
+    )
+    .unwrap();
+    let refused = DeskTools::approve(&proposal, &other.proposals()[0].approve(), &policy);
+    assert_eq!(refused.err(), Some(ApprovalError::OtherCall));
+
+    let renamed = altered("\"DeskTools\"", "\"Twin\"");
+    let refused = DeskTools::approve(&renamed, &renamed.approve(), &policy);
+    assert_eq!(
+        refused.err(),
+        Some(ApprovalError::OtherSet {
+            expected: "DeskTools",
+            found: "Twin".to_owned()
+        })
+    );
+
+    // Stored as reviewed at a lower risk than the tool declares.
+    let lowered = altered("\"irreversible\"", "\"reversible\"");
+    let refused = DeskTools::approve(&lowered, &lowered.approve(), &policy);
+    assert_eq!(
+        refused.err(),
+        Some(ApprovalError::TierChanged {
+            reviewed: Tier::Reversible,
+            declared: Tier::Irreversible
+        })
+    );
+}
+
+#[test]
+fn a_call_can_be_checked_alone_as_soon_as_its_arguments_are_complete() {
+    let policy = DeskTools::policy(Autonomy::ReadOnly).deny(DeskToolsName::WriteNote);
+    assert_eq!(
+        policy.check(&call("1", "read_note", r#"{"key":"a"}"#)),
+        Ok(())
+    );
+    let kind = |call: ToolCall| policy.check(&call).map_err(|problem| problem.kind);
+    assert_eq!(
+        kind(call("2", "read_note", r#"{"key""#)),
+        Err(ProblemKind::MalformedJson)
+    );
+    assert_eq!(
+        kind(call("3", "write_note", r#"{"key":"a"}"#)),
+        Err(ProblemKind::Denied)
+    );
+    assert_eq!(
+        kind(call("4", "list_notes", r#"{"page_size":0}"#)),
+        Err(ProblemKind::InvalidArguments)
+    );
+    // The same problem the gate reports for that call in a program.
+    let rejected =
+        DeskTools::gate_with(vec![call("4", "list_notes", r#"{"page_size":0}"#)], &policy)
+            .unwrap_err();
+    assert_eq!(
+        Err(rejected.problems()[0].clone()),
+        policy.check(&call("4", "list_notes", r#"{"page_size":0}"#))
+    );
+}
+
+#[test]
+fn a_deferred_tool_is_not_listed_as_available_but_a_call_to_it_passes() {
+    let policy = DeskTools::policy(Autonomy::ExternalReversible).defer(DeskToolsName::ShareNote);
+    assert!(!policy.offers(DeskToolsName::ShareNote));
+    assert!(policy.offers(DeskToolsName::ReadNote));
+    let rejected = DeskTools::gate_with(vec![call("1", "shared_note", "{}")], &policy).unwrap_err();
+    let message = &rejected.problems()[0].message;
+    let listed = message.split("The available tools are:").nth(1).unwrap();
+    assert!(
+        !listed.contains("share_note") && listed.contains("read_note"),
+        "the list is the offered tools: {message}"
+    );
+    let plan = DeskTools::gate_with(vec![call("2", "share_note", r#"{"key":"a"}"#)], &policy);
+    assert_eq!(plan.map(|plan| plan.approved().count()).ok(), Some(1));
 }
 
 #[test]

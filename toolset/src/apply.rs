@@ -1,10 +1,13 @@
 //! Applying a plan: every approved call runs, in order, and gets an outcome. Nothing
 //! aborts the run: a failure, a timeout or a panic is recorded and the next call runs.
+//!
+//! The fifth stage of the pipeline (call → verify → gate → plan → apply → outcome).
 
-use crate::plan::{AWAITING_APPROVAL, Authority, Plan, Step};
+use crate::outcome::Outcome;
+use crate::plan::{Authority, Plan, Step};
 use crate::{
-    Access, Outcome, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult,
-    ToolSet, ToolSpec,
+    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult, ToolSet,
+    ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
@@ -54,7 +57,7 @@ impl Report {
                 name: entry.call.name.clone(),
                 output: match &entry.outcome {
                     Some(outcome) => outcome.to_tool_output(),
-                    None => ToolOutput::text(AWAITING_APPROVAL),
+                    None => ToolOutput::text(messages::AWAITING_APPROVAL),
                 },
             })
             .collect()
@@ -68,7 +71,11 @@ impl Report {
 /// again against what approved it. A handler taking `&ToolContext` gets one carrying its
 /// call id; the tool's `timeout_ms` applies; cancelling `ctx` stops the current call and
 /// skips the rest (each recorded as cancelled).
-pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
+pub(crate) async fn apply<T: ToolSet>(
+    state: &mut T::State,
+    ctx: &ToolContext,
+    plan: Plan<T>,
+) -> Report {
     let (calls, steps) = plan.into_parts();
     // The plan holds one step per call, in the calls' order.
     let tiers: Vec<Tier> = steps
@@ -163,17 +170,12 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
 /// Why a call must not run despite being in the plan; `None` when it may.
 fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     if spec.is_propose_only() {
-        return Some(format!(
-            "\"{}\" can only be proposed to the user; it has no handler to run",
-            spec.name()
-        ));
+        return Some(messages::refused_propose_only(spec.name()));
     }
     match authority {
-        Authority::Autonomy(level) if !level.allows(spec.tier()) => Some(format!(
-            "\"{}\" is a {} tool, above the autonomy level {level:?}; it needs the user's approval",
-            spec.name(),
-            spec.tier()
-        )),
+        Authority::Autonomy(level) if !level.allows(spec.tier()) => Some(
+            messages::refused_above_autonomy(spec.name(), spec.tier(), level),
+        ),
         Authority::Autonomy(_) | Authority::Human => None,
     }
 }

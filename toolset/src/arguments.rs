@@ -11,7 +11,7 @@
 //! schema at once (the `jsonschema` validator), and for each, what JSON the schema expects
 //! there and what was sent (`/page/per_page: expected an integer from 0 to 255, got 300`).
 
-use crate::{ToolSet, ToolSpec};
+use crate::{ToolSet, ToolSpec, messages};
 use serde_json::Value;
 
 /// Why a call's arguments could not be read.
@@ -67,11 +67,9 @@ pub(crate) fn read<T: ToolSet>(
 fn not_an_object(text: &str) -> ArgumentsError {
     match serde_json::from_str::<Value>(text) {
         Err(error) => ArgumentsError::Malformed(without_position(&error.to_string()).to_owned()),
-        Ok(value) => ArgumentsError::Invalid(vec![format!(
-            "{}: expected an object of named arguments, got {}",
-            pointer(&[]),
-            got(&value)
-        )]),
+        Ok(value) => {
+            ArgumentsError::Invalid(vec![messages::not_an_object(&pointer(&[]), &got(&value))])
+        }
     }
 }
 
@@ -113,10 +111,7 @@ fn explain<T: ToolSet>(
         // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
         // `f32`). The reader stops inside the number, so the path is the enclosing one.
         let here = pointer(&path);
-        let message = format!(
-            "{here}: a number cannot be read ({serde_message}); write an integer as digits \
-             without a fraction or exponent, and keep every number within its range"
-        );
+        let message = messages::unreadable_number(&here, &serde_message);
         (here, message)
     };
     // Every violation of the schema, so the model fixes them all in one round trip; those
@@ -220,10 +215,8 @@ fn between<'a>(message: &'a str, start: &str, end: &str) -> Option<&'a str> {
 
 /// The message of a required key that is missing at `path`.
 pub(crate) fn missing(schema: &Value, path: &[String]) -> String {
-    let description = subschema_at(schema, path)
-        .map(|field| format!(" (expected {})", expected(field, schema)))
-        .unwrap_or_default();
-    format!("{}: missing required key{description}", pointer(path))
+    let description = subschema_at(schema, path).map(|field| expected(field, schema));
+    messages::missing_key(&pointer(path), description.as_deref())
 }
 
 /// The message of a key at `path` that the schema does not have, with the nearest known
@@ -236,16 +229,7 @@ pub(crate) fn unknown_key(schema: &Value, path: &[String]) -> String {
     let known = subschema_at(schema, parent)
         .map(|object| property_names(object, schema))
         .unwrap_or_default();
-    let hint = match closest(key, &known) {
-        Some(nearest) => format!(" Did you mean \"{nearest}\"?"),
-        None => String::new(),
-    };
-    let keys = if known.is_empty() {
-        "this object takes no keys".to_owned()
-    } else {
-        format!("the keys here are {}", known.join(", "))
-    };
-    format!("{}: unknown key.{hint} Remove it ({keys})", pointer(path))
+    messages::unknown_key(&pointer(path), closest(key, &known), &known)
 }
 
 /// The longest name a suggestion is looked for, and echoed whole: the tool-name grammar's

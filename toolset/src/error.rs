@@ -1,5 +1,6 @@
 //! What a handler returns when it does not produce a result: a failure, or a deliberate skip.
 
+use std::error::Error;
 use std::fmt;
 
 /// Why a tool call produced no result.
@@ -9,14 +10,18 @@ use std::fmt;
 /// ([`ToolError::skipped`]) — a business brake such as "the item already has that due
 /// date", which is not an error and is reported to the model as such.
 ///
-/// Any `std::error::Error` converts into a failure, so `?` works in handlers.
+/// Any `std::error::Error` converts into a failure, so `?` works in handlers; the error
+/// is kept as the failure's [`source`](ToolError::source), chain and all, for the host's
+/// logs (the model reads only the message).
 pub struct ToolError {
     kind: ToolErrorKind,
     message: String,
+    source: Option<Box<dyn Error + Send + Sync + 'static>>,
 }
 
-/// The two reasons a call can end without a result.
+/// The reasons a call can end without a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ToolErrorKind {
     /// Something went wrong; the model may want to try differently.
     Failed,
@@ -30,6 +35,20 @@ impl ToolError {
         ToolError {
             kind: ToolErrorKind::Failed,
             message: message.to_string(),
+            source: None,
+        }
+    }
+
+    /// A failure with a message the model can act on, caused by `source`, which is kept
+    /// for the host (see [`ToolError::source`]).
+    pub fn failed_because(
+        message: impl fmt::Display,
+        source: impl Error + Send + Sync + 'static,
+    ) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Failed,
+            message: message.to_string(),
+            source: Some(Box::new(source)),
         }
     }
 
@@ -38,6 +57,7 @@ impl ToolError {
         ToolError {
             kind: ToolErrorKind::Skipped,
             message: reason.to_string(),
+            source: None,
         }
     }
 
@@ -55,6 +75,12 @@ impl ToolError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The error that caused this failure, when it was built from one (with `?`, `From`
+    /// or [`ToolError::failed_because`]); its own `source()` chain continues from there.
+    pub fn source(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
+        self.source.as_deref()
+    }
 }
 
 impl fmt::Debug for ToolError {
@@ -62,6 +88,7 @@ impl fmt::Debug for ToolError {
         f.debug_struct("ToolError")
             .field("kind", &self.kind)
             .field("message", &self.message)
+            .field("source", &self.source)
             .finish()
     }
 }
@@ -77,9 +104,10 @@ impl fmt::Display for ToolError {
 
 /// Like `anyhow`, `ToolError` is not itself a `std::error::Error`, so that every error
 /// type can convert into it with `?`.
-impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+impl<E: Error + Send + Sync + 'static> From<E> for ToolError {
     fn from(error: E) -> Self {
-        ToolError::failed(error)
+        let message = error.to_string();
+        ToolError::failed_because(message, error)
     }
 }
 
@@ -95,6 +123,52 @@ mod tests {
         let error = parse("x").unwrap_err();
         assert_eq!(error.kind(), ToolErrorKind::Failed);
         assert_eq!(error.message(), "invalid digit found in string");
+    }
+
+    #[derive(Debug)]
+    struct Disk;
+    impl fmt::Display for Disk {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the disk is full")
+        }
+    }
+    impl Error for Disk {}
+
+    #[derive(Debug)]
+    struct Save(Disk);
+    impl fmt::Display for Save {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the note could not be saved")
+        }
+    }
+    impl Error for Save {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn an_error_converted_with_question_mark_keeps_its_source_chain() {
+        fn save() -> Result<(), ToolError> {
+            Err(Save(Disk))?
+        }
+        let error = save().unwrap_err();
+        assert_eq!(error.message(), "the note could not be saved");
+        let source = error.source().expect("the original error is kept");
+        assert!(source.downcast_ref::<Save>().is_some());
+        let cause = source.source().expect("and its own source");
+        assert_eq!(cause.to_string(), "the disk is full");
+    }
+
+    #[test]
+    fn failed_because_keeps_the_cause_behind_its_own_message() {
+        let error = ToolError::failed_because("try a shorter note", Disk);
+        assert_eq!(error.message(), "try a shorter note");
+        assert_eq!(
+            error.source().map(ToString::to_string).as_deref(),
+            Some("the disk is full")
+        );
+        assert!(ToolError::failed("plain").source().is_none());
     }
 
     #[test]

@@ -34,223 +34,116 @@
 //! assert_eq!(InboxTools::specs()[0].name(), "search");
 //! ```
 
-mod action_key;
+// The run-time pipeline, one stage per file, each importing only the stages before it:
+// call → verify (one call) → gate (the whole program) → plan (split by tier) → apply →
+// outcome; a proposal is what the plan withholds, and approval turns one back into a plan.
 mod apply;
+mod approval;
 mod arguments;
-mod blocking;
 mod call;
+mod gate;
+mod outcome;
+mod plan;
+mod proposal;
+mod verify;
+
+// What the stages share: the set's traits and specs, the policy, the pieces of a result,
+// and every sentence the model reads; and what a user calls beside them (running blocking
+// code, checking a set's declarations).
+mod action_key;
+mod blocking;
 mod check;
-pub mod consumer;
 mod context;
 mod error;
-mod gate;
 mod integer_format;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-mod outcome;
+use __private::messages;
 mod output;
-mod plan;
 mod policy;
-pub mod schema;
 mod set;
 mod spec;
 mod tier;
 
-pub use apply::{Entry, Report, apply};
+pub mod consumer;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+pub mod schema;
+
+pub use apply::{Entry, Report};
+pub use approval::{Approval, ApprovalError, Approved};
 pub use blocking::blocking;
 pub use call::ToolCall;
 pub use check::{DeclarationProblem, check};
 pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
-pub use gate::{CallProblem, ProblemKind, Rejected, gate};
-pub use outcome::{Outcome, ToolResult};
-pub use output::{Content, IntoToolOutput, Json, ToolOutput};
-pub use plan::{Approval, ApprovalError, Approved, Plan, Proposal, approve};
+pub use gate::Rejected;
+pub use outcome::Outcome;
+pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
+pub use plan::Plan;
 pub use policy::Policy;
+pub use proposal::Proposal;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;
+pub use verify::{CallProblem, ProblemKind};
 
 #[doc = include_str!("../docs/tool.md")]
 pub use toolset_macros::tool;
 #[doc = include_str!("../docs/toolset.md")]
 pub use toolset_macros::toolset;
 
-/// Items the macros' generated code uses. Not public API: no stability promise.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::consumer::cache::RenderCache;
-    use crate::schema::input_schema_for;
-    pub use crate::spec::ToolMeta;
-    pub use schemars;
-    pub use serde;
-    pub use serde_json;
+#[path = "private.rs"]
+pub mod __private;
 
-    use serde_json::Value;
+// The public way in is the generated set's inherent `gate`, `apply` and `approve`; these
+// are for the code inside the crate that is generic over the set (the MCP server).
+#[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
+pub(crate) use apply::apply;
+#[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
+pub(crate) use plan::plan as gate;
 
-    /// A model-facing argument's JSON must deserialize into its type. Generated argument
-    /// fields deserialize through [`deserialize_argument`], so a type that cannot gets this
-    /// one error, at the parameter's type, instead of a pile from inside serde's derive.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
-        label = "the model's JSON cannot be deserialized into this type",
-        note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
-    )]
-    pub trait DeserializeArgument: serde::de::DeserializeOwned {}
-    impl<T: serde::de::DeserializeOwned> DeserializeArgument for T {}
+#[cfg(test)]
+mod pipeline_order {
+    /// The stages in pipeline order, with their source.
+    const STAGES: [(&str, &str); 8] = [
+        ("call", include_str!("call.rs")),
+        ("verify", include_str!("verify.rs")),
+        ("gate", include_str!("gate.rs")),
+        ("proposal", include_str!("proposal.rs")),
+        ("plan", include_str!("plan.rs")),
+        ("approval", include_str!("approval.rs")),
+        ("apply", include_str!("apply.rs")),
+        ("outcome", include_str!("outcome.rs")),
+    ];
 
-    /// A model-facing argument's type must describe itself as a JSON schema, which the
-    /// model reads. Generated argument fields get their schema through [`argument_schema`].
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
-        label = "the model cannot be shown a JSON schema of this type",
-        note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
-    )]
-    pub trait SchemaArgument: schemars::JsonSchema {}
-    impl<T: schemars::JsonSchema> SchemaArgument for T {}
-
-    /// `#[serde(deserialize_with)]` of a generated argument field: `T::deserialize`, with
-    /// the bound that explains a missing derive.
-    pub fn deserialize_argument<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-    where
-        T: DeserializeArgument,
-        D: serde::Deserializer<'de>,
-    {
-        T::deserialize(deserializer)
+    /// Whether `source` names the module `stage` through a `crate::` path.
+    fn imports(source: &str, stage: &str) -> bool {
+        [
+            format!("crate::{stage}::"),
+            format!("crate::{stage};"),
+            format!("crate::{stage}}}"),
+        ]
+        .iter()
+        .any(|path| source.contains(path.as_str()))
     }
 
-    /// [`deserialize_argument`] of an `Option<T>` field, with the bound on `T` itself so
-    /// the error names the type to fix.
-    pub fn deserialize_optional_argument<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
-    where
-        T: DeserializeArgument,
-        D: serde::Deserializer<'de>,
-    {
-        <Option<T> as serde::Deserialize<'de>>::deserialize(deserializer)
-    }
-
-    /// `#[schemars(schema_with)]` of a generated argument field: `subschema_for::<T>()`,
-    /// with the bound that explains a missing derive.
-    pub fn argument_schema<T: SchemaArgument>(
-        generator: &mut schemars::SchemaGenerator,
-    ) -> schemars::Schema {
-        generator.subschema_for::<T>()
-    }
-
-    /// [`argument_schema`] of an `Option<T>` field, with the bound on `T` itself.
-    pub fn optional_argument_schema<T: SchemaArgument>(
-        generator: &mut schemars::SchemaGenerator,
-    ) -> schemars::Schema {
-        generator.subschema_for::<Option<T>>()
-    }
-
-    /// The input schema of a tool whose arguments are `T` (a whole-object `#[args]` type or
-    /// a propose-only struct), with the bound that explains a missing derive.
-    pub fn input_schema_of<T: SchemaArgument>() -> Value {
-        input_schema_for::<T>()
-    }
-
-    /// The error of a writing tool handed shared state; `apply` never does this.
-    pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
-        crate::ToolError::failed(format!(
-            "internal error: the tool `{tool}` writes state but was run with shared access"
-        ))
-    }
-
-    /// The error of running a propose-only tool; the gate never approves one.
-    pub fn propose_only_has_no_handler(tool: &str) -> crate::ToolError {
-        crate::ToolError::failed(format!(
-            "the tool `{tool}` can only be proposed to a human; it has no handler to run"
-        ))
-    }
-
-    /// Metadata of a tool whose declaration failed to compile; never used at run time.
-    pub const PLACEHOLDER_META: ToolMeta =
-        ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
-
-    /// Whether two names are equal, usable in constant evaluation (duplicate-name checks).
-    pub const fn same_name(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// The first entry before `index` whose name is `names[index]`'s.
-    pub const fn earlier_same_name(names: &[&str], index: usize) -> Option<usize> {
-        let mut i = 0;
-        while i < index {
-            if same_name(names[i], names[index]) {
-                return Some(i);
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// Text assembled in constant evaluation, for a compile error that names what only
-    /// constant evaluation knows (a tool name set by `#[tool(name = "...")]`).
-    pub struct ConstMessage {
-        bytes: [u8; 512],
-        len: usize,
-    }
-
-    impl ConstMessage {
-        /// Appends `text`, dropping what does not fit.
-        pub const fn push(mut self, text: &str) -> Self {
-            let text = text.as_bytes();
-            let mut i = 0;
-            while i < text.len() && self.len < self.bytes.len() {
-                self.bytes[self.len] = text[i];
-                self.len += 1;
-                i += 1;
-            }
-            self
-        }
-
-        /// The text so far (cut back to a character boundary if it was truncated).
-        pub const fn as_str(&self) -> &str {
-            let mut len = self.len;
-            loop {
-                let (head, _) = self.bytes.split_at(len);
-                if let Ok(text) = std::str::from_utf8(head) {
-                    return text;
-                }
-                len -= 1;
+    #[test]
+    fn each_stage_imports_only_earlier_stages_and_outcome_imports_none() {
+        for (position, (stage, source)) in STAGES.iter().enumerate() {
+            for (later, _) in &STAGES[position + 1..] {
+                // Apply records its results in outcome's types; outcome imports no stage.
+                let allowed = *stage == "apply" && *later == "outcome";
+                assert!(
+                    allowed || !imports(source, later),
+                    "{stage}.rs imports the later stage {later}.rs"
+                );
             }
         }
-    }
-
-    /// The error of two entries `first` < `second` of the set `set` with one tool name.
-    pub const fn duplicate_name_message(
-        set: &str,
-        entries: &[&str],
-        names: &[&str],
-        first: usize,
-        second: usize,
-    ) -> ConstMessage {
-        ConstMessage {
-            bytes: [0; 512],
-            len: 0,
+        let (_, outcome) = STAGES[STAGES.len() - 1];
+        for (stage, _) in &STAGES[..STAGES.len() - 1] {
+            assert!(!imports(outcome, stage), "outcome.rs imports {stage}.rs");
         }
-        .push("`")
-        .push(entries[second])
-        .push("` and `")
-        .push(entries[first])
-        .push("` in `")
-        .push(set)
-        .push("` are both named `")
-        .push(names[second])
-        .push("`, so the model could not tell them apart: give one of them another name with #[tool(name = \"...\")]")
     }
 }

@@ -1,7 +1,9 @@
-//! What became of each call: the outcome `apply` records, and the tool result sent back
-//! to the model.
+//! What became of each call: the outcome `apply` records, and what the model reads about it.
+//!
+//! The last stage of the pipeline (call → verify → gate → plan → apply → outcome). It
+//! imports no other stage: apply fills these types in.
 
-use crate::ToolOutput;
+use crate::{ToolOutput, messages};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -9,6 +11,7 @@ use std::time::Duration;
 /// early.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// The handler ran and produced this output.
     Done(ToolOutput),
@@ -65,20 +68,15 @@ impl Outcome {
     pub fn to_tool_output(&self) -> ToolOutput {
         match self {
             Outcome::Done(output) => output.clone(),
-            Outcome::Skipped { reason } => ToolOutput::text(format!("Skipped: {reason}")),
-            Outcome::Failed { message } => ToolOutput::error(format!("Error: {message}")),
-            Outcome::Refused { reason } => ToolOutput::error(format!("Not run: {reason}")),
-            Outcome::TimedOut { after } => ToolOutput::error(format!(
-                "Error: the tool did not finish within {} ms and was stopped",
-                after.as_millis()
-            )),
-            Outcome::Cancelled => {
-                ToolOutput::error("Cancelled: the call was cancelled before it finished")
+            Outcome::Skipped { reason } => ToolOutput::text(messages::skipped(reason)),
+            Outcome::Failed { message } => ToolOutput::error(messages::failed(message)),
+            Outcome::Refused { reason } => ToolOutput::error(messages::refused(reason)),
+            Outcome::TimedOut { after } => {
+                ToolOutput::error(messages::timed_out(after.as_millis()))
             }
-            Outcome::Panicked { .. } => {
-                // The panic text may hold internals; the model only learns that it crashed.
-                ToolOutput::error("Error: the tool crashed while handling this call")
-            }
+            Outcome::Cancelled => ToolOutput::error(messages::CANCELLED),
+            // The panic text may hold internals; the model only learns that it crashed.
+            Outcome::Panicked { .. } => ToolOutput::error(messages::PANICKED),
         }
     }
 }
@@ -94,16 +92,4 @@ mod millis {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
         u64::deserialize(deserializer).map(Duration::from_millis)
     }
-}
-
-/// One result to send back to the model for one call: the provider-neutral form the
-/// `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResult {
-    /// The id of the call this answers.
-    pub call_id: String,
-    /// The tool name the model used (Gemini matches results by name).
-    pub name: String,
-    /// What the model reads.
-    pub output: ToolOutput,
 }

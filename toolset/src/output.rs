@@ -1,4 +1,5 @@
-//! What a tool call produces, and the handler return types that convert into it.
+//! What a tool call produces, the handler return types that convert into it, and the
+//! result sent back to the model for one call.
 
 use crate::ToolError;
 use schemars::JsonSchema;
@@ -25,6 +26,7 @@ pub struct ToolOutput {
 /// One part of a tool's output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Content {
     /// Plain text.
     Text {
@@ -153,9 +155,8 @@ impl IntoToolOutput for ToolOutput {
 
 impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
     fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
-        let value = serde_json::to_value(&self.0).map_err(|error| {
-            ToolError::failed(format!("the result could not be serialized: {error}"))
-        })?;
+        let value = serde_json::to_value(&self.0)
+            .map_err(|error| ToolError::failed(crate::messages::unserializable_result(&error)))?;
         Ok(ToolOutput::structured(value))
     }
 
@@ -172,6 +173,18 @@ impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolOutput for Result<T, E> {
     fn output_schema() -> Option<Value> {
         T::output_schema()
     }
+}
+
+/// One result to send back to the model for one call: the provider-neutral form the
+/// `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call this answers.
+    pub call_id: String,
+    /// The tool name the model used (Gemini matches results by name).
+    pub name: String,
+    /// What the model reads.
+    pub output: ToolOutput,
 }
 
 #[cfg(test)]

@@ -95,13 +95,50 @@ impl<T: ToolSet> Policy<T> {
         flag(&self.deferred, tool.index()) || T::spec_of(tool).is_deferred()
     }
 
-    /// The tools to offer the model up front, in declared order: neither hidden, denied
-    /// nor deferred.
-    pub fn offered(&self) -> impl Iterator<Item = T::Name> + '_ {
-        T::Name::ALL.iter().copied().filter(|&tool| {
-            !self.is_hidden(tool) && !self.is_denied(tool) && !self.is_deferred(tool)
-        })
+    /// Whether `tool` is offered to the model up front: neither hidden, denied nor
+    /// deferred. The one rule every tool list and the gate's unknown-tool answer follow.
+    pub fn offers(&self, tool: T::Name) -> bool {
+        self.availability(tool) == Availability::Offered
     }
+
+    /// The tools to offer the model up front, in declared order: those [`offers`] is
+    /// true of.
+    ///
+    /// [`offers`]: Policy::offers
+    pub fn offered(&self) -> impl Iterator<Item = T::Name> + '_ {
+        T::Name::ALL
+            .iter()
+            .copied()
+            .filter(|&tool| self.offers(tool))
+    }
+
+    /// What this policy makes of `tool`. Hiding wins over denying (a hidden tool is
+    /// unknown to the model, so it is never told the tool is denied), denying over
+    /// deferring.
+    pub(crate) fn availability(&self, tool: T::Name) -> Availability {
+        if self.is_hidden(tool) {
+            Availability::Hidden
+        } else if self.is_denied(tool) {
+            Availability::Denied
+        } else if self.is_deferred(tool) {
+            Availability::Deferred
+        } else {
+            Availability::Offered
+        }
+    }
+}
+
+/// What a policy makes of one tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Availability {
+    /// In the tool list; calls pass.
+    Offered,
+    /// Out of the initial list, to be found by tool search; calls pass.
+    Deferred,
+    /// Known to the model but refused, with a message saying so.
+    Denied,
+    /// Unknown to the model: calls are answered as for a tool that does not exist.
+    Hidden,
 }
 
 impl<T: ToolSet> Clone for Policy<T> {

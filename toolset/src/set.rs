@@ -145,7 +145,9 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     /// The set's cache of rendered tool lists (one `static` per set).
     fn render_cache() -> &'static crate::consumer::cache::RenderCache;
 
-    /// The spec of the tool `name`.
+    /// The spec of the tool `name`, for code generic over sets; callers use the
+    /// generated `Set::spec(name)`.
+    #[doc(hidden)]
     fn spec_of(name: Self::Name) -> &'static ToolSpec {
         &Self::specs()[name.index()]
     }

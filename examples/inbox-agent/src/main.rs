@@ -94,7 +94,9 @@ async fn run() -> Result<(), String> {
         // The user reviews each proposal; here they approve it exactly as shown.
         for proposal in &proposals {
             let approval = proposal.approve();
-            match InboxTools::approve(proposal, &approval).map_err(|error| error.to_string())? {
+            match InboxTools::approve(proposal, &approval, &InboxTools::policy(autonomy))
+                .map_err(|error| error.to_string())?
+            {
                 Approved::Handoff {
                     args: InboxToolsCall::SendReply(reply),
                     ..

@@ -54,7 +54,8 @@ pub fn outcome(call_id: &str, name: &str, outcome: &Outcome) {
         Outcome::Failed { message } | Outcome::Panicked { message } => message.clone(),
         Outcome::Refused { reason } => reason.clone(),
         Outcome::TimedOut { after } => format!("after {after:?}"),
-        Outcome::Cancelled => String::new(),
+        // `Outcome` is non-exhaustive: a future kind shows as what the model reads.
+        _ => outcome.to_tool_output().text_content(),
     };
     println!(
         "- {call_id} {name}: {} {detail}",

@@ -452,14 +452,14 @@ const _: () = {
             calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
             autonomy: ::toolset::Autonomy,
         ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-            ::toolset::gate::<Self>(calls, &::toolset::Policy::new(autonomy))
+            ::toolset::__private::gate::<Self>(calls, &::toolset::Policy::new(autonomy))
         }
         /// Like [`gate`](Self::gate), under a per-request policy that can only tighten.
         pub fn gate_with(
             calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
             policy: &::toolset::Policy<Self>,
         ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-            ::toolset::gate::<Self>(calls, policy)
+            ::toolset::__private::gate::<Self>(calls, policy)
         }
         /// Runs the plan's approved calls against `state`: an outcome for every call.
         pub async fn apply(
@@ -467,16 +467,18 @@ const _: () = {
             ctx: &::toolset::ToolContext,
             plan: ::toolset::Plan<Self>,
         ) -> ::toolset::Report {
-            ::toolset::apply::<Self>(state, ctx, plan).await
+            ::toolset::__private::apply::<Self>(state, ctx, plan).await
         }
         /// Turns a human-approved proposal into a runnable plan, or into typed arguments
-        /// for the host when the tool is propose-only. Re-verifies the call, and refuses
-        /// if the proposal changed after `approval` was given.
+        /// for the host when the tool is propose-only. Re-verifies the call under
+        /// `policy`, the one in force now (a tool denied or hidden since is not run), and
+        /// refuses if the proposal changed after `approval` was given.
         pub fn approve(
             proposal: &::toolset::Proposal,
             approval: &::toolset::Approval,
+            policy: &::toolset::Policy<Self>,
         ) -> ::std::result::Result<::toolset::Approved<Self>, ::toolset::ApprovalError> {
-            ::toolset::approve::<Self>(proposal, approval)
+            ::toolset::__private::approve::<Self>(proposal, approval, policy)
         }
         /// A per-request policy starting at `autonomy`.
         pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {

@@ -12,7 +12,7 @@
 //!   and a message the model can act on; a call above the server's [`Autonomy`] is not
 //!   run, and comes back with `isError: true` and the "needs human approval" message
 //!   (see [`McpServer::with_withheld_message`]); anything else runs with
-//!   [`apply`](crate::apply) against the shared state, and its outcome becomes the
+//!   `Set::apply` against the shared state, and its outcome becomes the
 //!   `CallToolResult` (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
 //!   goes on the wire. A tool that declares an `outputSchema` must answer with a

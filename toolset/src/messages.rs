@@ -1,0 +1,190 @@
+//! Every sentence the model reads from the run-time pipeline, in one place.
+//!
+//! The gate, verify, plan, approval, apply and outcome stages never write model-facing text
+//! themselves: they call these functions. So a reviewer reads all of it here (and in
+//! `tests/tests/snapshots/messages.txt`, which shows each one filled in), and a change of
+//! wording is one edit that the snapshot test makes visible.
+//!
+//! The sentences follow one pattern: what happened, then what the model should do next.
+//! They never leak internals (a panic's payload, a file path); those go to the host.
+
+use crate::{Autonomy, Tier};
+use std::fmt::Display;
+
+/// A call to a name the request does not offer, with the closest offered name if one is
+/// near and the list of offered names.
+pub fn unknown_tool(name: &str, closest: Option<&str>, offered: &[&str]) -> String {
+    let hint = match closest {
+        Some(candidate) => format!(" Did you mean \"{candidate}\"?"),
+        None => String::new(),
+    };
+    if offered.is_empty() {
+        return format!("There is no tool named \"{name}\".{hint} No tools are available.");
+    }
+    format!(
+        "There is no tool named \"{name}\".{hint} The available tools are: {}.",
+        offered.join(", ")
+    )
+}
+
+/// A call without an id.
+pub fn call_without_id() -> String {
+    "This call has no id. Give every call an id of its own, so its result can be matched to it."
+        .to_owned()
+}
+
+/// A call whose id other calls of the program share; `positions` are the 1-based
+/// positions of every call using it.
+pub fn shared_call_id(id: &str, positions: &[usize]) -> String {
+    let positions: Vec<String> = positions.iter().map(usize::to_string).collect();
+    format!(
+        "The call id \"{id}\" is used by {} calls of this batch (calls {}). Give every call an id of its own.",
+        positions.len(),
+        positions.join(", ")
+    )
+}
+
+/// A call of a tool whose declaration is broken (a constraint that cannot be checked);
+/// `why` is for the developer.
+pub fn misdeclared(name: &str, why: &str) -> String {
+    format!(
+        "The tool \"{name}\" cannot be used: its declaration is broken, which is no fault of your call \
+         (for its developer: {why}). Do without it."
+    )
+}
+
+/// Arguments that are JSON of another type than an object; `got` describes what was sent.
+pub fn not_an_object(at: &str, got: &str) -> String {
+    format!("{at}: expected an object of named arguments, got {got}")
+}
+
+/// A value at `at` that does not fit: what the schema expects there, what was sent.
+pub fn expected_got(at: &str, expected: &str, got: &str) -> String {
+    format!("{at}: expected {expected}, got {got}")
+}
+
+/// A required key missing at `at`; `expected` describes its value, if known.
+pub fn missing_key(at: &str, expected: Option<&str>) -> String {
+    match expected {
+        Some(expected) => format!("{at}: missing required key (expected {expected})"),
+        None => format!("{at}: missing required key"),
+    }
+}
+
+/// A key at `at` the schema does not declare, with the nearest declared key and the
+/// declared keys of its object.
+pub fn unknown_key(at: &str, nearest: Option<&str>, known: &[&str]) -> String {
+    let hint = match nearest {
+        Some(nearest) => format!(" Did you mean \"{nearest}\"?"),
+        None => String::new(),
+    };
+    let keys = if known.is_empty() {
+        "this object takes no keys".to_owned()
+    } else {
+        format!("the keys here are {}", known.join(", "))
+    };
+    format!("{at}: unknown key.{hint} Remove it ({keys})")
+}
+
+/// Valid JSON that serde_json's reader refused inside a number; `error` is its words.
+pub fn unreadable_number(at: &str, error: &str) -> String {
+    format!(
+        "{at}: a number cannot be read ({error}); write an integer as digits without a fraction \
+         or exponent, and keep every number within its range"
+    )
+}
+
+/// A call to a tool the request's policy denies.
+pub fn denied(name: &str) -> String {
+    format!("The tool \"{name}\" is not available in this conversation. Do without it.")
+}
+
+/// Arguments that are not JSON at all; `error` is the parser's description.
+pub fn malformed_json(name: &str, error: &dyn Display) -> String {
+    format!(
+        "The arguments of \"{name}\" are not valid JSON ({error}). Send one JSON object with the tool's arguments."
+    )
+}
+
+/// Arguments that are JSON but do not fit the tool's schema; `details` lists the mistakes.
+pub fn invalid_arguments(name: &str, details: &str) -> String {
+    format!(
+        "Invalid arguments for \"{name}\": {details}. Check them against the tool's schema and call it again."
+    )
+}
+
+/// The answer to a good call of a rejected program: `bad` other calls were invalid.
+pub fn not_run_batch_invalid(bad: usize) -> String {
+    format!(
+        "Not run: {bad} other call(s) in this batch were invalid, so none of the batch ran. \
+         Fix them and send the whole batch again."
+    )
+}
+
+/// The answer to a call that waits for a human, in a report and as a proposal's pending
+/// result (the "continue" conversation style).
+pub const AWAITING_APPROVAL: &str = "Awaiting approval: this call was proposed to the user and has not run. \
+     Do not assume it happened; carry on with the rest.";
+
+/// The answer to a proposal the human declined, with the human's reason.
+pub fn declined(reason: &str) -> String {
+    format!("Declined by the user: {reason}. The call did not run.")
+}
+
+/// The answer of a handler that deliberately did nothing.
+pub fn skipped(reason: &str) -> String {
+    format!("Skipped: {reason}")
+}
+
+/// The answer of a handler that failed, with its message.
+pub fn failed(message: &str) -> String {
+    format!("Error: {message}")
+}
+
+/// The answer to a call apply refused to run, with the reason.
+pub fn refused(reason: &str) -> String {
+    format!("Not run: {reason}")
+}
+
+/// Apply's reason for not running a propose-only tool.
+pub fn refused_propose_only(name: &str) -> String {
+    format!("\"{name}\" can only be proposed to the user; it has no handler to run")
+}
+
+/// Apply's reason for not running a call whose tier is above the autonomy that approved it.
+pub fn refused_above_autonomy(name: &str, tier: Tier, level: Autonomy) -> String {
+    let ceiling = match level {
+        Autonomy::Off => "nothing runs without the user",
+        Autonomy::ReadOnly => "only read_only tools run without the user",
+        Autonomy::Reversible => "only read_only and reversible tools run without the user",
+        Autonomy::ExternalReversible => "every tier but irreversible runs without the user",
+    };
+    format!("\"{name}\" has the risk tier {tier}, and here {ceiling}; it needs the user's approval")
+}
+
+/// The answer to a call stopped at its time limit.
+pub fn timed_out(after_ms: u128) -> String {
+    format!("Error: the tool did not finish within {after_ms} ms and was stopped")
+}
+
+/// The answer to a cancelled call.
+pub const CANCELLED: &str = "Cancelled: the call was cancelled before it finished";
+
+/// The answer to a call whose handler panicked; the panic text may hold internals, so the
+/// model only learns that the tool crashed.
+pub const PANICKED: &str = "Error: the tool crashed while handling this call";
+
+/// A handler's `Json<T>` result that could not be serialized.
+pub fn unserializable_result(error: &dyn Display) -> String {
+    format!("the result could not be serialized: {error}")
+}
+
+/// The failure of a writing tool handed shared state (apply never does this).
+pub fn exclusive_access_required(name: &str) -> String {
+    format!("internal error: the tool `{name}` writes state but was run with shared access")
+}
+
+/// The failure of running a propose-only tool's (absent) handler.
+pub fn propose_only_has_no_handler(name: &str) -> String {
+    format!("the tool `{name}` can only be proposed to a human; it has no handler to run")
+}

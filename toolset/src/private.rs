@@ -1,0 +1,203 @@
+//! Items the macros' generated code uses. Not public API: no stability promise.
+//!
+//! Every path here (`::toolset::__private::X`) is written by `toolset-macros`; renaming one
+//! breaks the generated code and the expansion snapshots in `tests/tests/expand/`.
+
+pub use crate::consumer::cache::RenderCache;
+use crate::schema::input_schema_for;
+pub use crate::spec::ToolMeta;
+pub use schemars;
+pub use serde;
+pub use serde_json;
+
+use crate::{Approval, ApprovalError, Approved, Plan, Policy, Proposal, Rejected, Report};
+use crate::{ToolCall, ToolContext, ToolSet};
+use serde_json::Value;
+
+/// `Set::gate` and `Set::gate_with`: verify the whole program, then split it by tier.
+pub fn gate<T: ToolSet>(
+    calls: impl IntoIterator<Item = ToolCall>,
+    policy: &Policy<T>,
+) -> Result<Plan<T>, Rejected> {
+    crate::plan::plan(calls, policy)
+}
+
+/// `Set::apply`: run the plan's approved calls, an outcome for every call.
+pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
+    crate::apply::apply(state, ctx, plan).await
+}
+
+/// `Set::approve`: a human-approved proposal, re-checked under the policy in force.
+pub fn approve<T: ToolSet>(
+    proposal: &Proposal,
+    approval: &Approval,
+    policy: &Policy<T>,
+) -> Result<Approved<T>, ApprovalError> {
+    crate::approval::approve(proposal, approval, policy)
+}
+
+// Every sentence the model reads. Declared here so that the snapshot test
+// (`tests/tests/messages.rs`) can show them all without making them public API; the crate
+// itself uses it as `crate::messages`.
+#[path = "messages.rs"]
+pub mod messages;
+
+/// A model-facing argument's JSON must deserialize into its type. Generated argument
+/// fields deserialize through [`deserialize_argument`], so a type that cannot gets this
+/// one error, at the parameter's type, instead of a pile from inside serde's derive.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
+    label = "the model's JSON cannot be deserialized into this type",
+    note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
+)]
+pub trait DeserializeArgument: serde::de::DeserializeOwned {}
+impl<T: serde::de::DeserializeOwned> DeserializeArgument for T {}
+
+/// A model-facing argument's type must describe itself as a JSON schema, which the
+/// model reads. Generated argument fields get their schema through [`argument_schema`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
+    label = "the model cannot be shown a JSON schema of this type",
+    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
+)]
+pub trait SchemaArgument: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> SchemaArgument for T {}
+
+/// `#[serde(deserialize_with)]` of a generated argument field: `T::deserialize`, with
+/// the bound that explains a missing derive.
+pub fn deserialize_argument<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: DeserializeArgument,
+    D: serde::Deserializer<'de>,
+{
+    T::deserialize(deserializer)
+}
+
+/// [`deserialize_argument`] of an `Option<T>` field, with the bound on `T` itself so
+/// the error names the type to fix.
+pub fn deserialize_optional_argument<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    T: DeserializeArgument,
+    D: serde::Deserializer<'de>,
+{
+    <Option<T> as serde::Deserialize<'de>>::deserialize(deserializer)
+}
+
+/// `#[schemars(schema_with)]` of a generated argument field: `subschema_for::<T>()`,
+/// with the bound that explains a missing derive.
+pub fn argument_schema<T: SchemaArgument>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    generator.subschema_for::<T>()
+}
+
+/// [`argument_schema`] of an `Option<T>` field, with the bound on `T` itself.
+pub fn optional_argument_schema<T: SchemaArgument>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    generator.subschema_for::<Option<T>>()
+}
+
+/// The input schema of a tool whose arguments are `T` (a whole-object `#[args]` type or
+/// a propose-only struct), with the bound that explains a missing derive.
+pub fn input_schema_of<T: SchemaArgument>() -> Value {
+    input_schema_for::<T>()
+}
+
+/// The error of a writing tool handed shared state; `apply` never does this.
+pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
+    crate::ToolError::failed(crate::messages::exclusive_access_required(tool))
+}
+
+/// The error of running a propose-only tool; the gate never approves one.
+pub fn propose_only_has_no_handler(tool: &str) -> crate::ToolError {
+    crate::ToolError::failed(crate::messages::propose_only_has_no_handler(tool))
+}
+
+/// Metadata of a tool whose declaration failed to compile; never used at run time.
+pub const PLACEHOLDER_META: ToolMeta =
+    ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
+
+/// Whether two names are equal, usable in constant evaluation (duplicate-name checks).
+pub const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The first entry before `index` whose name is `names[index]`'s.
+pub const fn earlier_same_name(names: &[&str], index: usize) -> Option<usize> {
+    let mut i = 0;
+    while i < index {
+        if same_name(names[i], names[index]) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Text assembled in constant evaluation, for a compile error that names what only
+/// constant evaluation knows (a tool name set by `#[tool(name = "...")]`).
+pub struct ConstMessage {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl ConstMessage {
+    /// Appends `text`, dropping what does not fit.
+    pub const fn push(mut self, text: &str) -> Self {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < self.bytes.len() {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// The text so far (cut back to a character boundary if it was truncated).
+    pub const fn as_str(&self) -> &str {
+        let mut len = self.len;
+        loop {
+            let (head, _) = self.bytes.split_at(len);
+            if let Ok(text) = std::str::from_utf8(head) {
+                return text;
+            }
+            len -= 1;
+        }
+    }
+}
+
+/// The error of two entries `first` < `second` of the set `set` with one tool name.
+pub const fn duplicate_name_message(
+    set: &str,
+    entries: &[&str],
+    names: &[&str],
+    first: usize,
+    second: usize,
+) -> ConstMessage {
+    ConstMessage {
+        bytes: [0; 512],
+        len: 0,
+    }
+    .push("`")
+    .push(entries[second])
+    .push("` and `")
+    .push(entries[first])
+    .push("` in `")
+    .push(set)
+    .push("` are both named `")
+    .push(names[second])
+    .push("`, so the model could not tell them apart: give one of them another name with #[tool(name = \"...\")]")
+}

@@ -1,0 +1,163 @@
+//! Checking one call: the tool is known and offered, the policy allows it, and its
+//! arguments deserialize into the tool's typed arguments and meet the schema's constraints.
+//!
+//! The second stage of the pipeline (call → verify → gate → plan → apply → outcome). It
+//! knows nothing of programs or tiers: the gate runs it on every call of a program, an
+//! approval runs it again on the one call a human reviewed.
+
+use crate::arguments::{self, ArgumentsError};
+use crate::policy::Availability;
+use crate::spec::ConstraintFailure;
+use crate::{Policy, ToolCall, ToolName, ToolSet, messages};
+
+/// Why one call was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// No tool of that name is offered.
+    UnknownTool,
+    /// The tool exists, but the policy of this request denies it.
+    Denied,
+    /// The arguments are not valid JSON.
+    MalformedJson,
+    /// The arguments are JSON but do not fit the tool's schema.
+    InvalidArguments,
+    /// The tool's declaration is broken (a constraint of its schema cannot be checked):
+    /// no call of it can be verified, so none runs. Not the model's mistake; see
+    /// [`crate::check`].
+    Misdeclared,
+    /// The call has no id, or shares its id with another call of the program: its result
+    /// could not be told apart (providers refuse a reply with two results for one id).
+    InvalidCallId,
+}
+
+/// One rejected call, with a message written for the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallProblem {
+    /// The id of the rejected call.
+    pub call_id: String,
+    /// The tool name the model used.
+    pub name: String,
+    /// What kind of mistake it is.
+    pub kind: ProblemKind,
+    /// What the model reads: the mistake and how to fix it.
+    pub message: String,
+}
+
+/// A call that passed verification: which tool, and its typed arguments.
+pub(crate) struct Verified<T: ToolSet> {
+    pub(crate) name: T::Name,
+    pub(crate) typed: T::Call,
+}
+
+impl<T: ToolSet> Policy<T> {
+    /// Checks one call on its own: the tool is offered (or deferred) and not denied, and
+    /// the arguments deserialize into its typed arguments and meet its schema constraints.
+    ///
+    /// A call can be checked as soon as its arguments are complete (while the model is
+    /// still streaming the rest of its answer), so a mistake can be reported early. The
+    /// program is still gated as a whole: a call that passes here runs only through
+    /// `Set::gate_with` and `Set::apply`, which check it again with the others.
+    ///
+    /// ```
+    /// use toolset::{tool, toolset, Autonomy, ToolCall};
+    ///
+    /// /// Look a word up.
+    /// #[tool(tier = "read_only")]
+    /// pub async fn define(word: String) -> String { word }
+    ///
+    /// toolset! { pub Words = [define]; }
+    ///
+    /// let policy = Words::policy(Autonomy::ReadOnly);
+    /// assert!(policy.check(&ToolCall::new("1", "define", r#"{"word":"gate"}"#)).is_ok());
+    /// assert!(policy.check(&ToolCall::new("2", "define", r#"{"word":7}"#)).is_err());
+    /// ```
+    pub fn check(&self, call: &ToolCall) -> Result<(), crate::CallProblem> {
+        verify::<T>(call, self).map(|_| ())
+    }
+}
+
+/// Checks one call: known, offered, allowed, and its arguments deserialize into the typed
+/// call and meet the schema's constraints.
+pub(crate) fn verify<T: ToolSet>(
+    call: &ToolCall,
+    policy: &Policy<T>,
+) -> Result<Verified<T>, CallProblem> {
+    let problem = |kind, message| CallProblem {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        kind,
+        message,
+    };
+    let known = T::Name::from_name(&call.name);
+    let name = match known.map(|name| (name, policy.availability(name))) {
+        // Whether a deferred tool may be called by name before a search found it is
+        // issue 15's question; until then such calls pass, as they always have.
+        Some((name, Availability::Offered | Availability::Deferred)) => name,
+        Some((_, Availability::Denied)) => {
+            return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));
+        }
+        Some((_, Availability::Hidden)) | None => {
+            return Err(problem(
+                ProblemKind::UnknownTool,
+                unknown_tool_message::<T>(&call.name, policy),
+            ));
+        }
+    };
+    let spec = T::spec_of(name);
+    // A tool whose constraints cannot be checked refuses every call, whatever it says.
+    if let Some(why) = spec.declaration_problem() {
+        return Err(problem(
+            ProblemKind::Misdeclared,
+            messages::misdeclared(&call.name, &why),
+        ));
+    }
+    let invalid = |problems: Vec<String>| {
+        problem(
+            ProblemKind::InvalidArguments,
+            messages::invalid_arguments(&call.name, &problems.join("; ")),
+        )
+    };
+    // Models send "" (or whitespace) for a tool without arguments.
+    let arguments = match call.arguments.trim() {
+        "" => "{}",
+        text => text,
+    };
+    match arguments::read::<T>(name, spec, arguments) {
+        Ok(typed) => match spec.check_constraints(arguments) {
+            Ok(()) => Ok(Verified { name, typed }),
+            Err(ConstraintFailure::Uncheckable(why)) => Err(problem(
+                ProblemKind::Misdeclared,
+                messages::misdeclared(&call.name, &why),
+            )),
+            Err(ConstraintFailure::Violations(violations)) => Err(invalid(violations)),
+        },
+        Err(ArgumentsError::Malformed(error)) => Err(problem(
+            ProblemKind::MalformedJson,
+            messages::malformed_json(&call.name, &error),
+        )),
+        Err(ArgumentsError::Invalid(mut problems)) => {
+            // Unknown keys refused after serde read the rest: the schema's constraints
+            // may be broken too; say everything at once.
+            if let Err(ConstraintFailure::Violations(violations)) =
+                spec.check_constraints(arguments)
+            {
+                for violation in violations {
+                    if !problems.contains(&violation) {
+                        problems.push(violation);
+                    }
+                }
+            }
+            Err(invalid(problems))
+        }
+    }
+}
+
+/// The unknown-tool message: the offered tools (what the rendered list shows), and the
+/// closest of them when it is near enough to be a typo. A name past the 64-character
+/// grammar gets no distance computed, and is echoed cut short.
+fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
+    let offered: Vec<&str> = policy.offered().map(ToolName::as_str).collect();
+    let closest = arguments::closest(name, &offered);
+    messages::unknown_tool(&arguments::shortened(name), closest, &offered)
+}
