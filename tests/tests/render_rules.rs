@@ -583,6 +583,7 @@ fn strict_is_decided_per_tool() {
             .as_str()
             .is_some_and(|d| d.ends_with("Default: []."))
     );
+    // In declared order, as every list of arguments is.
     assert_eq!(
         schedule["parameters"]["required"],
         json!(["title", "starts_at", "attendees"])

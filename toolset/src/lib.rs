@@ -39,6 +39,7 @@
 // outcome; a proposal is what the plan withholds, and approval turns one back into a plan.
 mod apply;
 mod approval;
+mod arguments;
 mod call;
 mod gate;
 mod outcome;
@@ -48,8 +49,11 @@ mod request;
 mod verify;
 
 // What the stages share: the set's traits and specs, the policy, the pieces of a result,
-// and every sentence the model reads.
+// and every sentence the model reads; and what a user calls beside them (running blocking
+// code, checking a set's declarations).
 mod action_key;
+mod blocking;
+mod check;
 mod context;
 mod error;
 mod integer_format;
@@ -69,7 +73,9 @@ pub mod search;
 
 pub use apply::{Entry, Report};
 pub use approval::{Approval, ApprovalError, Approved};
+pub use blocking::blocking;
 pub use call::ToolCall;
+pub use check::{DeclarationProblem, check};
 pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};

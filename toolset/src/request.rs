@@ -27,7 +27,6 @@ use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
-use crate::verify::levenshtein;
 use crate::{CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
@@ -512,13 +511,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     fn unknown_tool_message(&self, name: &str, layout: &Layout) -> String {
         let available = self.available(layout);
-        let closest = available
-            .iter()
-            .map(|candidate| (levenshtein(name, candidate), *candidate))
-            .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, candidate)| candidate);
-        let mut message = messages::unknown_tool(name, closest, &available);
+        let closest = crate::arguments::closest(name, &available);
+        let mut message =
+            messages::unknown_tool(&crate::arguments::shortened(name), closest, &available);
         if layout.search_callable {
             message.push_str(&messages::search_hint(SEARCH_TOOL_NAME));
         }

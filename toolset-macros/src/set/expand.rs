@@ -237,7 +237,7 @@ fn set_impl(names: &Names) -> TokenStream {
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #name_enum::#variant => ::toolset::__private::serde_json::from_str::<<#path as ::toolset::Tool>::Args>(arguments).map(#call_enum::#variant),
+            #name_enum::#variant => <<#path as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {
@@ -274,10 +274,10 @@ fn set_impl(names: &Names) -> TokenStream {
                 &RENDERED
             }
 
-            fn parse(
+            fn deserialize_call<'de, D: ::toolset::__private::serde::Deserializer<'de>>(
                 name: #name_enum,
-                arguments: &str,
-            ) -> ::std::result::Result<#call_enum, ::toolset::__private::serde_json::Error> {
+                deserializer: D,
+            ) -> ::std::result::Result<#call_enum, D::Error> {
                 match name {
                     #(#parse_arms)*
                 }
