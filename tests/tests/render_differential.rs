@@ -11,7 +11,8 @@
 //!   OpenAI's non-strict `parameters`) accepts exactly what serde accepts. For a tool whose
 //!   root union was flattened (`find`), the schema is a relaxation: serde ⇒ schema;
 //! - the canonical schema differs from the consumer schema only where integer bounds were
-//!   added;
+//!   added (the non-standard formats the consumer schema drops, `uint32` and the like,
+//!   are annotations to a 2020-12 validator and decide nothing);
 //! - where OpenAI strict mode is on, every value built from the strict schema parses, and
 //!   whatever the strict schema accepts, serde accepts and the canonical schema accepts.
 //!
