@@ -23,6 +23,7 @@
 
 use crate::consumer::{Format, tool_value};
 use crate::gate::Route;
+use crate::policy::Availability;
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
@@ -265,8 +266,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy
     }
 
-    fn visible(&self, tool: T::Name) -> bool {
-        !self.policy.is_hidden(tool) && !self.policy.is_denied(tool)
+    /// Whether `tool` is deferred by the policy (and neither hidden nor denied): what a
+    /// search may find and an activation may add.
+    fn searchable(&self, tool: T::Name) -> bool {
+        self.policy.availability(tool) == Availability::Deferred
     }
 
     fn layout(&self) -> Layout {
@@ -276,29 +279,31 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
         let mut any_deferred = false;
+        // The policy's one rule decides each tool's place; the request only adds to it.
         for &tool in T::Name::ALL {
-            if !self.visible(tool) {
-                continue;
-            }
             let index = tool.index();
-            if self.policy.is_deferred(tool) {
-                any_deferred = true;
-                if native {
+            match self.policy.availability(tool) {
+                Availability::Hidden | Availability::Denied => {}
+                Availability::Deferred => {
+                    any_deferred = true;
+                    if native {
+                        entries.push(Entry::Tool {
+                            index,
+                            defer_loading: true,
+                        });
+                        listed[index] = true;
+                        permitted[index] = self.activated.contains(&tool);
+                    }
+                }
+                Availability::Offered => {
                     entries.push(Entry::Tool {
                         index,
-                        defer_loading: true,
+                        defer_loading: false,
                     });
                     listed[index] = true;
-                    permitted[index] = self.activated.contains(&tool);
+                    permitted[index] = true;
                 }
-                continue;
             }
-            entries.push(Entry::Tool {
-                index,
-                defer_loading: false,
-            });
-            listed[index] = true;
-            permitted[index] = true;
         }
         if any_deferred {
             entries.push(Entry::Search);
@@ -307,7 +312,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let extra = self
             .activated
             .iter()
-            .filter(|&&tool| self.visible(tool) && self.policy.is_deferred(tool))
+            .filter(|&&tool| self.searchable(tool))
             .chain(
                 self.injected
                     .iter()
@@ -531,7 +536,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         })?;
         let candidates: Vec<usize> = T::Name::ALL
             .iter()
-            .filter(|&&tool| self.visible(tool) && self.policy.is_deferred(tool))
+            .filter(|&&tool| self.searchable(tool))
             .map(|tool| tool.index())
             .collect();
         let index = T::render_cache().search_index(T::specs());
