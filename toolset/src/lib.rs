@@ -83,6 +83,7 @@ pub mod __private {
     pub use schemars;
     pub use serde;
     pub use serde_json;
+    pub use toolset_names::NameIndex;
 
     use serde_json::Value;
 
