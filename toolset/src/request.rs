@@ -129,7 +129,7 @@ impl Activations {
 ///
 /// The primary API: build one per provider call, render [`tool_list`](Self::tool_list)
 /// into the request body, and pass the model's calls to [`gate`](Self::gate). `Set::gate`,
-/// `Set::gate_with` and [`crate::gate`] are this with an empty conversation (no
+/// `Set::gate_with` and `Set::gate` are this with an empty conversation (no
 /// activations, nothing injected, no history).
 ///
 /// ```
@@ -453,7 +453,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// Verifies the model's whole program against what this request offers, then splits it
-    /// by tier (see [`crate::gate`]). A call to a tool the request does not offer is
+    /// by tier (see `Set::gate`). A call to a tool the request does not offer is
     /// rejected as unknown, its message listing what is offered; a tool declared only for
     /// the history is refused. A call to the search tool is answered here, at once.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {

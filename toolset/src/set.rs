@@ -120,7 +120,7 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     /// Deserializes the JSON `arguments` of the tool `name` into its typed call, with
     /// serde alone: unknown keys of a nested struct or an `#[args]` struct are ignored
-    /// here, while the gate refuses them (see [`crate::gate`]).
+    /// here, while the gate refuses them (see [`Rejected`](crate::Rejected)).
     fn parse(name: Self::Name, arguments: &str) -> Result<Self::Call, serde_json::Error> {
         let mut deserializer = serde_json::Deserializer::from_str(arguments);
         let call = Self::deserialize_call(name, &mut deserializer)?;

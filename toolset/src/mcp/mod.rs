@@ -14,7 +14,7 @@
 //!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
 //!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
-//!   state, as [`apply`](crate::apply) runs it, and its outcome becomes the
+//!   state, as `Set::apply` runs it, and its outcome becomes the
 //!   `CallToolResult` (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
 //!   goes on the wire. A tool that declares an `outputSchema` must answer with a
