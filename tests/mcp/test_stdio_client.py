@@ -8,8 +8,11 @@ Checks, through a real client: the tool list (names, tier-derived annotations, i
 output schemas), an auto-runnable call and its structured result, progress notifications,
 calls withheld for a human (isError with the approval message and the tier), bad
 arguments and unknown tools (isError), a write that runs at a higher autonomy and the
-state it leaves, a withheld call put to the user by elicitation (runs only on accept), and the same over the 2026-07-28 protocol (server/discover); then, with
-the server started as `--http 127.0.0.1:PORT`, the same client over streamable HTTP.
+state it leaves, a withheld call put to the user by elicitation (runs only on accept), a
+deferred tool found by `tool_search` (unknown before, announced by
+notifications/tools/list_changed, then listed and callable), and the same over the
+2026-07-28 protocol (server/discover); then, with the server started as
+`--http 127.0.0.1:PORT`, the same client over streamable HTTP.
 
 Prints one line per check and exits non-zero if any failed.
 """
@@ -36,7 +39,8 @@ except ImportError as error:  # pragma: no cover - reported to the Rust test
           "install the MCP client: pip install -r tests/mcp/requirements.txt")
     sys.exit(3)
 
-EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "send_reply"]
+# `add_label` is deferred: not listed until a search finds it; `tool_search` is listed instead.
+EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "send_reply", "tool_search"]
 APPROVAL = "Needs human approval"
 TIMEOUT_SECONDS = 60
 
@@ -104,6 +108,12 @@ async def check_tool_list(c: Checks, session: ClientSession) -> None:
             "send_reply (irreversible) has destructiveHint true", reply)
     c.check(tools["send_reply"].title == "Send reply" and reply.title == "Send reply",
             "send_reply carries its declared title", (tools["send_reply"].title, reply.title))
+
+    search_tool = tools["tool_search"]
+    c.check(search_tool.annotations is not None and search_tool.annotations.read_only_hint is True
+            and search_tool.input_schema.get("required") == ["query"],
+            "tool_search (offered because add_label is deferred) is read-only and takes a query",
+            (search_tool.annotations, search_tool.input_schema))
 
     for name, tool in tools.items():
         schema = tool.input_schema
@@ -210,6 +220,50 @@ async def check_reversible_autonomy(c: Checks, binary: str) -> None:
         result = await session.call_tool("send_reply", {"to": "ben@example.com", "body": "Yes!"})
         c.check(result.is_error is True and "irreversible" in text_of(result),
                 "send_reply is withheld at any autonomy", text_of(result))
+
+
+async def check_tool_search(c: Checks, binary: str) -> None:
+    """A deferred tool is unknown until `tool_search` finds it; the server then says the
+    list changed, lists it after the others, and a call to it runs."""
+    changes: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        if getattr(message, "method", None) == "notifications/tools/list_changed":
+            changes.append(message)
+
+    params = StdioServerParameters(command=binary, args=["--autonomy", "reversible"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, message_handler=on_message) as session:
+            info = await session.initialize()
+            tools_capability = info.capabilities.tools
+            c.check(tools_capability is not None and tools_capability.list_changed is True,
+                    "tool search: the server advertises tools.listChanged", tools_capability)
+            before = [tool.name for tool in (await session.list_tools()).tools]
+            result = await session.call_tool("add_label", {"id": 1, "label": "finance"})
+            text = text_of(result)
+            offered = text.split("The available tools are: ", 1)[-1].split(".", 1)[0].split(", ")
+            c.check(result.is_error is True and "no tool named \"add_label\"" in text
+                    and offered == before,
+                    "tool search: the deferred add_label is unknown before a search, and the "
+                    "message names only the listed tools", text)
+            c.check(changes == [], "tool search: no list_changed before a search", changes)
+            result = await session.call_tool("tool_search", {"query": "label items"})
+            c.check(result.is_error is False and "add_label" in text_of(result),
+                    "tool search: tool_search finds add_label", text_of(result))
+            with anyio.move_on_after(5):
+                while not changes:
+                    await anyio.sleep(0.02)
+            c.check(len(changes) == 1,
+                    "tool search: notifications/tools/list_changed received", changes)
+            after = [tool.name for tool in (await session.list_tools()).tools]
+            c.check(after == before + ["add_label"],
+                    "tool search: add_label is listed after the others", after)
+            result = await session.call_tool("add_label", {"id": 1, "label": "finance"})
+            c.check(result.is_error is False and text_of(result) == "labelled item 1 finance",
+                    "tool search: the found tool runs", text_of(result))
+            result = await session.call_tool("read_item", {"id": 1})
+            c.check("finance" in (result.structured_content or {}).get("labels", []),
+                    "tool search: its write is in the state", result.structured_content)
 
 
 async def check_modern_protocol(c: Checks, binary: str) -> None:
@@ -345,6 +399,7 @@ async def run(binary: str) -> Checks:
         ("reversible autonomy", check_reversible_autonomy),
         ("2026-07-28 protocol", check_modern_protocol),
         ("elicitation", check_elicitation),
+        ("tool search", check_tool_search),
         ("streamable HTTP", check_http),
     ]
     for name, step in steps:

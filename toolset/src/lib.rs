@@ -102,11 +102,6 @@ pub use toolset_macros::toolset;
 #[path = "private.rs"]
 pub mod __private;
 
-// The public way in is the generated set's inherent `gate`; this is for the code inside the
-// crate that is generic over the set (the MCP server).
-#[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
-pub(crate) use plan::plan as gate;
-
 #[cfg(test)]
 mod pipeline_order {
     /// The stages in pipeline order, with their source.

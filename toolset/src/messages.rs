@@ -1,7 +1,10 @@
-//! Every sentence the model reads from the run-time pipeline, in one place.
+//! Every sentence the model reads, in one place: from the run-time pipeline and from the
+//! MCP server's tool results.
 //!
-//! The gate, verify, plan, approval, apply and outcome stages never write model-facing text
-//! themselves: they call these functions. So a reviewer reads all of it here (and in
+//! The gate, verify, plan, approval, apply and outcome stages, and the MCP server, never
+//! write model-facing text themselves: they call these functions. (What the MCP server
+//! writes to the client in JSON-RPC and HTTP errors, and to the human in elicitation
+//! requests, is in `mcp/messages.rs`.) So a reviewer reads all of it here (and in
 //! `tests/tests/snapshots/messages.txt`, which shows each one filled in), and a change of
 //! wording is one edit that the snapshot test makes visible.
 //!
@@ -272,5 +275,41 @@ pub fn unknown_activation(unknown: &[&str], set: &str, known: &[&str]) -> String
         "the tool's output activates {}, which the set `{set}` does not have (it has: {})",
         unknown.join(", "),
         known.join(", ")
+    )
+}
+
+/// The message of a call the MCP server withheld for a human, when none is configured;
+/// see `McpServer::with_withheld_message` (feature `mcp`). `{tool}`, `{tier}` and
+/// `{autonomy}` are filled in by [`withheld`].
+pub const DEFAULT_WITHHELD_MESSAGE: &str = "Needs human approval: \"{tool}\" is a tool of tier \
+     {tier}, and this server runs tools only up to tier {autonomy} without a human. The call \
+     was not run; ask the user to carry it out or to approve it.";
+
+/// The MCP server's result for a withheld call: `template` (the default above or the
+/// host's own) with `{tool}`, `{autonomy}` and `{tier}` filled in; the tier is always
+/// stated, appended when the template has no `{tier}`.
+pub fn withheld(template: &str, tool: &str, tier: Tier, autonomy: &str) -> String {
+    let text = template
+        .replace("{tool}", tool)
+        .replace("{autonomy}", autonomy);
+    if text.contains("{tier}") {
+        text.replace("{tier}", tier.as_str())
+    } else {
+        format!("{text} (tool tier: {tier})")
+    }
+}
+
+/// An MCP call whose client went away (session closed, connection gone, request
+/// cancelled) before it started.
+pub const GONE_BEFORE_START: &str =
+    "Cancelled: the client went away before the call started; it was not run";
+
+/// An MCP call that waited for the state longer than the server's time limit, and did
+/// not run.
+pub fn waited_too_long(limit: std::time::Duration) -> String {
+    format!(
+        "Timed out: the call waited {} ms for other calls to finish and was not started; \
+         nothing changed. Try again later.",
+        limit.as_millis()
     )
 }

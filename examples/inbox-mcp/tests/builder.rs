@@ -4,8 +4,9 @@
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use std::time::Duration;
+use toolset::consumer::Format;
 use toolset::mcp::McpServer;
-use toolset::{Autonomy, Policy, ToolName, tool, toolset};
+use toolset::{Autonomy, Policy, Request, ToolName, tool, toolset};
 
 /// Count of shipments made.
 #[derive(Default)]
@@ -133,12 +134,26 @@ fn no_order_of_builder_calls_raises_autonomy_or_drops_a_restriction() {
             .iter()
             .map(|tool| tool.name.to_string())
             .collect();
-        let expected: Vec<&str> = DockToolsName::ALL
+        // What a new session is listed: what the policy offers, then the search tool
+        // when something is deferred; nothing hidden, denied or deferred.
+        let mut expected: Vec<&str> = DockToolsName::ALL
             .iter()
-            .filter(|tool| !policy.is_hidden(**tool) && !policy.is_denied(**tool))
+            .filter(|tool| {
+                !policy.is_hidden(**tool)
+                    && !policy.is_denied(**tool)
+                    && !policy.is_deferred(**tool)
+            })
             .map(|tool| tool.as_str())
             .collect();
+        if denied {
+            expected.push("tool_search");
+        }
         assert_eq!(listed, expected, "{ordering:?}");
+        assert_eq!(
+            listed,
+            Request::new(policy, Format::Mcp).offered(),
+            "{ordering:?}: the list is the gate's request's"
+        );
     }
 }
 

@@ -4,12 +4,25 @@
 //! over stdio ([`McpServer::serve_stdio`]) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
-//! - `tools/list` is the set's MCP rendering ([`crate::consumer`]), built once per server:
+//! - `tools/list` is the list of the session's [`Request`] (the server's
+//!   policy and what the session activated) in the MCP rendering ([`crate::consumer`]):
 //!   names, descriptions, input and output schemas, and annotations derived from each
 //!   tool's tier (`read_only` → `readOnlyHint`, `irreversible` → `destructiveHint`, …).
-//! - `tools/call` goes through the same gate as every other call: an unknown tool or
-//!   arguments that do not fit the schema come back as a result with `isError: true`
-//!   and a message the model can act on; a call above the server's [`Autonomy`] is put
+//!   It is composed once per server, and again per session only when an activation
+//!   changes it, and handed out shared.
+//! - Deferred tools (`#[tool(deferred)]`, [`Policy::defer`]) are not listed; the read-only
+//!   search tool `tool_search` is, whenever some are. A search activates what it found for
+//!   its session: the server sends `notifications/tools/list_changed` (the capability
+//!   says `listChanged: true`) before the search's result, and lists them from then on,
+//!   after the others. Any tool's output may activate tools the same way
+//!   ([`ToolOutput::activating`](crate::ToolOutput::activating)). Each connection (each
+//!   HTTP session) starts with nothing activated; without a session (a 2026-07-28
+//!   request over HTTP) nothing stays activated.
+//! - `tools/call` is read by the MCP call parser ([`crate::consumer::mcp::call`]) and goes
+//!   through the gate of the same request: a tool not listed (hidden, denied, or deferred
+//!   and not activated) is unknown, and its message names only the listed tools; an
+//!   unknown tool or arguments that do not fit the schema come back as a result with
+//!   `isError: true` and a message the model can act on; a call above the server's [`Autonomy`] is put
 //!   to the human by elicitation when the client supports it
 //!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
@@ -94,16 +107,19 @@ mod messages;
 mod presence;
 mod progress;
 mod server;
+mod session;
 
-use crate::{Autonomy, Policy, ToolContext, ToolName, ToolSet};
+use crate::consumer::Format;
+use crate::{Autonomy, Policy, Request, ToolContext, ToolName, ToolSet};
 use rmcp::model::Tool;
+use session::{Listed, Session};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::RwLock;
 
+pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
-pub use messages::DEFAULT_WITHHELD_MESSAGE;
 
 /// How long a call may wait for the state, and then run, unless
 /// [`McpServer::with_call_timeout`] says otherwise.
@@ -117,7 +133,8 @@ pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 ///
 /// Cloning is cheap and every clone shares the same state (behind a
 /// [`tokio::sync::RwLock`]: read-only calls run together, writes alone; see the
-/// [module docs](self)). Built with [`McpServer::new`] and the `with_*` methods, which
+/// [module docs](self)). Every connection served (every HTTP session) is a session of its
+/// own, with its own activated tools. Built with [`McpServer::new`] and the `with_*` methods, which
 /// can only tighten what runs unattended; served with
 /// [`serve_stdio`](McpServer::serve_stdio), [`serve_http`](McpServer::serve_http) or
 /// [`serve_on`](McpServer::serve_on) any rmcp transport.
@@ -135,12 +152,12 @@ pub struct McpServer<T: ToolSet> {
     name: Arc<str>,
     version: Arc<str>,
     instructions: Option<Arc<str>>,
-    tools: Tools,
+    /// The `tools/list` of a session that activated nothing, composed once for the policy
+    /// and shared by every session.
+    base: Listed,
+    /// This session's activations and its list; a fresh one per connection served.
+    session: Arc<Session>,
 }
-
-/// The `tools/list` result, rendered once; an `Err` only if the MCP rendering of the set
-/// does not parse as MCP tools, which would be a bug of the renderer.
-type Tools = Result<Arc<[Tool]>, Arc<str>>;
 
 impl<T: ToolSet> McpServer<T> {
     /// A server over `state`, running only read-only tools unattended
@@ -150,8 +167,9 @@ impl<T: ToolSet> McpServer<T> {
         let policy = Policy::new(Autonomy::ReadOnly);
         McpServer {
             state: Arc::new(RwLock::new(state)),
-            tools: listed_tools(&policy),
+            base: session::listed(&Request::new(&policy, Format::Mcp)),
             policy: Arc::new(policy),
+            session: Arc::default(),
             autonomy_set: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
@@ -211,7 +229,7 @@ impl<T: ToolSet> McpServer<T> {
             }
         }
         self.autonomy_set = true;
-        self.tools = listed_tools(&merged);
+        self.base = session::listed(&Request::new(&merged, Format::Mcp));
         self.policy = Arc::new(merged);
         self
     }
@@ -303,12 +321,16 @@ impl<T: ToolSet> McpServer<T> {
         self.call_timeout
     }
 
-    /// The tools `tools/list` answers with, in declared order.
+    /// The tools `tools/list` answers a new session with: the tools the policy offers, in
+    /// declared order, then the search tool `tool_search` when some are deferred. A
+    /// session's search (or any tool's output) activates deferred tools: they are listed
+    /// after these, for that session only, once it was sent
+    /// `notifications/tools/list_changed`.
     ///
     /// Fails only if the set's MCP rendering does not parse as MCP tools (a renderer
     /// bug), with the parse error.
     pub fn tools(&self) -> Result<&[Tool], &str> {
-        match &self.tools {
+        match &self.base {
             Ok(tools) => Ok(tools),
             Err(error) => Err(error),
         }
@@ -317,14 +339,15 @@ impl<T: ToolSet> McpServer<T> {
     /// The withheld message for a call to `tool` of `tier`, placeholders filled in.
     fn withheld_text(&self, tool: &str, tier: crate::Tier) -> String {
         let autonomy = autonomy_name(self.policy.autonomy());
-        let text = self
-            .withheld_message
-            .replace("{tool}", tool)
-            .replace("{autonomy}", autonomy);
-        if text.contains("{tier}") {
-            text.replace("{tier}", tier.as_str())
-        } else {
-            format!("{text} (tool tier: {tier})")
+        crate::messages::withheld(&self.withheld_message, tool, tier, autonomy)
+    }
+
+    /// This server for a new session (a connection, an HTTP session): the same state and
+    /// configuration, nothing activated yet.
+    fn for_new_session(&self) -> Self {
+        McpServer {
+            session: Arc::default(),
+            ..self.clone()
         }
     }
 }
@@ -342,7 +365,8 @@ impl<T: ToolSet> Clone for McpServer<T> {
             name: Arc::clone(&self.name),
             version: Arc::clone(&self.version),
             instructions: self.instructions.clone(),
-            tools: self.tools.clone(),
+            base: self.base.clone(),
+            session: Arc::clone(&self.session),
         }
     }
 }
@@ -368,20 +392,4 @@ fn autonomy_name(autonomy: Autonomy) -> &'static str {
         Autonomy::Reversible => "reversible",
         Autonomy::ExternalReversible => "external_reversible",
     }
-}
-
-/// The set's MCP tool list, without the tools `policy` hides or denies.
-fn listed_tools<T: ToolSet>(policy: &Policy<T>) -> Tools {
-    use crate::consumer::{Format, Order, tool_list};
-    let rendered = tool_list::<T>(Format::Mcp, Order::Declared);
-    let tools: Vec<Tool> = serde_json::from_str(rendered)
-        .map_err(|error| Arc::<str>::from(messages::unlisted_tools(T::NAME, &error.to_string())))?;
-    let listed = tools
-        .into_iter()
-        .filter(|tool| {
-            T::Name::from_name(&tool.name)
-                .is_some_and(|name| !policy.is_hidden(name) && !policy.is_denied(name))
-        })
-        .collect();
-    Ok(listed)
 }

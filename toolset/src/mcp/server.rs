@@ -58,7 +58,9 @@ impl<T: ToolSet> McpServer<T> {
         Tr: IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        self.serve(Watched::new(transport.into_transport())).await
+        self.for_new_session()
+            .serve(Watched::new(transport.into_transport()))
+            .await
     }
 
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`.
@@ -67,14 +69,29 @@ impl<T: ToolSet> McpServer<T> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let arguments = match &request.arguments {
-            Some(arguments) => serde_json::to_string(arguments).map_err(|error| {
-                ErrorData::invalid_params(messages::unreadable_arguments(&error.to_string()), None)
-            })?,
-            None => "{}".to_owned(),
-        };
-        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let plan = match crate::gate::<T>([call], &self.policy) {
+        let output = self.answer(request, &context).await?;
+        if self
+            .session
+            .activate(&self.policy, &self.base, &output.activate)
+        {
+            // Before the result, so the client lists the new tools before it reads it.
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        to_call_tool_result(&output)
+    }
+
+    /// What the model reads for one `tools/call`, with the tools it activates.
+    async fn answer(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolOutput, ErrorData> {
+        let params = serde_json::to_value(&request).map_err(|error| {
+            ErrorData::invalid_params(messages::unreadable_params(&error.to_string()), None)
+        })?;
+        let call = crate::consumer::mcp::call(&context.id, &params)
+            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+        let plan = match self.session.gate(&self.policy, call) {
             Ok(plan) => plan,
             Err(rejected) => {
                 let output = rejected
@@ -82,35 +99,44 @@ impl<T: ToolSet> McpServer<T> {
                     .into_iter()
                     .next()
                     .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output);
-                return to_call_tool_result(&output);
+                return Ok(output);
             }
         };
         let plan = match plan.proposals().first().cloned() {
             None => plan,
-            Some(proposal) => match self.approved_by_human(&proposal, &context).await {
+            Some(proposal) => match self.approved_by_human(&proposal, context).await {
                 Some(approved) => approved,
                 None => {
                     let text = self.withheld_text(&proposal.call().name, proposal.tier());
-                    return to_call_tool_result(&ToolOutput::error(text));
+                    return Ok(ToolOutput::error(text));
                 }
             },
         };
         let (calls, steps) = plan.into_parts();
-        let (
-            Some(call),
-            Some(Step::Run {
+        let (call, step) = match (calls.first(), steps.into_iter().next()) {
+            (Some(call), Some(step)) => (call, step),
+            // The gate plans one step per call; one call in, one step out.
+            _ => return Ok(ToolOutput::empty()),
+        };
+        let (name, typed, authority) = match step {
+            Step::Run {
                 name,
                 typed,
                 authority,
                 ..
-            }),
-        ) = (calls.first(), steps.into_iter().next())
-        else {
-            // The gate plans one step per call; one call in, one step out.
-            return to_call_tool_result(&ToolOutput::empty());
+            } => (name, typed, authority),
+            // The search, answered by the gate.
+            Step::Answered { output, .. } => return Ok(output),
+            // Withheld steps were put to the human above; an approved plan has none.
+            Step::AwaitApproval { name } => {
+                let spec = T::spec_of(name);
+                return Ok(ToolOutput::error(
+                    self.withheld_text(spec.name(), spec.tier()),
+                ));
+            }
         };
         let mut output = self
-            .run(call, T::spec_of(name), typed, authority, &context)
+            .run(call, T::spec_of(name), typed, authority, context)
             .await;
         // A tool with an output schema must answer with a conforming object (clients
         // check it); an answer without one (a skip) can only be sent as an error.
@@ -118,7 +144,7 @@ impl<T: ToolSet> McpServer<T> {
         if !output.is_error && !conforms && self.has_output_schema(&request.name) {
             output.is_error = true;
         }
-        to_call_tool_result(&output)
+        Ok(output)
     }
 
     /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
@@ -186,8 +212,10 @@ impl<T: ToolSet> McpServer<T> {
             .await
         {
             Ok(outcome) => outcome.to_tool_output(),
-            Err(NotStarted::ClientGone) => ToolOutput::error(messages::GONE_BEFORE_START),
-            Err(NotStarted::Busy(waited)) => ToolOutput::error(messages::waited_too_long(waited)),
+            Err(NotStarted::ClientGone) => ToolOutput::error(crate::messages::GONE_BEFORE_START),
+            Err(NotStarted::Busy(waited)) => {
+                ToolOutput::error(crate::messages::waited_too_long(waited))
+            }
         };
         // Every progress notification goes out before the result.
         drop(own_ctx);
@@ -244,7 +272,7 @@ impl<T: ToolSet> McpServer<T> {
 
     /// Whether the listed tool `name` declares an `outputSchema`.
     fn has_output_schema(&self, name: &str) -> bool {
-        self.tools.as_ref().is_ok_and(|tools| {
+        self.session.listed(&self.base).is_ok_and(|tools| {
             tools
                 .iter()
                 .any(|tool| tool.name == name && tool.output_schema.is_some())
@@ -317,11 +345,15 @@ const KNOWN_METHODS: &[&str] = &[
 
 impl<T: ToolSet> ServerHandler for McpServer<T> {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                self.name.to_string(),
-                self.version.to_string(),
-            ));
+        // `listChanged`: a search activates tools for the session that ran it.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
+            self.name.to_string(),
+            self.version.to_string(),
+        ));
         match &self.instructions {
             Some(instructions) => config.with_instructions(instructions.to_string()),
             None => config,
@@ -333,7 +365,9 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        match &self.tools {
+        // rmcp takes the tools by value: a copy of the shared list, whose schemas are
+        // `Arc`s and whose names and descriptions borrow the specs.
+        match self.session.listed(&self.base) {
             Ok(tools) => Ok(ListToolsResult::with_all_items(tools.to_vec())),
             Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
         }
@@ -350,7 +384,7 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tools = self.tools.as_ref().ok()?;
+        let tools = self.session.listed(&self.base).ok()?;
         tools.iter().find(|tool| tool.name == name).cloned()
     }
 

@@ -40,7 +40,7 @@ impl<T: ToolSet> McpServer<T> {
         config: StreamableHttpServerConfig,
     ) -> StreamableHttpService<Self, LocalSessionManager> {
         StreamableHttpService::new(
-            move || Ok(self.clone()),
+            move || Ok(self.for_new_session()),
             Arc::new(LocalSessionManager::default()),
             config,
         )
@@ -106,7 +106,7 @@ impl<T: ToolSet> McpServer<T> {
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_cancellation_token(stop);
         let service = StreamableHttpService::new(
-            move || Ok(self.clone()),
+            move || Ok(self.for_new_session()),
             Arc::clone(&sessions),
             rmcp_config,
         );
