@@ -1,9 +1,9 @@
 //! Reading a call's JSON arguments into its tool's typed arguments.
 //!
-//! One pass of serde does the work, through `serde_ignored`, which reports every key the
-//! types would silently skip (a struct without `deny_unknown_fields`, at any depth): the
-//! gate refuses those, since `{"dryrun": true}` for `dry_run` would otherwise run with
-//! `dry_run = false`. The arguments must be a JSON object, as every schema says: serde's
+//! One pass of serde does the work, watched for any key the types would silently skip (a
+//! struct without `deny_unknown_fields`, at any depth; see `ignored_keys`): the gate
+//! refuses those, since `{"dryrun": true}` for `dry_run` would otherwise run with
+//! `dry_run = false`, and a second pass through `serde_ignored` names each one. The arguments must be a JSON object, as every schema says: serde's
 //! derive would also read a struct from an array of its fields.
 //!
 //! Only when the arguments do not fit is more work done, to explain it as a model can act
@@ -11,8 +11,10 @@
 //! schema at once (the `jsonschema` validator), and for each, what JSON the schema expects
 //! there and what was sent (`/page/per_page: expected an integer from 0 to 255, got 300`).
 
+use crate::ignored_keys::Detect;
 use crate::{ToolSet, ToolSpec, messages};
 use serde_json::Value;
+use std::cell::Cell;
 
 /// Why a call's arguments could not be read.
 #[derive(Debug)]
@@ -38,17 +40,21 @@ pub(crate) fn read<T: ToolSet>(
     if !text.starts_with('{') {
         return Err(not_an_object(text));
     }
-    let mut ignored: Vec<Vec<String>> = Vec::new();
-    let mut record = |path: serde_ignored::Path<'_>| ignored.push(ignored_segments(&path));
+    // The common case, a call with no ignored key, pays for a flag only; where the
+    // flag goes up, the arguments are read again to say where each ignored key is.
+    let ignored = Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let read = T::deserialize_call(
-        name,
-        serde_ignored::Deserializer::new(&mut deserializer, &mut record),
-    )
-    .and_then(|call| deserializer.end().map(|()| call));
+    let read = T::deserialize_call(name, Detect::new(&mut deserializer, &ignored))
+        .and_then(|call| deserializer.end().map(|()| call));
     match read {
-        Ok(call) if ignored.is_empty() => Ok(call),
+        Ok(call) if !ignored.get() => Ok(call),
         Ok(_) => {
+            let mut ignored = ignored_paths::<T>(name, text);
+            if ignored.is_empty() {
+                // Both readings watch the same hook, so this cannot happen; were it to,
+                // the call is still refused, its key named as best we can.
+                ignored.push(Vec::new());
+            }
             let schema = spec.input_schema();
             let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
             Err(ArgumentsError::Invalid(
@@ -60,6 +66,20 @@ pub(crate) fn read<T: ToolSet>(
         }
         Err(error) => Err(explain::<T>(name, spec, text, &error)),
     }
+}
+
+/// Where in `text` each key serde ignores is, read through `serde_ignored` (only for a
+/// call [`Detect`] found one in, so its copying of every key costs nothing otherwise).
+fn ignored_paths<T: ToolSet>(name: T::Name, text: &str) -> Vec<Vec<String>> {
+    let mut ignored: Vec<Vec<String>> = Vec::new();
+    let mut record = |path: serde_ignored::Path<'_>| ignored.push(ignored_segments(&path));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    // The first reading succeeded, so this one does too; its value is not needed.
+    let _ = T::deserialize_call(
+        name,
+        serde_ignored::Deserializer::new(&mut deserializer, &mut record),
+    );
+    ignored
 }
 
 /// The problem of arguments that are not an object: malformed JSON, or JSON of another

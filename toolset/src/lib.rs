@@ -56,6 +56,7 @@ mod blocking;
 mod check;
 mod context;
 mod error;
+mod ignored_keys;
 mod integer_format;
 use __private::messages;
 mod output;
