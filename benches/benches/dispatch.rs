@@ -23,7 +23,7 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use std::hint::black_box;
 use std::time::Duration;
-use toolset::render::{Format, Order, tool_list};
+use toolset::consumer::{Format, Order, tool_list};
 use toolset::{Access, Autonomy, ToolCall, ToolContext, ToolError, ToolName, ToolOutput, ToolSet};
 use toolset_benches::{CALLS, RmcpPeer, fixture, runtime, spread_calls};
 

@@ -1,9 +1,9 @@
 //! `tool_list`: the tool list of a 100-tool set, rendered for OpenAI (Chat), Anthropic,
 //! Gemini and MCP, every implementation in the same run:
 //!
-//! - `toolset_cached` — `toolset::render::tool_list::<T>(format, Order::Declared)`, the
+//! - `toolset_cached` — `toolset::consumer::tool_list::<T>(format, Order::Declared)`, the
 //!   call every request makes: rendered once, then the same `&'static str`;
-//! - `toolset_render` — `toolset::render::render_specs`, the uncached renderer (what the
+//! - `toolset_render` — `toolset::consumer::render_specs`, the uncached renderer (what the
 //!   first request pays, less generating the schemas, which the specs cache);
 //! - `rmcp_cached` (MCP only: rmcp renders no other format) — `router.list_all()` on a
 //!   router built once, serialized as the `tools/list` result;
@@ -16,7 +16,7 @@ use rmcp::model::ListToolsResult;
 use std::hint::black_box;
 use std::time::Duration;
 use toolset::ToolSpec;
-use toolset::render::{Format, Order, render_specs, tool_list};
+use toolset::consumer::{Format, Order, render_specs, tool_list};
 use toolset_benches::{RmcpPeer, fixture, runtime};
 
 fixture!(toolset_100);

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use toolset::provider::{Provider, anthropic, gemini, mcp, openai_chat, openai_responses};
+use toolset::consumer::{Format, anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::{ProviderError, ToolCall, ToolOutput, ToolResult};
 
 fn fixtures_dir() -> PathBuf {
@@ -239,15 +239,24 @@ fn mcp_tools_call_uses_the_request_id() {
 }
 
 #[test]
+fn a_whole_mcp_request_reads_as_its_params_under_the_request_id() {
+    for name in ["mcp_tools_call.json", "mcp_tools_call_no_arguments.json"] {
+        assert_eq!(mcp::calls(&fixture(name)).expect(name), calls(name));
+    }
+}
+
+#[test]
 fn every_broken_fixture_fails_naming_the_provider_and_path() {
     for (name, path) in BROKEN {
         let error = parse(name).expect_err(name);
         let message = error.to_string();
         assert_eq!(error.path(), *path, "{name}: {message}");
         assert!(
-            message.starts_with(&format!("{}: {path} ", error.provider().subject())),
-            "{name}: {message}"
+            name.starts_with(error.format().as_str()),
+            "{name}: read as {}",
+            error.format()
         );
+        assert!(message.contains(&format!(": {path} ")), "{name}: {message}");
     }
 }
 
@@ -269,8 +278,8 @@ fn broken_fixture_messages_say_what_was_expected() {
     assert_eq!(
         parse("mcp_tools_call_broken_name.json")
             .expect_err("broken")
-            .provider(),
-        Provider::Mcp
+            .format(),
+        Format::Mcp
     );
 }
 
@@ -339,36 +348,36 @@ fn assert_no_metadata(rendered: &Value) {
 #[test]
 fn openai_chat_results_echo_each_tool_call_id() {
     let results = results_for(&calls("openai_chat.json"));
-    let messages = openai_chat::tool_messages(&results);
+    let messages = openai_chat::results(&results);
     assert_eq!(
         messages,
-        vec![
-            json!({"role": "tool", "tool_call_id": "call_Vbq3nKp8XzT1fN0aYc2mL4dE",
-                   "content": r#"{"hits":2}"#}),
-            json!({"role": "tool", "tool_call_id": "call_R7uWk2sJ9eHq5gB1tZ8oP3xA",
-                   "content": "Error: no item 42"}),
-        ]
+        json!([
+            {"role": "tool", "tool_call_id": "call_Vbq3nKp8XzT1fN0aYc2mL4dE",
+             "content": r#"{"hits":2}"#},
+            {"role": "tool", "tool_call_id": "call_R7uWk2sJ9eHq5gB1tZ8oP3xA",
+             "content": "Error: no item 42"},
+        ])
     );
-    assert_no_metadata(&Value::Array(messages));
+    assert_no_metadata(&messages);
 }
 
 #[test]
 fn openai_responses_results_echo_each_call_id() {
     let results = results_for(&calls("openai_responses.json"));
-    let items = openai_responses::function_call_outputs(&results);
+    let items = openai_responses::results(&results);
     assert_eq!(
         items[0],
         json!({"type": "function_call_output", "call_id": "call_Xk2Lm9Pq4Rs7Tu1Vw3Yz6Ab8",
                "output": r#"{"hits":2}"#})
     );
     assert_eq!(items[1]["call_id"], "call_Cd5Ef8Gh1Ij4Kl7Mn0Op3Qr6");
-    assert_no_metadata(&Value::Array(items));
+    assert_no_metadata(&items);
 }
 
 #[test]
 fn anthropic_results_are_one_user_message_flagging_only_errors() {
     let results = results_for(&calls("anthropic.json"));
-    let message = anthropic::tool_result_message(&results);
+    let message = anthropic::results(&results);
     assert_eq!(
         message,
         json!({"role": "user", "content": [
@@ -384,7 +393,7 @@ fn anthropic_results_are_one_user_message_flagging_only_errors() {
 #[test]
 fn gemini_results_answer_by_name_and_id() {
     let results = results_for(&calls("gemini.json"));
-    let content = gemini::function_response_content(&results);
+    let content = gemini::results(&results);
     assert_eq!(
         content,
         json!({"role": "user", "parts": [
@@ -399,13 +408,13 @@ fn gemini_results_answer_by_name_and_id() {
 #[test]
 fn mcp_result_carries_structured_content_and_error_flag() {
     let results = results_for(&calls("anthropic.json"));
-    let ok = mcp::call_tool_result(&results[0].output);
+    let ok = mcp::result(&results[0].output);
     assert_eq!(
         ok,
         json!({"content": [{"type": "text", "text": r#"{"hits":2}"#}],
                "structuredContent": {"hits": 2}, "isError": false})
     );
-    let failed = mcp::call_tool_result(&results[1].output);
+    let failed = mcp::result(&results[1].output);
     assert_eq!(failed["isError"], true);
     assert!(failed.get("structuredContent").is_none());
     assert_no_metadata(&ok);
@@ -420,21 +429,18 @@ fn an_output_without_content_is_sent_as_done() {
         output: ToolOutput::empty(),
     };
     let results = [result.clone()];
-    assert_eq!(openai_chat::tool_messages(&results)[0]["content"], "Done.");
+    assert_eq!(openai_chat::results(&results)[0]["content"], "Done.");
+    assert_eq!(openai_responses::results(&results)[0]["output"], "Done.");
     assert_eq!(
-        openai_responses::function_call_outputs(&results)[0]["output"],
-        "Done."
-    );
-    assert_eq!(
-        anthropic::tool_result_message(&results)["content"][0]["content"],
+        anthropic::results(&results)["content"][0]["content"],
         json!([{"type": "text", "text": "Done."}])
     );
     assert_eq!(
-        gemini::function_response_content(&results)["parts"][0]["functionResponse"]["response"],
+        gemini::results(&results)["parts"][0]["functionResponse"]["response"],
         json!({"output": "Done."})
     );
     assert_eq!(
-        mcp::call_tool_result(&result.output)["content"],
+        mcp::result(&result.output)["content"],
         json!([{"type": "text", "text": "Done."}])
     );
 }
@@ -448,22 +454,22 @@ fn images_go_where_the_format_allows_them() {
         output: output.clone(),
     }];
     assert_eq!(
-        anthropic::tool_result_message(&results)["content"][0]["content"][1],
+        anthropic::results(&results)["content"][0]["content"][1],
         json!({"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                            "data": "iVBORw0KGgo="}})
     );
     assert_eq!(
-        mcp::call_tool_result(&output)["content"][1],
+        mcp::result(&output)["content"][1],
         json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
     );
-    let gemini_parts = gemini::function_response_content(&results)["parts"].clone();
+    let gemini_parts = gemini::results(&results)["parts"].clone();
     assert!(
         gemini_parts
             .as_array()
             .expect("parts is an array")
             .contains(&json!({"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}))
     );
-    let chat_text = openai_chat::tool_messages(&results)[0]["content"].clone();
+    let chat_text = openai_chat::results(&results)[0]["content"].clone();
     assert_eq!(
         chat_text,
         "chart\n[image/png image omitted: this API carries text only]"

@@ -5,7 +5,7 @@ mod render_corpus;
 
 use render_corpus::Corpus;
 use serde_json::Value;
-use toolset::render::{Format, Order, render_specs, tool_list};
+use toolset::consumer::{Format, Order, render_specs, tool_list};
 use toolset::{ToolSpec, tool, toolset};
 use toolset_tests::InboxTools;
 

@@ -38,7 +38,7 @@ use render_corpus::Corpus;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
-use toolset::render::{Format, tool_value};
+use toolset::consumer::{Format, tool_value};
 use toolset::{ToolName, ToolSet};
 
 type Name = <Corpus as ToolSet>::Name;

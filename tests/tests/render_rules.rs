@@ -17,7 +17,7 @@ mod render_corpus;
 
 use render_corpus::Corpus;
 use serde_json::{Map, Value, json};
-use toolset::render::{Format, tool_value};
+use toolset::consumer::{Format, tool_value};
 use toolset::{Tier, ToolSpec};
 use toolset_tests::InboxTools;
 
@@ -814,7 +814,7 @@ fn prompt_text_names_every_tool_tier_and_argument() {
 fn every_list_is_a_json_array_of_the_tool_objects() {
     let specs: Vec<&ToolSpec> = all_specs();
     for format in Format::ALL {
-        let rendered = toolset::render::render_specs(&specs, format);
+        let rendered = toolset::consumer::render_specs(&specs, format);
         if format.is_json() {
             let parsed: Value = serde_json::from_str(&rendered).expect("valid JSON");
             let expected: Vec<Value> = specs.iter().map(|s| tool_value(s, format)).collect();

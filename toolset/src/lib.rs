@@ -51,6 +51,7 @@ mod verify;
 mod action_key;
 mod context;
 mod error;
+mod integer_format;
 use __private::messages;
 mod output;
 mod policy;
@@ -58,15 +59,15 @@ mod set;
 mod spec;
 mod tier;
 
+pub mod consumer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod provider;
-pub mod render;
 pub mod schema;
 
 pub use apply::{Entry, Report};
 pub use approval::{Approval, ApprovalError, Approved};
 pub use call::ToolCall;
+pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::Rejected;
@@ -75,8 +76,6 @@ pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
 pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::Proposal;
-pub use provider::ProviderError;
-pub use render::Format;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};

@@ -3,7 +3,7 @@
 //! Every path here (`::toolset::__private::X`) is written by `toolset-macros`; renaming one
 //! breaks the generated code and the expansion snapshots in `tests/tests/expand/`.
 
-pub use crate::render::RenderCache;
+pub use crate::consumer::cache::RenderCache;
 use crate::schema::input_schema_for;
 pub use crate::spec::ToolMeta;
 pub use schemars;

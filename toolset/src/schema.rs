@@ -4,6 +4,7 @@
 //! (the title would be a Rust type name, noise to a model). Subschemas stay in `$defs` so
 //! recursive types remain expressible; renderers adapt this form to each consumer.
 
+use crate::integer_format::integer_range;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
@@ -29,22 +30,6 @@ pub fn input_schema_for<T: JsonSchema + ?Sized>() -> Value {
 pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
     generate::<T>()
 }
-
-/// Integer formats schemars emits, with the range serde already enforces for them.
-const INTEGER_FORMATS: &[(&str, f64, f64)] = &[
-    ("int8", i8::MIN as f64, i8::MAX as f64),
-    ("int16", i16::MIN as f64, i16::MAX as f64),
-    ("int32", i32::MIN as f64, i32::MAX as f64),
-    ("int64", i64::MIN as f64, i64::MAX as f64),
-    ("int", i64::MIN as f64, i64::MAX as f64),
-    ("uint8", 0.0, u8::MAX as f64),
-    ("uint16", 0.0, u16::MAX as f64),
-    ("uint32", 0.0, u32::MAX as f64),
-    ("uint64", 0.0, u64::MAX as f64),
-    ("uint", 0.0, u64::MAX as f64),
-    ("uint128", 0.0, u128::MAX as f64),
-    ("int128", i128::MIN as f64, i128::MAX as f64),
-];
 
 /// Keywords that constrain values beyond their type: serde's derived `Deserialize` does
 /// not check them.
@@ -77,14 +62,14 @@ pub fn has_unenforced_constraints(schema: &Value) -> bool {
             let format_range = map
                 .get("format")
                 .and_then(Value::as_str)
-                .and_then(|format| INTEGER_FORMATS.iter().find(|(name, ..)| *name == format));
+                .and_then(integer_range);
             let own = CONSTRAINT_KEYWORDS
                 .iter()
                 .any(|keyword| match map.get(*keyword) {
                     None => false,
                     Some(bound) => match (format_range, *keyword, bound.as_f64()) {
-                        (Some((_, min, _)), "minimum", Some(value)) => value > *min,
-                        (Some((_, _, max)), "maximum", Some(value)) => value < *max,
+                        (Some(range), "minimum", Some(value)) => value > range.min as f64,
+                        (Some(range), "maximum", Some(value)) => value < range.max as f64,
                         _ => true,
                     },
                 });

@@ -128,7 +128,7 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     #[doc(hidden)]
     /// The set's cache of rendered tool lists (one `static` per set).
-    fn render_cache() -> &'static crate::render::RenderCache;
+    fn render_cache() -> &'static crate::consumer::cache::RenderCache;
 
     /// The spec of the tool `name`, for code generic over sets; callers use the
     /// generated `Set::spec(name)`.

@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 #[cfg(large_sets)]
-use toolset::render::{Format, Order, tool_list};
+use toolset::consumer::{Format, Order, tool_list};
 #[cfg(large_sets)]
 use toolset_benches::fixture;
 

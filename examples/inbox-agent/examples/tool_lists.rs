@@ -9,7 +9,7 @@
 
 use inbox_agent::InboxTools;
 use std::process::ExitCode;
-use toolset::render::{Format, Order, tool_list};
+use toolset::consumer::{Format, Order, tool_list};
 
 fn main() -> ExitCode {
     let wanted = std::env::args()

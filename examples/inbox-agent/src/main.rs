@@ -10,7 +10,7 @@ use inbox_agent::{Inbox, InboxTools, InboxToolsCall};
 use scripted_model::ScriptedModel;
 use serde_json::json;
 use std::process::ExitCode;
-use toolset::provider::openai_chat;
+use toolset::consumer::openai_chat;
 use toolset::{Approved, Autonomy, ToolCall, ToolContext};
 
 #[tokio::main]
@@ -67,7 +67,7 @@ async fn run() -> Result<(), String> {
                         problem.call_id, problem.name, problem.message
                     );
                 }
-                let results = openai_chat::tool_messages(&rejected.results());
+                let results = tool_messages(&rejected.results());
                 println!("Tool results sent back so the model can retry:");
                 show::messages(&results);
                 conversation.extend(results);
@@ -86,7 +86,7 @@ async fn run() -> Result<(), String> {
         for (call, outcome) in report.outcomes() {
             show::outcome(&call.id, &call.name, outcome);
         }
-        let results = openai_chat::tool_messages(&report.results());
+        let results = tool_messages(&report.results());
         println!("Tool results sent back:");
         show::messages(&results);
         conversation.extend(results);
@@ -127,4 +127,13 @@ async fn run() -> Result<(), String> {
         println!("- #{} {:<18} due {due}{archived}", item.id, item.subject);
     }
     Ok(())
+}
+
+/// The `role: "tool"` messages answering a batch, one per call, to append to the
+/// conversation after the assistant message that made the calls.
+fn tool_messages(results: &[toolset::ToolResult]) -> Vec<serde_json::Value> {
+    match openai_chat::results(results) {
+        serde_json::Value::Array(messages) => messages,
+        other => vec![other],
+    }
 }

@@ -4,7 +4,7 @@
 //! over stdio ([`McpServer::serve_stdio`]) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
-//! - `tools/list` is the set's MCP rendering ([`crate::render`]), built once per server:
+//! - `tools/list` is the set's MCP rendering ([`crate::consumer::mcp`]), built once per server:
 //!   names, descriptions, input and output schemas, and annotations derived from each
 //!   tool's tier (`read_only` → `readOnlyHint`, `irreversible` → `destructiveHint`, …).
 //! - `tools/call` goes through the same gate as every other call: an unknown tool or
@@ -228,7 +228,7 @@ fn autonomy_name(autonomy: Autonomy) -> &'static str {
 
 /// The set's MCP tool list, without the tools `policy` hides or denies.
 fn listed_tools<T: ToolSet>(policy: &Policy<T>) -> Tools {
-    use crate::render::{Format, Order, tool_list};
+    use crate::consumer::{Format, Order, tool_list};
     let rendered = tool_list::<T>(Format::Mcp, Order::Declared);
     let tools: Vec<Tool> = serde_json::from_str(rendered).map_err(|error| {
         Arc::<str>::from(format!(

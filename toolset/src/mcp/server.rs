@@ -2,7 +2,7 @@
 //! and the stdio transport.
 
 use super::McpServer;
-use crate::provider::mcp::call_tool_result;
+use crate::consumer::mcp;
 use crate::{Progress, ProgressSink, ToolCall, ToolOutput, ToolSet};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
@@ -119,7 +119,7 @@ impl<T: ToolSet> McpServer<T> {
 /// host-only metadata out).
 fn to_call_tool_result(output: &ToolOutput) -> Result<CallToolResult, ErrorData> {
     let mut result: CallToolResult =
-        serde_json::from_value(call_tool_result(output)).map_err(|error| {
+        serde_json::from_value(mcp::result(output)).map_err(|error| {
             ErrorData::internal_error(format!("could not build the tool result: {error}"), None)
         })?;
     // 2026-07-28 requires `resultType`; rmcp leaves it out for peers on older versions.

@@ -1,15 +1,15 @@
-//! Anthropic Messages API tools: `{"name","description","input_schema"}`.
+//! Rendering a tool for the Anthropic Messages API: `{"name","description","input_schema"}`.
 //!
 //! Anthropic takes JSON Schema 2020-12 with `$defs`/`$ref`, so `input_schema` is the
 //! canonical schema with integer bounds and an object root (Anthropic rejects a root
-//! `oneOf`/`anyOf`/`allOf`; see [`super::schema_adapt`]).
+//! `oneOf`/`anyOf`/`allOf`; see [`schema_adapt`](crate::consumer::schema_adapt)).
 
-use super::schema_adapt::consumer_schema;
 use crate::ToolSpec;
+use crate::consumer::schema_adapt::consumer_schema;
 use serde_json::{Map, Value};
 
 /// A tool as an Anthropic `tools` entry.
-pub(crate) fn tool(spec: &ToolSpec) -> Value {
+pub fn tool(spec: &ToolSpec) -> Value {
     let mut tool = Map::new();
     tool.insert("name".into(), spec.name().into());
     tool.insert("description".into(), spec.description().into());

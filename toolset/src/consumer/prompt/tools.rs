@@ -1,5 +1,5 @@
-//! Plain text for a system prompt: each tool's name, tier, description and a compact
-//! argument list, then the named types the arguments use.
+//! Rendering a tool as plain text for a system prompt: its name, tier, description and a
+//! compact argument list, then the named types the arguments use.
 //!
 //! ```text
 //! ## move_item
@@ -13,16 +13,17 @@
 //! - Position = {row: integer, col: integer}: A cell in a grid.
 //! ```
 
-use super::schema_adapt::{consumer_schema, resolve, types_of};
 use crate::ToolSpec;
+use crate::consumer::schema_adapt::{consumer_schema, resolve, types_of};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// How deep object shapes are spelled out inline before they read `object`.
 const INLINE_DEPTH: usize = 2;
 
-/// A tool as prompt text (no trailing newline).
-pub(crate) fn tool(spec: &ToolSpec) -> String {
+/// A tool as prompt text (no trailing newline): a `## name` heading, its tier, its
+/// description, its arguments and the named types they use.
+pub fn tool(spec: &ToolSpec) -> String {
     let schema = consumer_schema(spec.input_schema());
     let mut text = String::new();
     let _ = write!(text, "## {}", spec.name());

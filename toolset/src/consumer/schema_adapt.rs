@@ -1,6 +1,8 @@
-//! Schema rewriting shared by the renderers.
+//! The schema adaptation steps the consumers share: rewriting a canonical schema toward
+//! what a consumer accepts (integer bounds, an object root) and the helpers every
+//! consumer's own schema rules use (`$ref` resolution, type lists, null admission).
 //!
-//! Every renderer starts from a spec's canonical input schema (JSON Schema 2020-12 from
+//! Every consumer starts from a spec's canonical input schema (JSON Schema 2020-12 from
 //! schemars, see [`crate::schema`]) and rewrites it; nothing here generates a schema.
 //! Rewrites that apply to a schema node regardless of where it sits go through schemars'
 //! own [`Transform`]s ([`RecursiveTransform`] over a closure, or a stock transform);
@@ -16,6 +18,7 @@
 //!   Rust type; the gate's parse still enforces the exact shape, and the description lists
 //!   the shapes so the model knows them.
 
+use crate::integer_format::integer_range;
 use schemars::Schema;
 use schemars::transform::{RecursiveTransform, Transform};
 use serde_json::{Map, Value};
@@ -130,26 +133,6 @@ fn admits_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
     true
 }
 
-/// The integer range of each integer `format` schemars emits, for the formats whose range
-/// a JSON integer can leave: `(format, minimum, maximum)`.
-fn format_range(format: &str) -> Option<(i128, i128)> {
-    let range = match format {
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "uint8" => (0, u8::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "uint16" => (0, u16::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "uint32" => (0, u32::MAX.into()),
-        "int64" => (i64::MIN.into(), i64::MAX.into()),
-        "int" => (isize::MIN as i128, isize::MAX as i128),
-        // `uint64`/`uint`: every JSON integer serde_json holds as an integer fits below
-        // the maximum; only the minimum matters, and schemars emits it.
-        "uint64" | "uint" => (0, u64::MAX.into()),
-        _ => return None,
-    };
-    Some(range)
-}
-
 fn number_of(value: i128) -> Option<Value> {
     if let Ok(value) = i64::try_from(value) {
         Some(value.into())
@@ -159,37 +142,35 @@ fn number_of(value: i128) -> Option<Value> {
 }
 
 /// Adds the `minimum`/`maximum` that an integer `format` implies and schemars leaves out,
-/// so that the schema refuses what serde refuses (`4294967296` for a `u32`).
+/// so that the schema refuses what serde refuses (`4294967296` for a `u32`). The ranges
+/// come from the one table of integer formats, [`integer_range`].
 ///
 /// Existing bounds are kept (they are never looser than the format's: schemars and users
-/// only narrow them). `uint64`/`uint` get no maximum: a JSON integer above `u64::MAX` is
-/// not something serde_json holds as an integer at all.
+/// only narrow them). A bound beyond what serde_json holds as an integer is not written:
+/// a JSON integer above `u64::MAX` or below `i64::MIN` is not an integer to serde_json at
+/// all, so `uint64`/`uint` get no maximum and the 128-bit formats no bounds.
 pub(crate) fn add_integer_bounds(schema: &mut Value) {
     for_each_schema(schema, |map| {
         if !has_type(map, "integer") {
             return;
         }
-        let Some((min, max)) = map
+        let Some(range) = map
             .get("format")
             .and_then(Value::as_str)
-            .and_then(format_range)
+            .and_then(integer_range)
         else {
             return;
         };
-        let skip_max = matches!(
-            map.get("format").and_then(Value::as_str),
-            Some("uint64" | "uint")
-        );
         if !map.contains_key("minimum")
             && !map.contains_key("exclusiveMinimum")
-            && let Some(min) = number_of(min)
+            && let Some(min) = number_of(range.min)
         {
             map.insert("minimum".into(), min);
         }
-        if !skip_max
+        if range.max < u128::from(u64::MAX)
             && !map.contains_key("maximum")
             && !map.contains_key("exclusiveMaximum")
-            && let Some(max) = number_of(max)
+            && let Some(max) = i128::try_from(range.max).ok().and_then(number_of)
         {
             map.insert("maximum".into(), max);
         }

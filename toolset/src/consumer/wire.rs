@@ -1,121 +1,32 @@
-//! The error of reading a provider's payload, naming the provider and the JSON path of the
-//! problem.
+//! Reading a consumer's JSON payload: a [`Node`] is a value with its JSON path, whose
+//! accessors fail with a [`ProviderError`] naming that path; plus the checks every
+//! parser shares (an API error body instead of a message, arguments as JSON text).
 
+use super::{Format, ProviderError};
 use serde_json::{Map, Value};
-use std::fmt;
 
-/// The wire format a payload was read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Provider {
-    /// OpenAI Chat Completions (`tool_calls` on the assistant message).
-    OpenAiChat,
-    /// OpenAI Responses (`function_call` items in `output`).
-    OpenAiResponses,
-    /// Anthropic Messages (`tool_use` content blocks).
-    Anthropic,
-    /// Google Gemini `generateContent` (`functionCall` parts).
-    Gemini,
-    /// Model Context Protocol (`tools/call` request params).
-    Mcp,
+/// What a parser reads: the consumer, and what its payload is called in error messages
+/// (`"OpenAI chat message"`). Each consumer's `calls.rs` declares its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Payload {
+    /// The consumer.
+    pub(crate) format: Format,
+    /// The payload's name, the subject of every error message about it.
+    pub(crate) subject: &'static str,
 }
 
-impl Provider {
-    /// What the payload of this provider is called in error messages, e.g.
-    /// `"OpenAI chat message"`.
-    pub fn subject(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "OpenAI chat message",
-            Provider::OpenAiResponses => "OpenAI Responses output",
-            Provider::Anthropic => "Anthropic message",
-            Provider::Gemini => "Gemini response",
-            Provider::Mcp => "MCP tools/call params",
-        }
-    }
-}
-
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Provider::OpenAiChat => "OpenAI Chat Completions",
-            Provider::OpenAiResponses => "OpenAI Responses",
-            Provider::Anthropic => "Anthropic Messages",
-            Provider::Gemini => "Google Gemini",
-            Provider::Mcp => "MCP",
-        })
-    }
-}
-
-/// A provider payload that does not have the documented shape.
-///
-/// The message names the provider, the JSON path of the offending value (relative to the
-/// value that was passed in) and what was expected there, e.g.
-/// `OpenAI chat message: tool_calls[1].function.name is missing (expected a string)`.
-///
-/// Malformed *arguments* JSON is not a `ProviderError`: the arguments text is kept
-/// verbatim in the [`ToolCall`](crate::ToolCall) so the gate can answer the model about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProviderError {
-    provider: Provider,
-    path: String,
-    problem: String,
-}
-
-impl ProviderError {
-    pub(crate) fn new(
-        provider: Provider,
-        path: impl Into<String>,
-        problem: impl Into<String>,
-    ) -> Self {
-        ProviderError {
-            provider,
-            path: path.into(),
-            problem: problem.into(),
-        }
-    }
-
-    /// The wire format the payload was read as.
-    pub fn provider(&self) -> Provider {
-        self.provider
-    }
-
-    /// The JSON path of the problem, relative to the value passed in (e.g.
-    /// `tool_calls[1].function.name`); empty when the top-level value itself is wrong.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong at [`path`](Self::path), e.g. `is missing (expected a string)`.
-    pub fn problem(&self) -> &str {
-        &self.problem
-    }
-}
-
-impl fmt::Display for ProviderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() {
-            "the top-level value"
-        } else {
-            self.path.as_str()
-        };
-        write!(f, "{}: {} {}", self.provider.subject(), path, self.problem)
-    }
-}
-
-impl std::error::Error for ProviderError {}
-
-/// A value inside a provider payload, with its path for error messages.
+/// A value inside a payload, with its path for error messages.
 pub(crate) struct Node<'a> {
-    provider: Provider,
+    payload: Payload,
     value: &'a Value,
     path: String,
 }
 
 impl<'a> Node<'a> {
     /// The top-level value.
-    pub(crate) fn root(provider: Provider, value: &'a Value) -> Self {
+    pub(crate) fn root(payload: Payload, value: &'a Value) -> Self {
         Node {
-            provider,
+            payload,
             value,
             path: String::new(),
         }
@@ -128,7 +39,7 @@ impl<'a> Node<'a> {
 
     /// An error about this value.
     pub(crate) fn error(&self, problem: impl Into<String>) -> ProviderError {
-        ProviderError::new(self.provider, self.path.clone(), problem)
+        ProviderError::new(self.payload, self.path.clone(), problem)
     }
 
     /// An error about this value having the wrong type.
@@ -141,7 +52,7 @@ impl<'a> Node<'a> {
 
     fn child(&self, value: &'a Value, path: String) -> Node<'a> {
         Node {
-            provider: self.provider,
+            payload: self.payload,
             value,
             path,
         }
@@ -168,13 +79,13 @@ impl<'a> Node<'a> {
     pub(crate) fn required(&self, key: &str, expected: &str) -> Result<Node<'a>, ProviderError> {
         match self.value.get(key) {
             Some(Value::Null) => Err(ProviderError::new(
-                self.provider,
+                self.payload,
                 self.key_path(key),
                 format!("is null (expected {expected})"),
             )),
             Some(value) => Ok(self.child(value, self.key_path(key))),
             None => Err(ProviderError::new(
-                self.provider,
+                self.payload,
                 self.key_path(key),
                 format!("is missing (expected {expected})"),
             )),
@@ -224,15 +135,45 @@ pub(crate) fn kind(value: &Value) -> &'static str {
     }
 }
 
+/// Fails with the API's own error message when `root` is an API error body
+/// (`{"error": {"message": …}}` or `{"type": "error", "error": {…}}`) instead of a
+/// message, so the caller learns what the API said instead of "field missing".
+pub(crate) fn reject_api_error(root: &Node<'_>) -> Result<(), ProviderError> {
+    let Some(error) = root.value().get("error").filter(|error| error.is_object()) else {
+        return Ok(());
+    };
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("no message");
+    Err(root.error(format!(
+        "is an API error response, not a message (the API said: {message})"
+    )))
+}
+
+/// Compact JSON text of an arguments object.
+pub(crate) fn json_text(value: &Value) -> String {
+    value.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
+    const CHAT: Payload = Payload {
+        format: Format::OpenAiChat,
+        subject: "OpenAI chat message",
+    };
+
+    fn payload(format: Format, subject: &'static str) -> Payload {
+        Payload { format, subject }
+    }
+
     #[test]
-    fn message_names_provider_path_and_expectation() {
+    fn message_names_payload_path_and_expectation() {
         let value = json!({"tool_calls": [{}, {"function": {}}]});
-        let root = Node::root(Provider::OpenAiChat, &value);
+        let root = Node::root(CHAT, &value);
         let calls = root
             .required("tool_calls", "an array")
             .expect("the payload is well-formed");
@@ -251,13 +192,13 @@ mod tests {
             "OpenAI chat message: tool_calls[1].function.name is missing (expected a string)"
         );
         assert_eq!(error.path(), "tool_calls[1].function.name");
-        assert_eq!(error.provider(), Provider::OpenAiChat);
+        assert_eq!(error.format(), Format::OpenAiChat);
     }
 
     #[test]
     fn wrong_type_says_what_was_found() {
         let value = json!({"name": 7});
-        let error = Node::root(Provider::Mcp, &value)
+        let error = Node::root(payload(Format::Mcp, "MCP tools/call params"), &value)
             .required_str("name")
             .expect_err("the payload is malformed");
         assert_eq!(
@@ -269,7 +210,7 @@ mod tests {
     #[test]
     fn null_member_is_reported_as_null_not_missing() {
         let value = json!({"id": null});
-        let error = Node::root(Provider::Anthropic, &value)
+        let error = Node::root(payload(Format::Anthropic, "Anthropic message"), &value)
             .required_str("id")
             .expect_err("the payload is malformed");
         assert_eq!(error.problem(), "is null (expected a string)");
@@ -278,12 +219,20 @@ mod tests {
     #[test]
     fn top_level_problem_has_a_readable_subject() {
         let value = json!([1]);
-        let error = Node::root(Provider::Gemini, &value)
+        let error = Node::root(payload(Format::Gemini, "Gemini response"), &value)
             .object("an object")
             .expect_err("the payload is malformed");
         assert_eq!(
             error.to_string(),
             "Gemini response: the top-level value has the wrong type: expected an object, found an array"
         );
+    }
+
+    #[test]
+    fn api_error_bodies_are_reported_with_the_apis_message() {
+        let body = json!({"error": {"message": "Rate limit reached", "type": "requests"}});
+        let error =
+            reject_api_error(&Node::root(CHAT, &body)).expect_err("an error body is not a message");
+        assert!(error.to_string().contains("Rate limit reached"), "{error}");
     }
 }

@@ -1,8 +1,8 @@
-//! MCP `Tool` objects, as listed by `tools/list`:
+//! Rendering a tool for MCP: a `Tool` object, as listed by `tools/list`:
 //! `{"name","title"?,"description","inputSchema","outputSchema"?,"annotations"}`.
 //!
 //! - `inputSchema` is the canonical schema with integer bounds and an object root (see
-//!   [`super::schema_adapt`]); it carries no `$schema`, so clients read it as 2020-12,
+//!   [`schema_adapt`](crate::consumer::schema_adapt)); it carries no `$schema`, so clients read it as 2020-12,
 //!   MCP's default dialect.
 //! - `outputSchema` is given only for tools returning `Json<T>`, and only when `T`'s
 //!   schema is an object schema (root `type: "object"`), which MCP requires because
@@ -22,12 +22,12 @@
 //!   own state, so it says `openWorldHint: false`, where MCP's default would claim an
 //!   open world.
 
-use super::schema_adapt::{add_integer_bounds, consumer_schema};
+use crate::consumer::schema_adapt::{add_integer_bounds, consumer_schema};
 use crate::{Tier, ToolSpec};
 use serde_json::{Map, Value};
 
 /// A tool as an MCP `Tool` object.
-pub(crate) fn tool(spec: &ToolSpec) -> Value {
+pub fn tool(spec: &ToolSpec) -> Value {
     let mut tool = Map::new();
     tool.insert("name".into(), spec.name().into());
     if let Some(title) = spec.title() {
@@ -57,7 +57,7 @@ fn output_schema(spec: &ToolSpec) -> Option<Value> {
 }
 
 /// The MCP `ToolAnnotations` of a tool.
-pub(crate) fn annotations(spec: &ToolSpec) -> Map<String, Value> {
+fn annotations(spec: &ToolSpec) -> Map<String, Value> {
     let mut hints = Map::new();
     if let Some(title) = spec.title() {
         hints.insert("title".into(), title.into());

@@ -1,44 +1,45 @@
-//! OpenAI Chat Completions: `tool_calls` on the assistant message in, `role: "tool"`
-//! messages out.
+//! Reading the calls of an OpenAI Chat Completions assistant message: its `tool_calls`.
 
-use super::error::{Node, Provider, ProviderError};
-use super::{Images, reject_api_error, text};
-use crate::{ToolCall, ToolResult};
-use serde_json::{Value, json};
+use crate::ToolCall;
+use crate::consumer::wire::{Node, Payload, reject_api_error};
+use crate::consumer::{Format, ProviderError};
+use serde_json::Value;
 
-const PROVIDER: Provider = Provider::OpenAiChat;
+const PAYLOAD: Payload = Payload {
+    format: Format::OpenAiChat,
+    subject: "OpenAI chat message",
+};
 
-impl ToolCall {
-    /// The calls in an OpenAI Chat Completions assistant message.
-    ///
-    /// `message` is the assistant message object,
-    /// `{"role": "assistant", "content": null, "tool_calls": [{"id", "type": "function",
-    /// "function": {"name", "arguments"}}]}`; a whole `chat.completion` response is accepted
-    /// too, and its `choices[0].message` is read. A message without `tool_calls` (or with
-    /// `null`) has no calls.
-    ///
-    /// `arguments` is kept verbatim, even when it is not valid JSON: the gate reports that
-    /// to the model. Errors name the JSON path of the problem, e.g.
-    /// `tool_calls[1].function.name is missing (expected a string)`; a tool call whose
-    /// `type` is not `"function"` (e.g. a custom tool) and a message using the deprecated
-    /// `function_call` field are errors rather than silently dropped calls.
-    pub fn from_openai_chat(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
-        let root = Node::root(PROVIDER, message);
-        reject_api_error(&root)?;
-        root.object("the assistant message object or a chat.completion response object")?;
-        if let Some(choices) = root.field("choices") {
-            let choices = choices.items("an array of choices")?;
-            let Some(choice) = choices.first() else {
-                return Err(root.error(
-                    "is a chat.completion response with an empty `choices` array (expected at least one choice)",
-                ));
-            };
-            choice.object("a choice object")?;
-            let message = choice.required("message", "the assistant message object")?;
-            return calls_of_message(&message);
-        }
-        calls_of_message(&root)
+/// The calls in an OpenAI Chat Completions assistant message
+/// ([`ToolCall::from_openai_chat`] delegates here).
+///
+/// `message` is the assistant message object,
+/// `{"role": "assistant", "content": null, "tool_calls": [{"id", "type": "function",
+/// "function": {"name", "arguments"}}]}`; a whole `chat.completion` response is accepted
+/// too, and its `choices[0].message` is read. A message without `tool_calls` (or with
+/// `null`) has no calls.
+///
+/// `arguments` is kept verbatim, even when it is not valid JSON: the gate reports that
+/// to the model. Errors name the JSON path of the problem, e.g.
+/// `tool_calls[1].function.name is missing (expected a string)`; a tool call whose
+/// `type` is not `"function"` (e.g. a custom tool) and a message using the deprecated
+/// `function_call` field are errors rather than silently dropped calls.
+pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+    let root = Node::root(PAYLOAD, message);
+    reject_api_error(&root)?;
+    root.object("the assistant message object or a chat.completion response object")?;
+    if let Some(choices) = root.field("choices") {
+        let choices = choices.items("an array of choices")?;
+        let Some(choice) = choices.first() else {
+            return Err(root.error(
+                "is a chat.completion response with an empty `choices` array (expected at least one choice)",
+            ));
+        };
+        choice.object("a choice object")?;
+        let message = choice.required("message", "the assistant message object")?;
+        return calls_of_message(&message);
     }
+    calls_of_message(&root)
 }
 
 fn calls_of_message(message: &Node<'_>) -> Result<Vec<ToolCall>, ProviderError> {
@@ -78,28 +79,10 @@ fn tool_call(call: &Node<'_>) -> Result<ToolCall, ProviderError> {
     Ok(ToolCall::new(id, name, arguments))
 }
 
-/// The `role: "tool"` messages answering the calls, one per result, in order:
-/// `{"role": "tool", "tool_call_id": …, "content": "<text>"}`.
-///
-/// Chat Completions tool messages carry text only: images become a placeholder line, and
-/// an error output is sent as its text (the format has no error flag).
-pub fn tool_messages(results: &[ToolResult]) -> Vec<Value> {
-    results
-        .iter()
-        .map(|result| {
-            json!({
-                "role": "tool",
-                "tool_call_id": result.call_id,
-                "content": text(&result.output, Images::Placeholder),
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolOutput;
+    use serde_json::json;
 
     fn message(tool_calls: Value) -> Value {
         json!({"role": "assistant", "content": null, "tool_calls": tool_calls})
@@ -115,7 +98,7 @@ mod tests {
             function_call("call_a", "search", r#"{"query":"x"}"#),
             function_call("call_b", "now", "{}"),
         ]));
-        let calls = ToolCall::from_openai_chat(&message).expect("a valid message");
+        let calls = calls(&message).expect("a valid message");
         assert_eq!(
             calls,
             vec![
@@ -132,7 +115,7 @@ mod tests {
             "choices": [{"index": 0, "finish_reason": "tool_calls",
                          "message": message(json!([function_call("c1", "now", "{}")]))}]
         });
-        let calls = ToolCall::from_openai_chat(&completion).expect("a valid completion");
+        let calls = calls(&completion).expect("a valid completion");
         assert_eq!(calls, vec![ToolCall::new("c1", "now", "{}")]);
     }
 
@@ -143,7 +126,7 @@ mod tests {
             json!({"role": "assistant", "content": "Hi", "tool_calls": null}),
             json!({"role": "assistant", "content": null, "tool_calls": []}),
         ] {
-            let calls = ToolCall::from_openai_chat(&message).expect("a valid message");
+            let calls = calls(&message).expect("a valid message");
             assert!(calls.is_empty(), "{message}");
         }
     }
@@ -151,7 +134,7 @@ mod tests {
     #[test]
     fn malformed_arguments_are_kept_verbatim() {
         let message = message(json!([function_call("c1", "search", r#"{"query": "inv"#)]));
-        let calls = ToolCall::from_openai_chat(&message).expect("the envelope is valid");
+        let calls = calls(&message).expect("the envelope is valid");
         assert_eq!(calls[0].arguments, r#"{"query": "inv"#);
     }
 
@@ -200,7 +183,7 @@ mod tests {
             ),
         ];
         for (input, expected) in cases {
-            let error = ToolCall::from_openai_chat(&input).expect_err("a malformed message");
+            let error = calls(&input).expect_err("a malformed message");
             assert_eq!(error.to_string(), expected);
         }
     }
@@ -209,30 +192,7 @@ mod tests {
     fn deprecated_function_call_is_an_error_not_a_lost_call() {
         let message =
             json!({"role": "assistant", "function_call": {"name": "a", "arguments": "{}"}});
-        let error = ToolCall::from_openai_chat(&message).expect_err("legacy shape");
+        let error = calls(&message).expect_err("legacy shape");
         assert_eq!(error.path(), "function_call");
-    }
-
-    #[test]
-    fn tool_messages_answer_each_call_with_text() {
-        let results = [
-            ToolResult {
-                call_id: "c1".into(),
-                name: "search".into(),
-                output: ToolOutput::text("2 hits").with_metadata(json!({"secret": 1})),
-            },
-            ToolResult {
-                call_id: "c2".into(),
-                name: "now".into(),
-                output: ToolOutput::empty(),
-            },
-        ];
-        assert_eq!(
-            tool_messages(&results),
-            vec![
-                json!({"role": "tool", "tool_call_id": "c1", "content": "2 hits"}),
-                json!({"role": "tool", "tool_call_id": "c2", "content": "Done."}),
-            ]
-        );
     }
 }

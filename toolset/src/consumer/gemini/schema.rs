@@ -1,5 +1,5 @@
-//! Gemini function declarations: `{"name","description","parameters"}`, with `parameters`
-//! in the OpenAPI 3.0 subset the Gemini Developer API's `Schema` accepts.
+//! Gemini's schema rules: a tool's `parameters` in the OpenAPI 3.0 subset the Gemini
+//! Developer API's `Schema` accepts, rewritten from the canonical JSON Schema.
 //!
 //! Gemini's `Schema` is a protobuf message, not JSON Schema. What it accepts, and how each
 //! canonical construct is rewritten:
@@ -41,11 +41,12 @@
 //! whose `properties` are empty ("should be non-empty for OBJECT type"). Nested objects
 //! without properties (maps, recursion cuts, "any" values) are still emitted as
 //! `{"type": "object"}`, which the API accepts below the root; it is the closest Gemini
-//! comes to "an object with any keys". The root union of an `#[args]` enum is flattened first (see
-//! [`super::schema_adapt`]), because `parameters` must be an object.
+//! comes to "an object with any keys". The root union of an `#[args]` enum is flattened
+//! first (see [`schema_adapt`](crate::consumer::schema_adapt)), because `parameters` must
+//! be an object.
 
-use super::schema_adapt::{apply, consumer_schema, resolve, string_constants, types_of};
-use crate::ToolSpec;
+use crate::consumer::schema_adapt::{apply, consumer_schema, resolve, string_constants, types_of};
+use crate::integer_format::integer_range;
 use schemars::transform::{ReplaceBoolSchemas, ReplaceConstValue, SetSingleExample};
 use serde_json::{Map, Value};
 
@@ -83,17 +84,6 @@ const ANNOTATIONS: [&str; 4] = ["description", "title", "default", "example"];
 
 /// The largest integer a double holds exactly.
 const EXACT_DOUBLE: f64 = 9_007_199_254_740_992.0;
-
-/// A tool as a Gemini function declaration.
-pub(crate) fn tool(spec: &ToolSpec) -> Value {
-    let mut tool = Map::new();
-    tool.insert("name".into(), spec.name().into());
-    tool.insert("description".into(), spec.description().into());
-    if let Some(parameters) = parameters(spec.input_schema()) {
-        tool.insert("parameters".into(), parameters);
-    }
-    tool.into()
-}
 
 /// The Gemini form of a canonical input schema; `None` for a tool without arguments.
 pub(crate) fn parameters(canonical: &Value) -> Option<Value> {
@@ -379,11 +369,7 @@ impl Converter<'_> {
                     .and_then(Value::as_str)
                     .and_then(|format| {
                         if integer {
-                            match format {
-                                "int8" | "uint8" | "int16" | "uint16" | "int32" => Some("int32"),
-                                "uint32" | "int64" => Some("int64"),
-                                _ => None,
-                            }
+                            gemini_integer_format(format)
                         } else {
                             matches!(format, "float" | "double").then_some(format)
                         }
@@ -503,6 +489,21 @@ impl Converter<'_> {
             return merged;
         }
         schema.clone()
+    }
+}
+
+/// The Gemini `format` of an integer format: `int32` when its range fits 32 bits,
+/// `int64` when it fits 64, none otherwise (`uint64`, the 128-bit formats). Pointer-sized
+/// formats get none either: their width is the build target's, so the list would differ
+/// between a 32- and a 64-bit build.
+fn gemini_integer_format(format: &str) -> Option<&'static str> {
+    let range = integer_range(format).filter(|range| !range.pointer_sized)?;
+    if range.within(i32::MIN.into(), i32::MAX as u128) {
+        Some("int32")
+    } else if range.within(i64::MIN.into(), i64::MAX as u128) {
+        Some("int64")
+    } else {
+        None
     }
 }
 
@@ -731,6 +732,24 @@ mod tests {
         assert_eq!(cut["type"], "object");
         assert!(cut.get("properties").is_none());
         assert!(!parameters.to_string().contains("$ref"));
+    }
+
+    #[test]
+    fn integer_formats_map_by_their_range() {
+        for (format, expected) in [
+            ("int8", Some("int32")),
+            ("uint16", Some("int32")),
+            ("int32", Some("int32")),
+            ("uint32", Some("int64")),
+            ("int64", Some("int64")),
+            ("uint64", None),
+            ("int128", None),
+            ("int", None),
+            ("uint", None),
+            ("double", None),
+        ] {
+            assert_eq!(gemini_integer_format(format), expected, "{format}");
+        }
     }
 
     #[test]

@@ -1,6 +1,10 @@
-//! OpenAI strict mode ("Structured Outputs" for function calling): rewriting a tool's
-//! schema into the subset strict mode accepts, and deciding per tool whether that is
-//! possible.
+//! OpenAI strict mode ("Structured Outputs" for function calling), shared by both OpenAI
+//! consumers: rewriting a tool's schema into the subset strict mode accepts, and deciding
+//! per tool whether that is possible ([`parameters`]).
+//!
+//! Chat Completions and Responses decide `strict` the same way: `true` with the strict
+//! form of the schema when the tool's arguments can be expressed in strict mode's subset,
+//! `false` with the plain schema (canonical, integer bounds added, object root) otherwise.
 //!
 //! Strict mode guarantees the model's arguments match the schema, but only for a subset
 //! of JSON Schema (OpenAI, "Structured Outputs › Supported schemas"):
@@ -42,7 +46,8 @@
 //! `patternProperties`, …) makes the tool not strict: it is rendered with `strict: false`
 //! and its plain schema.
 
-use super::schema_adapt::{admits_null, apply, for_each_schema, types_of};
+use super::schema_adapt::{admits_null, apply, consumer_schema, for_each_schema, types_of};
+use crate::ToolSpec;
 use schemars::transform::{ReplaceConstValue, RestrictFormats};
 use serde_json::{Map, Value};
 
@@ -107,6 +112,19 @@ const MAX_PROPERTIES: usize = 5000;
 const MAX_NESTING: usize = 10;
 const MAX_ENUM_VALUES: usize = 1000;
 const MAX_STRING_CHARS: usize = 120_000;
+
+/// The `parameters` of an OpenAI function, and whether they are strict.
+pub(crate) fn parameters(spec: &ToolSpec) -> (Value, bool) {
+    let canonical = spec.input_schema();
+    let plain = consumer_schema(canonical);
+    // A root union flattened into one object is looser than the arguments; requiring all
+    // of its properties could force keys a variant refuses.
+    let flattened = canonical.get("type").and_then(Value::as_str) != Some("object");
+    match strict_schema(&plain).filter(|_| !flattened) {
+        Some(strict) => (strict, true),
+        None => (plain, false),
+    }
+}
 
 /// The strict form of a tool's (consumer) schema, or `None` when the tool cannot be strict.
 pub(crate) fn strict_schema(schema: &Value) -> Option<Value> {

@@ -1,17 +1,18 @@
-//! OpenAI Chat Completions tools:
+//! Rendering a tool for OpenAI Chat Completions:
 //! `{"type":"function","function":{"name","description","parameters","strict"}}`.
 //!
-//! `strict` is decided per tool exactly as for the Responses API (see [`super::strict`]):
-//! `true` with the strict form of the schema when the tool's arguments can be expressed in
-//! strict mode's subset, `false` with the plain schema otherwise. It is always written
-//! out, so the list reads the same whatever the API's default.
+//! `strict` is decided per tool exactly as for the Responses API (see
+//! [`openai_strict`](crate::consumer::openai_strict)): `true` with the strict form of the
+//! schema when the tool's arguments can be expressed in strict mode's subset, `false` with
+//! the plain schema otherwise. It is always written out, so the list reads the same
+//! whatever the API's default.
 
-use super::openai_responses::parameters;
 use crate::ToolSpec;
+use crate::consumer::openai_strict::parameters;
 use serde_json::{Map, Value};
 
 /// A tool as a Chat Completions `tools` entry.
-pub(crate) fn tool(spec: &ToolSpec) -> Value {
+pub fn tool(spec: &ToolSpec) -> Value {
     let (parameters, strict) = parameters(spec);
     let mut function = Map::new();
     function.insert("name".into(), spec.name().into());

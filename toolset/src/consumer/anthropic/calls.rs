@@ -1,0 +1,107 @@
+//! Reading the calls of an Anthropic Messages API message: its `tool_use` content blocks.
+
+use crate::ToolCall;
+use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
+use crate::consumer::{Format, ProviderError};
+use serde_json::Value;
+
+const PAYLOAD: Payload = Payload {
+    format: Format::Anthropic,
+    subject: "Anthropic message",
+};
+
+/// The calls in an Anthropic Messages API response (or any message of the
+/// conversation): its `tool_use` content blocks, in order
+/// ([`ToolCall::from_anthropic`] delegates here).
+///
+/// Each block's `id` and `name` are taken as they are; its `input` object becomes the
+/// arguments, serialized as compact JSON text. Other blocks (text, thinking, server
+/// tool use and its results) are skipped, and a message whose `content` is a plain
+/// string has no calls.
+pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+    let root = Node::root(PAYLOAD, message);
+    reject_api_error(&root)?;
+    root.object("a message object with a `content` array")?;
+    let content = root.required("content", "the message's array of content blocks")?;
+    if content.value().is_string() {
+        return Ok(Vec::new());
+    }
+    let mut calls = Vec::new();
+    for block in content.items("the message's array of content blocks")? {
+        block.object("a content block object")?;
+        if block.required_str("type")? != "tool_use" {
+            continue;
+        }
+        let id = block.required_str("id")?;
+        let name = block.required_str("name")?;
+        let input = block.required("input", "an object holding the tool's arguments")?;
+        input.object("an object holding the tool's arguments")?;
+        calls.push(ToolCall::new(id, name, json_text(input.value())));
+    }
+    Ok(calls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_tool_use_blocks_in_order() {
+        let message = json!({
+            "id": "msg_1", "type": "message", "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Let me look."},
+                {"type": "tool_use", "id": "toolu_a", "name": "search",
+                 "input": {"limit": 3, "query": "x"}},
+                {"type": "tool_use", "id": "toolu_b", "name": "now", "input": {}},
+            ],
+            "stop_reason": "tool_use"
+        });
+        let calls = calls(&message).expect("a valid message");
+        assert_eq!(
+            calls,
+            vec![
+                ToolCall::new("toolu_a", "search", r#"{"limit":3,"query":"x"}"#),
+                ToolCall::new("toolu_b", "now", "{}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn string_content_has_no_calls() {
+        let message = json!({"role": "user", "content": "hello"});
+        let calls = calls(&message).expect("a valid message");
+        assert!(calls.is_empty());
+    }
+
+    #[test]
+    fn envelope_errors_name_the_path() {
+        let cases = [
+            (
+                json!({"content": [{"type": "text", "text": "x"}, {"type": "tool_use", "id": "t", "name": "a", "input": "q=1"}]}),
+                "Anthropic message: content[1].input has the wrong type: expected an object holding the tool's arguments, found a string",
+            ),
+            (
+                json!({"content": [{"type": "tool_use", "name": "a", "input": {}}]}),
+                "Anthropic message: content[0].id is missing (expected a string)",
+            ),
+            (
+                json!({"content": [{"type": "tool_use", "id": "t", "name": "a"}]}),
+                "Anthropic message: content[0].input is missing (expected an object holding the tool's arguments)",
+            ),
+            (
+                json!({"role": "assistant"}),
+                "Anthropic message: content is missing (expected the message's array of content blocks)",
+            ),
+            (
+                json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+                "Anthropic message: the top-level value is an API error response, not a message (the API said: Overloaded)",
+            ),
+        ];
+        for (input, expected) in cases {
+            let error = calls(&input).expect_err("a malformed message");
+            assert_eq!(error.to_string(), expected);
+        }
+    }
+}

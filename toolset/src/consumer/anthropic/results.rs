@@ -1,0 +1,83 @@
+//! Writing the results of one batch for Anthropic Messages: one user message of
+//! `tool_result` blocks.
+
+use crate::ToolResult;
+use crate::consumer::result_content::{Part, parts};
+use serde_json::{Map, Value, json};
+
+/// The results of one batch: the one user message answering the calls, a `tool_result`
+/// block per result, in order.
+///
+/// `{"role": "user", "content": [{"type": "tool_result", "tool_use_id": …, "content":
+/// [text and image blocks], "is_error": true}]}`; `is_error` appears only on errors.
+/// Images are sent as base64 image blocks. Anthropic requires every `tool_use` of the
+/// previous assistant message to be answered in this one message, so pass all the results
+/// together (an empty slice gives a message with no content, which the API rejects).
+pub fn results(results: &[ToolResult]) -> Value {
+    let blocks: Vec<Value> = results.iter().map(tool_result_block).collect();
+    json!({"role": "user", "content": blocks})
+}
+
+fn tool_result_block(result: &ToolResult) -> Value {
+    let content: Vec<Value> = parts(&result.output)
+        .into_iter()
+        .map(|part| match part {
+            Part::Text(text) => json!({"type": "text", "text": text}),
+            Part::Image { data, mime_type } => json!({
+                "type": "image",
+                "source": {"type": "base64", "media_type": mime_type, "data": data},
+            }),
+        })
+        .collect();
+    let mut block = Map::new();
+    block.insert("type".into(), json!("tool_result"));
+    block.insert("tool_use_id".into(), json!(result.call_id));
+    block.insert("content".into(), Value::Array(content));
+    if result.output.is_error {
+        block.insert("is_error".into(), Value::Bool(true));
+    }
+    Value::Object(block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolOutput;
+
+    #[test]
+    fn results_form_one_user_message_with_error_flag_only_on_errors() {
+        let batch = [
+            ToolResult {
+                call_id: "toolu_a".into(),
+                name: "search".into(),
+                output: ToolOutput::text("chart:")
+                    .with_image("iVBORw0K", "image/png")
+                    .with_metadata(json!({"host": "only"})),
+            },
+            ToolResult {
+                call_id: "toolu_b".into(),
+                name: "now".into(),
+                output: ToolOutput::error("Error: boom"),
+            },
+            ToolResult {
+                call_id: "toolu_c".into(),
+                name: "archive".into(),
+                output: ToolOutput::empty(),
+            },
+        ];
+        assert_eq!(
+            results(&batch),
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_a", "content": [
+                    {"type": "text", "text": "chart:"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                                 "data": "iVBORw0K"}},
+                ]},
+                {"type": "tool_result", "tool_use_id": "toolu_b", "is_error": true,
+                 "content": [{"type": "text", "text": "Error: boom"}]},
+                {"type": "tool_result", "tool_use_id": "toolu_c",
+                 "content": [{"type": "text", "text": "Done."}]},
+            ]})
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! Google Gemini: tools as function declarations whose parameters are in the OpenAPI 3.0
+//! subset Gemini accepts ([`tool`]), calls from `functionCall` parts ([`calls`]), results
+//! as one user `Content` of `functionResponse` parts ([`results`]).
+
+mod calls;
+mod results;
+mod schema;
+mod tools;
+
+pub use calls::calls;
+pub use results::results;
+pub use tools::tool;

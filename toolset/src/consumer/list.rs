@@ -1,0 +1,77 @@
+//! Tool lists: one tool for a format chosen at run time ([`tool_value`]), any list of
+//! specs ([`render_specs`]), and a set's default list, rendered once and cached
+//! ([`tool_list`]), with the [`Order`] a list is in.
+
+use super::{Format, Rendered};
+use crate::{Autonomy, Policy, ToolSet, ToolSpec};
+use serde_json::Value;
+
+/// The order tools are listed in. Either is stable across processes, so a provider's
+/// prompt cache keeps matching the rendered prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Order {
+    /// The order the tools are written in `toolset!`.
+    Declared,
+    /// Sorted by tool name (byte order).
+    ByName,
+}
+
+impl Order {
+    /// Every order, in a fixed order.
+    pub const ALL: [Order; 2] = [Order::Declared, Order::ByName];
+
+    /// The order's position in [`Order::ALL`].
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One tool, rendered for `format`: what the consumer module's own `tool` gives (for
+/// instance [`super::anthropic::tool`]), for a format chosen at run time.
+///
+/// The JSON formats give the consumer's tool object; [`Format::Prompt`] gives the tool's
+/// prompt text as a JSON string.
+pub fn tool_value(spec: &ToolSpec, format: Format) -> Value {
+    match format.render(spec) {
+        Rendered::Json(tool) => tool,
+        Rendered::Text(text) => Value::String(text),
+    }
+}
+
+/// A list of specs, rendered for `format` in the order given; not cached.
+///
+/// The JSON formats render a compact JSON array of tool objects; [`Format::Prompt`]
+/// renders each tool's text, separated by a blank line.
+pub fn render_specs(specs: &[&ToolSpec], format: Format) -> String {
+    let mut tools = Vec::with_capacity(specs.len());
+    let mut texts = Vec::new();
+    for spec in specs {
+        match format.render(spec) {
+            Rendered::Json(tool) => tools.push(tool),
+            Rendered::Text(text) => texts.push(text),
+        }
+    }
+    if format.is_json() {
+        Value::Array(tools).to_string()
+    } else {
+        texts.join("\n\n")
+    }
+}
+
+/// The default tool list of the set `T`, rendered for `format` in `order`: the tools the
+/// set's default policy offers ([`Policy::offered`]), that is every tool not declared
+/// `deferred` (deferred tools are found through tool search instead).
+///
+/// Rendered on first use and cached in the set's render cache; every later call returns
+/// the same `&'static str`, byte for byte.
+pub fn tool_list<T: ToolSet>(format: Format, order: Order) -> &'static str {
+    T::render_cache().get_or_render(format, order, || {
+        // Autonomy decides what runs, not what is offered: any level gives the default list.
+        let policy = Policy::<T>::new(Autonomy::Off);
+        let mut specs: Vec<&ToolSpec> = policy.offered().map(T::spec_of).collect();
+        if order == Order::ByName {
+            specs.sort_by_key(|spec| spec.name());
+        }
+        render_specs(&specs, format)
+    })
+}

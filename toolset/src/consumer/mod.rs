@@ -1,0 +1,275 @@
+//! Everything about the consumers of a tool set, one module each: OpenAI Chat Completions
+//! and Responses, Anthropic Messages, Google Gemini, MCP and plain prompt text.
+//!
+//! A model is offered tools in its API's format, asks for them in that format, and expects
+//! the results back in it too. Each consumer's module holds all three directions and the
+//! schema rules that are its alone; what they share lives here once ([`Format`], the one
+//! list of consumers, the tool lists and their cache, the schema adaptation steps, the
+//! payload errors).
+//!
+//! | consumer | tools | calls in | results out |
+//! |---|---|---|---|
+//! | OpenAI Chat Completions | [`openai_chat::tool`] | [`ToolCall::from_openai_chat`] | [`openai_chat::results`] |
+//! | OpenAI Responses | [`openai_responses::tool`] | [`ToolCall::from_openai_responses`] | [`openai_responses::results`] |
+//! | Anthropic Messages | [`anthropic::tool`] | [`ToolCall::from_anthropic`] | [`anthropic::results`] |
+//! | Google Gemini | [`gemini::tool`] | [`ToolCall::from_gemini`] | [`gemini::results`] |
+//! | MCP | [`mcp::tool`] | [`ToolCall::from_mcp`] | [`mcp::results`] |
+//! | prompt text | [`prompt::tool`] | – | – |
+//!
+//! Every consumer with calls has the same three functions: `calls(payload)` (what
+//! `ToolCall::from_*` delegates to), `results(&[ToolResult])` (the results of one batch in
+//! the consumer's natural wire shape) and `tool(spec)`.
+//!
+//! # Tool lists
+//!
+//! Each consumer starts from a tool's canonical input schema (see [`crate::schema`]) and
+//! adapts it to its rules; each module documents its rules and rewrites. Rendering is
+//! deterministic: the same specs give the same bytes in every process, so a provider's
+//! prompt cache keeps matching.
+//!
+//! - [`tool_list`] renders a set's default list once per (format, order) and hands out
+//!   the same `&'static str` afterwards.
+//! - [`render_specs`] renders any list of specs (a composed or filtered list), uncached.
+//! - [`tool_value`] renders one tool for a [`Format`] chosen at run time.
+//!
+//! ```
+//! use toolset::consumer::{tool_list, Format, Order};
+//! use toolset::{tool, toolset};
+//!
+//! /// Tell the time.
+//! #[tool(tier = "read_only")]
+//! async fn now() -> String { "noon".into() }
+//!
+//! toolset! { Tools = [now]; }
+//!
+//! let list = tool_list::<Tools>(Format::Anthropic, Order::ByName);
+//! assert!(list.starts_with('['));
+//! assert!(std::ptr::eq(list, tool_list::<Tools>(Format::Anthropic, Order::ByName)));
+//! ```
+//!
+//! # Calls and results
+//!
+//! ```
+//! use serde_json::json;
+//! use toolset::{ToolCall, ToolOutput, ToolResult, consumer::openai_chat};
+//!
+//! let message = json!({
+//!     "role": "assistant",
+//!     "content": null,
+//!     "tool_calls": [{
+//!         "id": "call_1",
+//!         "type": "function",
+//!         "function": {"name": "search", "arguments": "{\"query\":\"invoice\"}"}
+//!     }]
+//! });
+//! let calls = ToolCall::from_openai_chat(&message)?;
+//! assert_eq!(calls[0].name, "search");
+//!
+//! let results = [ToolResult {
+//!     call_id: calls[0].id.clone(),
+//!     name: calls[0].name.clone(),
+//!     output: ToolOutput::text("2 hits"),
+//! }];
+//! let messages = openai_chat::results(&results);
+//! assert_eq!(messages[0]["tool_call_id"], "call_1");
+//! # Ok::<(), toolset::ProviderError>(())
+//! ```
+//!
+//! Parsing checks the *envelope* strictly: a missing or mistyped field is a
+//! [`ProviderError`] that names the consumer, the JSON path of the problem relative to the
+//! value passed in, and what was expected there. Parsing never panics.
+//!
+//! The *arguments* are not checked here: they are kept as the model's raw JSON text (for
+//! Anthropic, Gemini and MCP, whose arguments arrive as JSON objects, as that object
+//! serialized compactly). A call whose arguments are malformed JSON still parses, so the
+//! gate can reject it with a message the model can act on, while it checks the other
+//! calls of the same program.
+//!
+//! Results render from [`ToolOutput`](crate::ToolOutput): its text and image content, its
+//! structured value and its error flag. Its `metadata` is host-only and never appears on
+//! the wire. An output without content is sent as its structured value's JSON text if it
+//! has one, else as `"Done."` (or a generic error sentence when it is an error), because
+//! several providers reject empty tool results. Formats that carry only text (OpenAI)
+//! replace each image with a short placeholder naming its MIME type.
+//!
+//! # Adding a consumer
+//!
+//! A folder beside the others, its `pub mod` line below, and one line in the list of
+//! consumers (the `consumers!` invocation in this file). The list makes the [`Format`]
+//! variant, its name, its place in [`Format::ALL`] and the dispatch to the folder's
+//! `tool`, and the compiler checks that the folder has `calls`, `results` and `tool` with
+//! the signatures every consumer shares.
+
+pub mod anthropic;
+pub(crate) mod cache;
+pub(crate) mod error;
+pub mod gemini;
+mod list;
+pub mod mcp;
+pub mod openai_chat;
+pub mod openai_responses;
+mod openai_strict;
+pub mod prompt;
+mod result_content;
+mod schema_adapt;
+mod wire;
+
+pub use list::{Order, render_specs, tool_list, tool_value};
+
+#[cfg(doc)]
+use crate::ToolCall;
+use crate::ToolSpec;
+use error::ProviderError;
+use serde_json::Value;
+use std::fmt;
+
+/// Generates [`Format`] and its dispatch from the list of consumers: `json` consumers
+/// render tool objects and read calls and write results; `text` consumers render text.
+macro_rules! consumers {
+    (
+        json { $( $(#[doc = $json_doc:literal])* $json:ident => $json_module:ident, )* }
+        text { $( $(#[doc = $text_doc:literal])* $text:ident => $text_module:ident, )* }
+    ) => {
+        /// A consumer of tool specs: a provider API, MCP, or a model reading plain text.
+        ///
+        /// Every JSON format renders a list as a JSON array of that consumer's tool
+        /// objects, with each schema adapted to the consumer's rules, and has a parser for
+        /// its calls and a writer for its results; [`Format::Prompt`] renders plain text.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Format {
+            $( $(#[doc = $json_doc])* $json, )*
+            $( $(#[doc = $text_doc])* $text, )*
+        }
+
+        impl Format {
+            /// How many consumers the list holds.
+            const COUNT: usize = [$(stringify!($json),)* $(stringify!($text),)*].len();
+
+            /// Every format, in a fixed order.
+            pub const ALL: [Format; Format::COUNT] = [$(Format::$json,)* $(Format::$text,)*];
+
+            /// A short, stable name, the name of the consumer's module:
+            #[doc = concat!($("`", stringify!($json_module), "`, ",)* $("`", stringify!($text_module), "`",)* ".")]
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Format::$json => stringify!($json_module),)*
+                    $(Format::$text => stringify!($text_module),)*
+                }
+            }
+
+            /// True for the formats that render JSON (all but [`Format::Prompt`]).
+            pub const fn is_json(self) -> bool {
+                match self {
+                    $(Format::$json => true,)*
+                    $(Format::$text => false,)*
+                }
+            }
+
+            /// One tool, rendered by the consumer's own `tool`.
+            fn render(self, spec: &ToolSpec) -> Rendered {
+                match self {
+                    $(Format::$json => Rendered::Json($json_module::tool(spec)),)*
+                    $(Format::$text => Rendered::Text($text_module::tool(spec)),)*
+                }
+            }
+        }
+
+        // Every consumer speaks the same verbs with the same signatures.
+        const _: () = {
+            $(
+                let _: fn(&Value) -> Result<Vec<crate::ToolCall>, ProviderError> =
+                    $json_module::calls;
+                let _: fn(&[crate::ToolResult]) -> Value = $json_module::results;
+                let _: fn(&ToolSpec) -> Value = $json_module::tool;
+            )*
+            $( let _: fn(&ToolSpec) -> String = $text_module::tool; )*
+        };
+    };
+}
+
+// The one list of consumers.
+consumers! {
+    json {
+        /// OpenAI Chat Completions: `tools` entries
+        /// `{"type":"function","function":{"name","description","parameters","strict"}}`,
+        /// calls from the assistant message's `tool_calls`, results as `role: "tool"`
+        /// messages.
+        OpenAiChat => openai_chat,
+        /// OpenAI Responses: `tools` entries
+        /// `{"type":"function","name","description","parameters","strict"}`, calls from
+        /// the `function_call` items of `output`, results as `function_call_output` items.
+        OpenAiResponses => openai_responses,
+        /// Anthropic Messages: `tools` entries `{"name","description","input_schema"}`,
+        /// calls from `tool_use` content blocks, results as one user message of
+        /// `tool_result` blocks.
+        Anthropic => anthropic,
+        /// Google Gemini: `functionDeclarations` `{"name","description","parameters"}`,
+        /// parameters in the OpenAPI 3.0 subset the Gemini API accepts; calls from
+        /// `functionCall` parts, results as one user `Content` of `functionResponse` parts.
+        Gemini => gemini,
+        /// Model Context Protocol: `Tool` objects as a `tools/list` result lists them,
+        /// calls from `tools/call` requests, results as `CallToolResult`s.
+        Mcp => mcp,
+    }
+    text {
+        /// Plain text for a system prompt: name, tier, description and arguments of each
+        /// tool.
+        Prompt => prompt,
+    }
+}
+
+/// One tool as a consumer renders it.
+enum Rendered {
+    Json(Value),
+    Text(String),
+}
+
+impl Format {
+    /// The format's position in [`Format::ALL`].
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_is_the_position_in_all() {
+        for (position, format) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(format.index(), position);
+        }
+        for (position, order) in Order::ALL.into_iter().enumerate() {
+            assert_eq!(order.index(), position);
+        }
+    }
+
+    #[test]
+    fn names_are_the_module_names_and_only_prompt_is_text() {
+        let names: Vec<&str> = Format::ALL.iter().map(|format| format.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "openai_chat",
+                "openai_responses",
+                "anthropic",
+                "gemini",
+                "mcp",
+                "prompt"
+            ]
+        );
+        let text: Vec<Format> = Format::ALL
+            .into_iter()
+            .filter(|format| !format.is_json())
+            .collect();
+        assert_eq!(text, [Format::Prompt]);
+    }
+}

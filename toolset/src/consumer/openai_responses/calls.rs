@@ -1,0 +1,121 @@
+//! Reading the calls of an OpenAI Responses API response: the `function_call` items of
+//! its `output`.
+
+use crate::ToolCall;
+use crate::consumer::wire::{Node, Payload, reject_api_error};
+use crate::consumer::{Format, ProviderError};
+use serde_json::Value;
+
+const PAYLOAD: Payload = Payload {
+    format: Format::OpenAiResponses,
+    subject: "OpenAI Responses output",
+};
+
+/// The calls in an OpenAI Responses API response
+/// ([`ToolCall::from_openai_responses`] delegates here).
+///
+/// `response` is the response object (its `output` array is read) or the bare `output`
+/// array. Items with `"type": "function_call"` become calls, in order, with the item's
+/// `call_id` as the id (the id its `function_call_output` must echo), its `name`, and
+/// its `arguments` text kept verbatim even when it is not valid JSON. Other items
+/// (messages, reasoning, built-in tool calls the API runs itself) are skipped.
+pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+    let root = Node::root(PAYLOAD, response);
+    let output = if response.is_array() {
+        root
+    } else {
+        reject_api_error(&root)?;
+        root.object("a response object or the response's `output` array")?;
+        root.required("output", "the response's array of output items")?
+    };
+    let mut calls = Vec::new();
+    for item in output.items("the response's array of output items")? {
+        item.object("an output item object")?;
+        if item.required_str("type")? != "function_call" {
+            continue;
+        }
+        let id = item.required_str("call_id")?;
+        let name = item.required_str("name")?;
+        let arguments = item
+            .required("arguments", "a string holding the arguments as JSON text")?
+            .str("a string holding the arguments as JSON text")?;
+        calls.push(ToolCall::new(id, name, arguments));
+    }
+    Ok(calls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn function_call(call_id: &str, name: &str, arguments: &str) -> Value {
+        json!({"type": "function_call", "id": format!("fc_{call_id}"), "call_id": call_id,
+               "name": name, "arguments": arguments, "status": "completed"})
+    }
+
+    #[test]
+    fn reads_function_call_items_and_skips_the_rest() {
+        let response = json!({
+            "object": "response",
+            "output": [
+                {"type": "reasoning", "id": "rs_1", "summary": []},
+                function_call("call_a", "search", r#"{"query":"x"}"#),
+                {"type": "message", "id": "msg_1", "role": "assistant", "content": []},
+                function_call("call_b", "now", "{}"),
+            ]
+        });
+        let calls = calls(&response).expect("a valid response");
+        assert_eq!(
+            calls,
+            vec![
+                ToolCall::new("call_a", "search", r#"{"query":"x"}"#),
+                ToolCall::new("call_b", "now", "{}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_a_bare_output_array() {
+        let output = json!([function_call("call_a", "now", "{}")]);
+        let calls = calls(&output).expect("a valid output array");
+        assert_eq!(calls, vec![ToolCall::new("call_a", "now", "{}")]);
+    }
+
+    #[test]
+    fn malformed_arguments_are_kept_verbatim() {
+        let output = json!([function_call("call_a", "search", "{query: x}")]);
+        let calls = calls(&output).expect("the envelope is valid");
+        assert_eq!(calls[0].arguments, "{query: x}");
+    }
+
+    #[test]
+    fn envelope_errors_name_the_path() {
+        let cases = [
+            (
+                json!({"output": [{"type": "function_call", "name": "a", "arguments": "{}"}]}),
+                "OpenAI Responses output: output[0].call_id is missing (expected a string)",
+            ),
+            (
+                json!([{"type": "reasoning"}, {"type": "function_call", "call_id": "c", "name": 1, "arguments": "{}"}]),
+                "OpenAI Responses output: [1].name has the wrong type: expected a string, found a number",
+            ),
+            (
+                json!({"id": "resp_1"}),
+                "OpenAI Responses output: output is missing (expected the response's array of output items)",
+            ),
+            (
+                json!({"output": [{"id": "x"}]}),
+                "OpenAI Responses output: output[0].type is missing (expected a string)",
+            ),
+            (
+                json!({"output": [{"type": "function_call", "call_id": "c", "name": "a", "arguments": {"q": 1}}]}),
+                "OpenAI Responses output: output[0].arguments has the wrong type: expected a string holding the arguments as JSON text, found an object",
+            ),
+        ];
+        for (input, expected) in cases {
+            let error = calls(&input).expect_err("malformed output");
+            assert_eq!(error.to_string(), expected);
+        }
+    }
+}

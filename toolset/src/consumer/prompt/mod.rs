@@ -1,0 +1,8 @@
+//! Plain prompt text, for models without native tool calling: each tool as a Markdown
+//! section naming its tier, description, arguments and the types they use ([`tool`]).
+//! A model reading text has no call or result format of its own, so this consumer renders
+//! tools only.
+
+mod tools;
+
+pub use tools::tool;
