@@ -68,6 +68,55 @@ fn all_messages() -> Vec<(&'static str, String)> {
             "failed: propose-only has no handler",
             messages::failed(&messages::propose_only_has_no_handler("notice")),
         ),
+        (
+            "unknown tool, with tools deferred",
+            messages::unknown_tool("convert", None, &["read_note", "tool_search"])
+                + &messages::search_hint("tool_search"),
+        ),
+        (
+            "declared only (history or not loaded yet)",
+            messages::declared_only("archive", &["read_note", "write_note"]),
+        ),
+        ("stand-in declaration", messages::STAND_IN.to_owned()),
+        (
+            "search: invalid arguments",
+            messages::search_invalid_arguments("tool_search", &"unknown field `q`"),
+        ),
+        (
+            "search: no query",
+            messages::search_needs_query("tool_search"),
+        ),
+        (
+            "search: pattern too long",
+            messages::pattern_too_long(300, 256),
+        ),
+        (
+            "search: bad pattern",
+            messages::bad_pattern("(weather", "unclosed group"),
+        ),
+        (
+            "search: nothing matches the pattern",
+            messages::no_tool_matches_pattern("^fly"),
+        ),
+        (
+            "search: nothing matches the query",
+            messages::no_tool_matches_query("teleport"),
+        ),
+        (
+            "search: found",
+            messages::found_tools(&[
+                ("get_weather", "Get the weather forecast for a city."),
+                ("convert", "Convert an amount between currencies."),
+            ]),
+        ),
+        (
+            "failed: unknown activation",
+            messages::failed(&messages::unknown_activation(
+                &["get_wether"],
+                "Tools",
+                &["now", "get_weather"],
+            )),
+        ),
     ]
 }
 

@@ -1,12 +1,13 @@
 //! Cached tool lists: the same bytes (the same allocation, even) on every call, in a
-//! stable order, with deferred tools left for tool search.
+//! stable order, with deferred tools left for tool search: the default list is a fresh
+//! conversation's request list, search tool included.
 
 mod render_corpus;
 
 use render_corpus::Corpus;
 use serde_json::Value;
 use toolset::consumer::{Format, Order, render_specs, tool_list};
-use toolset::{ToolSpec, tool, toolset};
+use toolset::{Autonomy, Policy, Request, ToolSpec, tool, toolset};
 use toolset_tests::InboxTools;
 
 /// The tool names a rendered list holds, in order.
@@ -24,6 +25,10 @@ fn names_in(list: &str, format: Format) -> Vec<String> {
         .map(|tool| {
             let name = match format {
                 Format::OpenAiChat => &tool["function"]["name"],
+                // OpenAI's own search tool has a type, not a name.
+                Format::OpenAiResponses if tool["type"] == "tool_search" => {
+                    return "tool_search".to_owned();
+                }
                 _ => &tool["name"],
             };
             name.as_str().expect("a name").to_owned()
@@ -38,6 +43,23 @@ fn default_specs() -> Vec<&'static ToolSpec> {
         .collect()
 }
 
+/// Whether the format lists deferred tools itself (`defer_loading: true`) for its native
+/// tool search.
+fn lists_deferred(format: Format) -> bool {
+    matches!(format, Format::Anthropic | Format::OpenAiResponses)
+}
+
+/// The names of the default list: the tools not deferred (and the deferred ones where the
+/// format's native search loads them), in declared order, then the search tool.
+fn default_names(format: Format) -> Vec<String> {
+    Corpus::specs()
+        .iter()
+        .filter(|spec| !spec.is_deferred() || lists_deferred(format))
+        .map(|spec| spec.name().to_owned())
+        .chain(["tool_search".to_owned()])
+        .collect()
+}
+
 #[test]
 fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
     for format in Format::ALL {
@@ -49,28 +71,33 @@ fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
                 "{format} {order:?}: same allocation"
             );
             assert_eq!(first, second);
-            // And the cache holds exactly what an uncached render gives.
-            let mut specs = default_specs();
-            if order == Order::ByName {
-                specs.sort_by_key(|spec| spec.name());
-            }
-            assert_eq!(first, render_specs(&specs, format), "{format} {order:?}");
+        }
+        // The cache holds what a fresh conversation's request composes, and its tools
+        // render as the uncached renderer renders them.
+        let declared = tool_list::<Corpus>(format, Order::Declared);
+        let policy = Policy::<Corpus>::new(Autonomy::Off);
+        assert_eq!(
+            declared,
+            Request::new(&policy, format).tool_list(),
+            "{format}"
+        );
+        if !lists_deferred(format) {
+            let tools = render_specs(&default_specs(), format);
+            let open = tools.strip_suffix(']').unwrap_or(&tools);
+            assert!(declared.starts_with(open), "{format}");
         }
     }
 }
 
 #[test]
-fn declared_order_is_the_specs_order_without_deferred_tools() {
-    let declared: Vec<String> = default_specs()
-        .iter()
-        .map(|spec| spec.name().to_owned())
-        .collect();
-    assert!(
-        !declared.iter().any(|name| name == "find"),
-        "find is deferred"
-    );
-    assert_eq!(declared.len(), Corpus::specs().len() - 1);
+fn declared_order_is_the_specs_order_without_deferred_tools_then_the_search() {
     for format in Format::ALL {
+        let declared = default_names(format);
+        assert_eq!(
+            declared.iter().any(|name| name == "find"),
+            lists_deferred(format),
+            "find is deferred: listed only for a native search"
+        );
         let list = tool_list::<Corpus>(format, Order::Declared);
         assert_eq!(names_in(list, format), declared, "{format}");
     }
@@ -78,12 +105,9 @@ fn declared_order_is_the_specs_order_without_deferred_tools() {
 
 #[test]
 fn by_name_order_is_sorted() {
-    let mut sorted: Vec<String> = default_specs()
-        .iter()
-        .map(|spec| spec.name().to_owned())
-        .collect();
-    sorted.sort();
     for format in Format::ALL {
+        let mut sorted = default_names(format);
+        sorted.sort();
         let names = names_in(tool_list::<Corpus>(format, Order::ByName), format);
         assert!(
             names.windows(2).all(|pair| pair[0] < pair[1]),
@@ -138,19 +162,21 @@ fn racing_first_calls_get_one_rendering() {
 
 #[test]
 fn the_bytes_are_pinned() {
-    // Compact JSON with keys in a fixed order: what a prompt cache prefix-matches on. A
-    // change here changes every cached prefix, so it should be deliberate.
+    // Compact JSON with keys in a fixed order (each object's keys in the order the renderer
+    // writes them: name first, the schema's `type` first, arguments in declared order):
+    // what a prompt cache prefix-matches on. A change here changes every cached prefix, so
+    // it should be deliberate.
     assert_eq!(
         tool_list::<Clock>(Format::Anthropic, Order::Declared),
-        r#"[{"description":"Tell the time.","input_schema":{"additionalProperties":false,"properties":{},"type":"object"},"name":"clock"}]"#
+        r#"[{"name":"clock","description":"Tell the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::OpenAiResponses, Order::Declared),
-        r#"[{"description":"Tell the time.","name":"clock","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true,"type":"function"}]"#
+        r#"[{"type":"function","name":"clock","description":"Tell the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::Gemini, Order::Declared),
-        r#"[{"description":"Tell the time.","name":"clock"}]"#
+        r#"[{"name":"clock","description":"Tell the time."}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::Prompt, Order::Declared),

@@ -15,14 +15,18 @@
 
 mod render_corpus;
 
-use render_corpus::Corpus;
+use render_corpus::{Awkward, Corpus};
 use serde_json::{Map, Value, json};
 use toolset::consumer::{Format, tool_value};
 use toolset::{Tier, ToolSpec};
 use toolset_tests::InboxTools;
 
 fn all_specs() -> Vec<&'static ToolSpec> {
-    Corpus::specs().iter().chain(InboxTools::specs()).collect()
+    Corpus::specs()
+        .iter()
+        .chain(Awkward::specs())
+        .chain(InboxTools::specs())
+        .collect()
 }
 
 fn spec(name: &str) -> &'static ToolSpec {
@@ -495,7 +499,8 @@ fn openai_tools_follow_the_function_shape_and_strict_rules() {
         let responses = tool_value(spec, Format::OpenAiResponses);
         let what = spec.name();
 
-        let chat_keys: Vec<&String> = obj(&chat, what).keys().collect();
+        let mut chat_keys: Vec<&String> = obj(&chat, what).keys().collect();
+        chat_keys.sort_unstable();
         assert_eq!(chat_keys, ["function", "type"], "{what}");
         assert_eq!(chat["type"], "function");
         let function = obj(&chat["function"], what);
@@ -569,7 +574,7 @@ fn strict_is_decided_per_tool() {
         assert_eq!(strict(name), false, "{name} should not be strict");
     }
     // A #[serde(default)] Vec is required as it is (null would not parse), its default
-    // stated in the description.
+    // stated in the description; `required` lists the arguments in declared order.
     let schedule = tool_value(spec("schedule"), Format::OpenAiResponses);
     let attendees = &schedule["parameters"]["properties"]["attendees"];
     assert_eq!(attendees["type"], "array");
@@ -580,7 +585,7 @@ fn strict_is_decided_per_tool() {
     );
     assert_eq!(
         schedule["parameters"]["required"],
-        json!(["title", "attendees", "starts_at"])
+        json!(["title", "starts_at", "attendees"])
     );
     let lookup = tool_value(spec("lookup"), Format::OpenAiResponses);
     assert_eq!(lookup["parameters"]["required"], json!(["query", "limit"]));
@@ -612,10 +617,27 @@ fn gemini_declarations_stay_in_the_openapi_subset() {
         let what = spec.name();
         for key in obj(&tool, what).keys() {
             assert!(
-                ["name", "description", "parameters"].contains(&key.as_str()),
+                ["name", "description", "parameters", "parametersJsonSchema"]
+                    .contains(&key.as_str()),
                 "{what}: {key}"
             );
         }
+        if let Some(json_schema) = tool.get("parametersJsonSchema") {
+            // Only for arguments the `Schema` subset cannot say, and then the JSON Schema
+            // the other consumers get, which says them exactly.
+            assert!(tool.get("parameters").is_none(), "{what}: both");
+            let why = toolset::consumer::gemini::why_parameters_json_schema(spec);
+            assert!(why.is_some(), "{what}: no reason");
+            let anthropic = tool_value(spec, Format::Anthropic);
+            assert_eq!(json_schema, &anthropic["input_schema"], "{what}");
+            assert_valid_2020_12(json_schema, &format!("{what} gemini parametersJsonSchema"));
+            continue;
+        }
+        assert_eq!(
+            toolset::consumer::gemini::why_parameters_json_schema(spec),
+            None,
+            "{what}"
+        );
         let Some(parameters) = tool.get("parameters") else {
             // Only a tool without arguments may leave them out.
             let canonical = spec.input_schema();
@@ -667,15 +689,22 @@ fn gemini_rewrites_options_enums_and_recursion() {
     assert_eq!(after["enum"], json!(["low", "normal", "high"]));
     assert_eq!(after["nullable"], true);
 
-    // The tree is spelled out twice, then cut to a plain object.
+    // A recursive tree, a map and any JSON value are more than the `Schema` subset can
+    // say: those tools carry JSON Schema, with `$defs` for the tree.
+    for (name, reason) in [("outline", "recursive"), ("annotate", "map")] {
+        let tool = tool_value(spec(name), Format::Gemini);
+        assert!(tool.get("parameters").is_none(), "{name}");
+        assert!(tool["parametersJsonSchema"].is_object(), "{name}");
+        let why = toolset::consumer::gemini::why_parameters_json_schema(spec(name));
+        assert!(why.is_some_and(|why| why.contains(reason)), "{name}");
+    }
     let outline = tool_value(spec("outline"), Format::Gemini);
-    let level1 = &outline["parameters"]["properties"]["root"];
-    let level2 = &level1["properties"]["children"]["items"];
-    let cut = &level2["properties"]["children"]["items"];
-    assert_eq!(level2["type"], "object");
-    assert_eq!(level2["required"], json!(["label", "children"]));
-    assert_eq!(cut["type"], "object");
-    assert!(cut.get("properties").is_none());
+    assert!(outline["parametersJsonSchema"]["$defs"]["Node"].is_object());
+    // Declared order survives Gemini's map of properties.
+    assert_eq!(
+        lookup["parameters"]["propertyOrdering"],
+        json!(["query", "limit"])
+    );
 }
 
 #[test]

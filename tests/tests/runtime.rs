@@ -536,7 +536,7 @@ fn a_call_can_be_checked_alone_as_soon_as_its_arguments_are_complete() {
 }
 
 #[test]
-fn a_deferred_tool_is_not_listed_as_available_but_a_call_to_it_passes() {
+fn a_deferred_tool_is_neither_listed_nor_callable_until_a_search_activates_it() {
     let policy = DeskTools::policy(Autonomy::ExternalReversible).defer(DeskToolsName::ShareNote);
     assert!(!policy.offers(DeskToolsName::ShareNote));
     assert!(policy.offers(DeskToolsName::ReadNote));
@@ -547,7 +547,16 @@ fn a_deferred_tool_is_not_listed_as_available_but_a_call_to_it_passes() {
         !listed.contains("share_note") && listed.contains("read_note"),
         "the list is the offered tools: {message}"
     );
-    let plan = DeskTools::gate_with(vec![call("2", "share_note", r#"{"key":"a"}"#)], &policy);
+    // What is not offered is not permitted: the deferred tool is unknown...
+    let share = || vec![call("2", "share_note", r#"{"key":"a"}"#)];
+    let rejected = DeskTools::gate_with(share(), &policy).unwrap_err();
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+    // ...until the conversation activated it (a search found it).
+    let mut activations = toolset::Activations::new();
+    activations.activate("share_note");
+    let request = toolset::Request::new(&policy, toolset::consumer::Format::OpenAiChat)
+        .activated(&activations);
+    let plan = request.gate(share());
     assert_eq!(plan.map(|plan| plan.approved().count()).ok(), Some(1));
 }
 

@@ -1,4 +1,5 @@
-//! The keys `#[tool(...)]` accepts, and the tiers, as named constants.
+//! The words the macros read in the user's code, as named constants: the keys of
+//! `#[tool(...)]`, the parameter marker, and the attributes of other crates they look at.
 
 pub const TIER: &str = "tier";
 pub const DESCRIPTION: &str = "description";
@@ -10,7 +11,7 @@ pub const IDEMPOTENT: &str = "idempotent";
 pub const PREVIEW: &str = "preview";
 pub const PROPOSE_ONLY: &str = "propose_only";
 
-/// Every key, in the order the docs list them.
+/// Every key of `#[tool(...)]`, in the order the docs list them.
 pub const KEYS: &[&str] = &[
     TIER,
     DESCRIPTION,
@@ -26,10 +27,16 @@ pub const KEYS: &[&str] = &[
 /// The parameter attribute marking the whole-object form: `#[args] input: MyArgs`.
 pub const ARGS: &str = "args";
 
-/// The valid spellings of `tier = "..."`, lowest risk first.
-pub const TIERS: &[&str] = &[
-    "read_only",
-    "reversible",
-    "external_reversible",
-    "irreversible",
-];
+/// Attributes an argument parameter may carry, moved onto its generated field.
+pub const SERDE: &str = "serde";
+pub const SCHEMARS: &str = "schemars";
+
+/// `#[derive(...)]`, and the derive that makes a propose-only struct deserializable.
+pub const DERIVE: &str = "derive";
+pub const DESERIALIZE: &str = "Deserialize";
+
+/// `#[serde(deny_unknown_fields)]`, which generated argument types carry.
+pub const DENY_UNKNOWN_FIELDS: &str = "deny_unknown_fields";
+
+/// The type a handler takes as its call's context.
+pub const TOOL_CONTEXT: &str = "ToolContext";

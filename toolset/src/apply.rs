@@ -6,8 +6,8 @@
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::{
-    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult, ToolSet,
-    ToolSpec, messages,
+    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
+    ToolResult, ToolSet, ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
@@ -78,11 +78,17 @@ pub(crate) async fn apply<T: ToolSet>(
         .iter()
         .map(|step| match step {
             Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
+            // The tool search only reads the set's specs.
+            Step::Answered { .. } => Tier::ReadOnly,
         })
         .collect();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
+        if let Step::Answered { index, output } = step {
+            outcomes[index] = Some(Outcome::Done(output));
+            continue;
+        }
         let Step::Run {
             index,
             name,
@@ -200,12 +206,30 @@ async fn run_one<T: ToolSet>(
     tokio::select! {
         biased;
         finished = limited => match finished {
-            Ok(Ok(Ok(output))) => Outcome::Done(output),
+            Ok(Ok(Ok(output))) => checked_activations::<T>(output),
             Ok(Ok(Err(error))) => from_error(error),
             Ok(Err(panic)) => Outcome::Panicked { message: panic_message(panic.as_ref()) },
             Err(after) => Outcome::TimedOut { after },
         },
         () = ctx.cancellation().cancelled() => Outcome::Cancelled,
+    }
+}
+
+/// A done output, unless it activates a tool the set does not have: then the call failed,
+/// so that a misspelled activation is seen instead of silently dropped.
+fn checked_activations<T: ToolSet>(output: ToolOutput) -> Outcome {
+    let unknown: Vec<&str> = output
+        .activate
+        .iter()
+        .filter(|name| T::Name::from_name(name).is_none())
+        .map(String::as_str)
+        .collect();
+    if unknown.is_empty() {
+        return Outcome::Done(output);
+    }
+    let known: Vec<&str> = T::Name::ALL.iter().map(|tool| tool.as_str()).collect();
+    Outcome::Failed {
+        message: messages::unknown_activation(&unknown, T::NAME, &known),
     }
 }
 

@@ -5,8 +5,8 @@
 //! runs [`verify`](crate::verify) on each call and hands the verified program to the plan,
 //! which splits it by tier.
 
-use crate::verify::{CallProblem, Verified, verify};
-use crate::{Policy, ToolCall, ToolOutput, ToolResult, ToolSet, messages};
+use crate::verify::{CallProblem, Verified, verify_arguments};
+use crate::{ToolCall, ToolOutput, ToolResult, ToolSet, messages};
 use std::fmt;
 
 /// A program the gate refused as a whole: nothing of it runs.
@@ -74,32 +74,54 @@ impl fmt::Display for Rejected {
 
 impl std::error::Error for Rejected {}
 
+/// Where the request sends one call: to a tool it offers, or (the search tool) answered
+/// at once.
+pub(crate) enum Route<N> {
+    /// A call to the set's tool, which the request offers.
+    Tool(N),
+    /// A call to the request's tool search, answered with this output.
+    Answered(ToolOutput),
+}
+
+/// One call of a verified program.
+pub(crate) enum Checked<T: ToolSet> {
+    /// A call to a tool, with its typed arguments.
+    Verified(Verified<T>),
+    /// A call the request answered itself (a tool search).
+    Answered(ToolOutput),
+}
+
 /// A program every call of which passed verification, in the model's order.
 pub(crate) struct Program<T: ToolSet> {
     pub(crate) calls: Vec<ToolCall>,
     /// One per call, at the call's index.
-    pub(crate) verified: Vec<Verified<T>>,
+    pub(crate) checked: Vec<Checked<T>>,
 }
 
-/// Verifies every call of `calls` against the set and `policy`. Any bad call rejects the
+/// Verifies every call of `calls`: `route` decides from what the request offers which tool
+/// a call is for (or answers it), then its arguments are checked. Any bad call rejects the
 /// whole program; every call is still checked, so the model learns all its mistakes at once.
 pub(crate) fn check_program<T: ToolSet>(
     calls: impl IntoIterator<Item = ToolCall>,
-    policy: &Policy<T>,
+    mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
 ) -> Result<Program<T>, Rejected> {
     let calls: Vec<ToolCall> = calls.into_iter().collect();
-    let mut verified = Vec::with_capacity(calls.len());
+    let mut checked = Vec::with_capacity(calls.len());
     let mut problems = Vec::new();
     for call in &calls {
-        match verify::<T>(call, policy) {
+        let outcome = route(call).and_then(|route| match route {
+            Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
+            Route::Answered(output) => Ok(Checked::Answered(output)),
+        });
+        match outcome {
             // Once the program is rejected, the rest is only checked, not kept.
             Ok(_) if !problems.is_empty() => {}
-            Ok(call) => verified.push(call),
+            Ok(call) => checked.push(call),
             Err(problem) => problems.push(problem),
         }
     }
     if problems.is_empty() {
-        Ok(Program { calls, verified })
+        Ok(Program { calls, checked })
     } else {
         Err(Rejected { problems, calls })
     }

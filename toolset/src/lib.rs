@@ -44,6 +44,7 @@ mod gate;
 mod outcome;
 mod plan;
 mod proposal;
+mod request;
 mod verify;
 
 // What the stages share: the set's traits and specs, the policy, the pieces of a result,
@@ -57,12 +58,14 @@ mod output;
 mod policy;
 mod set;
 mod spec;
+pub mod stream;
 mod tier;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod schema;
+pub mod search;
 
 pub use apply::{Entry, Report};
 pub use approval::{Approval, ApprovalError, Approved};
@@ -76,6 +79,8 @@ pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
 pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::Proposal;
+pub use request::{Activations, Request};
+pub use search::ToolSearch;
 pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};

@@ -121,3 +121,89 @@ pub fn exclusive_access_required(name: &str) -> String {
 pub fn propose_only_has_no_handler(name: &str) -> String {
     format!("the tool `{name}` can only be proposed to a human; it has no handler to run")
 }
+
+/// The hint after an unknown-tool message when the request defers tools: the search tool
+/// finds more.
+pub fn search_hint(search_tool: &str) -> String {
+    format!(" If none of them fits, call \"{search_tool}\" to find more tools.")
+}
+
+/// A call to a tool the request declares but does not offer: only so the history stays
+/// valid, or until a native tool search loads it.
+pub fn declared_only(name: &str, offered: &[&str]) -> String {
+    let available = if offered.is_empty() {
+        "No tools are available.".to_owned()
+    } else {
+        format!("The available tools are: {}.", offered.join(", "))
+    };
+    format!(
+        "The tool \"{name}\" is not available in this request: it is listed only because the conversation used it, or until a tool search loads it. {available}"
+    )
+}
+
+/// The description of a stand-in declaration: a tool the history names that the set no
+/// longer has.
+pub const STAND_IN: &str = "Not available any more; declared only because the conversation used it earlier. Do not call it.";
+
+/// Search arguments that do not fit (`details` is the parser's description).
+pub fn search_invalid_arguments(search_tool: &str, details: &dyn Display) -> String {
+    format!(
+        "Invalid arguments for \"{search_tool}\": {details}. Send {{\"query\": \"keywords\"}} (or {{\"pattern\": \"a regular expression\"}})."
+    )
+}
+
+/// A search call that says neither what to look for nor how.
+pub fn search_needs_query(search_tool: &str) -> String {
+    format!(
+        "Invalid arguments for \"{search_tool}\": say what to look for with \"query\" (keywords) or \"pattern\" (a regular expression)."
+    )
+}
+
+/// A search pattern longer than the limit.
+pub fn pattern_too_long(len: usize, limit: usize) -> String {
+    format!(
+        "The pattern is {len} bytes long; the limit is {limit}. Send a shorter pattern, e.g. \"calendar|event\"; nothing was searched."
+    )
+}
+
+/// A search pattern that does not compile (`reason`: why), or is too complex.
+pub fn bad_pattern(pattern: &str, reason: &str) -> String {
+    format!(
+        "The pattern \"{pattern}\" is not a usable regular expression ({reason}). Send a simpler one, e.g. \"calendar|event\"; nothing was searched."
+    )
+}
+
+/// A regex search that matched nothing.
+pub fn no_tool_matches_pattern(pattern: &str) -> String {
+    format!(
+        "No tool matches the pattern \"{pattern}\". Try a broader pattern, e.g. one word of the capability you need."
+    )
+}
+
+/// A keyword search that found nothing.
+pub fn no_tool_matches_query(query: &str) -> String {
+    format!("No tool matches \"{query}\". Try other or fewer keywords.")
+}
+
+/// What a search found: each tool's name and the first line of its description; they are
+/// offered from the next request on.
+pub fn found_tools(found: &[(&str, &str)]) -> String {
+    let mut text = format!(
+        "Found {} tool(s); they are available from your next message on:",
+        found.len()
+    );
+    for (name, summary) in found {
+        text.push_str(&format!("\n- {name}: {summary}"));
+    }
+    text
+}
+
+/// A tool's output activating names the set does not have (`known`: the set's tools).
+pub fn unknown_activation(unknown: &[&str], set: &str, known: &[&str]) -> String {
+    let unknown: Vec<String> = unknown.iter().map(|name| format!("\"{name}\"")).collect();
+    format!(
+        "the tool's output activates {}, which the set `{set}` does not have (it has: {})",
+        unknown.join(", "),
+        known.join(", ")
+    )
+}

@@ -21,6 +21,11 @@ pub struct ToolOutput {
     /// Data for the host only (logs, UI); never sent to the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
+    /// Deferred tools this output makes available from the next request on, by name (see
+    /// [`Activations`](crate::Activations)). `apply` checks every name against the set: an
+    /// unknown one turns the call into a failed outcome instead of being dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activate: Vec<String>,
 }
 
 /// One part of a tool's output.
@@ -82,6 +87,17 @@ impl ToolOutput {
             data: data.into(),
             mime_type: mime_type.into(),
         });
+        self
+    }
+
+    /// Makes the deferred tools `names` available from the next request on (a tool's way of
+    /// unlocking others, as a tool search does).
+    pub fn activating<I, N>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = N>,
+        N: Into<String>,
+    {
+        self.activate.extend(names.into_iter().map(Into::into));
         self
     }
 

@@ -5,10 +5,12 @@
 //! [`Plan`] is a type only this crate can build, from the gate or from an approval, so a
 //! proposal cannot be smuggled into `apply`.
 
-use crate::gate::{Program, Rejected, check_program};
+use crate::consumer::Format;
+use crate::gate::{Checked, Program, Rejected, Route, check_program};
 use crate::proposal::Proposal;
+use crate::verify::CallProblem;
 use crate::verify::Verified;
-use crate::{Autonomy, Policy, ToolCall, ToolSet};
+use crate::{Autonomy, Policy, Request, ToolCall, ToolOutput, ToolSet};
 use std::fmt;
 
 /// Who allowed a call to run; `apply` checks it again against the tool's tier.
@@ -30,6 +32,9 @@ pub(crate) enum Step<T: ToolSet> {
     },
     /// The call at this position was proposed and does not run.
     AwaitApproval { name: T::Name },
+    /// The call at `index` (to the request's tool search) was answered by the gate; apply
+    /// records this output as its outcome.
+    Answered { index: usize, output: ToolOutput },
 }
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
@@ -43,17 +48,35 @@ pub struct Plan<T: ToolSet> {
     proposals: Vec<Proposal>,
 }
 
-/// Gates `calls` under `policy`, then splits the verified program: calls whose tier the
-/// policy's autonomy allows are approved to run; the rest (and every propose-only tool)
-/// become proposals. What `Set::gate` and `Set::gate_with` do.
+/// Gates `calls` under `policy`: the gate of the policy's default request (a fresh
+/// conversation: nothing activated, injected or in its history). What `Set::gate` and
+/// `Set::gate_with` do.
 pub(crate) fn plan<T: ToolSet>(
     calls: impl IntoIterator<Item = ToolCall>,
     policy: &Policy<T>,
 ) -> Result<Plan<T>, Rejected> {
-    let Program { calls, verified } = check_program(calls, policy)?;
+    Request::new(policy, Format::Mcp).gate(calls)
+}
+
+/// Gates `calls` as `route` (the request) decides, then splits the verified program:
+/// calls whose tier the policy's autonomy allows are approved to run; the rest (and every
+/// propose-only tool) become proposals; calls the request answered keep their answer.
+pub(crate) fn plan_routed<T: ToolSet>(
+    calls: impl IntoIterator<Item = ToolCall>,
+    policy: &Policy<T>,
+    route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+) -> Result<Plan<T>, Rejected> {
+    let Program { calls, checked } = check_program::<T>(calls, route)?;
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
-    for (index, Verified { name, typed }) in verified.into_iter().enumerate() {
+    for (index, checked) in checked.into_iter().enumerate() {
+        let Verified { name, typed } = match checked {
+            Checked::Verified(verified) => verified,
+            Checked::Answered(output) => {
+                steps.push(Step::Answered { index, output });
+                continue;
+            }
+        };
         let spec = T::spec_of(name);
         if !spec.is_propose_only() && policy.autonomy().allows(spec.tier()) {
             steps.push(Step::Run {
@@ -101,7 +124,7 @@ impl<T: ToolSet> Plan<T> {
     /// The calls approved to run, in order.
     pub fn approved(&self) -> impl Iterator<Item = &ToolCall> + '_ {
         self.steps.iter().filter_map(|step| match step {
-            Step::Run { index, .. } => Some(&self.calls[*index]),
+            Step::Run { index, .. } | Step::Answered { index, .. } => Some(&self.calls[*index]),
             Step::AwaitApproval { .. } => None,
         })
     }

@@ -115,20 +115,8 @@ pub fn propose_only_has_no_handler(tool: &str) -> crate::ToolError {
 }
 
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
-pub const PLACEHOLDER_META: ToolMeta = ToolMeta {
-    name: "",
-    title: None,
-    description: "",
-    tier: crate::Tier::Irreversible,
-    propose_only: true,
-    deferred: false,
-    idempotent: false,
-    has_preview: false,
-    takes_context: false,
-    timeout_ms: None,
-    input_schema: || Value::Null,
-    output_schema: || None,
-};
+pub const PLACEHOLDER_META: ToolMeta =
+    ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
 
 /// Whether two names are equal, usable in constant evaluation (duplicate-name checks).
 pub const fn same_name(a: &str, b: &str) -> bool {

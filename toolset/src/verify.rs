@@ -83,8 +83,9 @@ pub(crate) fn verify<T: ToolSet>(
     };
     let known = T::Name::from_name(&call.name);
     let name = match known.map(|name| (name, policy.availability(name))) {
-        // Whether a deferred tool may be called by name before a search found it is
-        // issue 15's question; until then such calls pass, as they always have.
+        // A request gates by what it offers (`Request::gate`): a deferred tool only once a
+        // search activated it. This policy-only check serves approvals, which cannot know
+        // the conversation's activations, and `Policy::check`; a deferred tool passes.
         Some((name, Availability::Offered | Availability::Deferred)) => name,
         Some((_, Availability::Denied)) => {
             return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));
@@ -95,6 +96,21 @@ pub(crate) fn verify<T: ToolSet>(
                 unknown_tool_message::<T>(&call.name, policy),
             ));
         }
+    };
+    verify_arguments::<T>(call, name)
+}
+
+/// Checks the arguments of a call to `name` (a tool the caller already found offered):
+/// they deserialize into the typed call and meet the schema's constraints.
+pub(crate) fn verify_arguments<T: ToolSet>(
+    call: &ToolCall,
+    name: T::Name,
+) -> Result<Verified<T>, CallProblem> {
+    let problem = |kind, message| CallProblem {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        kind,
+        message,
     };
     // Models send "" (or whitespace) for a tool without arguments.
     let arguments = if call.arguments.trim().is_empty() {
@@ -145,7 +161,7 @@ fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
 }
 
 /// Levenshtein distance, for "did you mean".
-fn levenshtein(a: &str, b: &str) -> usize {
+pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

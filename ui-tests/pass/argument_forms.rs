@@ -123,7 +123,7 @@ pub fn main() {
     };
     assert!(args.priority.is_none() && args.extra.len() == 1);
     let missing = parse(r#"{"target": {"folder": "done"}, "tags": [], "metadata": 1}"#);
-    let error = missing.err().expect("`id` is required").to_string();
+    let error = missing.expect_err("`id` is required").to_string();
     assert!(error.contains("missing field `id`"), "{error}");
     let high =
         r#"{"id": 1, "target": {"folder": "a"}, "tags": [], "metadata": 1, "priority": "high"}"#;

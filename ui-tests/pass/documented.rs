@@ -13,6 +13,8 @@ pub struct Inbox {
 }
 
 /// Add an item.
+///
+/// At the end, unless a position is given.
 #[tool(tier = "reversible")]
 pub async fn add(
     state: &mut Inbox,
@@ -67,6 +69,11 @@ toolset! {
 /// Checks what the macros generated.
 pub fn main() {
     assert_eq!(InboxTools::specs().len(), 4);
+    // A blank `///` line keeps the description's two paragraphs apart.
+    assert_eq!(
+        InboxTools::specs()[0].description(),
+        "Add an item.\n\nAt the end, unless a position is given."
+    );
     assert_eq!(Undocumented::specs()[0].description(), "Count the items.");
     let _ = SendReply {
         body: String::new(),

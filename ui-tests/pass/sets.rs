@@ -59,4 +59,9 @@ pub fn main() {
     assert_eq!(names, ["book", "list", "now"]);
     assert_eq!(InboxTools::specs().len(), 2);
     assert_eq!(<InboxTools as ToolSet>::NAME, "InboxTools");
+    // Both generated enums are `Debug`; a call names its tool, and its arguments (which
+    // need not be `Debug`) print as `..`.
+    let call = <Calendar as ToolSet>::parse(CalendarName::Book, r#"{"room": "a"}"#);
+    assert_eq!(format!("{call:?}"), "Ok(Book(..))");
+    assert_eq!(format!("{:?}", CalendarName::List), "List");
 }

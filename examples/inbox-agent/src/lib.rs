@@ -22,6 +22,9 @@ pub struct Item {
     pub due: Option<String>,
     /// Whether the item was archived.
     pub archived: bool,
+    /// The labels put on the item.
+    #[serde(default)]
+    pub labels: Vec<String>,
 }
 
 /// A search hit: enough for the model to pick an item.
@@ -52,6 +55,7 @@ impl Inbox {
             body: body.into(),
             due: due.map(Into::into),
             archived: false,
+            labels: Vec::new(),
         };
         Inbox {
             items: vec![
@@ -173,6 +177,27 @@ pub async fn archive(
     Ok(format!("archived item {id}"))
 }
 
+/// Put a label on an item (e.g. "finance", "waiting"), to group related items.
+///
+/// Deferred: it is not in the first tool list; the model finds it with `tool_search`.
+#[tool(tier = "reversible", deferred, idempotent)]
+pub async fn add_label(
+    inbox: &mut Inbox,
+    /// The item's id.
+    id: u32,
+    /// The label's text, lowercase.
+    label: String,
+) -> Result<String, ToolError> {
+    let item = inbox.item_mut(id)?;
+    if item.labels.contains(&label) {
+        return Err(ToolError::skipped(format!(
+            "item {id} is already labelled {label}"
+        )));
+    }
+    item.labels.push(label.clone());
+    Ok(format!("labelled item {id} {label}"))
+}
+
 fn reply_preview(reply: &SendReply) -> String {
     format!("To: {}\n\n{}", reply.to, reply.body)
 }
@@ -189,5 +214,5 @@ pub struct SendReply {
 
 toolset! {
     /// The inbox agent's tools.
-    pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, SendReply];
+    pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, add_label, SendReply];
 }

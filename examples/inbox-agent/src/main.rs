@@ -1,17 +1,21 @@
-//! The inbox agent, offline: a scripted model drives the real loop of gate → proposals →
-//! apply → tool results, printing each step.
+//! The inbox agent, offline: a scripted model drives the real loop of request → gate →
+//! proposals → apply → tool results, printing each step. One deferred tool (`add_label`)
+//! is not listed at first: the model finds it with `tool_search`, and it is offered from
+//! the next request on.
 //!
-//! Run it with `cargo run -p inbox-agent`.
+//! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
+//! turns as streamed responses, whose calls are assembled and checked as they arrive.
 
 mod scripted_model;
 mod show;
+mod streamed;
 
 use inbox_agent::{Inbox, InboxTools, InboxToolsCall};
-use scripted_model::ScriptedModel;
+use scripted_model::{Reply, ScriptedModel};
 use serde_json::json;
 use std::process::ExitCode;
-use toolset::consumer::openai_chat;
-use toolset::{Approved, Autonomy, ToolCall, ToolContext};
+use toolset::consumer::{Format, openai_chat};
+use toolset::{Activations, Approved, Autonomy, Request, ToolCall, ToolContext};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -25,27 +29,64 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
+    let mut streaming = false;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--stream" => streaming = true,
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; the only option is --stream"
+                ));
+            }
+        }
+    }
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
 
     let mut inbox = Inbox::sample();
     let ctx = ToolContext::default();
-    let mut model = ScriptedModel::new();
+    let mut model = ScriptedModel::new(streaming);
     let mut conversation = vec![json!({
         "role": "user",
         "content": "Sort out my inbox: set real deadlines, archive the digest, and answer Ana."
     })];
     // The agent may run reads and reversible writes alone; anything more needs the user.
     let autonomy = Autonomy::Reversible;
+    let policy = InboxTools::policy(autonomy);
+    // What the conversation's searches activated, and the tools its history names.
+    let mut activations = Activations::new();
+    let mut history: Vec<String> = Vec::new();
+    let mut offered_before: Vec<&str> = Vec::new();
 
     while let Some(response) = model.respond(&conversation) {
-        let (file, response) = response?;
-        let message = response
-            .pointer("/choices/0/message")
-            .cloned()
-            .ok_or_else(|| format!("script/{file} has no choices[0].message"))?;
+        // One request: its tool list (what a live agent sends) and its gate decide together.
+        let request = Request::new(&policy, Format::OpenAiChat)
+            .activated(&activations)
+            .history(&history);
+        let _tools_to_send = request.tool_list();
+        let offered = request.offered();
+        if offered != offered_before {
+            println!("\nThis request offers: {}", offered.join(", "));
+            offered_before = offered;
+        }
+        let (file, reply) = response?;
+        let (message, calls) = match reply {
+            Reply::Completion(response) => {
+                let message = response
+                    .pointer("/choices/0/message")
+                    .cloned()
+                    .ok_or_else(|| format!("script/{file} has no choices[0].message"))?;
+                let calls =
+                    ToolCall::from_openai_chat(&message).map_err(|error| error.to_string())?;
+                (message, calls)
+            }
+            Reply::Stream(body) => {
+                show::heading(&format!("Model streams its calls ({file})"));
+                let calls = streamed::replay(file, body, autonomy)?;
+                (streamed::assistant_message(&calls), calls)
+            }
+        };
         conversation.push(message.clone());
-        let calls = ToolCall::from_openai_chat(&message).map_err(|error| error.to_string())?;
         if calls.is_empty() {
             show::heading(&format!("Model's answer ({file})"));
             println!("{}", message["content"].as_str().unwrap_or_default());
@@ -56,8 +97,9 @@ async fn run() -> Result<(), String> {
         for call in &calls {
             println!("- {} {}({})", call.id, call.name, call.arguments);
         }
+        history.extend(calls.iter().map(|call| call.name.clone()));
 
-        let plan = match InboxTools::gate(calls, autonomy) {
+        let plan = match request.gate(calls) {
             Ok(plan) => plan,
             Err(rejected) => {
                 println!("\nThe gate rejected the whole program; nothing ran:");
@@ -90,6 +132,13 @@ async fn run() -> Result<(), String> {
         println!("Tool results sent back:");
         show::messages(&results);
         conversation.extend(results);
+        let before = activations.names().len();
+        if activations.record(&report) > 0 {
+            println!(
+                "Activated for the next request: {}",
+                activations.names()[before..].join(", ")
+            );
+        }
 
         // The user reviews each proposal; here they approve it exactly as shown.
         for proposal in &proposals {
@@ -124,7 +173,15 @@ async fn run() -> Result<(), String> {
     for item in &inbox.items {
         let due = item.due.as_deref().unwrap_or("-");
         let archived = if item.archived { " (archived)" } else { "" };
-        println!("- #{} {:<18} due {due}{archived}", item.id, item.subject);
+        let labels = if item.labels.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", item.labels.join(", "))
+        };
+        println!(
+            "- #{} {:<18} due {due}{archived}{labels}",
+            item.id, item.subject
+        );
     }
     Ok(())
 }

@@ -18,6 +18,9 @@ pub fn tool_list(specs: &[ToolSpec]) {
         if spec.is_idempotent() {
             flags.push("idempotent");
         }
+        if spec.is_deferred() {
+            flags.push("deferred: found by tool_search");
+        }
         let flags = if flags.is_empty() {
             String::new()
         } else {

@@ -1,6 +1,7 @@
 //! The README's first command, run as a user would: the example agent's whole offline
 //! loop must show a rejected program and its retry, a proposal with its preview, a
-//! skipped call and a failed call.
+//! skipped call and a failed call, and a deferred tool found by a tool search and called
+//! on the next turn.
 
 use std::process::Command;
 
@@ -27,10 +28,87 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "call_2e archive: FAILED there is no item 9",
         "User approved call_2g: the host sends the reply to ana@example.com.",
         "- #1 Quarterly report   due 2026-12-15",
+        "- add_label (tier: reversible) [idempotent, deferred: found by tool_search]",
+        // The deferred tool is not offered until the search finds it...
+        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search\n",
+        "call_3a tool_search: DONE Found 1 tool(s)",
+        "Activated for the next request: add_label",
+        // ...then it is, appended after the others, and the call runs.
+        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search, add_label\n",
+        "call_4a add_label: DONE labelled item 1 finance",
+        "- #3 Invoice 4471       due 2026-12-01 [finance]",
     ] {
         assert!(
             stdout.contains(expected),
             "missing {expected:?} in:\n{stdout}"
         );
     }
+    // The unknown-tool message lists what is offered, never the deferred tool.
+    let rejection = stdout
+        .lines()
+        .find(|line| line.contains("Did you mean"))
+        .expect("the rejection line");
+    assert!(!rejection.contains("add_label"), "{rejection}");
+}
+
+/// Runs the example with `args`; its stdout, after checking it succeeded.
+fn run(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
+        .args(args)
+        .output()
+        .expect("the example binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "exit {:?}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// `[  812 of 3216 bytes] call_1a ...`: how much of the stream had arrived when the
+/// call line was printed.
+fn arrival(line: &str) -> Option<(usize, usize)> {
+    let inner = line.strip_prefix('[')?.split(" bytes]").next()?;
+    let (received, total) = inner.split_once(" of ")?;
+    Some((received.trim().parse().ok()?, total.trim().parse().ok()?))
+}
+
+#[test]
+fn the_streamed_replay_shows_each_call_checked_as_it_arrives_and_runs_the_same_loop() {
+    let stdout = run(&["--stream"]);
+    for expected in [
+        "=== Model streams its calls (1-bad-program.sse) ===",
+        "call_1a serch({\"query\":\"report\"}): REJECTED: There is no tool named \"serch\". Did you mean \"search\"?",
+        "call_2a search({\"query\":\"report\",\"limit\":5}): valid, may run",
+        "call_2g send_reply(",
+        "): valid, needs approval",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in:\n{stdout}"
+        );
+    }
+    // One by one: the calls of the corrected program came out at different points of
+    // the stream, the first well before its end.
+    let arrivals: Vec<(usize, usize)> = stdout
+        .lines()
+        .filter(|line| line.contains("call_2"))
+        .filter_map(arrival)
+        .collect();
+    assert_eq!(arrivals.len(), 7, "{stdout}");
+    assert!(arrivals[0].0 < arrivals[0].1 / 2, "{arrivals:?}");
+    assert!(
+        arrivals.windows(2).all(|pair| pair[0].0 < pair[1].0),
+        "{arrivals:?}"
+    );
+    // The assembled programs are the recorded ones: the rest of the run is the same.
+    let outcomes = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| line.starts_with("- call_") || line.starts_with("  -> "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
 }

@@ -608,23 +608,16 @@ const _: () = {
     impl ::toolset::Tool for set_due_date {
         type Args = Self;
         const NAME: &'static str = "set_due_date";
-        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-            name: "set_due_date",
-            title: ::std::option::Option::None,
-            description: "Set the item's due date — only when the evidence states a real deadline.",
-            tier: ::toolset::Tier::Reversible,
-            propose_only: false,
-            deferred: false,
-            idempotent: true,
-            has_preview: false,
-            takes_context: false,
-            timeout_ms: ::std::option::Option::None,
-            input_schema: ::toolset::__private::input_schema_of::<Self>,
-            output_schema: <Result<
-                (),
-                ToolError,
-            > as ::toolset::IntoToolOutput>::output_schema,
-        };
+        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
+                "set_due_date",
+                "Set the item's due date — only when the evidence states a real deadline.",
+                ::toolset::Tier::Reversible,
+                ::toolset::__private::input_schema_of::<Self>,
+            )
+            .idempotent()
+            .output_schema(
+                <Result<(), ToolError> as ::toolset::IntoToolOutput>::output_schema,
+            );
     }
     #[automatically_derived]
     impl ::toolset::ToolHandler<Inbox> for set_due_date {
@@ -1043,22 +1036,16 @@ const _: () = {
     impl ::toolset::Tool for search {
         type Args = Self;
         const NAME: &'static str = "search";
-        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-            name: "search",
-            title: ::std::option::Option::None,
-            description: "Search the inbox by free text.",
-            tier: ::toolset::Tier::ReadOnly,
-            propose_only: false,
-            deferred: false,
-            idempotent: false,
-            has_preview: false,
-            takes_context: true,
-            timeout_ms: ::std::option::Option::None,
-            input_schema: ::toolset::__private::input_schema_of::<Self>,
-            output_schema: <Json<
-                Vec<String>,
-            > as ::toolset::IntoToolOutput>::output_schema,
-        };
+        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
+                "search",
+                "Search the inbox by free text.",
+                ::toolset::Tier::ReadOnly,
+                ::toolset::__private::input_schema_of::<Self>,
+            )
+            .takes_context()
+            .output_schema(
+                <Json<Vec<String>> as ::toolset::IntoToolOutput>::output_schema,
+            );
     }
     #[automatically_derived]
     impl ::toolset::ToolHandler<Inbox> for search {
@@ -1377,20 +1364,13 @@ const _: () = {
     impl ::toolset::Tool for create_item {
         type Args = NewItem;
         const NAME: &'static str = "create-item";
-        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-            name: "create-item",
-            title: ::std::option::Option::None,
-            description: "Create a new inbox item.",
-            tier: ::toolset::Tier::Reversible,
-            propose_only: false,
-            deferred: false,
-            idempotent: false,
-            has_preview: false,
-            takes_context: false,
-            timeout_ms: ::std::option::Option::None,
-            input_schema: ::toolset::__private::input_schema_of::<NewItem>,
-            output_schema: <String as ::toolset::IntoToolOutput>::output_schema,
-        };
+        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
+                "create-item",
+                "Create a new inbox item.",
+                ::toolset::Tier::Reversible,
+                ::toolset::__private::input_schema_of::<NewItem>,
+            )
+            .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
     impl ::toolset::ToolHandler<Inbox> for create_item {
@@ -1719,20 +1699,13 @@ const _: () = {
     impl ::toolset::Tool for SendReply {
         type Args = SendReply;
         const NAME: &'static str = "send_reply";
-        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-            name: "send_reply",
-            title: ::std::option::Option::None,
-            description: "SEND the reply. You prepare it; the user sends it.",
-            tier: ::toolset::Tier::Irreversible,
-            propose_only: true,
-            deferred: false,
-            idempotent: false,
-            has_preview: false,
-            takes_context: false,
-            timeout_ms: ::std::option::Option::None,
-            input_schema: ::toolset::__private::input_schema_of::<SendReply>,
-            output_schema: || ::std::option::Option::None,
-        };
+        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
+                "send_reply",
+                "SEND the reply. You prepare it; the user sends it.",
+                ::toolset::Tier::Irreversible,
+                ::toolset::__private::input_schema_of::<SendReply>,
+            )
+            .propose_only();
     }
     #[automatically_derived]
     impl<S> ::toolset::ToolHandler<S> for SendReply {

@@ -230,20 +230,13 @@ const _: () = {
     impl ::toolset::Tool for now {
         type Args = Self;
         const NAME: &'static str = "now";
-        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-            name: "now",
-            title: ::std::option::Option::None,
-            description: "Tell the current time.",
-            tier: ::toolset::Tier::ReadOnly,
-            propose_only: false,
-            deferred: false,
-            idempotent: false,
-            has_preview: false,
-            takes_context: false,
-            timeout_ms: ::std::option::Option::None,
-            input_schema: ::toolset::__private::input_schema_of::<Self>,
-            output_schema: <&'static str as ::toolset::IntoToolOutput>::output_schema,
-        };
+        const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
+                "now",
+                "Tell the current time.",
+                ::toolset::Tier::ReadOnly,
+                ::toolset::__private::input_schema_of::<Self>,
+            )
+            .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
     impl<S: ::std::marker::Send + ::std::marker::Sync> ::toolset::ToolHandler<S>
@@ -290,6 +283,14 @@ impl ::core::marker::Copy for Clock {}
 pub enum ClockCall {
     ///A call to `now`.
     Now(<now as ::toolset::Tool>::Args),
+}
+#[automatically_derived]
+impl ::std::fmt::Debug for ClockCall {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ClockCall::Now(_) => f.debug_tuple("Now").finish_non_exhaustive(),
+        }
+    }
 }
 ///The name of one of [`Clock`]'s tools; a misspelled name does not compile.
 pub enum ClockName {
@@ -366,6 +367,7 @@ const _: () = {
         fn index(self) -> usize {
             self as usize
         }
+        #[allow(unreachable_patterns)]
         fn from_name(name: &str) -> ::std::option::Option<Self> {
             match name {
                 <now as ::toolset::Tool>::NAME => {

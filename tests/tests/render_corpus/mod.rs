@@ -3,7 +3,9 @@
 //! Every argument form `#[tool]` accepts appears here at least once, with the types that
 //! trip renderers up: `Option`, nested structs, enums with and without data (externally and
 //! internally tagged), `Vec`, `HashMap<String, _>`, `serde_json::Value`, `u64`/`i8`, a
-//! recursive tree, a tool without arguments and `#[args]` whole-object forms.
+//! recursive tree, a tool without arguments and `#[args]` whole-object forms. A second set,
+//! [`Awkward`], holds what only the validator and rule tests read (128-bit integers, `f32`,
+//! maps of maps, tuples, nested and recursive enums, declared lengths, a dashed key).
 
 #![allow(dead_code)]
 
@@ -279,4 +281,111 @@ toolset! {
         lookup, move_item, set_priority, apply_edits, bulk_tag, annotate, outline, ping,
         schedule, find, WireFunds,
     ];
+}
+
+/// A shape nested two enums deep: an enum whose variant holds another enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// Wait for something.
+    Wait(Priority),
+    /// Run one of several edits.
+    Run {
+        /// The edit to run.
+        edit: Edit,
+        /// How urgent it is.
+        priority: Option<Priority>,
+    },
+}
+
+/// An expression: a recursive enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    /// A number.
+    Literal(f64),
+    /// The sum of two expressions.
+    Sum(Box<Expr>, Box<Expr>),
+}
+
+/// Arguments of `tune`: bounds and lengths the renderers must state or restate.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tuning {
+    /// A name of 1 to 40 characters.
+    #[schemars(length(min = 1, max = 40))]
+    pub name: String,
+    /// A share between 0 and 1.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub share: f64,
+    /// Distinct labels, at most five.
+    #[schemars(length(max = 5))]
+    pub labels: std::collections::BTreeSet<String>,
+    /// A key whose name a serde rename gives a dash.
+    #[serde(rename = "retry-after")]
+    pub retry_after: Option<u16>,
+}
+
+/// Record counters of every width.
+#[tool(tier = "reversible")]
+pub async fn record(
+    state: &mut Desk,
+    /// A 64-bit count.
+    count: u64,
+    /// A 128-bit total.
+    total: u128,
+    /// A signed 128-bit offset.
+    offset: i128,
+    /// A single-precision ratio.
+    ratio: f32,
+    /// A pointer-sized index.
+    index: usize,
+) {
+    state
+        .log
+        .push(format!("record {count} {total} {offset} {ratio} {index}"));
+}
+
+/// Store settings: maps, any JSON values and tuples.
+#[tool(tier = "reversible")]
+pub async fn configure(
+    state: &mut Desk,
+    /// Counters by name.
+    counters: HashMap<String, u32>,
+    /// Nested settings by section.
+    sections: std::collections::BTreeMap<String, HashMap<String, String>>,
+    /// Any extra values, in order.
+    extras: Vec<serde_json::Value>,
+    /// A point as (x, y).
+    point: (i32, i32),
+    /// A named weight.
+    weight: Option<(String, f32)>,
+) {
+    state.log.push(format!(
+        "configure {counters:?} {sections:?} {extras:?} {point:?} {weight:?}"
+    ));
+}
+
+/// Plan steps and evaluate an expression.
+#[tool(tier = "read_only")]
+pub async fn plan_steps(
+    /// The steps, in order.
+    steps: Vec<Step>,
+    /// An expression to evaluate.
+    expr: Expr,
+) -> String {
+    format!("{steps:?} {expr:?}")
+}
+
+/// Tune the desk.
+#[tool(tier = "reversible")]
+pub async fn tune(state: &mut Desk, #[args] tuning: Tuning) {
+    state.log.push(format!("tune {tuning:?}"));
+}
+
+toolset! {
+    /// The awkward types only the third-party validators and the rule checks read: widths
+    /// beyond 64 bits, floats, maps of maps, any values, tuples, nested and recursive
+    /// enums, declared lengths and a dashed key.
+    pub Awkward<Desk> = [record, configure, plan_steps, tune];
 }

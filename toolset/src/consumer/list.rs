@@ -58,20 +58,20 @@ pub fn render_specs(specs: &[&ToolSpec], format: Format) -> String {
     }
 }
 
-/// The default tool list of the set `T`, rendered for `format` in `order`: the tools the
-/// set's default policy offers ([`Policy::offered`]), that is every tool not declared
-/// `deferred` (deferred tools are found through tool search instead).
+/// The default tool list of the set `T`, rendered for `format` in `order`: the list of a
+/// fresh conversation's request under the set's default policy, that is
+/// [`Request::new`](crate::Request::new)`(&Policy::new(..), format).tool_list()` (sorted by
+/// name for [`Order::ByName`]). Tools declared `deferred` are left to tool search: the
+/// list carries the search tool, and Anthropic and OpenAI Responses list the deferred
+/// tools marked `defer_loading: true`.
 ///
 /// Rendered on first use and cached in the set's render cache; every later call returns
-/// the same `&'static str`, byte for byte.
+/// the same `&'static str`, byte for byte. A conversation with a policy, activated tools
+/// or history uses a [`Request`](crate::Request), built from the same cached fragments.
 pub fn tool_list<T: ToolSet>(format: Format, order: Order) -> &'static str {
     T::render_cache().get_or_render(format, order, || {
         // Autonomy decides what runs, not what is offered: any level gives the default list.
         let policy = Policy::<T>::new(Autonomy::Off);
-        let mut specs: Vec<&ToolSpec> = policy.offered().map(T::spec_of).collect();
-        if order == Order::ByName {
-            specs.sort_by_key(|spec| spec.name());
-        }
-        render_specs(&specs, format)
+        crate::Request::new(&policy, format).compose(order == Order::ByName)
     })
 }

@@ -21,12 +21,13 @@
 //!
 //! The rewrite only ever makes the schema express the same set of arguments serde
 //! accepts, minus what the model need not send:
-//! - every property becomes required. One serde may omit because it is an `Option<T>`
-//!   already accepts `null` (serde reads `null` as `None`), so the model says "absent"
-//!   with `null`. One that is optional through `#[serde(default)]` but refuses `null`
-//!   (`Vec<T>`, `bool`, …) is *not* made nullable, since serde would refuse the `null`: it
-//!   becomes required as it is, and its default, when the schema states one, is added to
-//!   its description ("Default: []."), so the model sends that value to get it;
+//! - every property becomes required, `required` listing them in declared order. One
+//!   serde may omit because it is an `Option<T>` already accepts `null` (serde reads
+//!   `null` as `None`), so the model says "absent" with `null`. One that is optional
+//!   through `#[serde(default)]` but refuses `null` (`Vec<T>`, `bool`, …) is *not* made
+//!   nullable, since serde would refuse the `null`: it becomes required as it is, and its
+//!   default, when the schema states one, is added to its description ("Default: []."),
+//!   so the model sends that value to get it;
 //! - `additionalProperties: false` is added to objects that lack it (the model need not
 //!   send unknown keys); an object that accepts arbitrary keys (`HashMap`, a
 //!   `serde_json::Map`) or any value (`serde_json::Value`) makes the tool not strict;
@@ -34,10 +35,14 @@
 //!   are mutually exclusive, so the two accept the same values;
 //! - `const` becomes a one-value `enum` (schemars' [`ReplaceConstValue`]);
 //! - a `$ref` with sibling annotations becomes `anyOf: [{"$ref"}]` beside them;
-//! - annotations strict mode does not support (`default`, `examples`, `deprecated`, …),
-//!   unsupported `format`s (schemars' [`RestrictFormats`]) and constraints serde does not
-//!   enforce either (`minLength`/`maxLength`, `uniqueItems`, `min`/`maxProperties`) are
-//!   dropped.
+//! - annotations strict mode does not support (`default`, `examples`, `deprecated`, …)
+//!   are dropped;
+//! - constraints strict mode cannot express are never dropped silently: string lengths,
+//!   `uniqueItems`, `min`/`maxProperties` and a `format` outside strict mode's list move
+//!   into the description ("At most 80 characters."), as defaults do. The gate still
+//!   checks them against the canonical schema.
+//!
+//! [`why_not_strict`] says why a tool is not strict.
 //!
 //! A root union flattened for the consumers (see [`super::schema_adapt`]) is never strict:
 //! requiring every branch's properties at once could force keys a variant refuses.
@@ -46,9 +51,11 @@
 //! `patternProperties`, …) makes the tool not strict: it is rendered with `strict: false`
 //! and its plain schema.
 
-use super::schema_adapt::{admits_null, apply, consumer_schema, for_each_schema, types_of};
+use super::schema_adapt::{
+    admits_null, append_note, apply, consumer_schema, for_each_schema, types_of,
+};
 use crate::ToolSpec;
-use schemars::transform::{ReplaceConstValue, RestrictFormats};
+use schemars::transform::ReplaceConstValue;
 use serde_json::{Map, Value};
 
 /// The `format`s strict mode accepts.
@@ -88,9 +95,8 @@ const KEYWORDS: [&str; 20] = [
     "maxItems",
 ];
 
-/// Keywords dropped on the way to strict: annotations strict mode does not support, and
-/// constraints serde does not enforce (so dropping them accepts nothing serde refuses).
-const DROPPED: [&str; 15] = [
+/// Annotations strict mode does not support, dropped on the way to strict.
+const DROPPED: [&str; 10] = [
     "default",
     "examples",
     "example",
@@ -101,11 +107,18 @@ const DROPPED: [&str; 15] = [
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
-    "minLength",
-    "maxLength",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
+];
+
+/// Constraints strict mode cannot express, each with how its note in the description
+/// reads. serde does not enforce them either (the gate checks them against the canonical
+/// schema), so the strict schema accepts nothing the gate refuses for another reason; the
+/// note keeps the model told.
+const RESTATED: [(&str, &str); 5] = [
+    ("minLength", "At least {} characters."),
+    ("maxLength", "At most {} characters."),
+    ("uniqueItems", "Items must be unique."),
+    ("minProperties", "At least {} entries."),
+    ("maxProperties", "At most {} entries."),
 ];
 
 const MAX_PROPERTIES: usize = 5000;
@@ -115,31 +128,72 @@ const MAX_STRING_CHARS: usize = 120_000;
 
 /// The `parameters` of an OpenAI function, and whether they are strict.
 pub(crate) fn parameters(spec: &ToolSpec) -> (Value, bool) {
-    let canonical = spec.input_schema();
-    let plain = consumer_schema(canonical);
-    // A root union flattened into one object is looser than the arguments; requiring all
-    // of its properties could force keys a variant refuses.
-    let flattened = canonical.get("type").and_then(Value::as_str) != Some("object");
-    match strict_schema(&plain).filter(|_| !flattened) {
-        Some(strict) => (strict, true),
-        None => (plain, false),
+    match strict_parameters(spec) {
+        Ok(strict) => (strict, true),
+        Err(_) => (consumer_schema(spec.input_schema()), false),
     }
 }
 
-/// The strict form of a tool's (consumer) schema, or `None` when the tool cannot be strict.
-pub(crate) fn strict_schema(schema: &Value) -> Option<Value> {
+/// The strict `parameters` of a tool, or why it cannot be strict.
+fn strict_parameters(spec: &ToolSpec) -> Result<Value, String> {
+    let canonical = spec.input_schema();
+    // A root union flattened into one object is looser than the arguments; requiring all
+    // of its properties could force keys a variant refuses.
+    if canonical.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(
+            "the arguments are a union of shapes (an `#[args]` enum), flattened into one \
+                    object whose properties strict mode would make all required"
+                .into(),
+        );
+    }
+    strict_schema(&consumer_schema(canonical))
+}
+
+/// Why OpenAI strict mode is off for `spec`, or `None` when its tool is rendered with
+/// `strict: true`.
+///
+/// Both OpenAI consumers (Chat Completions and Responses) decide alike, so one answer
+/// holds for both. The reason names the construct strict mode cannot express and, where
+/// there is one, its place in the schema (`#/properties/labels`):
+///
+/// ```
+/// use toolset::{tool, toolset};
+/// use toolset::consumer::openai_chat;
+/// use std::collections::HashMap;
+///
+/// /// Label an item.
+/// #[tool(tier = "reversible")]
+/// async fn label(labels: HashMap<String, String>) {}
+///
+/// toolset! { Tools = [label]; }
+///
+/// let why = openai_chat::why_not_strict(&Tools::specs()[0]).expect("a map is not strict");
+/// assert!(why.contains("#/properties/labels"), "{why}");
+/// ```
+pub fn why_not_strict(spec: &ToolSpec) -> Option<String> {
+    strict_parameters(spec).err()
+}
+
+/// The strict form of a tool's (consumer) schema, or why the tool cannot be strict.
+pub(crate) fn strict_schema(schema: &Value) -> Result<Value, String> {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
-        return None;
+        return Err("the root is not `type: \"object\"`".into());
+    }
+    if let Some(path) = first_open_object(schema, "#") {
+        return Err(format!(
+            "{path}: an object with arbitrary keys (a map), which strict mode cannot express"
+        ));
     }
     let snapshot = schema.clone();
     let mut strict = schema.clone();
-    let mut possible = true;
+    let mut problem = None;
     for_each_schema(&mut strict, |map| {
         for key in DROPPED {
-            map.remove(key);
+            map.shift_remove(key);
         }
+        restate_constraints(map);
         if !map.contains_key("anyOf")
-            && let Some(branches) = map.remove("oneOf")
+            && let Some(branches) = map.shift_remove("oneOf")
         {
             map.insert("anyOf".into(), branches);
         }
@@ -148,56 +202,109 @@ pub(crate) fn strict_schema(schema: &Value) -> Option<Value> {
             && map
                 .keys()
                 .all(|key| matches!(key.as_str(), "$ref" | "description" | "title"))
-            && let Some(reference) = map.remove("$ref")
+            && let Some(reference) = map.shift_remove("$ref")
         {
             let mut branch = Map::new();
             branch.insert("$ref".into(), reference);
             map.insert("anyOf".into(), Value::Array(vec![branch.into()]));
         }
         let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
-        if is_object && !close_object(map, &snapshot) {
-            possible = false;
+        if is_object && let Err(why) = close_object(map, &snapshot) {
+            problem.get_or_insert(why);
         }
     });
-    if !possible {
-        return None;
+    if let Some(problem) = problem {
+        return Err(problem);
     }
     apply(&mut strict, ReplaceConstValue::default());
-    let mut formats = RestrictFormats::default();
-    formats.infer_from_meta_schema = false;
-    formats.allowed_formats = FORMATS.iter().map(|format| (*format).into()).collect();
-    apply(&mut strict, formats);
-    check(&strict).is_ok().then_some(strict)
+    check(&strict)?;
+    Ok(strict)
 }
 
-/// Closes an object schema: `additionalProperties: false`, every property required.
-/// False when that would accept something serde refuses.
-fn close_object(map: &mut Map<String, Value>, root: &Value) -> bool {
+/// The path of the first object schema under `node` that admits arbitrary keys (a
+/// `HashMap`, a `serde_json::Map`), which strict mode has no way to say.
+fn first_open_object(node: &Value, path: &str) -> Option<String> {
+    let map = node.as_object()?;
+    let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
+    if is_object
+        && (matches!(map.get("additionalProperties"), Some(extra) if extra != &Value::Bool(false))
+            || map.contains_key("patternProperties")
+            || map.contains_key("propertyNames"))
+    {
+        return Some(path.to_owned());
+    }
+    for (key, value) in map {
+        let found = match (key.as_str(), value) {
+            ("properties" | "$defs", Value::Object(children)) => {
+                children.iter().find_map(|(name, child)| {
+                    first_open_object(child, &format!("{path}/{key}/{name}"))
+                })
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(children)) => {
+                children.iter().enumerate().find_map(|(index, child)| {
+                    first_open_object(child, &format!("{path}/{key}/{index}"))
+                })
+            }
+            ("items", child) => first_open_object(child, &format!("{path}/items")),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// Moves the constraints strict mode cannot express ([`RESTATED`]) and a `format` it does
+/// not support into the node's description, so the model still reads them.
+fn restate_constraints(map: &mut Map<String, Value>) {
+    let mut notes = Vec::new();
+    for (key, note) in RESTATED {
+        match map.shift_remove(key) {
+            Some(Value::Bool(false)) | None => {}
+            Some(value) => notes.push(note.replace("{}", &value.to_string())),
+        }
+    }
+    if let Some(format) = map.get("format").and_then(Value::as_str)
+        && !FORMATS.contains(&format)
+    {
+        notes.push(format!("Format: {format}."));
+        map.shift_remove("format");
+    }
+    if !notes.is_empty() {
+        append_note(map, &notes.join(" "));
+    }
+}
+
+/// Closes an object schema: `additionalProperties: false`, every property required, in
+/// the properties' declared order. An error when that would accept something serde
+/// refuses.
+fn close_object(map: &mut Map<String, Value>, root: &Value) -> Result<(), String> {
     match map.get("additionalProperties") {
         None => {
             map.insert("additionalProperties".into(), false.into());
         }
         Some(Value::Bool(false)) => {}
-        // Arbitrary keys: a map. Strict mode has no way to say so.
-        Some(_) => return false,
+        // Found by `first_open_object` first; kept so this function is right on its own.
+        Some(_) => return Err("an object with arbitrary keys (a map)".into()),
     }
-    if map.contains_key("patternProperties") || map.contains_key("propertyNames") {
-        return false;
-    }
-    let mut required: Vec<Value> = match map.get("required") {
-        Some(Value::Array(required)) => required.clone(),
+    let required: Vec<String> = match map.get("required") {
+        Some(Value::Array(required)) => required
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
         None => Vec::new(),
-        Some(_) => return false,
+        Some(_) => return Err("`required` is not an array".into()),
     };
     let properties = match map.entry("properties").or_insert_with(|| Map::new().into()) {
         Value::Object(properties) => properties,
-        _ => return false,
+        _ => return Err("`properties` is not an object".into()),
     };
     for (name, schema) in properties.iter_mut() {
-        if required.iter().any(|entry| entry.as_str() == Some(name)) {
+        if required.contains(name) {
             continue;
         }
-        required.push(name.as_str().into());
         // Optional through a serde default, not through `Option`: required as it is; the
         // model sends the default to get it.
         if !admits_null(schema, root)
@@ -205,15 +312,12 @@ fn close_object(map: &mut Map<String, Value>, root: &Value) -> bool {
             && let Some(default) = schema.get("default")
         {
             let note = format!("Default: {default}.");
-            let description = match schema.get("description").and_then(Value::as_str) {
-                Some(description) => format!("{description} {note}"),
-                None => note,
-            };
-            schema.insert("description".into(), description.into());
+            append_note(schema, &note);
         }
     }
-    map.insert("required".into(), Value::Array(required));
-    true
+    let all: Vec<Value> = properties.keys().map(|name| name.as_str().into()).collect();
+    map.insert("required".into(), Value::Array(all));
+    Ok(())
 }
 
 /// Why `schema` is outside the strict subset, if it is.
@@ -476,13 +580,15 @@ mod tests {
             "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}},
             "required": ["m"],
         });
-        assert_eq!(strict_schema(&map), None);
+        let why = strict_schema(&map).expect_err("a map is not strict");
+        assert!(why.starts_with("#/properties/m:"), "{why}");
         let any = json!({
             "type": "object",
             "properties": {"v": {"description": "anything"}},
             "required": ["v"],
         });
-        assert_eq!(strict_schema(&any), None);
+        let why = strict_schema(&any).expect_err("any value is not strict");
+        assert!(why.contains("#/properties/v"), "{why}");
     }
 
     #[test]
@@ -507,6 +613,42 @@ mod tests {
     }
 
     #[test]
+    fn constraints_strict_mode_cannot_express_move_into_the_description() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 80, "description": "Who."},
+                "site": {"type": "string", "format": "uri"},
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            },
+            "required": ["name", "site", "tags"],
+        });
+        let strict = strict_schema(&schema).expect("strict-able");
+        let properties = &strict["properties"];
+        assert_eq!(
+            properties["name"],
+            json!({"type": "string", "description": "Who. At least 1 characters. At most 80 characters."})
+        );
+        assert_eq!(
+            properties["site"],
+            json!({"type": "string", "description": "Format: uri."})
+        );
+        assert_eq!(properties["tags"]["description"], "Items must be unique.");
+        assert_eq!(check(&strict), Ok(()));
+    }
+
+    #[test]
+    fn required_follows_the_declared_order() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"b": {"type": "string"}, "a": {"type": ["string", "null"]}, "c": {"type": "string"}},
+            "required": ["c", "b"],
+        });
+        let strict = strict_schema(&schema).expect("strict-able");
+        assert_eq!(strict["required"], json!(["b", "a", "c"]));
+    }
+
+    #[test]
     fn nesting_beyond_the_limit_is_not_strict() {
         let mut schema = json!({"type": "string"});
         for _ in 0..11 {
@@ -518,6 +660,7 @@ mod tests {
             });
         }
         assert!(check(&schema).is_err());
-        assert_eq!(strict_schema(&schema), None);
+        let why = strict_schema(&schema).expect_err("too deep");
+        assert!(why.contains("nesting"), "{why}");
     }
 }

@@ -9,8 +9,12 @@
 //! rewrites that need the root (resolving `$ref`s) walk the JSON by hand.
 //!
 //! [`consumer_schema`] is the form the JSON consumers share: the canonical schema plus
-//! - the integer bounds serde enforces but schemars leaves out (`u32` has `minimum: 0` but
-//!   no `maximum`), so a value the schema accepts is one serde accepts;
+//! - the numeric bounds serde enforces but schemars leaves out (`u32` has `minimum: 0` but
+//!   no `maximum`; `u64`, `u128` and `f32` have none of their own), so a value the schema
+//!   accepts is one serde accepts;
+//! - only the `format`s of JSON Schema 2020-12's vocabulary: schemars' `uint32`, `int64`,
+//!   `double`, … are not standard, a strict validator (Ajv) rejects them, and the bounds
+//!   above already say what they said;
 //! - an object root: every provider requires `type: "object"` at the root and rejects a
 //!   root `oneOf`/`anyOf`/`allOf`, so a root union of objects (an internally tagged enum
 //!   taken whole with `#[args]`) is flattened into one object whose properties are the union
@@ -133,57 +137,165 @@ fn admits_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
     true
 }
 
-fn number_of(value: i128) -> Option<Value> {
+/// An integer bound as JSON: exact when serde_json holds it as an integer (within
+/// `i64::MIN..=u64::MAX`), else the nearest double, which is what a JSON Schema validator
+/// compares with anyway.
+fn bound_of(value: i128) -> Value {
     if let Ok(value) = i64::try_from(value) {
-        Some(value.into())
+        value.into()
+    } else if let Ok(value) = u64::try_from(value) {
+        value.into()
     } else {
-        u64::try_from(value).ok().map(Value::from)
+        float_bound(value as f64)
     }
 }
 
-/// Adds the `minimum`/`maximum` that an integer `format` implies and schemars leaves out,
-/// so that the schema refuses what serde refuses (`4294967296` for a `u32`). The ranges
-/// come from the one table of integer formats, [`integer_range`].
+fn float_bound(value: f64) -> Value {
+    serde_json::Number::from_f64(value)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+/// Adds the `minimum`/`maximum` that a numeric `format` implies and schemars leaves out,
+/// so that the schema refuses what serde refuses (`4294967296` for a `u32`) and says what
+/// the format said without it. Integer ranges come from the one table of integer formats,
+/// [`integer_range`]; `float` (an `f32`) is bounded by `±f32::MAX`.
 ///
 /// Existing bounds are kept (they are never looser than the format's: schemars and users
-/// only narrow them). A bound beyond what serde_json holds as an integer is not written:
-/// a JSON integer above `u64::MAX` or below `i64::MIN` is not an integer to serde_json at
-/// all, so `uint64`/`uint` get no maximum and the 128-bit formats no bounds.
+/// only narrow them). A 128-bit bound beyond what serde_json holds as an integer is
+/// written as the nearest double (`u128::MAX` as `3.402823669209385e38`): a validator
+/// compares numbers, and the format that said the rest is about to be dropped.
 pub(crate) fn add_integer_bounds(schema: &mut Value) {
     for_each_schema(schema, |map| {
-        if !has_type(map, "integer") {
-            return;
-        }
-        let Some(range) = map
-            .get("format")
-            .and_then(Value::as_str)
-            .and_then(integer_range)
-        else {
+        let format = map.get("format").and_then(Value::as_str);
+        let (min, max) = if has_type(map, "integer")
+            && let Some(range) = format.and_then(integer_range)
+        {
+            let max = i128::try_from(range.max)
+                .map(bound_of)
+                .unwrap_or_else(|_| float_bound(range.max as f64));
+            (bound_of(range.min), max)
+        } else if has_type(map, "number") && format == Some("float") {
+            let max = f64::from(f32::MAX);
+            (float_bound(-max), float_bound(max))
+        } else {
             return;
         };
-        if !map.contains_key("minimum")
-            && !map.contains_key("exclusiveMinimum")
-            && let Some(min) = number_of(range.min)
-        {
+        if !map.contains_key("minimum") && !map.contains_key("exclusiveMinimum") && !min.is_null() {
             map.insert("minimum".into(), min);
         }
-        if range.max < u128::from(u64::MAX)
-            && !map.contains_key("maximum")
-            && !map.contains_key("exclusiveMaximum")
-            && let Some(max) = i128::try_from(range.max).ok().and_then(number_of)
-        {
+        if !map.contains_key("maximum") && !map.contains_key("exclusiveMaximum") && !max.is_null() {
             map.insert("maximum".into(), max);
         }
     });
 }
 
-/// The schema the JSON consumers share: the canonical schema with integer bounds and an
-/// object root (see the module docs).
+/// The `format` values of JSON Schema 2020-12's format vocabulary (Validation, section
+/// 7.3): the only ones a strict validator (Ajv in strict mode) knows without being told.
+pub(crate) const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Removes every `format` outside [`STANDARD_FORMATS`]. schemars writes `uint32`, `int64`,
+/// `double`, `float`, `uint`, … for Rust's numeric types; a strict validator rejects a
+/// format it does not know, and what they say is already in `minimum`/`maximum` (see
+/// [`add_integer_bounds`], which must run first). A non-numeric schema's own format (a
+/// custom `#[schemars(extend("format" = ...))]`) is kept in its description instead.
+pub(crate) fn keep_standard_formats(schema: &mut Value) {
+    for_each_schema(schema, |map| {
+        let Some(format) = map.get("format") else {
+            return;
+        };
+        if format
+            .as_str()
+            .is_some_and(|format| STANDARD_FORMATS.contains(&format))
+        {
+            return;
+        }
+        let format = format.as_str().map(str::to_owned);
+        map.shift_remove("format");
+        let numeric = has_type(map, "integer") || has_type(map, "number");
+        if let Some(format) = format.filter(|_| !numeric) {
+            append_note(map, &format!("Format: {format}."));
+        }
+    });
+}
+
+/// Appends `note` to a schema node's description (or makes it the description).
+pub(crate) fn append_note(map: &mut Map<String, Value>, note: &str) {
+    let description = match map.get("description").and_then(Value::as_str) {
+        Some(description) if !description.is_empty() => format!("{description} {note}"),
+        _ => note.to_owned(),
+    };
+    map.insert("description".into(), description.into());
+}
+
+/// The schema the JSON Schema consumers share (Anthropic, MCP, OpenAI when not strict):
+/// the canonical schema with numeric bounds, an object root, only standard formats, and
+/// the root's keywords in one fixed order (see the module docs).
 pub(crate) fn consumer_schema(canonical: &Value) -> Value {
+    let mut schema = bounded_schema(canonical);
+    keep_standard_formats(&mut schema);
+    order_root(&mut schema);
+    schema
+}
+
+/// The canonical schema with numeric bounds and an object root, its formats untouched:
+/// where a consumer with a format list of its own (Gemini) starts.
+pub(crate) fn bounded_schema(canonical: &Value) -> Value {
     let mut schema = canonical.clone();
     add_integer_bounds(&mut schema);
     object_root(&mut schema);
     schema
+}
+
+/// The order the root's keywords are written in, whatever order the canonical schema's
+/// edits left them in; any other keyword follows, in its own order.
+const ROOT_ORDER: [&str; 6] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "$defs",
+];
+
+/// Writes the root's keywords in [`ROOT_ORDER`], so that the bytes read the same way for
+/// every tool (`type` first, `$defs` last). Properties keep their declared order.
+pub(crate) fn order_root(schema: &mut Value) {
+    let Value::Object(root) = schema else {
+        return;
+    };
+    let mut ordered = Map::new();
+    for key in ROOT_ORDER {
+        if let Some(value) = root.shift_remove(key) {
+            ordered.insert(key.into(), value);
+        }
+    }
+    ordered.append(root);
+    // `$defs` stays last even after keywords outside the list.
+    if let Some(defs) = ordered.shift_remove("$defs") {
+        ordered.insert("$defs".into(), defs);
+    }
+    *root = ordered;
 }
 
 /// Makes the root an object schema: a root `$ref` is inlined, and a root union whose
@@ -199,7 +311,7 @@ pub(crate) fn object_root(schema: &mut Value) {
         && let Some(Value::Object(target)) = resolve(schema, &reference).cloned()
         && let Value::Object(root) = schema
     {
-        root.remove("$ref");
+        root.shift_remove("$ref");
         for (key, value) in target {
             root.entry(key).or_insert(value);
         }
@@ -232,7 +344,7 @@ pub(crate) fn object_root(schema: &mut Value) {
             && let Some(Value::Object(target)) = resolve(&root_snapshot, reference).cloned()
             && let Value::Object(map) = &mut branch
         {
-            map.remove("$ref");
+            map.shift_remove("$ref");
             for (key, value) in target {
                 map.entry(key).or_insert(value);
             }
@@ -254,7 +366,7 @@ pub(crate) fn object_root(schema: &mut Value) {
         return;
     }
     let flat = flatten_objects(&objects);
-    root.remove(union_key);
+    root.shift_remove(union_key);
     let shapes = describe_shapes(&objects);
     let description = match root.get("description").and_then(Value::as_str) {
         Some(existing) => format!("{existing}\n\n{shapes}"),
@@ -444,9 +556,67 @@ mod tests {
         assert_eq!(schema["properties"]["a"]["maximum"], json!(4294967295u32));
         assert_eq!(schema["properties"]["b"]["minimum"], json!(i32::MIN));
         assert_eq!(schema["properties"]["b"]["maximum"], json!(i32::MAX));
-        assert!(schema["properties"]["c"].get("maximum").is_none());
+        assert_eq!(schema["properties"]["c"]["maximum"], json!(u64::MAX));
         assert_eq!(schema["properties"]["d"]["minimum"], json!(-1));
         assert_eq!(schema["properties"]["d"]["maximum"], json!(5));
+    }
+
+    #[test]
+    fn wide_and_float_formats_get_bounds_and_lose_their_format() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "big": {"type": "integer", "format": "uint128", "minimum": 0},
+                "signed": {"type": "integer", "format": "int128"},
+                "ratio": {"type": "number", "format": "float"},
+                "exact": {"type": "number", "format": "double"},
+                "at": {"type": "string", "format": "date-time"},
+                "phone": {"type": "string", "format": "phone", "description": "A number."},
+            }
+        });
+        let schema = consumer_schema(&schema);
+        let properties = &schema["properties"];
+        assert_eq!(properties["big"]["maximum"], json!(u128::MAX as f64));
+        assert_eq!(properties["signed"]["minimum"], json!(i128::MIN as f64));
+        assert_eq!(properties["ratio"]["maximum"], json!(f64::from(f32::MAX)));
+        assert_eq!(properties["ratio"]["minimum"], json!(-f64::from(f32::MAX)));
+        assert!(properties["exact"].get("minimum").is_none());
+        for name in ["big", "signed", "ratio", "exact", "phone"] {
+            assert!(properties[name].get("format").is_none(), "{name}");
+        }
+        assert_eq!(properties["at"]["format"], "date-time");
+        assert_eq!(
+            properties["phone"]["description"],
+            "A number. Format: phone."
+        );
+    }
+
+    #[test]
+    fn the_root_keywords_come_in_one_order_and_properties_in_declared_order() {
+        let schema = json!({
+            "$defs": {}, "required": ["b"], "properties": {"b": {"type": "string"}, "a": {"type": "string"}},
+            "type": "object", "additionalProperties": false,
+        });
+        let schema = consumer_schema(&schema);
+        let keys: Vec<&String> = schema
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            [
+                "type",
+                "properties",
+                "required",
+                "additionalProperties",
+                "$defs"
+            ]
+        );
+        let names: Vec<&String> = schema["properties"]
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["b", "a"]);
     }
 
     #[test]

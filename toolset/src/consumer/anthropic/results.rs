@@ -3,6 +3,7 @@
 
 use crate::ToolResult;
 use crate::consumer::result_content::{Part, parts};
+use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Map, Value, json};
 
 /// The results of one batch: the one user message answering the calls, a `tool_result`
@@ -13,13 +14,29 @@ use serde_json::{Map, Value, json};
 /// Images are sent as base64 image blocks. Anthropic requires every `tool_use` of the
 /// previous assistant message to be answered in this one message, so pass all the results
 /// together (an empty slice gives a message with no content, which the API rejects).
+///
+/// An output that activates tools ([`ToolOutput::activate`](crate::ToolOutput::activate))
+/// adds a `{"type": "tool_reference", "tool_name": …}` block per tool, which loads that
+/// deferred tool; the answer of the local tool search ([`SEARCH_TOOL_NAME`]) carries only
+/// those blocks, as Anthropic's client-side tool search expects.
 pub fn results(results: &[ToolResult]) -> Value {
     let blocks: Vec<Value> = results.iter().map(tool_result_block).collect();
     json!({"role": "user", "content": blocks})
 }
 
 fn tool_result_block(result: &ToolResult) -> Value {
-    let content: Vec<Value> = parts(&result.output)
+    let references = result
+        .output
+        .activate
+        .iter()
+        .map(|name| json!({"type": "tool_reference", "tool_name": name}));
+    let only_references = result.name == SEARCH_TOOL_NAME && !result.output.activate.is_empty();
+    let parts = if only_references {
+        Vec::new()
+    } else {
+        parts(&result.output)
+    };
+    let content: Vec<Value> = parts
         .into_iter()
         .map(|part| match part {
             Part::Text(text) => json!({"type": "text", "text": text}),
@@ -28,6 +45,7 @@ fn tool_result_block(result: &ToolResult) -> Value {
                 "source": {"type": "base64", "media_type": mime_type, "data": data},
             }),
         })
+        .chain(references)
         .collect();
     let mut block = Map::new();
     block.insert("type".into(), json!("tool_result"));

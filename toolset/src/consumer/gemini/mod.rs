@@ -9,4 +9,4 @@ mod tools;
 
 pub use calls::calls;
 pub use results::results;
-pub use tools::tool;
+pub use tools::{tool, why_parameters_json_schema};

@@ -38,14 +38,26 @@
 //! - enums of non-strings move into the description.
 //!
 //! A tool without arguments gets no `parameters` at all: Gemini has rejected `parameters`
-//! whose `properties` are empty ("should be non-empty for OBJECT type"). Nested objects
-//! without properties (maps, recursion cuts, "any" values) are still emitted as
-//! `{"type": "object"}`, which the API accepts below the root; it is the closest Gemini
-//! comes to "an object with any keys". The root union of an `#[args]` enum is flattened
-//! first (see [`schema_adapt`](crate::consumer::schema_adapt)), because `parameters` must
-//! be an object.
+//! whose `properties` are empty ("should be non-empty for OBJECT type"). Every object
+//! lists its properties' declared order in `propertyOrdering` (Gemini holds `properties`
+//! as a map). The root union of an `#[args]` enum is flattened first (see
+//! [`schema_adapt`](crate::consumer::schema_adapt)), because `parameters` must be an
+//! object.
+//!
+//! # When `parameters` cannot say it: `parametersJsonSchema`
+//!
+//! Some arguments the subset can only approximate: a map (an OBJECT must list its
+//! properties), any JSON value (an ARRAY needs an item type, so "any" leaves arrays
+//! out), a recursive type (cut after [`RECURSION_LIMIT`] levels), a parameter name outside
+//! Gemini's rule (a letter or `_`, then letters, digits and `_`, at most 64). For those
+//! the declaration carries `parametersJsonSchema` instead, Gemini's field for parameters
+//! in JSON Schema: the same consumer schema Anthropic and MCP get, which accepts exactly
+//! what the gate accepts. The approximations above are still what the converter writes
+//! where it meets them, but never reach the wire.
 
-use crate::consumer::schema_adapt::{apply, consumer_schema, resolve, string_constants, types_of};
+use crate::consumer::schema_adapt::{
+    apply, bounded_schema, consumer_schema, resolve, string_constants, types_of,
+};
 use crate::integer_format::integer_range;
 use schemars::transform::{ReplaceBoolSchemas, ReplaceConstValue, SetSingleExample};
 use serde_json::{Map, Value};
@@ -85,21 +97,45 @@ const ANNOTATIONS: [&str; 4] = ["description", "title", "default", "example"];
 /// The largest integer a double holds exactly.
 const EXACT_DOUBLE: f64 = 9_007_199_254_740_992.0;
 
-/// The Gemini form of a canonical input schema; `None` for a tool without arguments.
-pub(crate) fn parameters(canonical: &Value) -> Option<Value> {
-    let mut schema = consumer_schema(canonical);
+/// A tool's parameters as a Gemini function declaration carries them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Parameters {
+    /// No arguments: no parameters at all.
+    None,
+    /// `parameters`: a Gemini `Schema` (the OpenAPI 3.0 subset) that says exactly what the
+    /// arguments are.
+    Schema(Value),
+    /// `parametersJsonSchema`: the consumer JSON Schema, for arguments the `Schema` subset
+    /// cannot say exactly (see the module docs), and the first construct it could not say.
+    JsonSchema(Value, String),
+}
+
+/// The Gemini rule for a parameter name: a letter or underscore, then letters, digits or
+/// underscores, at most 64 in all.
+pub(crate) fn is_parameter_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && name.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The Gemini parameters of a canonical input schema.
+pub(crate) fn parameters(canonical: &Value) -> Parameters {
+    let mut schema = bounded_schema(canonical);
     let mut bools = ReplaceBoolSchemas::default();
     bools.skip_additional_properties = true;
     apply(&mut schema, bools);
     apply(&mut schema, ReplaceConstValue::default());
     apply(&mut schema, SetSingleExample::default());
     let root = schema.clone();
-    let converted = Converter {
+    let mut converter = Converter {
         root: &root,
         expanding: Vec::new(),
-    }
-    .convert(&schema);
-    let mut converted = converted;
+        inexact: None,
+    };
+    let mut converted = converter.convert(&schema);
     retain_keywords(&mut converted);
     let has_properties = converted
         .get("properties")
@@ -107,9 +143,11 @@ pub(crate) fn parameters(canonical: &Value) -> Option<Value> {
         .is_some_and(|properties| !properties.is_empty());
     let is_object = converted.get("type").and_then(Value::as_str) == Some("object");
     if is_object && !has_properties {
-        None
-    } else {
-        Some(converted)
+        return Parameters::None;
+    }
+    match converter.inexact {
+        None => Parameters::Schema(converted),
+        Some(why) => Parameters::JsonSchema(consumer_schema(canonical), why),
     }
 }
 
@@ -117,13 +155,28 @@ struct Converter<'a> {
     root: &'a Value,
     /// The `$ref`s being expanded, outermost first.
     expanding: Vec<String>,
+    /// The first construct the `Schema` subset could only approximate.
+    inexact: Option<String>,
 }
 
 impl Converter<'_> {
+    /// Notes that the conversion only approximates the arguments.
+    fn approximate(&mut self, what: impl FnOnce() -> String) {
+        if self.inexact.is_none() {
+            self.inexact = Some(what());
+        }
+    }
+
+    /// Any JSON value, which the `Schema` subset cannot say (an array needs an item type).
+    fn any(&mut self, out: Map<String, Value>) -> Map<String, Value> {
+        self.approximate(|| "an argument accepts any JSON value".into());
+        any_value(out)
+    }
+
     fn convert(&mut self, schema: &Value) -> Value {
         match schema {
             Value::Object(map) => self.convert_map(map).into(),
-            _ => any_value(Map::new()).into(),
+            _ => self.any(Map::new()).into(),
         }
     }
 
@@ -133,7 +186,7 @@ impl Converter<'_> {
         }
         if let Some(Value::Array(branches)) = map.get("allOf") {
             let mut merged: Map<String, Value> = map.clone();
-            merged.remove("allOf");
+            merged.shift_remove("allOf");
             for branch in branches {
                 let branch = self.resolved(branch);
                 merge_raw(&mut merged, &branch);
@@ -172,7 +225,7 @@ impl Converter<'_> {
             values.retain(|value| !value.is_null());
             nullable = true;
             if values.is_empty() {
-                map.remove("enum");
+                map.shift_remove("enum");
             }
         }
         if only_null_type || (map.contains_key("enum") && enum_values(&map).is_empty()) {
@@ -184,7 +237,7 @@ impl Converter<'_> {
             if let Some(inferred) = infer_type(&map) {
                 types.push(inferred.to_owned());
             } else {
-                return with_nullable(any_value(annotations(&map)), true);
+                return with_nullable(self.any(annotations(&map)), true);
             }
         }
         if types.len() == 1 {
@@ -197,7 +250,7 @@ impl Converter<'_> {
             .map(|ty| {
                 let mut branch = self.convert_typed(&map, ty);
                 for key in ANNOTATIONS {
-                    branch.remove(key);
+                    branch.shift_remove(key);
                 }
                 branch.into()
             })
@@ -209,7 +262,7 @@ impl Converter<'_> {
     /// A `$ref`, inlined (or cut, deep inside a recursive type).
     fn convert_ref(&mut self, reference: &str, site: &Map<String, Value>) -> Map<String, Value> {
         let mut siblings = site.clone();
-        siblings.remove("$ref");
+        siblings.shift_remove("$ref");
         let target = resolve(self.root, reference).cloned();
         let target_description = target
             .as_ref()
@@ -228,10 +281,11 @@ impl Converter<'_> {
                 self.expanding.pop();
                 match out {
                     Value::Object(out) => out,
-                    _ => any_value(Map::new()),
+                    _ => self.any(Map::new()),
                 }
             }
             Some(_) => {
+                self.approximate(|| format!("the recursive type at {reference} is cut"));
                 let mut cut = Map::new();
                 cut.insert("type".into(), "object".into());
                 let name = reference.rsplit('/').next().unwrap_or(reference);
@@ -245,7 +299,7 @@ impl Converter<'_> {
                 );
                 cut
             }
-            None => any_value(Map::new()),
+            None => self.any(Map::new()),
         };
         // The reference site's own keywords: annotations go first in the description;
         // anything structural is merged in.
@@ -319,7 +373,7 @@ impl Converter<'_> {
                 .as_object()
                 .cloned()
                 .unwrap_or_default();
-            let outer_description = out.remove("description");
+            let outer_description = out.shift_remove("description");
             for (key, value) in out {
                 inner.insert(key, value);
             }
@@ -408,7 +462,7 @@ impl Converter<'_> {
                             }
                         }
                         match branches.len() {
-                            0 => any_value(Map::new()).into(),
+                            0 => self.any(Map::new()).into(),
                             1 => branches.remove(0),
                             _ => {
                                 let mut union = Map::new();
@@ -418,7 +472,7 @@ impl Converter<'_> {
                         }
                     }
                     (Some(items), _) if items.is_object() => self.convert(items),
-                    _ => with_nullable(any_value(Map::new()), true).into(),
+                    _ => with_nullable(self.any(Map::new()), true).into(),
                 };
                 out.insert("items".into(), items);
                 for key in ["minItems", "maxItems"] {
@@ -429,8 +483,16 @@ impl Converter<'_> {
                 let mut properties = Map::new();
                 if let Some(Value::Object(declared)) = map.get("properties") {
                     for (name, schema) in declared {
+                        if !is_parameter_name(name) {
+                            self.approximate(|| {
+                                format!("the parameter name `{name}` is outside Gemini's rule")
+                            });
+                        }
                         properties.insert(name.clone(), self.convert(schema));
                     }
+                }
+                if properties.is_empty() {
+                    self.approximate(|| "an object without declared properties (a map)".into());
                 }
                 let required: Vec<Value> = map
                     .get("required")
@@ -443,16 +505,23 @@ impl Converter<'_> {
                     })
                     .cloned()
                     .collect();
+                let order: Vec<Value> =
+                    properties.keys().map(|name| name.as_str().into()).collect();
                 if !properties.is_empty() {
                     out.insert("properties".into(), properties.into());
                 }
                 if !required.is_empty() {
                     out.insert("required".into(), required.into());
                 }
+                // Gemini holds properties in a map; this keeps the declared order.
+                if order.len() > 1 {
+                    out.insert("propertyOrdering".into(), order.into());
+                }
                 for key in ["minProperties", "maxProperties"] {
                     copy(map, &mut out, key);
                 }
                 if let Some(values) = map.get("additionalProperties").filter(|v| v.is_object()) {
+                    self.approximate(|| "an object with arbitrary keys (a map)".into());
                     let values = self.convert(values);
                     let label = values
                         .get("type")
@@ -699,7 +768,9 @@ mod tests {
             },
             "required": [],
         });
-        let parameters = parameters(&canonical).expect("has arguments");
+        let Parameters::Schema(parameters) = parameters(&canonical) else {
+            panic!("the Schema subset says these arguments exactly");
+        };
         assert_eq!(
             parameters["properties"]["limit"],
             json!({"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295u32, "nullable": true})
@@ -716,8 +787,8 @@ mod tests {
     }
 
     #[test]
-    fn recursion_is_cut() {
-        let canonical = json!({
+    fn recursion_maps_any_values_and_odd_names_get_the_json_schema() {
+        let tree = json!({
             "$defs": {"Node": {"type": "object", "properties": {
                 "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
             }, "required": ["children"]}},
@@ -725,13 +796,35 @@ mod tests {
             "properties": {"root": {"$ref": "#/$defs/Node"}},
             "required": ["root"],
         });
-        let parameters = parameters(&canonical).expect("has arguments");
-        let level2 = &parameters["properties"]["root"]["properties"]["children"]["items"];
-        assert_eq!(level2["type"], "object");
-        let cut = &level2["properties"]["children"]["items"];
-        assert_eq!(cut["type"], "object");
-        assert!(cut.get("properties").is_none());
-        assert!(!parameters.to_string().contains("$ref"));
+        let map = json!({"type": "object", "properties": {
+            "m": {"type": "object", "additionalProperties": {"type": "string"}}}});
+        let any = json!({"type": "object", "properties": {"v": {"description": "anything"}}});
+        let name = json!({"type": "object", "properties": {"dash-name": {"type": "string"}}});
+        for (canonical, reason) in [
+            (tree, "recursive"),
+            (map, "map"),
+            (any, "any JSON value"),
+            (name, "`dash-name`"),
+        ] {
+            match parameters(&canonical) {
+                Parameters::JsonSchema(schema, why) => {
+                    assert!(why.contains(reason), "{why}");
+                    assert_eq!(schema, consumer_schema(&canonical));
+                }
+                other => panic!("{canonical}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn objects_list_their_declared_order() {
+        let canonical = json!({"type": "object", "properties": {
+            "zeta": {"type": "string"}, "alpha": {"type": "integer", "format": "int32"}}});
+        let Parameters::Schema(parameters) = parameters(&canonical) else {
+            panic!("exact");
+        };
+        assert_eq!(parameters["propertyOrdering"], json!(["zeta", "alpha"]));
+        assert_eq!(parameters["properties"]["alpha"]["format"], "int32");
     }
 
     #[test]
@@ -756,7 +849,7 @@ mod tests {
     fn no_arguments_means_no_parameters() {
         assert_eq!(
             parameters(&json!({"type": "object", "additionalProperties": false})),
-            None
+            Parameters::None
         );
     }
 }

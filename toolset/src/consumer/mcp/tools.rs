@@ -4,6 +4,8 @@
 //! - `inputSchema` is the canonical schema with integer bounds and an object root (see
 //!   [`schema_adapt`](crate::consumer::schema_adapt)); it carries no `$schema`, so clients read it as 2020-12,
 //!   MCP's default dialect.
+//!   Its `format`s are the standard ones only (numeric bounds instead of `uint32`, …), as
+//!   in `outputSchema`.
 //! - `outputSchema` is given only for tools returning `Json<T>`, and only when `T`'s
 //!   schema is an object schema (root `type: "object"`), which MCP requires because
 //!   `structuredContent` is a JSON object. A tool returning `Json<Vec<_>>` or a scalar
@@ -22,7 +24,9 @@
 //!   own state, so it says `openWorldHint: false`, where MCP's default would claim an
 //!   open world.
 
-use crate::consumer::schema_adapt::{add_integer_bounds, consumer_schema};
+use crate::consumer::schema_adapt::{
+    add_integer_bounds, consumer_schema, keep_standard_formats, order_root,
+};
 use crate::{Tier, ToolSpec};
 use serde_json::{Map, Value};
 
@@ -50,9 +54,11 @@ fn output_schema(spec: &ToolSpec) -> Option<Value> {
     }
     let mut schema = schema.clone();
     if let Value::Object(map) = &mut schema {
-        map.remove("$schema");
+        map.shift_remove("$schema");
     }
     add_integer_bounds(&mut schema);
+    keep_standard_formats(&mut schema);
+    order_root(&mut schema);
     Some(schema)
 }
 

@@ -2,8 +2,9 @@
 //! its `output`.
 
 use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, reject_api_error};
+use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
+use crate::search::SEARCH_TOOL_NAME;
 use serde_json::Value;
 
 const PAYLOAD: Payload = Payload {
@@ -17,8 +18,13 @@ const PAYLOAD: Payload = Payload {
 /// `response` is the response object (its `output` array is read) or the bare `output`
 /// array. Items with `"type": "function_call"` become calls, in order, with the item's
 /// `call_id` as the id (the id its `function_call_output` must echo), its `name`, and
-/// its `arguments` text kept verbatim even when it is not valid JSON. Other items
-/// (messages, reasoning, built-in tool calls the API runs itself) are skipped.
+/// its `arguments` text kept verbatim even when it is not valid JSON.
+///
+/// A `tool_search_call` with `"execution": "client"` is a search the host must answer:
+/// it becomes a call to [`SEARCH_TOOL_NAME`] (its `call_id` as the id, its `arguments`
+/// object as compact JSON text), which a [`crate::Request`] answers with a
+/// `tool_search_output`. Other items (messages, reasoning, the hosted `tool_search_call`
+/// and `tool_search_output`, built-in tool calls the API runs itself) are skipped.
 pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     let root = Node::root(PAYLOAD, response);
     let output = if response.is_array() {
@@ -31,7 +37,21 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     let mut calls = Vec::new();
     for item in output.items("the response's array of output items")? {
         item.object("an output item object")?;
-        if item.required_str("type")? != "function_call" {
+        let kind = item.required_str("type")?;
+        if kind == "tool_search_call"
+            && item.field("execution").and_then(|e| e.value().as_str()) == Some("client")
+        {
+            let id = item.required_str("call_id")?;
+            let arguments =
+                item.required("arguments", "an object holding the search's arguments")?;
+            let arguments = match arguments.value() {
+                Value::String(text) => text.clone(),
+                other => json_text(other),
+            };
+            calls.push(ToolCall::new(id, SEARCH_TOOL_NAME, arguments));
+            continue;
+        }
+        if kind != "function_call" {
             continue;
         }
         let id = item.required_str("call_id")?;
@@ -72,6 +92,27 @@ mod tests {
                 ToolCall::new("call_a", "search", r#"{"query":"x"}"#),
                 ToolCall::new("call_b", "now", "{}"),
             ]
+        );
+    }
+
+    #[test]
+    fn a_client_tool_search_call_is_a_search_call_and_hosted_search_is_skipped() {
+        let output = json!([
+            {"type": "tool_search_call", "id": "tsc_1", "call_id": null, "execution": "server",
+             "arguments": {"query": "x"}, "status": "completed"},
+            {"type": "tool_search_output", "id": "tso_1", "call_id": null, "execution": "server",
+             "tools": [], "status": "completed"},
+            {"type": "tool_search_call", "id": "tsc_2", "call_id": "call_s", "execution": "client",
+             "arguments": {"query": "label"}, "status": "completed"},
+        ]);
+        let calls = calls(&output).expect("a valid output array");
+        assert_eq!(
+            calls,
+            vec![ToolCall::new(
+                "call_s",
+                "tool_search",
+                r#"{"query":"label"}"#
+            )]
         );
     }
 

@@ -6,6 +6,8 @@ mod calls;
 mod results;
 mod tools;
 
+/// Why a tool is rendered with `strict: false`; the same answer for both OpenAI APIs.
+pub use crate::consumer::openai_strict::why_not_strict;
 pub use calls::calls;
 pub use results::results;
 pub use tools::tool;

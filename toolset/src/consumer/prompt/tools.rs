@@ -46,7 +46,7 @@ pub fn tool(spec: &ToolSpec) -> String {
     match properties {
         Some(properties) if !properties.is_empty() => {
             text.push_str("\nArguments:");
-            for (name, property) in ordered(properties, &required) {
+            for (name, property) in ordered(properties) {
                 let presence = if required.contains(&name) {
                     "required"
                 } else {
@@ -94,19 +94,12 @@ pub fn tool(spec: &ToolSpec) -> String {
     text
 }
 
-/// Required names first in `required`'s order, then the others in declared order.
-fn ordered<'a>(properties: &'a Map<String, Value>, required: &[&str]) -> Vec<(&'a str, &'a Value)> {
-    let mut ordered: Vec<(&str, &Value)> = required
+/// The properties in declared order, each with whether it is required.
+fn ordered(properties: &Map<String, Value>) -> Vec<(&str, &Value)> {
+    properties
         .iter()
-        .filter_map(|name| properties.get_key_value(*name))
         .map(|(name, value)| (name.as_str(), value))
-        .collect();
-    for (name, value) in properties {
-        if !required.contains(&name.as_str()) {
-            ordered.push((name, value));
-        }
-    }
-    ordered
+        .collect()
 }
 
 fn required_of(map: Option<&Map<String, Value>>) -> Vec<&str> {
@@ -224,7 +217,7 @@ impl Labeler {
                 match properties {
                     Some(properties) if !properties.is_empty() && depth < INLINE_DEPTH => {
                         let required = required_of(Some(map));
-                        let fields: Vec<String> = ordered(properties, &required)
+                        let fields: Vec<String> = ordered(properties)
                             .into_iter()
                             .map(|(name, property)| {
                                 let mark = if required.contains(&name) { "" } else { "?" };

@@ -1,19 +1,20 @@
 //! What `#[tool]` emits when the input has mistakes: the errors, the user's item as it
-//! compiles on its own, and placeholder impls so that a `toolset!` listing the tool does
-//! not add a cascade of secondary errors on top of the real ones.
+//! compiles on its own (so IDEs and the rest of the crate keep working), and placeholder
+//! impls so that a `toolset!` listing the tool does not add a cascade of secondary errors
+//! on top of the real ones.
 
-use crate::ast::CleanItem;
-use crate::errors::Errors;
+use super::item::UserItem;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn emit(clean: &CleanItem, errors: &Errors) -> TokenStream {
-    let compile_errors = errors.to_compile_errors();
-    let placeholder = match clean {
+/// `errors`, `item`, and the placeholders a set needs to name the tool.
+pub fn emit(item: &UserItem, errors: &syn::Error) -> TokenStream {
+    let compile_errors = errors.to_compile_error();
+    let placeholder = match item {
         // A method sits in an `impl` block, where a struct cannot be declared; and no set
         // can list it anyway.
-        CleanItem::Fn(func) if func.sig.receiver().is_some() => quote!(),
-        CleanItem::Fn(func) => {
+        UserItem::Fn(func) if func.sig.receiver().is_some() => quote!(),
+        UserItem::Fn(func) => {
             let ident = &func.sig.ident;
             let vis = &func.vis;
             let impls = placeholder_impls(ident);
@@ -23,16 +24,20 @@ pub fn emit(clean: &CleanItem, errors: &Errors) -> TokenStream {
                 #impls
             }
         }
-        CleanItem::Struct(item) if item.generics.params.is_empty() => {
-            placeholder_impls(&item.ident)
-        }
-        CleanItem::Struct(_) | CleanItem::Other(_) => quote!(),
+        UserItem::Struct(item) if item.generics.params.is_empty() => placeholder_impls(&item.ident),
+        UserItem::Struct(_) | UserItem::Other(_) => quote!(),
     };
     quote! {
         #compile_errors
-        #clean
+        #item
         #placeholder
     }
+}
+
+/// `errors` and the input as it came, when it is not even an item.
+pub fn unparsed(input: TokenStream, errors: &syn::Error) -> TokenStream {
+    let compile_errors = errors.to_compile_error();
+    quote!(#compile_errors #input)
 }
 
 fn placeholder_impls(ident: &syn::Ident) -> TokenStream {

@@ -1,13 +1,13 @@
-//! Reads the keys of `#[tool(...)]`. Only syntax here: what each key means for the item
-//! is checked in `ast`.
+//! The syntax of `#[tool(...)]`: which keys are written, and each value's token form.
+//! What a value means (a known tier, a valid name) is `valid`'s job.
 
-use crate::errors::Errors;
-use crate::symbol::{self, KEYS, TIERS};
+use crate::ctxt::Ctxt;
+use crate::symbol::{self, KEYS};
 use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
 use syn::{Ident, LitBool, LitInt, LitStr, Token};
 
-/// The parsed keys of one `#[tool(...)]`.
+/// The keys of one `#[tool(...)]`, as written.
 #[derive(Default)]
 pub struct ToolAttr {
     pub tier: Option<LitStr>,
@@ -19,25 +19,25 @@ pub struct ToolAttr {
     pub idempotent: Option<Ident>,
     pub preview: Option<syn::Path>,
     pub propose_only: Option<Ident>,
-    /// The keys that unknown keys were probably meant to be (`descripton` → `description`),
-    /// so a missing-key error does not repeat what the did-you-mean already says.
-    meant: Vec<&'static str>,
     /// The attribute's arguments, to point at when a required key is missing.
     pub args: TokenStream,
+    /// The keys unknown keys were probably meant to be (`descripton` → `description`), so
+    /// a missing-key error does not repeat what the did-you-mean already says.
+    meant: Vec<&'static str>,
     /// Every key seen, to report repeats.
     seen: Vec<Ident>,
 }
 
 impl ToolAttr {
-    /// Parses `args`, recording every mistake in `errors` and carrying on past it.
-    pub fn parse(args: TokenStream, errors: &mut Errors) -> ToolAttr {
+    /// Parses `args`, recording every mistake in `cx` and carrying on past it.
+    pub fn parse(args: TokenStream, cx: &mut Ctxt) -> ToolAttr {
         let mut attr = ToolAttr {
             args: args.clone(),
             ..ToolAttr::default()
         };
         let parser = |input: ParseStream| {
             while !input.is_empty() {
-                attr.parse_key(input, errors)?;
+                attr.parse_key(input, cx)?;
                 if input.is_empty() {
                     break;
                 }
@@ -46,50 +46,29 @@ impl ToolAttr {
             Ok(())
         };
         if let Err(error) = parser.parse2(args) {
-            errors.push(error);
+            cx.push(error);
         }
         attr
     }
 
-    fn parse_key(&mut self, input: ParseStream, errors: &mut Errors) -> syn::Result<()> {
+    fn parse_key(&mut self, input: ParseStream, cx: &mut Ctxt) -> syn::Result<()> {
         let key: Ident = input.call(syn::ext::IdentExt::parse_any)?;
         let name = key.to_string();
         if self.seen.iter().any(|seen| *seen == name) {
-            errors.at(&key, format!("`{name}` is given twice; keep one"));
+            cx.error_at(&key, format!("`{name}` is given twice; keep one"));
             skip_value(input)?;
             return Ok(());
         }
         self.seen.push(key.clone());
         match name.as_str() {
-            symbol::TIER => {
-                let tier: LitStr = parse_value(input, &key, "tier = \"read_only\"")?;
-                if !TIERS.contains(&tier.value().as_str()) {
-                    errors.at(
-                        &tier,
-                        format!(
-                            "unknown tier `{}`{}: write one of {}",
-                            tier.value(),
-                            did_you_mean(&tier.value(), TIERS),
-                            quoted_list(TIERS)
-                        ),
-                    );
-                }
-                self.tier = Some(tier);
-            }
+            symbol::TIER => self.tier = Some(parse_value(input, &key, "tier = \"read_only\"")?),
             symbol::DESCRIPTION => {
                 self.description = Some(parse_value(input, &key, "description = \"...\"")?)
             }
             symbol::NAME => self.name = Some(parse_value(input, &key, "name = \"my_tool\"")?),
             symbol::TITLE => self.title = Some(parse_value(input, &key, "title = \"...\"")?),
             symbol::TIMEOUT_MS => {
-                let millis: LitInt = parse_value(input, &key, "timeout_ms = 5000")?;
-                if let Err(error) = millis.base10_parse::<u64>() {
-                    errors.at(
-                        &millis,
-                        format!("`timeout_ms` takes milliseconds as a whole number: {error}"),
-                    );
-                }
-                self.timeout_ms = Some(millis);
+                self.timeout_ms = Some(parse_value(input, &key, "timeout_ms = 5000")?)
             }
             symbol::DEFERRED => self.deferred = parse_flag(input, key)?,
             symbol::IDEMPOTENT => self.idempotent = parse_flag(input, key)?,
@@ -98,8 +77,9 @@ impl ToolAttr {
                 self.preview = Some(parse_value(input, &key, "preview = my_preview_fn")?)
             }
             _ => {
-                self.meant.extend(closest(&name, KEYS));
-                errors.at(
+                self.meant
+                    .extend(toolset_names::closest(&name, KEYS.iter().copied()));
+                cx.error_at(
                     &key,
                     format!(
                         "unknown key `{name}` in #[tool]{}; expected one of {}",
@@ -158,24 +138,10 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
 }
 
 /// `" (did you mean `x`?)"` when a known word is close to `word`.
-pub fn did_you_mean(word: &str, known: &[&'static str]) -> String {
-    closest(word, known)
+pub fn did_you_mean(word: &str, known: &[&str]) -> String {
+    toolset_names::closest(word, known.iter().copied())
         .map(|candidate| format!(" (did you mean `{candidate}`?)"))
         .unwrap_or_default()
-}
-
-/// The known word `word` is probably a misspelling of, if any.
-fn closest(word: &str, known: &[&'static str]) -> Option<&'static str> {
-    let folded = word.to_ascii_lowercase().replace('-', "_");
-    known
-        .iter()
-        .map(|candidate| (edit_distance(&folded, candidate), *candidate))
-        .filter(|(distance, candidate)| {
-            *distance <= candidate.len().max(3) / 3
-                || candidate.starts_with(&folded) && folded.len() >= 3
-        })
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
 }
 
 /// `"a", "b" or "c"` for messages.
@@ -187,29 +153,61 @@ pub fn quoted_list(items: &[&str]) -> String {
     }
 }
 
-/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: `titel` is
-/// one swap from `title`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    // d[i][j]: distance between the first i chars of a and the first j of b.
-    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parsed(args: TokenStream) -> (ToolAttr, usize) {
+        let mut cx = Ctxt::new();
+        let attr = ToolAttr::parse(args, &mut cx);
+        let errors = cx
+            .finish(Some(()))
+            .err()
+            .map_or(0, |e| e.into_iter().count());
+        (attr, errors)
     }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
+
+    #[test]
+    fn every_key_is_read() {
+        let (attr, errors) = parsed(quote!(
+            tier = "read_only",
+            description = "d",
+            name = "n",
+            title = "t",
+            timeout_ms = 5,
+            deferred,
+            idempotent = true,
+            preview = p,
+            propose_only = false
+        ));
+        assert_eq!(errors, 0);
+        assert!(attr.tier.is_some() && attr.description.is_some() && attr.name.is_some());
+        assert!(attr.title.is_some() && attr.timeout_ms.is_some() && attr.preview.is_some());
+        assert!(attr.deferred.is_some() && attr.idempotent.is_some());
+        assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
     }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
+
+    #[test]
+    fn a_misspelled_key_is_an_error_and_remembered_as_meant() {
+        let (attr, errors) = parsed(quote!(tier = "read_only", descripton = "d"));
+        assert_eq!(errors, 1);
+        assert!(attr.meant(symbol::DESCRIPTION));
+        assert!(
+            attr.tier.is_some(),
+            "keys after and before a mistake are still read"
+        );
     }
-    d[a.len()][b.len()]
+
+    #[test]
+    fn a_repeated_key_is_an_error() {
+        let (_, errors) = parsed(quote!(tier = "read_only", tier = "reversible"));
+        assert_eq!(errors, 1);
+    }
+
+    #[test]
+    fn quoted_list_reads_as_a_sentence() {
+        assert_eq!(quoted_list(&["a", "b", "c"]), "\"a\", \"b\" or \"c\"");
+        assert_eq!(quoted_list(&["a"]), "\"a\"");
+    }
 }

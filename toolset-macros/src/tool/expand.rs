@@ -1,42 +1,22 @@
-//! The code `#[tool]` writes: the handler fn as the user wrote it, the typed arguments
-//! struct that shares its name, and the `Tool` / `ToolHandler` impls the set dispatches
-//! through. Generated code uses absolute paths only.
+//! The code `#[tool]` writes for a checked [`Tool`]: the handler fn as the user wrote it,
+//! the typed arguments struct that shares its name, and the `Tool` / `ToolHandler` impls
+//! the set dispatches through. Generated code uses absolute paths only.
 
-use crate::ast::{self, Arg, CleanItem, Handler, Kind, Param, Tool};
-use crate::attr::ToolAttr;
-use crate::errors::Errors;
-use crate::fallback;
+use super::item::UserItem;
+use super::model::{Arg, Handler, Kind, Param, Tier, Tool};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// Entry point of `#[tool]`.
-pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let attr = ToolAttr::parse(args, &mut errors);
-    let item: syn::Item = match syn::parse2(item.clone()) {
-        Ok(item) => item,
-        Err(error) => {
-            errors.push(error);
-            let compile_errors = errors.to_compile_errors();
-            return quote!(#compile_errors #item);
-        }
-    };
-    let (clean, tool) = ast::analyze(attr, item, &mut errors);
-    match tool {
-        Some(tool) if errors.is_empty() => expand(&clean, &tool),
-        _ => fallback::emit(&clean, &errors),
-    }
-}
-
-fn expand(clean: &CleanItem, tool: &Tool) -> TokenStream {
+/// The expansion of a checked tool, `item` re-emitted first.
+pub fn tool(item: &UserItem, tool: &Tool) -> TokenStream {
     match &tool.kind {
-        Kind::Handler(handler) => expand_handler(clean, tool, handler),
-        Kind::ProposeOnly => expand_propose_only(clean, tool),
+        Kind::Handler(handler) => expand_handler(item, tool, handler),
+        Kind::ProposeOnly => expand_propose_only(item, tool),
     }
 }
 
-fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStream {
+fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStream {
     let ident = &tool.ident;
     let vis = &tool.vis;
     let whole_args = handler.whole_args();
@@ -82,14 +62,10 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
         tool,
         &args_type,
         input_schema,
-        quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema),
+        Some(quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema)),
     );
 
-    let uses_context = handler
-        .params
-        .iter()
-        .any(|param| matches!(param, Param::Context));
-    let ctx = if uses_context {
+    let ctx = if handler.takes_context() {
         format_ident!("ctx")
     } else {
         format_ident!("_ctx")
@@ -124,11 +100,7 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
             quote!(),
         ),
     };
-    let args_param = if handler
-        .params
-        .iter()
-        .any(|p| matches!(p, Param::Arg(_) | Param::WholeArgs(_)))
-    {
+    let args_param = if handler.takes_args() {
         format_ident!("args")
     } else {
         format_ident!("_args")
@@ -165,7 +137,7 @@ fn expand_handler(clean: &CleanItem, tool: &Tool, handler: &Handler) -> TokenStr
     }
 }
 
-fn expand_propose_only(clean: &CleanItem, tool: &Tool) -> TokenStream {
+fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
     let ident = &tool.ident;
     // `Args` and the schema named by the struct's identifier: a struct missing a derive is
     // reported there, once by each of `Tool::Args: DeserializeOwned` and `input_schema_of`.
@@ -173,7 +145,7 @@ fn expand_propose_only(clean: &CleanItem, tool: &Tool) -> TokenStream {
         tool,
         &quote!(#ident),
         quote_spanned!(ident.span()=> ::toolset::__private::input_schema_of::<#ident>),
-        quote!(|| ::std::option::Option::None),
+        None,
     );
     quote! {
         #clean
@@ -313,25 +285,43 @@ fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
     }
 }
 
-/// `impl Tool`: the metadata every tool has.
+/// `impl Tool`: the metadata every tool has. `ToolMeta` is built with its `const fn`
+/// builder, one call per key that differs from the default, so the runtime can add keys.
 fn tool_impl(
     tool: &Tool,
     args_type: &TokenStream,
     input_schema: TokenStream,
-    output_schema: TokenStream,
+    output_schema: Option<TokenStream>,
 ) -> TokenStream {
     let ident = &tool.ident;
     let name = &tool.name;
     let description = &tool.description;
-    let title = option(tool.title.as_ref().map(|title| quote!(#title)));
-    let tier = tier_path(&tool.tier);
-    let propose_only = matches!(tool.kind, Kind::ProposeOnly);
-    let deferred = tool.deferred;
-    let idempotent = tool.idempotent;
-    let has_preview = tool.preview.is_some();
-    let takes_context = matches!(&tool.kind, Kind::Handler(handler)
-        if handler.params.iter().any(|param| matches!(param, Param::Context)));
-    let timeout_ms = option(tool.timeout_ms.map(|millis| quote!(#millis)));
+    let tier = tier_path(tool.tier);
+    let mut keys = Vec::new();
+    if let Some(title) = &tool.title {
+        keys.push(quote!(.title(#title)));
+    }
+    if matches!(tool.kind, Kind::ProposeOnly) {
+        keys.push(quote!(.propose_only()));
+    }
+    if tool.deferred {
+        keys.push(quote!(.deferred()));
+    }
+    if tool.idempotent {
+        keys.push(quote!(.idempotent()));
+    }
+    if tool.preview.is_some() {
+        keys.push(quote!(.has_preview()));
+    }
+    if matches!(&tool.kind, Kind::Handler(handler) if handler.takes_context()) {
+        keys.push(quote!(.takes_context()));
+    }
+    if let Some(millis) = tool.timeout_ms {
+        keys.push(quote!(.timeout_ms(#millis)));
+    }
+    if let Some(output_schema) = output_schema {
+        keys.push(quote!(.output_schema(#output_schema)));
+    }
     let preview = tool.preview.as_ref().map(|path| {
         quote_spanned! {path.span()=>
             fn preview(args: &<Self as ::toolset::Tool>::Args) -> ::std::option::Option<::std::string::String> {
@@ -344,33 +334,16 @@ fn tool_impl(
         impl ::toolset::Tool for #ident {
             type Args = #args_type;
             const NAME: &'static str = #name;
-            const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta {
-                name: #name,
-                title: #title,
-                description: #description,
-                tier: #tier,
-                propose_only: #propose_only,
-                deferred: #deferred,
-                idempotent: #idempotent,
-                has_preview: #has_preview,
-                takes_context: #takes_context,
-                timeout_ms: #timeout_ms,
-                input_schema: #input_schema,
-                output_schema: #output_schema,
-            };
+            const META: ::toolset::__private::ToolMeta =
+                ::toolset::__private::ToolMeta::new(#name, #description, #tier, #input_schema)
+                    #(#keys)*;
             #preview
         }
     }
 }
 
-pub fn tier_path(tier: &str) -> TokenStream {
-    let variant = format_ident!("{}", ast::camel_case(tier), span = Span::call_site());
+/// `::toolset::Tier::ReadOnly` and so on.
+fn tier_path(tier: Tier) -> TokenStream {
+    let variant = format_ident!("{}", tier.variant(), span = Span::call_site());
     quote!(::toolset::Tier::#variant)
-}
-
-fn option(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::std::option::Option::Some(#value)),
-        None => quote!(::std::option::Option::None),
-    }
 }

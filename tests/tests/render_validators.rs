@@ -1,0 +1,188 @@
+//! Every rendering judged by third-party validators, the consumers' own published code
+//! and the standard's implementations, on the awkward-type corpus (`Corpus`, `Awkward`
+//! and the example's tools):
+//! - Ajv 2020-12 in strict mode (`tests/validators/ajv.mjs`, npm `ajv` + `ajv-formats`);
+//! - jsonschema's 2020-12 meta-schema check, the openai SDK's tool types and its
+//!   strict-schema helper, google-genai's `FunctionDeclaration`, and `mcp.types.Tool`
+//!   (`tests/validators/validate.py`).
+//!
+//! The rendered lists go to a JSON file the scripts read; each script exits 0 only when
+//! every tool passes. A deliberately broken rendering must make every validator fail, so
+//! no verdict here can pass by accepting everything. `./scripts/test` installs what the
+//! scripts need (`tests/validators/requirements.txt`, `tests/validators/package.json`).
+
+mod render_corpus;
+
+use render_corpus::{Awkward, Corpus};
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use toolset::ToolSpec;
+use toolset::consumer::{Format, tool_value};
+use toolset_tests::InboxTools;
+
+const INSTALL: &str = "install them with `python3 -m pip install -r tests/validators/requirements.txt` \
+     and `npm ci --prefix tests/validators` (./scripts/test does both)";
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+fn all_specs() -> Vec<&'static ToolSpec> {
+    Corpus::specs()
+        .iter()
+        .chain(Awkward::specs())
+        .chain(InboxTools::specs())
+        .collect()
+}
+
+/// `{"<format>": [tool, ...]}` for every JSON format.
+fn rendered() -> Map<String, Value> {
+    let specs = all_specs();
+    Format::ALL
+        .into_iter()
+        .filter(|format| format.is_json())
+        .map(|format| {
+            let tools = specs.iter().map(|spec| tool_value(spec, format)).collect();
+            (format.as_str().to_owned(), Value::Array(tools))
+        })
+        .collect()
+}
+
+/// What one validator script said: its exit code and its output.
+struct Verdict {
+    code: Option<i32>,
+    output: String,
+}
+
+fn run(program: &str, script: &str, rendered: &Map<String, Value>, file: &str) -> Verdict {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
+    let text = serde_json::to_string_pretty(rendered).expect("JSON serializes");
+    std::fs::write(&path, text).expect("the target's tmp dir is writable");
+    let output = Command::new(program)
+        .arg(workspace_root().join(script))
+        .arg(&path)
+        .current_dir(workspace_root())
+        .output()
+        .unwrap_or_else(|error| panic!("cannot run {program}: {error}; {INSTALL}"));
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    assert!(
+        !text.contains("ModuleNotFoundError") && !text.contains("ERR_MODULE_NOT_FOUND"),
+        "{script}: a validator is not installed; {INSTALL}\n{text}"
+    );
+    Verdict {
+        code: output.status.code(),
+        output: text,
+    }
+}
+
+fn python(rendered: &Map<String, Value>, file: &str) -> Verdict {
+    run("python3", "tests/validators/validate.py", rendered, file)
+}
+
+fn ajv(rendered: &Map<String, Value>, file: &str) -> Verdict {
+    run("node", "tests/validators/ajv.mjs", rendered, file)
+}
+
+#[test]
+fn ajv_in_strict_mode_compiles_every_json_schema_rendered() {
+    let verdict = ajv(&rendered(), "rendered-ajv.json");
+    assert_eq!(verdict.code, Some(0), "{}", verdict.output);
+    assert!(
+        verdict.output.contains(", 0 rejected"),
+        "{}",
+        verdict.output
+    );
+}
+
+#[test]
+fn the_python_validators_accept_every_tool_rendered() {
+    let verdict = python(&rendered(), "rendered-python.json");
+    assert_eq!(verdict.code, Some(0), "{}", verdict.output);
+    for validator in ["jsonschema", "openai", "google-genai", "mcp"] {
+        assert!(
+            verdict.output.contains(&format!("{validator} verdict: ")),
+            "{validator} judged nothing\n{}",
+            verdict.output
+        );
+    }
+}
+
+/// A rendering broken the ways the renderers must never break it, one way per consumer.
+fn broken() -> Map<String, Value> {
+    let mut rendered = Map::new();
+    let uint =
+        json!({"type": "object", "properties": {"n": {"type": "integer", "format": "uint32"}}});
+    rendered.insert(
+        "anthropic".into(),
+        json!([{"name": "bad", "description": "A non-standard format.", "input_schema": uint}]),
+    );
+    rendered.insert(
+        "openai_responses".into(),
+        json!([{"type": "function", "name": "bad", "description": "Not closed.", "strict": true,
+                "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}]),
+    );
+    rendered.insert(
+        "openai_chat".into(),
+        json!([{"type": "function", "function": {"name": "bad", "description": "Not all required.",
+                "strict": true, "parameters": {"type": "object", "additionalProperties": false,
+                "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a"]}}}]),
+    );
+    rendered.insert(
+        "gemini".into(),
+        json!([{"name": "bad", "description": "A map as an OBJECT without properties.",
+                "parameters": {"type": "object", "properties": {"m": {"type": "object"}}}}]),
+    );
+    rendered.insert(
+        "mcp".into(),
+        json!([{"name": "bad", "description": "An array input.", "inputSchema": {"type": "array", "items": {"type": "number", "format": "double"}}}]),
+    );
+    rendered
+}
+
+#[test]
+fn every_validator_rejects_a_broken_rendering() {
+    let verdict = ajv(&broken(), "broken-ajv.json");
+    assert_eq!(verdict.code, Some(1), "{}", verdict.output);
+    assert!(
+        verdict.output.contains("unknown format \"uint32\""),
+        "{}",
+        verdict.output
+    );
+    assert!(
+        verdict.output.contains("unknown format \"double\""),
+        "{}",
+        verdict.output
+    );
+
+    let verdict = python(&broken(), "broken-python.json");
+    assert_eq!(verdict.code, Some(1), "{}", verdict.output);
+    for line in [
+        "openai: openai_responses bad: the SDK's strict helper changes the schema",
+        "openai: openai_chat bad: the SDK's strict helper changes the schema",
+        "google-genai: gemini bad: parameters.properties.m: an OBJECT without properties",
+        "mcp: mcp bad: inputSchema is not `type: \"object\"`",
+    ] {
+        assert!(verdict.output.contains(line), "{line}\n{}", verdict.output);
+    }
+}
+
+#[test]
+fn a_meta_schema_violation_fails_jsonschema() {
+    let mut rendered = Map::new();
+    rendered.insert(
+        "anthropic".into(),
+        json!([{"name": "bad", "description": "d", "input_schema": {"type": "object", "required": "a"}}]),
+    );
+    let verdict = python(&rendered, "broken-meta.json");
+    assert_eq!(verdict.code, Some(1), "{}", verdict.output);
+    assert!(
+        verdict.output.contains("jsonschema: anthropic bad:"),
+        "{}",
+        verdict.output
+    );
+}

@@ -1,0 +1,535 @@
+//! A request's tool list and its gate are decided by one thing (DESIGN.md, "One invariant
+//! above all"): what the list offers is what the gate permits; what the history names is
+//! declared; activating only appends; and tool search works on every consumer.
+
+use proptest::prelude::*;
+use serde_json::Value;
+use toolset::consumer::{Format, Order, tool_list};
+use toolset::search::{Ranking, SEARCH_TOOL_NAME};
+use toolset::{
+    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext, ToolName,
+    ToolOutput, ToolSearch, tool, toolset,
+};
+
+/// Tell the time.
+#[tool(tier = "read_only")]
+async fn now() -> String {
+    "noon".into()
+}
+
+/// Archive an item.
+#[tool(tier = "reversible")]
+async fn archive(
+    /// The item's id.
+    id: Option<u32>,
+) -> String {
+    format!("archived {id:?}")
+}
+
+/// Get the weather forecast for a city.
+#[tool(tier = "read_only", deferred)]
+async fn get_weather(
+    /// The city, e.g. "Lisbon".
+    city: Option<String>,
+) -> String {
+    format!("sunny in {city:?}")
+}
+
+/// Convert an amount between currencies.
+#[tool(tier = "read_only", deferred)]
+async fn convert(
+    /// The currency code to convert to, e.g. "EUR".
+    to: Option<String>,
+) -> String {
+    format!("converted to {to:?}")
+}
+
+/// Put a label on an item.
+#[tool(tier = "reversible")]
+async fn add_label(
+    /// The label's text.
+    label: Option<String>,
+) -> String {
+    format!("labelled {label:?}")
+}
+
+/// Unlock the weather tool for the rest of the conversation.
+#[tool(tier = "read_only")]
+async fn unlock() -> ToolOutput {
+    ToolOutput::text("unlocked").activating(["get_weather"])
+}
+
+/// Unlock a tool that does not exist.
+#[tool(tier = "read_only")]
+async fn unlock_typo() -> ToolOutput {
+    ToolOutput::text("unlocked").activating(["get_wether"])
+}
+
+toolset! {
+    /// Tools with two deferred ones.
+    Tools = [now, archive, get_weather, convert, add_label, unlock, unlock_typo];
+}
+
+const FORMATS: [Format; 6] = Format::ALL;
+
+/// The tool names a rendered list holds, in order.
+fn names_in(list: &str, format: Format) -> Vec<String> {
+    if format == Format::Prompt {
+        return list
+            .lines()
+            .filter_map(|line| line.strip_prefix("## "))
+            .map(|heading| heading.split(' ').next().unwrap_or(heading).to_owned())
+            .collect();
+    }
+    let tools: Vec<Value> = serde_json::from_str(list).expect("a JSON array");
+    tools
+        .iter()
+        .map(|tool| {
+            let name = match (format, tool.get("type").and_then(Value::as_str)) {
+                (Format::OpenAiChat, _) => &tool["function"]["name"],
+                (Format::OpenAiResponses, Some("tool_search")) => return SEARCH_TOOL_NAME.into(),
+                _ => &tool["name"],
+            };
+            name.as_str().expect("a name").to_owned()
+        })
+        .collect()
+}
+
+fn call(name: &str) -> ToolCall {
+    ToolCall::new(format!("call_{name}"), name, "{}")
+}
+
+/// The kind of problem the gate finds with a lone call to `name`, if any.
+fn problem(request: &Request<'_, Tools>, name: &str) -> Option<ProblemKind> {
+    match request.gate([call(name)]) {
+        Ok(_) => None,
+        Err(rejected) => Some(rejected.problems()[0].kind),
+    }
+}
+
+fn run(plan: toolset::Plan<Tools>) -> toolset::Report {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a runtime")
+        .block_on(Tools::apply(&mut (), &ToolContext::default(), plan))
+}
+
+/// A random policy: each tool hidden, denied and/or deferred (or not).
+fn policy_from(flags: &[(bool, bool, bool)]) -> Policy<Tools> {
+    let mut policy = Policy::new(Autonomy::Reversible);
+    for (&tool, &(hide, deny, defer)) in <ToolsName as ToolName>::ALL.iter().zip(flags) {
+        if hide {
+            policy = policy.hide(tool);
+        }
+        if deny {
+            policy = policy.deny(tool);
+        }
+        if defer {
+            policy = policy.defer(tool);
+        }
+    }
+    policy
+}
+
+const UNIVERSE: [&str; 10] = [
+    "now",
+    "archive",
+    "get_weather",
+    "convert",
+    "add_label",
+    "unlock",
+    "unlock_typo",
+    "tool_search",
+    "gone_tool",
+    "other",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn what_a_request_offers_is_exactly_what_its_gate_permits_and_history_is_declared(
+        flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
+        activated in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+        injected in proptest::collection::vec(0..7usize, 0..2),
+        history in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+        format in 0..FORMATS.len(),
+        hosted in any::<bool>(),
+    ) {
+        let policy = policy_from(&flags);
+        let mut activations = Activations::new();
+        for index in activated {
+            activations.activate(UNIVERSE[index]);
+        }
+        let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
+        let format = FORMATS[format];
+        let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
+        let mut request = Request::new(&policy, format)
+            .activated(&activations)
+            .history(&history)
+            .search(search);
+        for index in injected {
+            request = request.inject(<ToolsName as ToolName>::ALL[index]);
+        }
+        let offered = request.offered();
+        for name in UNIVERSE {
+            let kind = problem(&request, name);
+            if offered.contains(&name) {
+                // Arguments may still be wrong (the search needs a query), the name is not.
+                prop_assert!(
+                    !matches!(kind, Some(ProblemKind::UnknownTool | ProblemKind::Denied)),
+                    "{name} is offered but the gate says {kind:?} ({request:?})"
+                );
+            } else {
+                prop_assert!(
+                    matches!(kind, Some(ProblemKind::UnknownTool | ProblemKind::Denied)),
+                    "{name} is not offered but the gate says {kind:?} ({request:?})"
+                );
+            }
+        }
+        let declared = request.declared();
+        for name in &history {
+            prop_assert!(declared.iter().any(|declared| declared == name), "{name} is not declared");
+        }
+        // The list holds exactly the declared names, in order.
+        prop_assert_eq!(names_in(&request.tool_list(), format), {
+            // A hosted Responses search is the provider's `tool_search`.
+            declared.clone()
+        });
+        // An unknown tool's message never names what is not offered.
+        if let Err(rejected) = request.gate([call("no_such_tool")]) {
+            let message = &rejected.problems()[0].message;
+            for name in UNIVERSE {
+                if !offered.contains(&name) && name != "tool_search" {
+                    prop_assert!(!message.contains(&format!("\"{name}\"")) && !message.contains(&format!(" {name},")) && !message.contains(&format!(" {name}.")),
+                        "{message} names {name}, which is not offered");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn activating_only_appends_and_identical_inputs_give_identical_bytes() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    for format in FORMATS {
+        let before = Request::new(&policy, format).tool_list();
+        assert_eq!(
+            before,
+            Request::new(&policy, format).tool_list(),
+            "{format}"
+        );
+        let mut activations = Activations::new();
+        activations.activate("convert");
+        let one = Request::new(&policy, format)
+            .activated(&activations)
+            .tool_list();
+        activations.activate("get_weather");
+        let two = Request::new(&policy, format)
+            .activated(&activations)
+            .tool_list();
+        let history = Request::new(&policy, format)
+            .activated(&activations)
+            .history(["gone_tool"])
+            .tool_list();
+        let open = |list: &str| list.strip_suffix(']').unwrap_or(list).to_owned();
+        for (shorter, longer) in [(&before, &one), (&one, &two), (&two, &history)] {
+            assert!(
+                longer.starts_with(&open(shorter)),
+                "{format}: the list before the new tools changed:\n{shorter}\n{longer}"
+            );
+        }
+        assert_eq!(
+            two,
+            Request::new(&policy, format)
+                .activated(&activations)
+                .tool_list()
+        );
+        if matches!(format, Format::Anthropic | Format::OpenAiResponses) {
+            // The native formats list deferred tools already: activating changes nothing.
+            assert_eq!(before, two, "{format}");
+        } else {
+            assert_ne!(before, one, "{format}");
+        }
+    }
+}
+
+#[test]
+fn a_request_list_is_the_cached_default_list_when_nothing_is_deferred() {
+    toolset! { Plain = [now, archive, add_label]; }
+    let policy = Policy::<Plain>::new(Autonomy::Off);
+    for format in FORMATS {
+        assert_eq!(
+            Request::new(&policy, format).tool_list(),
+            tool_list::<Plain>(format, Order::Declared),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    let mut activations = Activations::new();
+    let request = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+    let rejected = request.gate([call("get_weather")]).expect_err("deferred");
+    let message = &rejected.problems()[0].message;
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+    assert!(
+        !message.contains("convert") && message.contains("tool_search"),
+        "{message}"
+    );
+
+    let search = ToolCall::new("s1", SEARCH_TOOL_NAME, r#"{"query":"weather forecast"}"#);
+    let report = run(request.gate([search]).expect("a search passes"));
+    let (_, outcome) = report.outcomes().next().expect("an outcome");
+    let Outcome::Done(output) = outcome else {
+        panic!("the search is done: {outcome:?}")
+    };
+    assert_eq!(output.activate, ["get_weather"]);
+    assert!(output.text_content().contains("get_weather"), "{output:?}");
+    assert_eq!(activations.record(&report), 1);
+
+    let next = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+    assert_eq!(
+        next.offered(),
+        [
+            "now",
+            "archive",
+            "add_label",
+            "unlock",
+            "unlock_typo",
+            "tool_search",
+            "get_weather"
+        ]
+    );
+    assert!(next.gate([call("get_weather")]).is_ok());
+    assert!(next.gate([call("convert")]).is_err());
+}
+
+#[test]
+fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    let request = Request::new(&policy, Format::Gemini).search(ToolSearch::Local(Ranking::Regex));
+    let plan = request
+        .gate([
+            ToolCall::new("s1", SEARCH_TOOL_NAME, r#"{"pattern":"(weather"}"#),
+            call("now"),
+        ])
+        .expect("the search's arguments are well formed");
+    let report = run(plan);
+    let outcomes: Vec<&Outcome> = report.outcomes().map(|(_, outcome)| outcome).collect();
+    let Outcome::Done(output) = outcomes[0] else {
+        panic!("{:?}", outcomes[0])
+    };
+    assert!(output.is_error && output.activate.is_empty());
+    assert!(
+        output.text_content().contains("Send a simpler one"),
+        "{output:?}"
+    );
+    assert!(outcomes[1].is_done());
+    let found = run(request
+        .gate([ToolCall::new(
+            "s2",
+            SEARCH_TOOL_NAME,
+            r#"{"pattern":"currenc(y|ies)"}"#,
+        )])
+        .expect("valid"));
+    let (_, Outcome::Done(output)) = found.outcomes().next().expect("one") else {
+        panic!("done")
+    };
+    assert_eq!(output.activate, ["convert"]);
+}
+
+#[test]
+fn a_tool_declared_only_for_history_is_refused() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible).hide(ToolsName::Archive);
+    let request = Request::new(&policy, Format::Anthropic).history(["archive", "gone_tool"]);
+    assert!(request.declared().contains(&"archive".to_owned()));
+    assert!(!request.offered().contains(&"archive"));
+    let rejected = request.gate([call("archive")]).expect_err("history only");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::Denied);
+    let rejected = request.gate([call("gone_tool")]).expect_err("a stand-in");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+    let list: Vec<Value> = serde_json::from_str(&request.tool_list()).expect("JSON");
+    let stand_in = list.last().expect("the stand-in last");
+    assert_eq!(stand_in["name"], "gone_tool");
+    assert_eq!(stand_in["input_schema"]["type"], "object");
+}
+
+#[test]
+fn an_injected_tool_is_offered_even_when_hidden_but_never_when_denied() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible)
+        .hide(ToolsName::Archive)
+        .deny(ToolsName::AddLabel);
+    let request = Request::new(&policy, Format::Mcp)
+        .inject(ToolsName::Archive)
+        .inject(ToolsName::AddLabel);
+    assert!(request.gate([call("archive")]).is_ok());
+    assert_eq!(problem(&request, "add_label"), Some(ProblemKind::Denied));
+    assert_eq!(request.offered().last(), Some(&"archive"));
+}
+
+#[test]
+fn any_output_may_activate_a_tool_and_an_unknown_name_fails_the_call() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    let request = Request::new(&policy, Format::Prompt);
+    let report = run(request
+        .gate([call("unlock"), call("unlock_typo")])
+        .expect("valid"));
+    let outcomes: Vec<&Outcome> = report.outcomes().map(|(_, outcome)| outcome).collect();
+    assert!(outcomes[0].is_done());
+    let Outcome::Failed { message } = outcomes[1] else {
+        panic!("{:?}", outcomes[1])
+    };
+    assert!(
+        message.contains("\"get_wether\"") && message.contains("get_weather"),
+        "{message}"
+    );
+    let mut activations = Activations::new();
+    assert_eq!(activations.record(&report), 1);
+    assert_eq!(activations.names(), ["get_weather"]);
+    let round_trip: Activations =
+        serde_json::from_str(&serde_json::to_string(&activations).expect("serializes"))
+            .expect("parses");
+    assert_eq!(round_trip, activations);
+}
+
+#[test]
+fn the_default_gate_refuses_deferred_tools_and_does_not_name_them() {
+    let rejected = Tools::gate([call("convert")], Autonomy::Reversible).expect_err("deferred");
+    let message = &rejected.problems()[0].message;
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+    assert!(!message.contains("get_weather"), "{message}");
+}
+
+mod fixtures {
+    //! Tool search exchanges with Anthropic and OpenAI Responses, hosted and client-side:
+    //! the provider's message is parsed, the calls gated and run, and the answer compared
+    //! with the one the provider expects.
+
+    use super::*;
+    use toolset::consumer::{anthropic, openai_responses};
+
+    fn fixture(name: &str) -> Value {
+        let path = format!(
+            "{}/fixtures/tool_search/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("the fixture exists");
+        serde_json::from_str(&text).expect("the fixture is JSON")
+    }
+
+    /// What the list of `request` must say about search and deferral, per fixture.
+    fn check_list(list: &str, expected_search: &Value) {
+        let tools: Vec<Value> = serde_json::from_str(list).expect("JSON");
+        let search = tools
+            .iter()
+            .find(|tool| {
+                tool["type"] == "tool_search"
+                    || tool["name"] == SEARCH_TOOL_NAME
+                    || tool["name"]
+                        .as_str()
+                        .is_some_and(|name| name.starts_with("tool_search_tool_"))
+            })
+            .expect("the list has a search tool");
+        for (key, value) in expected_search.as_object().expect("an object") {
+            assert_eq!(&search[key], value, "search entry {key}: {search}");
+        }
+        for name in ["get_weather", "convert"] {
+            let tool = tools
+                .iter()
+                .find(|tool| tool["name"] == name)
+                .expect("deferred tools are listed");
+            assert_eq!(tool["defer_loading"], true, "{tool}");
+        }
+    }
+
+    #[test]
+    fn anthropic_hosted_search_is_skipped_recorded_and_its_find_runs() {
+        let exchange = fixture("anthropic_hosted");
+        let policy = Policy::<Tools>::new(Autonomy::Reversible);
+        let search = ToolSearch::Hosted(Ranking::Regex);
+        check_list(
+            &Request::new(&policy, Format::Anthropic)
+                .search(search)
+                .tool_list(),
+            &exchange["search_tool"],
+        );
+        let response = &exchange["response"];
+        let calls = ToolCall::from_anthropic(response).expect("parses");
+        assert_eq!(calls.len(), 1, "the server tool blocks are skipped");
+        // Before the host records what the hosted search loaded, the tool is not permitted.
+        let mut activations = Activations::new();
+        let before = Request::new(&policy, Format::Anthropic)
+            .search(search)
+            .activated(&activations);
+        assert!(before.gate(calls.clone()).is_err());
+        assert_eq!(activations.record_hosted(response), ["get_weather"]);
+        let request = Request::new(&policy, Format::Anthropic)
+            .search(search)
+            .activated(&activations);
+        let report = run(request.gate(calls).expect("loaded, so permitted"));
+        assert_eq!(anthropic::results(&report.results()), exchange["answer"]);
+    }
+
+    #[test]
+    fn anthropic_client_search_is_answered_with_tool_references() {
+        let exchange = fixture("anthropic_client");
+        let policy = Policy::<Tools>::new(Autonomy::Reversible);
+        let request = Request::new(&policy, Format::Anthropic);
+        check_list(&request.tool_list(), &exchange["search_tool"]);
+        let calls = ToolCall::from_anthropic(&exchange["response"]).expect("parses");
+        let report = run(request.gate(calls).expect("a search call"));
+        assert_eq!(anthropic::results(&report.results()), exchange["answer"]);
+        let mut activations = Activations::new();
+        activations.record(&report);
+        let next = Request::new(&policy, Format::Anthropic).activated(&activations);
+        let calls = ToolCall::from_anthropic(&exchange["next_response"]).expect("parses");
+        assert!(next.gate(calls).is_ok());
+    }
+
+    #[test]
+    fn responses_hosted_search_is_skipped_recorded_and_its_find_runs() {
+        let exchange = fixture("responses_hosted");
+        let policy = Policy::<Tools>::new(Autonomy::Reversible);
+        let search = ToolSearch::Hosted(Ranking::Bm25);
+        check_list(
+            &Request::new(&policy, Format::OpenAiResponses)
+                .search(search)
+                .tool_list(),
+            &exchange["search_tool"],
+        );
+        let response = &exchange["response"];
+        let calls = ToolCall::from_openai_responses(response).expect("parses");
+        assert_eq!(calls.len(), 1, "the hosted search items are skipped");
+        let mut activations = Activations::new();
+        assert_eq!(activations.record_hosted(response), ["convert"]);
+        let request = Request::new(&policy, Format::OpenAiResponses)
+            .search(search)
+            .activated(&activations);
+        let report = run(request.gate(calls).expect("loaded, so permitted"));
+        assert_eq!(
+            openai_responses::results(&report.results()),
+            exchange["answer"]
+        );
+    }
+
+    #[test]
+    fn responses_client_search_is_answered_with_a_tool_search_output() {
+        let exchange = fixture("responses_client");
+        let policy = Policy::<Tools>::new(Autonomy::Reversible);
+        let request = Request::new(&policy, Format::OpenAiResponses);
+        check_list(&request.tool_list(), &exchange["search_tool"]);
+        let calls = ToolCall::from_openai_responses(&exchange["response"]).expect("parses");
+        let report = run(request.gate(calls).expect("a search call"));
+        let answer = openai_responses::results(&report.results());
+        assert_eq!(answer, exchange["answer"]);
+        // The loaded definition is the tool's own Responses rendering.
+        assert_eq!(
+            answer[0]["tools"][0],
+            toolset::consumer::openai_responses::tool(Tools::spec("convert").expect("a tool"))
+        );
+    }
+}

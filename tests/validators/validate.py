@@ -1,0 +1,234 @@
+"""The Python validators on every tool a rendering holds.
+
+    python3 tests/validators/validate.py RENDERED.json
+
+RENDERED.json is what tests/tests/render_validators.rs writes: {"<format>": [tool, ...]}
+for the JSON formats. Each validator is the consumer's own published code or the
+standard's reference implementation:
+
+- jsonschema: every JSON Schema (OpenAI parameters, Anthropic input_schema, MCP
+  inputSchema/outputSchema, Gemini parametersJsonSchema) is valid against the 2020-12
+  meta-schema (Draft202012Validator.check_schema);
+- openai: each Chat Completions / Responses tool validates as the SDK's
+  ChatCompletionFunctionToolParam / FunctionToolParam, and a `strict: true` schema is a
+  fixed point of the SDK's own strict-schema helper (`_ensure_strict_json_schema`, what
+  `openai.pydantic_function_tool` runs): the helper adds what strict mode requires
+  (`additionalProperties: false`, every property required, no `$ref` siblings), so a
+  schema it changes was not strict;
+- google-genai: each Gemini declaration validates as types.FunctionDeclaration (extra
+  keys forbidden), plus the rules the API documents that the pydantic type cannot state:
+  an OBJECT lists non-empty properties, parameter names match Gemini's rule, and
+  `parameters` and `parametersJsonSchema` are never both set;
+- mcp: each MCP tool validates as mcp.types.Tool, its schemas `type: "object"` as the
+  MCP schema requires.
+
+Before judging, every validator must reject a deliberately bad sample, so no verdict can
+pass vacuously. Prints one line per problem and a verdict line per validator; exits 1 if
+any tool fails, 2 if a self-check does.
+"""
+
+import copy
+import json
+import re
+import sys
+import warnings
+
+import jsonschema
+import mcp.types
+import pydantic
+from google.genai import types as genai
+from openai.lib._pydantic import _ensure_strict_json_schema
+from openai.types.chat import ChatCompletionFunctionToolParam
+from openai.types.responses import FunctionToolParam
+
+GEMINI_PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+def problem_of(check, value):
+    """The message `check` raises for `value`, or None when it passes."""
+    try:
+        check(value)
+        return None
+    except Exception as error:  # every validator's own error type
+        return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def check_json_schema(schema):
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+CHAT = pydantic.TypeAdapter(ChatCompletionFunctionToolParam)
+RESPONSES = pydantic.TypeAdapter(FunctionToolParam)
+
+
+def check_strict(parameters):
+    fixed = _ensure_strict_json_schema(
+        copy.deepcopy(parameters), path=(), root=copy.deepcopy(parameters)
+    )
+    if fixed != parameters:
+        raise ValueError(
+            "the SDK's strict helper changes the schema: "
+            + json.dumps(fixed, sort_keys=True)[:300]
+        )
+
+
+def check_openai_chat(tool):
+    CHAT.validate_python(tool, strict=True)
+    if tool["function"].get("strict") is True:
+        check_strict(tool["function"]["parameters"])
+
+
+def check_openai_responses(tool):
+    RESPONSES.validate_python(tool, strict=True)
+    if tool.get("strict") is True:
+        check_strict(tool["parameters"])
+
+
+def gemini_rules(schema, path):
+    """The documented Schema rules the pydantic type does not state."""
+    if not isinstance(schema, dict):
+        return
+    if str(schema.get("type", "")).lower() == "object":
+        properties = schema.get("properties")
+        if not properties:
+            raise ValueError(f"{path}: an OBJECT without properties")
+        for name, child in properties.items():
+            if not GEMINI_PARAMETER_NAME.match(name):
+                raise ValueError(f"{path}: parameter name {name!r} is outside Gemini's rule")
+            gemini_rules(child, f"{path}.properties.{name}")
+    if "items" in schema:
+        gemini_rules(schema["items"], f"{path}.items")
+    for index, branch in enumerate(schema.get("anyOf") or []):
+        gemini_rules(branch, f"{path}.anyOf[{index}]")
+
+
+def check_gemini(declaration):
+    # google-genai only warns about a value outside an enum (`uint8 is not a valid
+    # Type`); the API refuses it, so here it is an error.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        genai.FunctionDeclaration.model_validate(declaration)
+    if "parameters" in declaration and "parametersJsonSchema" in declaration:
+        raise ValueError("both parameters and parametersJsonSchema")
+    if "parameters" in declaration:
+        gemini_rules(declaration["parameters"], "parameters")
+    if "parametersJsonSchema" in declaration:
+        schema = declaration["parametersJsonSchema"]
+        check_json_schema(schema)
+        if schema.get("type") != "object":
+            raise ValueError("parametersJsonSchema is not an object schema")
+
+
+def check_mcp(tool):
+    mcp.types.Tool.model_validate(tool)
+    # The MCP schema fixes both to `type: "object"`; the pydantic type does not check it.
+    for key in ["inputSchema", "outputSchema"]:
+        if key in tool and tool[key].get("type") != "object":
+            raise ValueError(f"{key} is not `type: \"object\"`")
+
+
+def json_schemas(format_, tool):
+    """Every JSON Schema a tool of `format_` holds."""
+    found = {
+        "openai_chat": [tool.get("function", {}).get("parameters")],
+        "openai_responses": [tool.get("parameters")],
+        "anthropic": [tool.get("input_schema")],
+        "gemini": [tool.get("parametersJsonSchema")],
+        "mcp": [tool.get("inputSchema"), tool.get("outputSchema")],
+    }.get(format_, [])
+    return [schema for schema in found if schema is not None]
+
+
+def check_all_json_schemas(format_):
+    def check(tool):
+        for schema in json_schemas(format_, tool):
+            check_json_schema(schema)
+
+    return check
+
+
+# (validator, formats it reads, its check, a sample it must reject)
+OBJECT = {"type": "object", "properties": {"a": {"type": "string"}}}
+VALIDATORS = [
+    (
+        "jsonschema",
+        ["openai_chat", "openai_responses", "anthropic", "gemini", "mcp"],
+        check_all_json_schemas,
+        ("anthropic", {"name": "bad", "input_schema": {"type": "object", "required": "a"}}),
+    ),
+    (
+        "openai",
+        ["openai_chat"],
+        lambda _: check_openai_chat,
+        (
+            "openai_chat",
+            {
+                "type": "function",
+                "function": {"name": "bad", "parameters": OBJECT, "strict": True},
+            },
+        ),
+    ),
+    (
+        "openai",
+        ["openai_responses"],
+        lambda _: check_openai_responses,
+        (
+            "openai_responses",
+            {"type": "function", "name": "bad", "parameters": OBJECT, "strict": True},
+        ),
+    ),
+    (
+        "google-genai",
+        ["gemini"],
+        lambda _: check_gemini,
+        (
+            "gemini",
+            {
+                "name": "bad",
+                "description": "A map.",
+                "parameters": {"type": "object", "properties": {"m": {"type": "object"}}},
+            },
+        ),
+    ),
+    (
+        "mcp",
+        ["mcp"],
+        lambda _: check_mcp,
+        ("mcp", {"name": "bad", "inputSchema": {"type": "array"}}),
+    ),
+]
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as file:
+        rendered = json.load(file)
+    # A bad sample each validator must reject.
+    for name, _, make_check, (format_, sample) in VALIDATORS:
+        if problem_of(make_check(format_), sample) is None:
+            print(f"{name} self-check: accepted a bad {format_} tool: {json.dumps(sample)}")
+            sys.exit(2)
+    # A Gemini declaration also fails on a non-standard type.
+    if problem_of(check_gemini, {"name": "x", "parameters": {"type": "uint8"}}) is None:
+        print("google-genai self-check: accepted type uint8")
+        sys.exit(2)
+
+    totals = {}
+    failed = 0
+    for name, formats, make_check, _ in VALIDATORS:
+        for format_ in formats:
+            check = make_check(format_)
+            for tool in rendered.get(format_, []):
+                label = tool.get("name") or tool.get("function", {}).get("name")
+                totals.setdefault(name, [0, 0])[0] += 1
+                why = problem_of(check, tool)
+                if why is not None:
+                    totals[name][1] += 1
+                    failed += 1
+                    print(f"{name}: {format_} {label}: {why}")
+    for name, (checked, rejected) in totals.items():
+        print(f"{name} verdict: {checked} tools, {rejected} rejected")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

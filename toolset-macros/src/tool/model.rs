@@ -1,0 +1,159 @@
+//! The typed model of a checked `#[tool]`: what `valid` builds once every rule holds, and
+//! the only thing `expand` reads. Nothing here can be in an error state.
+
+use syn::{Attribute, Ident, Path, Type, Visibility};
+
+/// A risk tier, as `tier = "..."` spells it; the runtime's `toolset::Tier`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tier {
+    ReadOnly,
+    Reversible,
+    ExternalReversible,
+    Irreversible,
+}
+
+impl Tier {
+    /// Every tier, lowest risk first, as the docs list them.
+    pub const ALL: [Tier; 4] = [
+        Tier::ReadOnly,
+        Tier::Reversible,
+        Tier::ExternalReversible,
+        Tier::Irreversible,
+    ];
+
+    /// The spelling in `tier = "..."`.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            Tier::ReadOnly => "read_only",
+            Tier::Reversible => "reversible",
+            Tier::ExternalReversible => "external_reversible",
+            Tier::Irreversible => "irreversible",
+        }
+    }
+
+    /// The tier spelled `text`, if any.
+    pub fn from_spelling(text: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|tier| tier.spelling() == text)
+    }
+
+    /// Every spelling, for messages.
+    pub fn spellings() -> [&'static str; 4] {
+        Tier::ALL.map(Tier::spelling)
+    }
+
+    /// The variant of `toolset::Tier`.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Tier::ReadOnly => "ReadOnly",
+            Tier::Reversible => "Reversible",
+            Tier::ExternalReversible => "ExternalReversible",
+            Tier::Irreversible => "Irreversible",
+        }
+    }
+}
+
+/// A tool, as declared, every rule checked.
+pub struct Tool {
+    /// The fn's or struct's identifier: the handler fn and the arguments type share it.
+    pub ident: Ident,
+    pub vis: Visibility,
+    /// The name the model calls the tool by.
+    pub name: String,
+    pub description: String,
+    pub title: Option<String>,
+    pub tier: Tier,
+    pub timeout_ms: Option<u64>,
+    pub deferred: bool,
+    pub idempotent: bool,
+    pub preview: Option<Path>,
+    pub kind: Kind,
+}
+
+/// What the declaration is.
+#[allow(clippy::large_enum_variant)] // One per macro call: boxing would buy nothing.
+pub enum Kind {
+    /// An async fn the set dispatches to.
+    Handler(Handler),
+    /// An args struct with no handler: calls can only be proposed.
+    ProposeOnly,
+}
+
+/// An async handler fn, its parameters classified.
+pub struct Handler {
+    /// The `&S` / `&mut S` parameter, if any.
+    pub state: Option<State>,
+    /// The parameters in declaration order, as the handler is called.
+    pub params: Vec<Param>,
+    /// Model-facing arguments, which become the fields of the arguments struct.
+    pub args: Vec<Arg>,
+    /// The handler's return type (`()` when omitted).
+    pub output: Type,
+}
+
+/// The per-run state parameter.
+pub struct State {
+    pub ty: Type,
+    pub mutable: bool,
+}
+
+/// How each handler parameter is supplied.
+pub enum Param {
+    State,
+    Context,
+    /// The field of the arguments struct with this name.
+    Arg(Ident),
+    /// The whole-object form: the parameter receives the typed arguments object.
+    WholeArgs(Type),
+}
+
+/// A model-facing argument: a field of the generated arguments struct.
+pub struct Arg {
+    pub ident: Ident,
+    pub ty: Type,
+    /// Doc comments, `#[serde]` and `#[schemars]` attributes, moved to the field.
+    pub attrs: Vec<Attribute>,
+}
+
+impl Handler {
+    /// The typed-arguments type when the whole-object form is used.
+    pub fn whole_args(&self) -> Option<&Type> {
+        self.params.iter().find_map(|param| match param {
+            Param::WholeArgs(ty) => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Whether the handler takes `&ToolContext`.
+    pub fn takes_context(&self) -> bool {
+        self.params
+            .iter()
+            .any(|param| matches!(param, Param::Context))
+    }
+
+    /// Whether the handler takes model-facing arguments in either form.
+    pub fn takes_args(&self) -> bool {
+        self.params
+            .iter()
+            .any(|param| matches!(param, Param::Arg(_) | Param::WholeArgs(_)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tier_is_found_by_its_spelling() {
+        for tier in Tier::ALL {
+            assert_eq!(Tier::from_spelling(tier.spelling()), Some(tier));
+        }
+        assert_eq!(Tier::from_spelling("read-only"), None);
+    }
+
+    #[test]
+    fn a_tier_variant_is_its_spelling_in_camel_case() {
+        for tier in Tier::ALL {
+            assert_eq!(crate::case::camel_case(tier.spelling()), tier.variant());
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! Every rule of `#[tool]` (DESIGN.md's list), in one place: given the attribute's keys and
+//! the user's item, either the checked [`Tool`] or every broken rule recorded in the
+//! context. Checks run to the end even after a failure, so the user sees all mistakes.
+
+use super::attr::{ToolAttr, did_you_mean, quoted_list};
+use super::item::{ParamAttrs, UserItem};
+use super::model::{Arg, Handler, Kind, Param, State, Tier, Tool};
+use crate::case::snake_case;
+use crate::ctxt::Ctxt;
+use crate::doc::doc_text;
+use crate::symbol;
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type, Visibility};
+
+/// The checked tool, or `None` with every reason recorded in `cx`.
+pub fn tool(
+    attr: &ToolAttr,
+    item: &UserItem,
+    params: &[ParamAttrs],
+    cx: &mut Ctxt,
+) -> Option<Tool> {
+    let tier = tier(attr, cx);
+    let timeout_ms = timeout_ms(attr, cx);
+    let (kind, ident, vis, attrs, is_struct) = match item {
+        UserItem::Fn(func) => {
+            let handler = handler(func, params, tier, cx);
+            if let Some(propose_only) = &attr.propose_only {
+                cx.error_at(
+                    propose_only,
+                    "`propose_only` goes on an args struct, not on a handler: a propose-only tool has no handler to call. \
+                     Declare `#[tool(tier = \"irreversible\", propose_only, description = \"...\")]` on a \
+                     `#[derive(Deserialize, JsonSchema)] struct` of its arguments instead",
+                );
+            }
+            let kind = handler.map(Kind::Handler);
+            (kind, &func.sig.ident, &func.vis, &func.attrs, false)
+        }
+        UserItem::Struct(item) => {
+            if attr.propose_only.is_none() {
+                cx.error_at(
+                    &item.ident,
+                    format!(
+                        "#[tool] on a struct declares a tool with no handler, which can only be proposed: add `propose_only` \
+                         to the attribute, or put #[tool] on an `async fn {}(...)` handler instead",
+                        snake_case(&item.ident.to_string())
+                    ),
+                );
+            }
+            if let (Some(tier), Some(written)) = (tier, &attr.tier)
+                && tier != Tier::Irreversible
+            {
+                cx.error_at(
+                    written,
+                    format!(
+                        "a `propose_only` tool has no handler, so it must never auto-run, but tier \"{}\" can: \
+                         use `tier = \"irreversible\"`",
+                        tier.spelling()
+                    ),
+                );
+            }
+            if !item.generics.params.is_empty() {
+                cx.error_at(
+                    &item.generics,
+                    "a tool's arguments struct cannot be generic: the model's JSON needs one concrete type",
+                );
+            }
+            (
+                Some(Kind::ProposeOnly),
+                &item.ident,
+                &item.vis,
+                &item.attrs,
+                true,
+            )
+        }
+        UserItem::Other(other) => {
+            cx.error_at(
+                other,
+                "#[tool] goes on an `async fn` handler, or on an args struct with `propose_only`",
+            );
+            return None;
+        }
+    };
+    let tier = tier.or_else(|| {
+        missing_tier(attr, ident, cx);
+        None
+    });
+    let description = description(attr, ident, attrs, cx);
+    let name = name(attr, ident, is_struct, cx);
+    Some(Tool {
+        ident: ident.clone(),
+        vis: Visibility::clone(vis),
+        name: name?,
+        description: description?,
+        title: attr.title.as_ref().map(syn::LitStr::value),
+        tier: tier?,
+        timeout_ms: timeout_ms?,
+        deferred: attr.deferred.is_some(),
+        idempotent: attr.idempotent.is_some(),
+        preview: attr.preview.clone(),
+        kind: kind?,
+    })
+}
+
+/// `tier = "..."` names a tier. `None` when it is missing (reported later, with the
+/// item's name) or unknown (reported here).
+fn tier(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Tier> {
+    let written = attr.tier.as_ref()?;
+    let text = written.value();
+    let tier = Tier::from_spelling(&text);
+    if tier.is_none() {
+        let spellings = Tier::spellings();
+        cx.error_at(
+            written,
+            format!(
+                "unknown tier `{text}`{}: write one of {}",
+                did_you_mean(&text, &spellings),
+                quoted_list(&spellings)
+            ),
+        );
+    }
+    tier
+}
+
+/// Every tool has a tier: there is no default risk.
+fn missing_tier(attr: &ToolAttr, ident: &Ident, cx: &mut Ctxt) {
+    if attr.tier.is_some() || attr.meant(symbol::TIER) {
+        // Unknown, or a misspelled key: already reported with a did-you-mean.
+        return;
+    }
+    let message = format!(
+        "tool `{ident}` has no risk tier: add `tier = \"...\"` to #[tool], one of {}",
+        quoted_list(&Tier::spellings())
+    );
+    // Underline the attribute's arguments, or the bare `#[tool]`.
+    if attr.args.is_empty() {
+        cx.push(syn::Error::new(Span::call_site(), message));
+    } else {
+        cx.error_at(&attr.args, message);
+    }
+}
+
+/// `timeout_ms` is a whole number of milliseconds; `Some(None)` when not given.
+fn timeout_ms(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Option<u64>> {
+    let Some(millis) = &attr.timeout_ms else {
+        return Some(None);
+    };
+    match millis.base10_parse::<u64>() {
+        Ok(millis) => Some(Some(millis)),
+        Err(error) => {
+            cx.error_at(
+                millis,
+                format!("`timeout_ms` takes milliseconds as a whole number: {error}"),
+            );
+            None
+        }
+    }
+}
+
+/// The description is the prompt: `description = "..."`, else the doc comment, never empty.
+fn description(
+    attr: &ToolAttr,
+    ident: &Ident,
+    attrs: &[Attribute],
+    cx: &mut Ctxt,
+) -> Option<String> {
+    match (&attr.description, doc_text(attrs)) {
+        (Some(text), _) if text.value().trim().is_empty() => {
+            cx.error_at(
+                text,
+                "the description is empty, but it is the prompt the model reads: say what the tool does and when to use it",
+            );
+            None
+        }
+        (Some(text), _) => Some(text.value().trim().to_owned()),
+        (None, Some(doc)) => Some(doc),
+        // A misspelled `description` key already has its did-you-mean.
+        (None, None) if attr.meant(symbol::DESCRIPTION) => None,
+        (None, None) => {
+            cx.error_at(
+                ident,
+                format!(
+                    "tool `{ident}` has no description, and the description is the prompt the model reads: \
+                     add a doc comment (`/// What it does and when to use it.`) or `description = \"...\"` to #[tool]"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The name the model calls: `name = "..."`, else the identifier (a struct's snake_cased),
+/// in the grammar every provider accepts.
+fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool, cx: &mut Ctxt) -> Option<String> {
+    let (name, at) = match &attr.name {
+        Some(name) => (name.value(), name.to_token_stream()),
+        None => {
+            let raw = ident.to_string();
+            let raw = raw.strip_prefix("r#").unwrap_or(&raw).to_owned();
+            // Struct tools are types, named in CamelCase; the model sees snake_case.
+            let name = if is_struct { snake_case(&raw) } else { raw };
+            (name, ident.to_token_stream())
+        }
+    };
+    if toolset_names::is_valid_tool_name(&name) {
+        return Some(name);
+    }
+    cx.error_at(
+        at,
+        format!(
+            "`{name}` cannot be a tool name: providers and MCP clients accept 1 to 64 characters, \
+             ASCII letters, digits, `_` and `-`, not starting with a digit or `-`. \
+             Choose another with `name = \"...\"`"
+        ),
+    );
+    None
+}
+
+/// The handler's signature: async, not generic, no `self`, at most one state and one
+/// context, `&S` on a read-only tool, owned arguments with plain names, one argument form.
+fn handler(
+    func: &ItemFn,
+    params: &[ParamAttrs],
+    tier: Option<Tier>,
+    cx: &mut Ctxt,
+) -> Option<Handler> {
+    let sig = &func.sig;
+    let errors_before = cx.error_count();
+    if sig.asyncness.is_none() {
+        cx.error_at(
+            sig.fn_token,
+            format!(
+                "tool handlers must be async: write `async fn {}(...)`",
+                sig.ident
+            ),
+        );
+    }
+    if !sig.generics.params.is_empty() {
+        cx.error_at(
+            &sig.generics,
+            "a tool handler cannot be generic: the model's JSON needs concrete argument and state types",
+        );
+    }
+    let read_only = tier == Some(Tier::ReadOnly);
+
+    let mut state: Option<State> = None;
+    let mut context_seen = false;
+    let mut classified = Vec::new();
+    let mut args = Vec::new();
+    // `#[args] name: Type` parameters, and the tokens of every other argument, to report
+    // the two forms mixed.
+    let mut whole_params: Vec<(String, Type)> = Vec::new();
+    let mut arg_tokens = proc_macro2::TokenStream::new();
+    for (input, taken) in sig.inputs.iter().zip(params) {
+        let typed = match input {
+            FnArg::Receiver(receiver) => {
+                cx.error_at(
+                    receiver,
+                    "a tool handler is a free function, so it cannot take `self`: move it out of the `impl` \
+                     block and take the state as a parameter, e.g. `state: &MyState` (or `&mut MyState` to change it)",
+                );
+                continue;
+            }
+            FnArg::Typed(typed) => typed,
+        };
+        if taken.whole_args {
+            let name = typed.pat.to_token_stream().to_string();
+            whole_params.push((name, (*typed.ty).clone()));
+            classified.push(Param::WholeArgs((*typed.ty).clone()));
+            continue;
+        }
+        match &*typed.ty {
+            Type::Reference(reference) if owned_form(&reference.elem).is_some() => {
+                let owned = owned_form(&reference.elem).unwrap_or_default();
+                cx.error_at(
+                    reference,
+                    format!(
+                        "a tool argument is an owned value that the model's JSON becomes, not a borrow: \
+                         write `{}: {owned}`. (A handler's only reference parameters are the state, \
+                         `&S` or `&mut S`, and `&ToolContext`.)",
+                        typed.pat.to_token_stream()
+                    ),
+                );
+            }
+            Type::ImplTrait(impl_trait) => cx.error_at(
+                impl_trait,
+                format!(
+                    "a tool argument needs one concrete type for the model's JSON to become, not `impl Trait`: \
+                     write it, e.g. `{}: String`",
+                    typed.pat.to_token_stream()
+                ),
+            ),
+            Type::Reference(reference) if is_tool_context(&reference.elem) => {
+                if reference.mutability.is_some() {
+                    cx.error_at(reference, "take the context as `&ToolContext`, not `&mut ToolContext`");
+                }
+                if context_seen {
+                    cx.error_at(reference, "a tool handler takes `&ToolContext` at most once");
+                }
+                context_seen = true;
+                classified.push(Param::Context);
+            }
+            Type::Reference(reference) => {
+                let mutable = reference.mutability.is_some();
+                if state.is_some() {
+                    cx.error_at(
+                        reference,
+                        "a tool handler takes at most one state parameter (`&S` or `&mut S`): put everything the tools \
+                         share into one state type. Arguments the model passes are owned values, not references",
+                    );
+                } else if mutable && read_only {
+                    let elem = &reference.elem;
+                    cx.error_at(
+                        reference,
+                        format!(
+                            "a `read_only` tool takes the state as `&{0}`, not `&mut {0}`, so read-only calls can run together. \
+                             Write `&{0}`, or declare the tier of a tool that writes, such as `tier = \"reversible\"`",
+                            elem.to_token_stream()
+                        ),
+                    );
+                }
+                state = Some(State {
+                    ty: (*reference.elem).clone(),
+                    mutable,
+                });
+                classified.push(Param::State);
+            }
+            ty => match &*typed.pat {
+                Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                    // Kept raw (`r#type`): the field must stay a valid identifier, and
+                    // serde and schemars name it without the `r#`.
+                    let ident = pat.ident.clone();
+                    arg_tokens.extend(typed.to_token_stream());
+                    classified.push(Param::Arg(ident.clone()));
+                    args.push(Arg {
+                        ident,
+                        ty: ty.clone(),
+                        attrs: taken.field.clone(),
+                    });
+                }
+                other => cx.error_at(
+                    other,
+                    "name this argument with a plain identifier: the model passes it by name. \
+                     To take the whole arguments object as one struct, mark the parameter `#[args]`",
+                ),
+            },
+        }
+    }
+    if let Some((name, ty)) = whole_params.first() {
+        let ty = ty.to_token_stream();
+        if let Some((_, second)) = whole_params.get(1) {
+            cx.error_at(
+                second,
+                format!(
+                    "`#[args] {name}: {ty}` already receives the whole arguments object: a handler takes one \
+                     `#[args]` parameter. Merge the two types into one"
+                ),
+            );
+        }
+        if !args.is_empty() {
+            let names: Vec<String> = args.iter().map(|arg| format!("`{}`", arg.ident)).collect();
+            cx.error_at(
+                &arg_tokens,
+                format!(
+                    "`#[args] {name}: {ty}` already receives the whole arguments object, so the model cannot \
+                     pass {} beside it: move {} into `{ty}`, or drop `#[args]` and list every argument as a parameter",
+                    names.join(", "),
+                    if names.len() == 1 { "it" } else { "them" },
+                ),
+            );
+        }
+    }
+    if cx.error_count() != errors_before {
+        return None;
+    }
+    let output = match &sig.output {
+        ReturnType::Default => syn::parse_quote!(()),
+        ReturnType::Type(_, ty) => (**ty).clone(),
+    };
+    Some(Handler {
+        state,
+        params: classified,
+        args,
+        output,
+    })
+}
+
+/// What to write instead of a borrowed argument (`&str` → `String`), when the borrowed type
+/// is plainly an argument and not the state.
+fn owned_form(elem: &Type) -> Option<String> {
+    // Only types no one uses as per-run state; `&Vec<T>` or `&HashMap<K, V>` may well be.
+    const VALUES: &[&str] = &[
+        "String", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+        "i64", "i128", "isize", "f32", "f64",
+    ];
+    match elem {
+        Type::Path(path) if path.qself.is_none() && path.path.is_ident("str") => {
+            Some("String".to_owned())
+        }
+        Type::Slice(slice) => Some(format!("Vec<{}>", slice.elem.to_token_stream())),
+        Type::Path(path)
+            if path.qself.is_none()
+                && path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|last| VALUES.contains(&last.ident.to_string().as_str())) =>
+        {
+            Some(elem.to_token_stream().to_string().replace(' ', ""))
+        }
+        _ => None,
+    }
+}
+
+fn is_tool_context(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none()
+        && path.path.segments.last().is_some_and(|segment| segment.ident == symbol::TOOL_CONTEXT))
+}

@@ -1,0 +1,202 @@
+//! Google Gemini streams (`streamGenerateContent?alt=sse`): each event is a whole
+//! `GenerateContentResponse` chunk whose candidate carries whole `functionCall` parts,
+//! until a chunk carries the candidate's `finishReason`.
+
+use super::{PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed};
+use crate::ToolCall;
+use crate::provider::Provider;
+use serde_json::{Value, json};
+
+const PROVIDER: Provider = Provider::Gemini;
+const CHUNK: &str = "GenerateContentResponse";
+
+/// The Gemini stream (`streamGenerateContent?alt=sse`): use it as
+/// [`CallStream<Gemini>`](super::CallStream).
+///
+/// Reads the first candidate (`index` 0) of each chunk, as [`ToolCall::from_gemini`]
+/// reads `candidates[0]`. Every `functionCall` part arrives whole, so each is a complete
+/// call at once, with its arguments serialized as the non-streamed parser does and its id
+/// given or synthesized by the same rule (`call_<n>`). The stop event is the candidate's
+/// `finishReason` (a blocked prompt, `promptFeedback.blockReason`, ends the stream with no
+/// calls, as it has none non-streamed). Arguments streamed in pieces (`partialArgs`, a
+/// Vertex AI option) are refused rather than read as a shorter call.
+#[derive(Debug, Default)]
+pub struct Gemini {
+    /// The `functionCall` parts so far, in order: the content the non-streamed parser
+    /// would read.
+    parts: Vec<Value>,
+    /// The calls handed out, in order, to check that later ids do not re-number them.
+    handed_out: Vec<ToolCall>,
+    finish_reason: Option<String>,
+    chunks: usize,
+}
+
+impl Sealed for Gemini {}
+
+impl Protocol for Gemini {
+    const PROVIDER: Provider = PROVIDER;
+
+    fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
+        if let Some(error) = api_error(PROVIDER, event) {
+            return Err(error);
+        }
+        if !event.is_object() {
+            return Err(malformed(PROVIDER, CHUNK, "chunk is not an object"));
+        }
+        self.chunks += 1;
+        let chunk = self.chunks;
+        let candidates = match event.get("candidates") {
+            None | Some(Value::Null) => {
+                if let Some(reason) = event
+                    .pointer("/promptFeedback/blockReason")
+                    .and_then(Value::as_str)
+                {
+                    self.finish_reason = Some(format!("blocked prompt ({reason})"));
+                }
+                return Ok(());
+            }
+            Some(Value::Array(candidates)) => candidates,
+            Some(_) => {
+                return Err(malformed(
+                    PROVIDER,
+                    CHUNK,
+                    "has `candidates` that is not an array",
+                ));
+            }
+        };
+        let Some(candidate) = candidates
+            .iter()
+            .find(|candidate| candidate.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        else {
+            return Ok(());
+        };
+        let parts = match candidate.pointer("/content/parts") {
+            None | Some(Value::Null) => &[][..],
+            Some(Value::Array(parts)) => parts.as_slice(),
+            Some(_) => {
+                return Err(malformed(
+                    PROVIDER,
+                    CHUNK,
+                    "has `content.parts` that is not an array",
+                ));
+            }
+        };
+        for (part_index, part) in parts.iter().enumerate() {
+            if part.get("functionCall").is_some_and(|call| !call.is_null()) {
+                self.function_call(part, chunk, part_index, completed)?;
+            }
+        }
+        match candidate.get("finishReason") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(reason)) => self.finish_reason = Some(reason.clone()),
+            Some(_) => {
+                return Err(malformed(
+                    PROVIDER,
+                    CHUNK,
+                    "has a `finishReason` that is not a string",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn program(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        if self.finish_reason.is_none() {
+            return Err(StreamError::new(
+                PROVIDER,
+                StreamErrorKind::MissingStop,
+                format!(
+                    "the stream ended without the candidate's `finishReason` after {} call(s), so more calls may have been on their way; retry the request",
+                    self.handed_out.len()
+                ),
+            ));
+        }
+        Ok(self.handed_out.clone())
+    }
+}
+
+impl Gemini {
+    fn function_call(
+        &mut self,
+        part: &Value,
+        chunk: usize,
+        part_index: usize,
+        completed: &mut Vec<ToolCall>,
+    ) -> Result<(), StreamError> {
+        let position = self.parts.len();
+        let call = &part["functionCall"];
+        let partial = || PartialCall {
+            position,
+            id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+            name: call.get("name").and_then(Value::as_str).map(str::to_owned),
+            arguments: call.get("args").map(Value::to_string).unwrap_or_default(),
+        };
+        if let Some(reason) = &self.finish_reason {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::AfterEnd,
+                vec![partial()],
+                format!("a function call arrived after the candidate's finishReason `{reason}`"),
+            ));
+        }
+        if call.get("partialArgs").is_some()
+            || call.get("willContinue").is_some_and(|more| more == true)
+        {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::MalformedEvent,
+                vec![partial()],
+                "the call's arguments are streamed in pieces (`partialArgs`), which this stream does not assemble; turn off `streamFunctionCallArguments`",
+            ));
+        }
+        // The part alone must read as a call: the non-streamed parser's checks, with its
+        // message, placed at the chunk and part it came from.
+        ToolCall::from_gemini(&json!({"role": "model", "parts": [part]})).map_err(|error| {
+            StreamError::about(
+                PROVIDER,
+                StreamErrorKind::MalformedEvent,
+                vec![partial()],
+                format!(
+                    "chunk {chunk}, candidate part {part_index}: {} {}",
+                    error.path().replacen("parts[0].", "", 1),
+                    error.problem()
+                ),
+            )
+        })?;
+        self.parts.push(part.clone());
+        // The ids of the calls so far, by the non-streamed rule over the parts so far.
+        let calls = ToolCall::from_gemini(&json!({"role": "model", "parts": self.parts})).map_err(
+            |error| {
+                StreamError::about(
+                    PROVIDER,
+                    StreamErrorKind::MalformedEvent,
+                    vec![partial()],
+                    error.to_string(),
+                )
+            },
+        )?;
+        if let Some((earlier, now)) = self
+            .handed_out
+            .iter()
+            .zip(&calls)
+            .find(|(earlier, now)| earlier != now)
+        {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::Inconsistent,
+                vec![partial()],
+                format!(
+                    "the call carries the id {}, which this stream had already given to the id-less call {} ({}) before it; two calls cannot share an id",
+                    call.get("id").and_then(Value::as_str).unwrap_or_default(),
+                    earlier.id,
+                    now.name,
+                ),
+            ));
+        }
+        if let Some(new) = calls.into_iter().nth(position) {
+            self.handed_out.push(new.clone());
+            completed.push(new);
+        }
+        Ok(())
+    }
+}

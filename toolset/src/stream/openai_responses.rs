@@ -1,0 +1,410 @@
+//! OpenAI Responses streams: typed events per output item; a `function_call` item is
+//! announced by `response.output_item.added`, filled by
+//! `response.function_call_arguments.delta`, closed by `.done` and
+//! `response.output_item.done`, and the response ends with `response.completed`.
+
+use super::{
+    PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed,
+    required_index, required_str, snippet,
+};
+use crate::ToolCall;
+use crate::provider::Provider;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const PROVIDER: Provider = Provider::OpenAiResponses;
+
+/// The OpenAI Responses stream (`"stream": true`): use it as
+/// [`CallStream<OpenAiResponses>`](super::CallStream).
+///
+/// Every output item is tracked by its `output_index`; `function_call` items become
+/// calls with the item's `call_id` as the id, as in [`ToolCall::from_openai_responses`].
+/// A call is complete at `response.function_call_arguments.done` or
+/// `response.output_item.done`, whichever comes first, and the other must agree with it.
+/// The stop event is `response.completed` (or `response.incomplete`: a call it cuts is a
+/// [`Truncated`](StreamErrorKind::Truncated) error); `response.failed` and `error`
+/// events are [`Api`](StreamErrorKind::Api) errors. Events of other items (text,
+/// reasoning, built-in tools) are skipped, as the non-streamed parser skips those items.
+#[derive(Debug, Default)]
+pub struct OpenAiResponses {
+    items: BTreeMap<usize, Item>,
+    stop: Option<String>,
+}
+
+impl Sealed for OpenAiResponses {}
+
+#[derive(Debug)]
+enum Item {
+    Call(Call),
+    /// Any other item type; its events are not calls.
+    Other {
+        kind: String,
+    },
+}
+
+#[derive(Debug)]
+struct Call {
+    item_id: Option<String>,
+    call_id: String,
+    name: String,
+    arguments: String,
+    complete: bool,
+}
+
+impl Call {
+    fn partial(&self, index: usize) -> PartialCall {
+        PartialCall {
+            position: index,
+            id: Some(self.call_id.clone()),
+            name: Some(self.name.clone()),
+            arguments: self.arguments.clone(),
+        }
+    }
+
+    fn call(&self) -> ToolCall {
+        ToolCall::new(&self.call_id, &self.name, &self.arguments)
+    }
+}
+
+impl Protocol for OpenAiResponses {
+    const PROVIDER: Provider = PROVIDER;
+
+    fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
+        if event.get("type").is_none()
+            && let Some(error) = api_error(PROVIDER, event)
+        {
+            return Err(error);
+        }
+        let kind = required_str(PROVIDER, "stream", event, "type")
+            .map_err(|_| malformed(PROVIDER, "stream", "event has no string `type`"))?;
+        if kind == "error" {
+            return Err(error_event(event));
+        }
+        if let Some(stop) = &self.stop {
+            return Err(StreamError::new(
+                PROVIDER,
+                StreamErrorKind::AfterEnd,
+                format!("a `{kind}` event arrived after `{stop}`"),
+            ));
+        }
+        match kind {
+            "response.output_item.added" => self.item_added(event),
+            "response.function_call_arguments.delta" => self.arguments_delta(event),
+            "response.function_call_arguments.done" => self.arguments_done(event, completed),
+            "response.output_item.done" => self.item_done(event, completed),
+            "response.completed" | "response.incomplete" => self.stopped(kind, event),
+            "response.failed" => Err(failed(event)),
+            _ => Ok(()),
+        }
+    }
+
+    fn program(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        if self.stop.is_none() {
+            let open = self.open_calls();
+            if open.is_empty() {
+                return Err(StreamError::new(
+                    PROVIDER,
+                    StreamErrorKind::MissingStop,
+                    "the stream ended without `response.completed`, so more calls may have been on their way; retry the request",
+                ));
+            }
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::Truncated,
+                open,
+                "the stream ended in the middle of the call, before `response.completed`; retry the request",
+            ));
+        }
+        Ok(self
+            .items
+            .values()
+            .filter_map(|item| match item {
+                Item::Call(call) => Some(call.call()),
+                Item::Other { .. } => None,
+            })
+            .collect())
+    }
+}
+
+impl OpenAiResponses {
+    fn open_calls(&self) -> Vec<PartialCall> {
+        self.items
+            .iter()
+            .filter_map(|(index, item)| match item {
+                Item::Call(call) if !call.complete => Some(call.partial(*index)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn item_added(&mut self, event: &Value) -> Result<(), StreamError> {
+        const KIND: &str = "response.output_item.added";
+        let index = required_index(PROVIDER, KIND, event, "output_index")?;
+        let item = event
+            .get("item")
+            .filter(|item| item.is_object())
+            .ok_or_else(|| malformed(PROVIDER, KIND, "has no `item` object"))?;
+        let item_kind = required_str(PROVIDER, KIND, item, "type")?;
+        let new = if item_kind == "function_call" {
+            Item::Call(Call {
+                item_id: item.get("id").and_then(Value::as_str).map(str::to_owned),
+                call_id: required_str(PROVIDER, KIND, item, "call_id")?.to_owned(),
+                name: required_str(PROVIDER, KIND, item, "name")?.to_owned(),
+                arguments: item
+                    .get("arguments")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                complete: false,
+            })
+        } else {
+            Item::Other {
+                kind: item_kind.to_owned(),
+            }
+        };
+        if let Some(existing) = self.items.get(&index) {
+            let calls = match existing {
+                Item::Call(call) => vec![call.partial(index)],
+                Item::Other { .. } => Vec::new(),
+            };
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::DuplicateStart,
+                calls,
+                format!("a second output item (a `{item_kind}`) was added at output_index {index}"),
+            ));
+        }
+        self.items.insert(index, new);
+        Ok(())
+    }
+
+    /// The open call an arguments event is for.
+    fn call_for(&mut self, event: &Value, kind: &str) -> Result<(usize, &mut Call), StreamError> {
+        let index = required_index(PROVIDER, kind, event, "output_index")?;
+        let item_id = event.get("item_id").and_then(Value::as_str);
+        let unknown = |what: String| {
+            StreamError::about(
+                PROVIDER,
+                StreamErrorKind::UnknownCall,
+                vec![PartialCall {
+                    position: index,
+                    id: None,
+                    name: None,
+                    arguments: String::new(),
+                }],
+                what,
+            )
+        };
+        match self.items.get_mut(&index) {
+            None => Err(unknown(format!(
+                "a `{kind}` event (item {}) arrived for an output item that was never added",
+                item_id.unwrap_or("without id")
+            ))),
+            Some(Item::Other { kind: item_kind }) => Err(unknown(format!(
+                "a `{kind}` event arrived for an output item that is a `{item_kind}`, not a function call"
+            ))),
+            Some(Item::Call(call)) => {
+                if let (Some(given), Some(known)) = (item_id, &call.item_id)
+                    && given != known
+                {
+                    return Err(StreamError::about(
+                        PROVIDER,
+                        StreamErrorKind::UnknownCall,
+                        vec![call.partial(index)],
+                        format!(
+                            "a `{kind}` event names item {given}, but the item at this output_index is {known}"
+                        ),
+                    ));
+                }
+                Ok((index, call))
+            }
+        }
+    }
+
+    fn arguments_delta(&mut self, event: &Value) -> Result<(), StreamError> {
+        const KIND: &str = "response.function_call_arguments.delta";
+        let delta = required_str(PROVIDER, KIND, event, "delta")?;
+        let (index, call) = self.call_for(event, KIND)?;
+        if call.complete {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::AfterComplete,
+                vec![call.partial(index)],
+                format!(
+                    "more arguments ({}) arrived after the call was complete",
+                    snippet(delta)
+                ),
+            ));
+        }
+        call.arguments.push_str(delta);
+        Ok(())
+    }
+
+    fn arguments_done(
+        &mut self,
+        event: &Value,
+        completed: &mut Vec<ToolCall>,
+    ) -> Result<(), StreamError> {
+        const KIND: &str = "response.function_call_arguments.done";
+        let arguments = required_str(PROVIDER, KIND, event, "arguments")?;
+        let (index, call) = self.call_for(event, KIND)?;
+        if call.complete {
+            // Completed by its `response.output_item.done`: the two must agree.
+            if arguments != call.arguments {
+                return Err(inconsistent(index, call, arguments, KIND));
+            }
+            return Ok(());
+        }
+        close(index, call, arguments, KIND, completed)
+    }
+
+    fn item_done(
+        &mut self,
+        event: &Value,
+        completed: &mut Vec<ToolCall>,
+    ) -> Result<(), StreamError> {
+        const KIND: &str = "response.output_item.done";
+        let index = required_index(PROVIDER, KIND, event, "output_index")?;
+        let item = event
+            .get("item")
+            .filter(|item| item.is_object())
+            .ok_or_else(|| malformed(PROVIDER, KIND, "has no `item` object"))?;
+        if let Some(Item::Other { .. }) = self.items.get(&index) {
+            return Ok(());
+        }
+        let (index, call) = self.call_for(event, KIND)?;
+        let call_id = required_str(PROVIDER, KIND, item, "call_id")?;
+        let name = required_str(PROVIDER, KIND, item, "name")?;
+        if call_id != call.call_id || name != call.name {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::Inconsistent,
+                vec![call.partial(index)],
+                format!(
+                    "the finished item is call {call_id} ({name}), not the call that was added"
+                ),
+            ));
+        }
+        if item.get("status").and_then(Value::as_str) == Some("incomplete") {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::Truncated,
+                vec![call.partial(index)],
+                "the item finished with status `incomplete`: the response was cut in the middle of the call (raise `max_output_tokens` and retry)",
+            ));
+        }
+        let arguments = required_str(PROVIDER, KIND, item, "arguments")?;
+        if call.complete {
+            if arguments != call.arguments {
+                return Err(inconsistent(index, call, arguments, KIND));
+            }
+            return Ok(());
+        }
+        close(index, call, arguments, KIND, completed)
+    }
+
+    fn stopped(&mut self, kind: &str, event: &Value) -> Result<(), StreamError> {
+        self.stop = Some(kind.to_owned());
+        let open = self.open_calls();
+        if open.is_empty() {
+            return Ok(());
+        }
+        let reason = event
+            .pointer("/response/incomplete_details/reason")
+            .and_then(Value::as_str);
+        let problem = match reason {
+            Some(reason) => format!(
+                "the response stopped (`{kind}`, reason `{reason}`) in the middle of the call; raise the limit and retry"
+            ),
+            None => format!(
+                "the response stopped (`{kind}`) in the middle of the call; retry the request"
+            ),
+        };
+        Err(StreamError::about(
+            PROVIDER,
+            StreamErrorKind::Truncated,
+            open,
+            problem,
+        ))
+    }
+}
+
+/// Completes `call` with the full `arguments` a done event carries, which must be what
+/// the deltas built (when there were any).
+fn close(
+    index: usize,
+    call: &mut Call,
+    arguments: &str,
+    kind: &str,
+    completed: &mut Vec<ToolCall>,
+) -> Result<(), StreamError> {
+    if !call.arguments.is_empty() && call.arguments != arguments {
+        return Err(inconsistent(index, call, arguments, kind));
+    }
+    call.arguments = arguments.to_owned();
+    if !arguments.trim().is_empty() && serde_json::from_str::<Value>(arguments).is_err() {
+        return Err(StreamError::about(
+            PROVIDER,
+            StreamErrorKind::MalformedArguments,
+            vec![call.partial(index)],
+            format!(
+                "the finished arguments are not JSON: {}",
+                snippet(arguments)
+            ),
+        ));
+    }
+    call.complete = true;
+    completed.push(call.call());
+    Ok(())
+}
+
+fn inconsistent(index: usize, call: &Call, arguments: &str, kind: &str) -> StreamError {
+    StreamError::about(
+        PROVIDER,
+        StreamErrorKind::Inconsistent,
+        vec![call.partial(index)],
+        format!(
+            "`{kind}` says the arguments are {}, but the deltas built {}",
+            snippet(arguments),
+            snippet(&call.arguments)
+        ),
+    )
+}
+
+/// The error of a `response.failed` event, with the API's message.
+fn failed(event: &Value) -> StreamError {
+    let message = event
+        .pointer("/response/error/message")
+        .and_then(Value::as_str)
+        .unwrap_or("no message");
+    let code = event
+        .pointer("/response/error/code")
+        .and_then(Value::as_str)
+        .map(|code| format!(" ({code})"))
+        .unwrap_or_default();
+    StreamError::new(
+        PROVIDER,
+        StreamErrorKind::Api,
+        format!("the response failed{code}: {message}; retry the request"),
+    )
+}
+
+/// The error of an `error` event: `{"type": "error", "code", "message", "param"}`.
+fn error_event(event: &Value) -> StreamError {
+    let message = event
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("no message");
+    let code = event
+        .get("code")
+        .and_then(Value::as_str)
+        .map(|code| format!(" ({code})"))
+        .unwrap_or_default();
+    StreamError::new(
+        PROVIDER,
+        StreamErrorKind::Api,
+        format!(
+            "the API sent an error{code}: {message}; the response is incomplete, retry the request"
+        ),
+    )
+}
