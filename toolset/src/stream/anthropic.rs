@@ -7,7 +7,7 @@ use super::{
     required_index, required_str, snippet,
 };
 use crate::ToolCall;
-use crate::provider::Provider;
+use crate::consumer::Format as Provider;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 

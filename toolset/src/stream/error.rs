@@ -2,7 +2,7 @@
 //! about, and the calls that were complete before it.
 
 use crate::ToolCall;
-use crate::provider::Provider;
+use crate::consumer::Format as Provider;
 use std::fmt;
 
 /// What kind of problem broke a stream.

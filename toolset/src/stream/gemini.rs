@@ -4,7 +4,7 @@
 
 use super::{PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed};
 use crate::ToolCall;
-use crate::provider::Provider;
+use crate::consumer::Format as Provider;
 use serde_json::{Value, json};
 
 const PROVIDER: Provider = Provider::Gemini;

@@ -125,7 +125,7 @@ pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 
 use crate::ToolCall;
-use crate::provider::Provider;
+use crate::consumer::Format as Provider;
 use serde_json::Value;
 use sse::{SseDecoder, SseEvent};
 

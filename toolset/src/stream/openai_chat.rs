@@ -7,7 +7,7 @@ use super::{
     malformed, required_index, snippet,
 };
 use crate::ToolCall;
-use crate::provider::Provider;
+use crate::consumer::Format as Provider;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
