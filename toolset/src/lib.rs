@@ -51,11 +51,13 @@ mod verify;
 // and every sentence the model reads.
 mod action_key;
 mod context;
+mod digest;
 mod error;
 mod integer_format;
 use __private::messages;
 mod output;
 mod policy;
+mod proposal_store;
 mod set;
 mod spec;
 pub mod stream;
@@ -72,16 +74,22 @@ pub use approval::{Approval, ApprovalError, Approved};
 pub use call::ToolCall;
 pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
+pub use digest::{SealKey, ShortKey};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::Rejected;
 pub use outcome::Outcome;
 pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
 pub use plan::Plan;
 pub use policy::Policy;
-pub use proposal::Proposal;
+pub use proposal::{Proposal, ProposalId};
+#[cfg(feature = "sqlite")]
+pub use proposal_store::SqliteStore;
+pub use proposal_store::{
+    Approvals, Decision, MemoryStore, ProposalStore, Resolution, StoreError, Stored,
+};
 pub use request::{Activations, Request};
 pub use search::ToolSearch;
-pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
+pub use set::{Access, Escalation, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;

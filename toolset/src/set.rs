@@ -57,6 +57,30 @@ pub trait Tool: Sized {
     }
 }
 
+/// A tool's reason to treat one call as riskier than its declared tier: a transfer above a
+/// limit, a message to an outside address.
+///
+/// Returned by a tool's escalation function for its typed arguments. The gate runs it and
+/// takes the higher of this tier and the declared one, so an escalation can only tighten:
+/// a lower tier is ignored, never obeyed. The reason is shown with the proposal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Escalation {
+    /// The tier this call needs.
+    pub tier: crate::Tier,
+    /// Why, in words the human reviewing the proposal reads.
+    pub reason: String,
+}
+
+impl Escalation {
+    /// An escalation of the call to `tier`, because of `reason`.
+    pub fn to(tier: crate::Tier, reason: impl Into<String>) -> Self {
+        Escalation {
+            tier,
+            reason: reason.into(),
+        }
+    }
+}
+
 /// A tool that can run with per-run state `S`.
 ///
 /// Tools that take no state run with any `S`.
@@ -118,6 +142,13 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     /// The preview of a call, for tools that declare one.
     fn preview(call: &Self::Call) -> Option<String>;
+
+    /// The tier a tool raises a call to for its arguments, for tools that declare an
+    /// escalation. The gate takes the higher of it and the declared tier: it can only
+    /// tighten.
+    fn escalation(_call: &Self::Call) -> Option<Escalation> {
+        None
+    }
 
     /// Runs a typed call's handler.
     fn dispatch<'a>(

@@ -15,7 +15,9 @@ use scripted_model::{Reply, ScriptedModel};
 use serde_json::json;
 use std::process::ExitCode;
 use toolset::consumer::{Format, openai_chat};
-use toolset::{Activations, Approved, Autonomy, Request, ToolCall, ToolContext};
+use toolset::{
+    Activations, Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, ToolContext,
+};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -45,6 +47,8 @@ async fn run() -> Result<(), String> {
 
     let mut inbox = Inbox::sample();
     let ctx = ToolContext::default();
+    // Where proposals wait for the user; a host that persists uses `SqliteStore`.
+    let approvals = Approvals::new(MemoryStore::new());
     let mut model = ScriptedModel::new(streaming);
     let mut conversation = vec![json!({
         "role": "user",
@@ -140,10 +144,13 @@ async fn run() -> Result<(), String> {
             );
         }
 
-        // The user reviews each proposal; here they approve it exactly as shown.
+        // Each proposal waits in the store for the user, who approves it exactly as shown.
         for proposal in &proposals {
+            approvals
+                .submit(proposal)
+                .map_err(|error| error.to_string())?;
             let approval = proposal.approve();
-            match InboxTools::approve(proposal, &approval, &InboxTools::policy(autonomy))
+            match InboxTools::approve(&approvals, &approval, &InboxTools::policy(autonomy))
                 .map_err(|error| error.to_string())?
             {
                 Approved::Handoff {
