@@ -1,4 +1,5 @@
-//! `program`: gate + apply of programs of 1, 10, 100 and 1000 calls on the 100-tool set,
+//! `program`: gate + apply (and the gate alone, `toolset_gate`) of programs of 1, 10, 100
+//! and 1000 calls on the 100-tool set,
 //! side by side with a hand-written dispatcher doing the same work (parse every call,
 //! rejecting the program on the first bad one, then run them all in order).
 //!
@@ -49,6 +50,18 @@ fn programs(c: &mut Criterion) {
                     let plan = toolset_100::Tools::gate(calls, Autonomy::Reversible)
                         .expect("the program is valid");
                     rt.block_on(toolset_100::Tools::apply(&mut state, &ctx, plan))
+                },
+                BatchSize::SmallInput,
+            )
+        });
+
+        // The gate alone: what verifying and planning cost per call, before any handler.
+        group.bench_function(BenchmarkId::new("toolset_gate", len), |b| {
+            b.iter_batched(
+                || calls.clone(),
+                |calls| {
+                    toolset_100::Tools::gate(calls, Autonomy::Reversible)
+                        .expect("the program is valid")
                 },
                 BatchSize::SmallInput,
             )

@@ -218,7 +218,7 @@ pub fn hand_program_module(n: usize) -> String {
 /// A module body with `n` tools written the way rmcp documents them: `#[tool_router]` on
 /// an impl of the server struct, `#[tool]` on each method taking `Parameters<Args>`, and
 /// `#[tool_handler]` on `impl ServerHandler` (whose default rebuilds the router with
-/// `Self::tool_router()` on every request). [`Server::cached_router`] exposes the router
+/// `Self::tool_router()` on every request). `Server::cached_router` exposes the router
 /// for the build-once variant.
 pub fn rmcp_module(n: usize) -> String {
     let mut out = String::new();

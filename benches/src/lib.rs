@@ -7,6 +7,7 @@
 //! time, so nothing compiles one that does not use it (and `cargo test` compiles none).
 
 pub mod generate;
+pub mod mcp_load;
 
 use rmcp::RoleServer;
 use rmcp::model::NumberOrString;

@@ -8,7 +8,7 @@ Checks, through a real client: the tool list (names, tier-derived annotations, i
 output schemas), an auto-runnable call and its structured result, progress notifications,
 calls withheld for a human (isError with the approval message and the tier), bad
 arguments and unknown tools (isError), a write that runs at a higher autonomy and the
-state it leaves, and the same over the 2026-07-28 protocol (server/discover); then, with
+state it leaves, a withheld call put to the user by elicitation (runs only on accept), and the same over the 2026-07-28 protocol (server/discover); then, with
 the server started as `--http 127.0.0.1:PORT`, the same client over streamable HTTP.
 
 Prints one line per check and exits non-zero if any failed.
@@ -60,11 +60,13 @@ class Checks:
 
 
 @asynccontextmanager
-async def connect(binary: str, *args: str, modern: bool = False) -> AsyncIterator[ClientSession]:
-    """A client session with the server, via the initialize handshake or server/discover."""
+async def connect(binary: str, *args: str, modern: bool = False,
+                  elicitation: Any = None) -> AsyncIterator[ClientSession]:
+    """A client session with the server, via the initialize handshake or server/discover;
+    with `elicitation`, the client declares the capability and answers with it."""
     params = StdioServerParameters(command=binary, args=list(args))
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, elicitation_callback=elicitation) as session:
             if modern:
                 await session.discover()
             else:
@@ -226,6 +228,48 @@ async def check_modern_protocol(c: Checks, binary: str) -> None:
                 "2026-07-28: archive is withheld", text_of(result))
 
 
+async def check_elicitation(c: Checks, binary: str) -> None:
+    """A withheld call asks the human (the elicitation callback); only an accept runs it."""
+    from mcp import types
+
+    asked: list[Any] = []
+    answers: list[types.ElicitResult] = []
+
+    async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
+        asked.append(params)
+        return answers.pop(0)
+
+    async with connect(binary, elicitation=on_elicit) as session:
+        answers.append(types.ElicitResult(action="decline"))
+        result = await session.call_tool("set_due_date", {"id": 1, "due": "2027-01-01"})
+        message = getattr(asked[0], "message", "") if asked else ""
+        c.check(len(asked) == 1 and "set_due_date" in message and "reversible" in message
+                and "2027-01-01" in message,
+                "elicitation: a withheld call asks the user with the tool, tier and arguments",
+                message)
+        c.check(result.is_error is True and APPROVAL in text_of(result),
+                "elicitation: declined, the call is withheld", text_of(result))
+        answers.append(types.ElicitResult(action="accept", content={"approve": False}))
+        result = await session.call_tool("set_due_date", {"id": 1, "due": "2027-01-01"})
+        c.check(result.is_error is True and APPROVAL in text_of(result),
+                "elicitation: accepted without ticking the box, the call is withheld",
+                text_of(result))
+        read = await session.call_tool("read_item", {"id": 1})
+        c.check((read.structured_content or {}).get("due") != "2027-01-01",
+                "elicitation: nothing ran before an explicit approval", read.structured_content)
+        answers.append(types.ElicitResult(action="accept", content={"approve": True}))
+        result = await session.call_tool("set_due_date", {"id": 1, "due": "2027-01-01"})
+        c.check(result.is_error is False and "now due 2027-01-01" in text_of(result),
+                "elicitation: accepted, the call runs", text_of(result))
+        read = await session.call_tool("read_item", {"id": 1})
+        c.check((read.structured_content or {}).get("due") == "2027-01-01",
+                "elicitation: the approved write is in the state", read.structured_content)
+        before = len(asked)
+        result = await session.call_tool("send_reply", {"to": "a@b.c", "body": "x"})
+        c.check(len(asked) == before and result.is_error is True,
+                "elicitation: a propose-only tool is withheld without asking", text_of(result))
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -300,6 +344,7 @@ async def run(binary: str) -> Checks:
         ("handshake", None),
         ("reversible autonomy", check_reversible_autonomy),
         ("2026-07-28 protocol", check_modern_protocol),
+        ("elicitation", check_elicitation),
         ("streamable HTTP", check_http),
     ]
     for name, step in steps:

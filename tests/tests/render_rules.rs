@@ -33,6 +33,10 @@ fn spec(name: &str) -> &'static ToolSpec {
     Corpus::spec(name).expect("the corpus declares the tool")
 }
 
+fn awkward(name: &str) -> &'static ToolSpec {
+    Awkward::spec(name).expect("the awkward set declares the tool")
+}
+
 fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
     let Some(first) = chars.next() else {
@@ -583,12 +587,47 @@ fn strict_is_decided_per_tool() {
             .as_str()
             .is_some_and(|d| d.ends_with("Default: []."))
     );
+    // In declared order, as every list of arguments is.
     assert_eq!(
         schedule["parameters"]["required"],
         json!(["title", "starts_at", "attendees"])
     );
     let lookup = tool_value(spec("lookup"), Format::OpenAiResponses);
     assert_eq!(lookup["parameters"]["required"], json!(["query", "limit"]));
+
+    // What strict mode cannot express is restated in the description, never dropped.
+    let tune = tool_value(awkward("tune"), Format::OpenAiResponses);
+    assert_eq!(tune["strict"], true);
+    let properties = &tune["parameters"]["properties"];
+    assert_eq!(
+        properties["name"]["description"],
+        "A name of 1 to 40 characters. From 1 to 40 characters."
+    );
+    assert!(properties["name"].get("minLength").is_none());
+    assert_eq!(
+        properties["labels"]["description"],
+        "Distinct labels, at most five. Items must be unique."
+    );
+    assert_eq!(properties["labels"]["maxItems"], 5);
+    // And why a tool is not strict is a question with an answer.
+    for (spec, reason) in [
+        (spec("annotate"), "#/properties/labels"),
+        (spec("find"), "union of shapes"),
+        (awkward("configure"), "#/properties/counters"),
+    ] {
+        let why = toolset::consumer::openai_responses::why_not_strict(spec);
+        assert!(
+            why.as_deref().is_some_and(|why| why.contains(reason)),
+            "{}: {why:?}",
+            spec.name()
+        );
+        assert_eq!(why, toolset::consumer::openai_chat::why_not_strict(spec));
+    }
+    for spec in all_specs() {
+        let strict = tool_value(spec, Format::OpenAiResponses)["strict"] == true;
+        let why = toolset::consumer::openai_chat::why_not_strict(spec);
+        assert_eq!(strict, why.is_none(), "{}: {why:?}", spec.name());
+    }
     assert_eq!(
         lookup["parameters"]["properties"]["limit"]["type"],
         json!(["integer", "null"])
@@ -927,5 +966,57 @@ fn the_json_schema_consumers_share_one_schema() {
         if openai["strict"] == false {
             assert_eq!(openai["parameters"], anthropic, "{}", spec.name());
         }
+    }
+}
+
+#[test]
+fn every_schema_lists_the_arguments_in_declared_order() {
+    let names = |schema: &Value| -> Vec<String> {
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    // Declared `title, starts_at, attendees`: neither sorted nor required-first.
+    assert_eq!(
+        names(spec("schedule").input_schema()),
+        ["title", "starts_at", "attendees"]
+    );
+    for spec in all_specs() {
+        let declared = names(spec.input_schema());
+        let what = spec.name();
+        for format in Format::ALL.into_iter().filter(|f| f.is_json()) {
+            let tool = tool_value(spec, format);
+            let schema = match format {
+                Format::OpenAiChat => &tool["function"]["parameters"],
+                Format::OpenAiResponses => &tool["parameters"],
+                Format::Anthropic => &tool["input_schema"],
+                Format::Mcp => &tool["inputSchema"],
+                _ => match tool.get("parameters") {
+                    Some(parameters) => {
+                        if declared.len() > 1 {
+                            assert_eq!(parameters["propertyOrdering"], json!(declared), "{what}");
+                        }
+                        parameters
+                    }
+                    None => tool.get("parametersJsonSchema").unwrap_or(&Value::Null),
+                },
+            };
+            if schema.is_null() {
+                continue;
+            }
+            // A flattened union lists its branches' properties in order of first use.
+            if spec.input_schema().get("type").is_some() {
+                assert_eq!(names(schema), declared, "{what} {format}");
+            }
+        }
+        let text = tool_value(spec, Format::Prompt);
+        let text = text.as_str().unwrap_or_default();
+        let positions: Vec<usize> = declared
+            .iter()
+            .filter_map(|name| text.find(&format!("\n- {name} (")))
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{what} prompt");
     }
 }

@@ -269,17 +269,17 @@ fn one_bad_call_rejects_the_whole_program_with_a_message_per_bad_call() {
     );
     assert!(messages[1].contains("not valid JSON"), "{}", messages[1]);
     assert!(
-        messages[2].contains("invalid type: integer `7`, expected a string"),
+        messages[2].contains("/key: expected a string, got 7"),
         "{}",
         messages[2]
     );
     assert!(
-        messages[3].contains("unknown field `extra`"),
+        messages[3].contains("/extra: unknown key"),
         "{}",
         messages[3]
     );
     assert!(
-        messages[4].contains("missing field `key`"),
+        messages[4].contains("/key: missing required key (expected a string)"),
         "{}",
         messages[4]
     );

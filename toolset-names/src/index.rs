@@ -383,6 +383,44 @@ mod tests {
         assert_eq!(index.find("b", names), Some(1));
     }
 
+    /// `tool_0000` … `tool_0999`, built by the compiler.
+    const THOUSAND_BYTES: [[u8; 9]; 1000] = {
+        let mut names = [*b"tool_0000"; 1000];
+        let mut i = 0;
+        while i < 1000 {
+            names[i][5] = b'0' + (i / 1000 % 10) as u8;
+            names[i][6] = b'0' + (i / 100 % 10) as u8;
+            names[i][7] = b'0' + (i / 10 % 10) as u8;
+            names[i][8] = b'0' + (i % 10) as u8;
+            i += 1;
+        }
+        names
+    };
+    const THOUSAND: [&str; 1000] = {
+        let mut names = [""; 1000];
+        let mut i = 0;
+        while i < 1000 {
+            names[i] = match core::str::from_utf8(&THOUSAND_BYTES[i]) {
+                Ok(name) => name,
+                Err(_) => "",
+            };
+            i += 1;
+        }
+        names
+    };
+    /// Built in constant evaluation, as `toolset!` builds it: a thousand names stay well
+    /// inside the compiler's budget for a constant.
+    static THOUSAND_INDEX: NameIndex<{ bucket_count(1000) }, { slot_count(1000) }> =
+        NameIndex::new(&THOUSAND);
+
+    #[test]
+    fn a_thousand_names_are_indexed_by_the_compiler() {
+        for (position, name) in THOUSAND.iter().enumerate() {
+            assert_eq!(THOUSAND_INDEX.find(name, &THOUSAND), Some(position));
+        }
+        assert_eq!(THOUSAND_INDEX.find("tool_1000", &THOUSAND), None);
+    }
+
     #[test]
     fn a_thousand_names_are_all_found() {
         // Built at run time here (the sizes are the same const functions).

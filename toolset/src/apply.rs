@@ -11,7 +11,11 @@ use crate::{
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::future::{Future, poll_fn};
 use std::panic::AssertUnwindSafe;
+use std::pin::pin;
+use std::task::Poll;
 
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -165,12 +169,16 @@ pub(crate) async fn apply<T: ToolSet>(
 /// The context of its own, carrying the call's id, for a handler that takes
 /// `&ToolContext`; the others run with the request's context, which saves an allocation
 /// per call (cancellation is the same token either way).
-fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
+pub(crate) fn call_context(
+    ctx: &ToolContext,
+    spec: &ToolSpec,
+    call: &ToolCall,
+) -> Option<ToolContext> {
     spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 
 /// Why a call must not run despite being in the plan; `None` when it may.
-fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
+pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     if spec.is_propose_only() {
         return Some(messages::refused_propose_only(spec.name()));
     }
@@ -183,7 +191,13 @@ fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
 }
 
 /// Runs one call to completion, turning every way it can end into an outcome.
-async fn run_one<T: ToolSet>(
+///
+/// Never panics: a panic while the handler is polled is caught as it unwinds out of the
+/// poll, and a panic while it is dropped (a timeout or a cancellation stops a handler by
+/// dropping its future, which runs its locals' `Drop`) is caught here too. That is why
+/// the handler lives in a pinned `Option`: stopped, it is dropped by `Pin::set` inside
+/// `catch_unwind`, not wherever `select!` or `timeout` would drop it.
+pub(crate) async fn run_one<T: ToolSet>(
     state: Access<'_, T::State>,
     ctx: &ToolContext,
     call: T::Call,
@@ -192,26 +206,53 @@ async fn run_one<T: ToolSet>(
     if ctx.is_cancelled() {
         return Outcome::Cancelled;
     }
-    let handler = AssertUnwindSafe(T::dispatch(state, ctx, call)).catch_unwind();
+    let mut handler = pin!(Some(
+        AssertUnwindSafe(T::dispatch(state, ctx, call)).catch_unwind()
+    ));
+    let running = poll_fn(|cx| match handler.as_mut().as_pin_mut() {
+        Some(handler) => handler.poll(cx),
+        // Not reached: the handler is only taken out once this future is gone.
+        None => Poll::Pending,
+    });
     let limited = async {
         match spec.timeout() {
-            Some(limit) => tokio::time::timeout(limit, handler)
+            Some(limit) => tokio::time::timeout(limit, running)
                 .await
                 .map_err(|_| limit),
-            None => Ok(handler.await),
+            None => Ok(running.await),
         }
     };
     // `biased`: the handler is polled first, so a call that finishes at once never
     // registers with the cancellation token.
-    tokio::select! {
+    let outcome = tokio::select! {
         biased;
         finished = limited => match finished {
             Ok(Ok(Ok(output))) => checked_activations::<T>(output),
             Ok(Ok(Err(error))) => from_error(error),
-            Ok(Err(panic)) => Outcome::Panicked { message: panic_message(panic.as_ref()) },
+            Ok(Err(panic)) => Outcome::Panicked { message: take_panic_message(panic) },
             Err(after) => Outcome::TimedOut { after },
         },
         () = ctx.cancellation().cancelled() => Outcome::Cancelled,
+    };
+    // A finished handler's future holds nothing left to drop; a stopped one is dropped
+    // now, and a panic in its `Drop` becomes the call's one outcome.
+    match std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))) {
+        Ok(()) => outcome,
+        Err(panic) => {
+            let stopped_by = match &outcome {
+                Outcome::TimedOut { after } => {
+                    format!("after it ran past its {} ms limit", after.as_millis())
+                }
+                Outcome::Cancelled => "after the run was cancelled".to_owned(),
+                _ => "after it finished".to_owned(),
+            };
+            Outcome::Panicked {
+                message: format!(
+                    "the handler panicked while being stopped {stopped_by}: {}",
+                    take_panic_message(panic)
+                ),
+            }
+        }
     }
 }
 
@@ -244,12 +285,18 @@ fn from_error(error: ToolError) -> Outcome {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
+/// The text of a panic, and the payload disposed of: even a payload whose own `Drop`
+/// panics cannot unwind out of `apply` (it is leaked instead).
+fn take_panic_message(payload: Box<dyn Any + Send>) -> String {
+    let message = if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = payload.downcast_ref::<String>() {
         text.clone()
     } else {
         "a panic with a non-text payload".to_owned()
+    };
+    if let Err(second) = std::panic::catch_unwind(AssertUnwindSafe(|| drop(payload))) {
+        std::mem::forget(second);
     }
+    message
 }

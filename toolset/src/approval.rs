@@ -207,3 +207,16 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
         verified,
     )))
 }
+
+/// Approves `proposal` where the human saw it in flight (an MCP elicitation answered on
+/// the same connection): the same checks as [`approve`], through a one-use store of its
+/// own, since the proposal never waited anywhere another process could reach.
+#[cfg(feature = "mcp")]
+pub(crate) fn approve_in_flight<T: ToolSet>(
+    proposal: &Proposal,
+    policy: &Policy<T>,
+) -> Result<Approved<T>, ApprovalError> {
+    let approvals = Approvals::new(crate::MemoryStore::new());
+    approvals.submit(proposal).map_err(ApprovalError::Store)?;
+    approve(&approvals, &proposal.approve(), policy)
+}

@@ -5,18 +5,23 @@
 //! runs [`verify`](crate::verify) on each call and hands the verified program to the plan,
 //! which splits it by tier.
 
-use crate::verify::{CallProblem, Verified, verify_arguments};
+use crate::verify::{CallProblem, ProblemKind, Verified, verify_arguments};
 use crate::{ToolCall, ToolOutput, ToolResult, ToolSet, messages};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// A program the gate refused as a whole: nothing of it runs.
 ///
-/// It carries one problem per bad call; [`Rejected::results`] answers every call of the
-/// program (the bad ones with their problem, the others with a note that they were not
-/// run) so the model can correct the program and send it again.
+/// It carries every problem of every bad call (a call with a bad id and bad arguments has
+/// two); [`Rejected::results`] answers every call id of the program (the bad calls with
+/// their problems, the others with a note that they were not run) so the model can
+/// correct the program and send it again.
 #[derive(Debug, Clone)]
 pub struct Rejected {
     problems: Vec<CallProblem>,
+    /// The index of the call each problem is about, parallel to `problems` (ids cannot
+    /// say it: they may be empty or repeated).
+    problem_calls: Vec<usize>,
     calls: Vec<ToolCall>,
 }
 
@@ -32,18 +37,29 @@ impl Rejected {
     }
 
     /// A tool result for every call of the program, to send back to the model.
+    ///
+    /// One result per distinct call id, in the calls' order: a provider refuses a reply
+    /// with two results for one id, so the calls sharing an id share the first one's
+    /// result (its problems say which calls share it). Linear in the number of calls.
     pub fn results(&self) -> Vec<ToolResult> {
-        let bad = self.problems.len();
+        // The problems of each call, in one pass.
+        let mut messages: Vec<Vec<&str>> = vec![Vec::new(); self.calls.len()];
+        for (problem, &index) in self.problems.iter().zip(&self.problem_calls) {
+            if let Some(slot) = messages.get_mut(index) {
+                slot.push(&problem.message);
+            }
+        }
+        let bad = messages.iter().filter(|slot| !slot.is_empty()).count();
+        let mut answered: HashSet<&str> = HashSet::with_capacity(self.calls.len());
         self.calls
             .iter()
-            .map(|call| {
-                let output = match self
-                    .problems
-                    .iter()
-                    .find(|problem| problem.call_id == call.id)
-                {
-                    Some(problem) => ToolOutput::error(problem.message.clone()),
-                    None => ToolOutput::error(messages::not_run_batch_invalid(bad)),
+            .zip(&messages)
+            .filter(|(call, _)| call.id.is_empty() || answered.insert(call.id.as_str()))
+            .map(|(call, problems)| {
+                let output = if problems.is_empty() {
+                    ToolOutput::error(messages::not_run_batch_invalid(bad))
+                } else {
+                    ToolOutput::error(problems.join(" "))
                 };
                 ToolResult {
                     call_id: call.id.clone(),
@@ -108,7 +124,13 @@ pub(crate) fn check_program<T: ToolSet>(
     let calls: Vec<ToolCall> = calls.into_iter().collect();
     let mut checked = Vec::with_capacity(calls.len());
     let mut problems = Vec::new();
-    for call in &calls {
+    let mut problem_calls = Vec::new();
+    let id_problems = id_problems(&calls);
+    for (index, call) in calls.iter().enumerate() {
+        if let Some(problem) = id_problems.get(index).and_then(Option::as_ref) {
+            problems.push(problem.clone());
+            problem_calls.push(index);
+        }
         let outcome = route(call).and_then(|route| match route {
             Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
             Route::Answered(output) => Ok(Checked::Answered(output)),
@@ -117,12 +139,59 @@ pub(crate) fn check_program<T: ToolSet>(
             // Once the program is rejected, the rest is only checked, not kept.
             Ok(_) if !problems.is_empty() => {}
             Ok(call) => checked.push(call),
-            Err(problem) => problems.push(problem),
+            Err(problem) => {
+                problems.push(problem);
+                problem_calls.push(index);
+            }
         }
     }
     if problems.is_empty() {
         Ok(Program { calls, checked })
     } else {
-        Err(Rejected { problems, calls })
+        Err(Rejected {
+            problems,
+            problem_calls,
+            calls,
+        })
     }
+}
+
+/// The id problem of each call, if it has one: an empty id, or one that other calls of
+/// the program use too. Every call sharing an id gets a problem, not just the later ones,
+/// so the model renames whichever it likes. Empty (no allocation per call) when the ids
+/// are fine, at the cost of one hash set insert per call.
+fn id_problems(calls: &[ToolCall]) -> Vec<Option<CallProblem>> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(calls.len());
+    let mut shared = false;
+    for call in calls {
+        shared |= !seen.insert(call.id.as_str());
+    }
+    if !shared && !seen.contains("") {
+        return Vec::new();
+    }
+    // Which calls use each id, in order.
+    let mut users: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, call) in calls.iter().enumerate() {
+        users.entry(call.id.as_str()).or_default().push(index);
+    }
+    calls
+        .iter()
+        .map(|call| {
+            let message = if call.id.is_empty() {
+                messages::call_without_id()
+            } else {
+                let sharing = users
+                    .get(call.id.as_str())
+                    .filter(|users| users.len() > 1)?;
+                let positions: Vec<usize> = sharing.iter().map(|index| index + 1).collect();
+                messages::shared_call_id(&call.id, &positions)
+            };
+            Some(CallProblem {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                kind: ProblemKind::InvalidCallId,
+                message,
+            })
+        })
+        .collect()
 }

@@ -39,6 +39,7 @@
 // outcome; a proposal is what the plan withholds, and approval turns one back into a plan.
 mod apply;
 mod approval;
+mod arguments;
 mod call;
 mod gate;
 mod outcome;
@@ -48,8 +49,11 @@ mod request;
 mod verify;
 
 // What the stages share: the set's traits and specs, the policy, the pieces of a result,
-// and every sentence the model reads.
+// and every sentence the model reads; and what a user calls beside them (running blocking
+// code, checking a set's declarations).
 mod action_key;
+mod blocking;
+mod check;
 mod context;
 mod digest;
 mod error;
@@ -71,7 +75,9 @@ pub mod search;
 
 pub use apply::{Entry, Report};
 pub use approval::{Approval, ApprovalError, Approved};
+pub use blocking::blocking;
 pub use call::ToolCall;
+pub use check::{DeclarationProblem, check};
 pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use digest::{SealKey, ShortKey};
@@ -104,10 +110,8 @@ pub use toolset_macros::toolset;
 #[path = "private.rs"]
 pub mod __private;
 
-// The public way in is the generated set's inherent `gate`, `apply` and `approve`; these
-// are for the code inside the crate that is generic over the set (the MCP server).
-#[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
-pub(crate) use apply::apply;
+// The public way in is the generated set's inherent `gate`; this is for the code inside the
+// crate that is generic over the set (the MCP server).
 #[cfg_attr(not(feature = "mcp"), allow(unused_imports))]
 pub(crate) use plan::plan as gate;
 

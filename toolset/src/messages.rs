@@ -27,6 +27,73 @@ pub fn unknown_tool(name: &str, closest: Option<&str>, offered: &[&str]) -> Stri
     )
 }
 
+/// A call without an id.
+pub fn call_without_id() -> String {
+    "This call has no id. Give every call an id of its own, so its result can be matched to it."
+        .to_owned()
+}
+
+/// A call whose id other calls of the program share; `positions` are the 1-based
+/// positions of every call using it.
+pub fn shared_call_id(id: &str, positions: &[usize]) -> String {
+    let positions: Vec<String> = positions.iter().map(usize::to_string).collect();
+    format!(
+        "The call id \"{id}\" is used by {} calls of this batch (calls {}). Give every call an id of its own.",
+        positions.len(),
+        positions.join(", ")
+    )
+}
+
+/// A call of a tool whose declaration is broken (a constraint that cannot be checked);
+/// `why` is for the developer.
+pub fn misdeclared(name: &str, why: &str) -> String {
+    format!(
+        "The tool \"{name}\" cannot be used: its declaration is broken, which is no fault of your call \
+         (for its developer: {why}). Do without it."
+    )
+}
+
+/// Arguments that are JSON of another type than an object; `got` describes what was sent.
+pub fn not_an_object(at: &str, got: &str) -> String {
+    format!("{at}: expected an object of named arguments, got {got}")
+}
+
+/// A value at `at` that does not fit: what the schema expects there, what was sent.
+pub fn expected_got(at: &str, expected: &str, got: &str) -> String {
+    format!("{at}: expected {expected}, got {got}")
+}
+
+/// A required key missing at `at`; `expected` describes its value, if known.
+pub fn missing_key(at: &str, expected: Option<&str>) -> String {
+    match expected {
+        Some(expected) => format!("{at}: missing required key (expected {expected})"),
+        None => format!("{at}: missing required key"),
+    }
+}
+
+/// A key at `at` the schema does not declare, with the nearest declared key and the
+/// declared keys of its object.
+pub fn unknown_key(at: &str, nearest: Option<&str>, known: &[&str]) -> String {
+    let hint = match nearest {
+        Some(nearest) => format!(" Did you mean \"{nearest}\"?"),
+        None => String::new(),
+    };
+    let keys = if known.is_empty() {
+        "this object takes no keys".to_owned()
+    } else {
+        format!("the keys here are {}", known.join(", "))
+    };
+    format!("{at}: unknown key.{hint} Remove it ({keys})")
+}
+
+/// Valid JSON that serde_json's reader refused inside a number; `error` is its words.
+pub fn unreadable_number(at: &str, error: &str) -> String {
+    format!(
+        "{at}: a number cannot be read ({error}); write an integer as digits without a fraction \
+         or exponent, and keep every number within its range"
+    )
+}
+
 /// A call to a tool the request's policy denies.
 pub fn denied(name: &str) -> String {
     format!("The tool \"{name}\" is not available in this conversation. Do without it.")

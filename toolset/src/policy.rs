@@ -67,8 +67,9 @@ impl<T: ToolSet> Policy<T> {
         self
     }
 
-    /// Defers `tool`: it is left out of the initial tool list, to be found by tool search;
-    /// calls to it still pass the gate.
+    /// Defers `tool`: it is left out of the initial tool list, to be found by tool search.
+    /// A [`Request`](crate::Request) offers it, and its gate lets calls to it through,
+    /// once the conversation's [`Activations`](crate::Activations) hold it.
     pub fn defer(mut self, tool: T::Name) -> Self {
         mark::<T>(&mut self.deferred, tool.index());
         self
@@ -96,7 +97,9 @@ impl<T: ToolSet> Policy<T> {
     }
 
     /// Whether `tool` is offered to the model up front: neither hidden, denied nor
-    /// deferred. The one rule every tool list and the gate's unknown-tool answer follow.
+    /// deferred. The one rule every tool list and the gate's unknown-tool answer start
+    /// from; a [`Request`](crate::Request) adds what its conversation activated, injected
+    /// and used.
     pub fn offers(&self, tool: T::Name) -> bool {
         self.availability(tool) == Availability::Offered
     }

@@ -9,6 +9,7 @@ pub use crate::spec::ToolMeta;
 pub use schemars;
 pub use serde;
 pub use serde_json;
+pub use toolset_names::NameIndex;
 
 use crate::{Approval, ApprovalError, Approved, Plan, Policy, Rejected, Report};
 use crate::{ToolCall, ToolContext, ToolSet};

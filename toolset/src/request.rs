@@ -23,11 +23,11 @@
 
 use crate::consumer::{Format, tool_value};
 use crate::gate::Route;
+use crate::policy::Availability;
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
-use crate::verify::levenshtein;
 use crate::{CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
@@ -129,7 +129,7 @@ impl Activations {
 ///
 /// The primary API: build one per provider call, render [`tool_list`](Self::tool_list)
 /// into the request body, and pass the model's calls to [`gate`](Self::gate). `Set::gate`,
-/// `Set::gate_with` and [`crate::gate`] are this with an empty conversation (no
+/// `Set::gate_with` and `Set::gate` are this with an empty conversation (no
 /// activations, nothing injected, no history).
 ///
 /// ```
@@ -266,8 +266,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy
     }
 
-    fn visible(&self, tool: T::Name) -> bool {
-        !self.policy.is_hidden(tool) && !self.policy.is_denied(tool)
+    /// Whether `tool` is deferred by the policy (and neither hidden nor denied): what a
+    /// search may find and an activation may add.
+    fn searchable(&self, tool: T::Name) -> bool {
+        self.policy.availability(tool) == Availability::Deferred
     }
 
     fn layout(&self) -> Layout {
@@ -277,29 +279,31 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
         let mut any_deferred = false;
+        // The policy's one rule decides each tool's place; the request only adds to it.
         for &tool in T::Name::ALL {
-            if !self.visible(tool) {
-                continue;
-            }
             let index = tool.index();
-            if self.policy.is_deferred(tool) {
-                any_deferred = true;
-                if native {
+            match self.policy.availability(tool) {
+                Availability::Hidden | Availability::Denied => {}
+                Availability::Deferred => {
+                    any_deferred = true;
+                    if native {
+                        entries.push(Entry::Tool {
+                            index,
+                            defer_loading: true,
+                        });
+                        listed[index] = true;
+                        permitted[index] = self.activated.contains(&tool);
+                    }
+                }
+                Availability::Offered => {
                     entries.push(Entry::Tool {
                         index,
-                        defer_loading: true,
+                        defer_loading: false,
                     });
                     listed[index] = true;
-                    permitted[index] = self.activated.contains(&tool);
+                    permitted[index] = true;
                 }
-                continue;
             }
-            entries.push(Entry::Tool {
-                index,
-                defer_loading: false,
-            });
-            listed[index] = true;
-            permitted[index] = true;
         }
         if any_deferred {
             entries.push(Entry::Search);
@@ -308,7 +312,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let extra = self
             .activated
             .iter()
-            .filter(|&&tool| self.visible(tool) && self.policy.is_deferred(tool))
+            .filter(|&&tool| self.searchable(tool))
             .chain(
                 self.injected
                     .iter()
@@ -449,7 +453,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// Verifies the model's whole program against what this request offers, then splits it
-    /// by tier (see [`crate::gate`]). A call to a tool the request does not offer is
+    /// by tier (see `Set::gate`). A call to a tool the request does not offer is
     /// rejected as unknown, its message listing what is offered; a tool declared only for
     /// the history is refused. A call to the search tool is answered here, at once.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {
@@ -512,13 +516,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     fn unknown_tool_message(&self, name: &str, layout: &Layout) -> String {
         let available = self.available(layout);
-        let closest = available
-            .iter()
-            .map(|candidate| (levenshtein(name, candidate), *candidate))
-            .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, candidate)| candidate);
-        let mut message = messages::unknown_tool(name, closest, &available);
+        let closest = crate::arguments::closest(name, &available);
+        let mut message =
+            messages::unknown_tool(&crate::arguments::shortened(name), closest, &available);
         if layout.search_callable {
             message.push_str(&messages::search_hint(SEARCH_TOOL_NAME));
         }
@@ -536,7 +536,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         })?;
         let candidates: Vec<usize> = T::Name::ALL
             .iter()
-            .filter(|&&tool| self.visible(tool) && self.policy.is_deferred(tool))
+            .filter(|&&tool| self.searchable(tool))
             .map(|tool| tool.index())
             .collect();
         let index = T::render_cache().search_index(T::specs());

@@ -3,14 +3,21 @@
 //! The canonical form is JSON Schema 2020-12 with the root `$schema` and `title` removed
 //! (the title would be a Rust type name, noise to a model). Subschemas stay in `$defs` so
 //! recursive types remain expressible; renderers adapt this form to each consumer.
+//!
+//! Every number type states its range (see [`TypeRange`]): schemars writes `minimum` and
+//! `maximum` only for the 8- and 16-bit integers, so without this a validator, or a
+//! provider's constrained decoding, would accept a `u64` of 2^70 that the gate refuses.
 
-use crate::integer_format::integer_range;
-use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
-use serde_json::Value;
+use schemars::transform::RecursiveTransform;
+use schemars::{JsonSchema, Schema};
+use serde_json::{Number, Value};
+use std::cmp::Ordering;
 
 fn generate<T: JsonSchema + ?Sized>() -> Value {
-    let generator = SchemaSettings::draft2020_12().into_generator();
+    let generator = SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(state_type_ranges))
+        .into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     if let Value::Object(map) = &mut schema {
         map.remove("$schema");
@@ -29,6 +36,154 @@ pub fn input_schema_for<T: JsonSchema + ?Sized>() -> Value {
 /// The output schema of a tool returning `Json<T>`.
 pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
     generate::<T>()
+}
+
+/// The range of the values a number `format` that schemars writes can take, as the
+/// schema's `minimum` and `maximum`: what serde's `Deserialize` of that Rust type accepts,
+/// narrowed where needed so that **whoever reads the schema, the schema never accepts a
+/// value the gate refuses**.
+///
+/// Many readers (JavaScript, Python's `float`, a provider's constrained decoder) hold a
+/// JSON number as an IEEE 754 double. Such a reader sees `u64::MAX` as 2^64, and sees
+/// `18446744073709551616` (one past it) as 2^64 too, so a bound of `u64::MAX` would admit
+/// a value serde refuses. A bound stated beyond 2^53 is therefore a double at least half
+/// a unit in the last place inside the type's range: any number a double-reader rounds
+/// onto or inside the bound is one serde accepts. The bounds of the smaller types are
+/// exact.
+///
+/// | format | Rust type | range stated | what serde accepts beyond it |
+/// |---|---|---|---|
+/// | `int8` .. `int32`, `uint8` .. `uint32` | `i8` .. `i32`, `u8` .. `u32` | exactly the type's range | nothing |
+/// | `uint64` (`uint` on 64-bit targets) | `u64` (`usize`) | 0 to 2^64 − 2^11 | the top 2047 values |
+/// | `int64` (`int` on 64-bit targets) | `i64` (`isize`) | ±(2^63 − 2^10) | the 1024 values at each end |
+/// | `uint128` | `u128` | 0 to 2^128 − 2^75 | the top 2^75 − 1 values |
+/// | `int128` | `i128` | ±(2^127 − 2^74) | the 2^74 values at each end |
+/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to ±`f32::MAX` |
+/// | `double` | `f64` | none needed: JSON text beyond `f64` does not parse in serde_json | |
+///
+/// These few values at the ends are the gate's only extra leniency: the gate leaves type
+/// ranges to serde (so no validator runs for them), and serde accepts them. One more
+/// difference JSON Schema cannot state: its `integer` admits `1.0` and `1e3`, while serde
+/// reads a Rust integer only from an integer literal, so the gate refuses those.
+pub struct TypeRange {
+    /// The smallest value, as the schema's `minimum`.
+    pub minimum: Number,
+    /// The largest value, as the schema's `maximum`.
+    pub maximum: Number,
+}
+
+/// 2^bits − 2^(bits − 53) as a JSON number: the largest double below 2^bits, half a unit
+/// in the last place (2^(bits − 54)) away from any integer past 2^bits − 1.
+fn largest_double_below_power_of_two(bits: u32) -> Number {
+    if bits <= 64 {
+        // Exact as an integer: written so, it reads well and every reader agrees.
+        let value = (1u128 << bits) - (1u128 << (bits - 53));
+        return u64::try_from(value).map_or_else(|_| Number::from(0), Number::from);
+    }
+    let exponent = i32::try_from(bits).unwrap_or(i32::MAX);
+    Number::from_f64(2f64.powi(exponent) - 2f64.powi(exponent - 53))
+        .unwrap_or_else(|| Number::from(0))
+}
+
+/// The negated [`largest_double_below_power_of_two`]: the bottom of a signed range.
+fn negated(number: &Number) -> Number {
+    if let Some(value) = number.as_u64().and_then(|value| i64::try_from(value).ok()) {
+        return Number::from(-value);
+    }
+    Number::from_f64(-number.as_f64().unwrap_or(0.0)).unwrap_or_else(|| Number::from(0))
+}
+
+/// The range of an integer type of `bits` bits, signed or not, as stated in the schema.
+fn integer_range(bits: u32, signed: bool) -> (Number, Number) {
+    match (bits, signed) {
+        (0..=53, false) => (Number::from(0), Number::from((1u64 << bits) - 1)),
+        (0..=53, true) => {
+            let top = (1i64 << (bits - 1)) - 1;
+            (Number::from(-top - 1), Number::from(top))
+        }
+        (_, false) => (Number::from(0), largest_double_below_power_of_two(bits)),
+        (_, true) => {
+            let top = largest_double_below_power_of_two(bits - 1);
+            (negated(&top), top)
+        }
+    }
+}
+
+/// The range of the number type whose schema has `format`, if it is one schemars writes.
+pub fn type_range(format: &str) -> Option<TypeRange> {
+    let (minimum, maximum) = match format {
+        "int8" => integer_range(8, true),
+        "int16" => integer_range(16, true),
+        "int32" => integer_range(32, true),
+        "int64" => integer_range(64, true),
+        "int128" => integer_range(128, true),
+        "int" => integer_range(isize::BITS, true),
+        "uint8" => integer_range(8, false),
+        "uint16" => integer_range(16, false),
+        "uint32" => integer_range(32, false),
+        "uint64" => integer_range(64, false),
+        "uint128" => integer_range(128, false),
+        "uint" => integer_range(usize::BITS, false),
+        "float" => {
+            let top = Number::from_f64(f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0));
+            (negated(&top), top)
+        }
+        _ => return None,
+    };
+    Some(TypeRange { minimum, maximum })
+}
+
+/// Compares two JSON numbers by value, exactly when both are 64-bit integers.
+fn compare(a: &Number, b: &Number) -> Ordering {
+    let exact = |n: &Number| {
+        n.as_u64()
+            .map(i128::from)
+            .or_else(|| n.as_i64().map(i128::from))
+    };
+    match (exact(a), exact(b)) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        _ => {
+            let (a, b) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+/// The schemars transform writing each number type's [`TypeRange`] into its schema: a
+/// declared bound (`#[schemars(range(...))]`) inside the type's range stays, one beyond
+/// it is narrowed to what serde enforces.
+fn state_type_ranges(schema: &mut Schema) {
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    let is_number = match map.get("type") {
+        Some(Value::String(kind)) => kind == "integer" || kind == "number",
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .any(|kind| kind == "integer" || kind == "number"),
+        _ => false,
+    };
+    let Some(range) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(type_range)
+        .filter(|_| is_number)
+    else {
+        return;
+    };
+    for (keyword, bound, keep_declared) in [
+        ("minimum", range.minimum, Ordering::Greater),
+        ("maximum", range.maximum, Ordering::Less),
+    ] {
+        let declared = map.get(keyword).and_then(Value::as_number);
+        let narrower = declared.is_some_and(|declared| compare(declared, &bound) == keep_declared);
+        if !narrower {
+            map.insert(keyword.to_owned(), Value::Number(bound));
+        }
+    }
 }
 
 /// Keywords that constrain values beyond their type: serde's derived `Deserialize` does
@@ -54,25 +209,28 @@ const CONSTRAINT_KEYWORDS: &[&str] = &[
 /// Whether `schema` declares a constraint that deserializing with serde does not enforce,
 /// so the gate must also validate against the schema.
 ///
-/// The bounds schemars writes for integer types (`"format": "uint32", "minimum": 0`) do
-/// not count: serde rejects out-of-range integers itself.
+/// The bounds of a number type's own range ([`TypeRange`]) do not count: serde rejects
+/// out-of-range numbers itself (and accepts a little more for `u128`, `i128` and `f32`,
+/// see [`TypeRange`]).
 pub fn has_unenforced_constraints(schema: &Value) -> bool {
     match schema {
         Value::Object(map) => {
-            let format_range = map
+            let range = map
                 .get("format")
                 .and_then(Value::as_str)
-                .and_then(integer_range);
-            let own = CONSTRAINT_KEYWORDS
-                .iter()
-                .any(|keyword| match map.get(*keyword) {
-                    None => false,
-                    Some(bound) => match (format_range, *keyword, bound.as_f64()) {
-                        (Some(range), "minimum", Some(value)) => value > range.min as f64,
-                        (Some(range), "maximum", Some(value)) => value < range.max as f64,
-                        _ => true,
-                    },
-                });
+                .and_then(type_range);
+            let own = CONSTRAINT_KEYWORDS.iter().any(|keyword| {
+                match (map.get(*keyword), &range, *keyword) {
+                    (None, ..) => false,
+                    (Some(Value::Number(bound)), Some(range), "minimum") => {
+                        compare(bound, &range.minimum) == Ordering::Greater
+                    }
+                    (Some(Value::Number(bound)), Some(range), "maximum") => {
+                        compare(bound, &range.maximum) == Ordering::Less
+                    }
+                    _ => true,
+                }
+            });
             own || map.values().any(has_unenforced_constraints)
         }
         Value::Array(items) => items.iter().any(has_unenforced_constraints),
@@ -83,7 +241,169 @@ pub fn has_unenforced_constraints(schema: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::de::DeserializeOwned;
     use serde_json::json;
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Numbers {
+        a_u8: u8,
+        a_u16: u16,
+        a_u32: u32,
+        a_u64: u64,
+        a_u128: u128,
+        a_usize: usize,
+        an_i8: i8,
+        an_i16: i16,
+        an_i32: i32,
+        an_i64: i64,
+        an_i128: i128,
+        an_isize: isize,
+        an_f32: f32,
+        an_f64: f64,
+        optional: Option<u64>,
+        nested: Inner,
+        #[schemars(range(min = 1, max = 10))]
+        declared: u64,
+        #[schemars(range(max = 1000))]
+        beyond_the_type: u8,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Inner {
+        deep: u64,
+    }
+
+    fn property<'a>(schema: &'a Value, path: &str) -> &'a Value {
+        schema.pointer(path).unwrap_or(&Value::Null)
+    }
+
+    #[test]
+    fn every_number_type_states_its_range() {
+        let schema = input_schema_for::<Numbers>();
+        let range = |name: &str| {
+            let field = property(&schema, &format!("/properties/{name}"));
+            (field["minimum"].clone(), field["maximum"].clone())
+        };
+        assert_eq!(range("a_u8"), (json!(0), json!(255)));
+        assert_eq!(range("a_u32"), (json!(0), json!(4294967295_u64)));
+        assert_eq!(range("a_u64"), (json!(0), json!(18446744073709549568_u64)));
+        assert_eq!(range("an_i32"), (json!(i32::MIN), json!(i32::MAX)));
+        assert_eq!(
+            range("an_i64"),
+            (
+                json!(-9223372036854774784_i64),
+                json!(9223372036854774784_i64)
+            )
+        );
+        assert_eq!(range("a_usize"), range("a_u64"));
+        assert_eq!(range("an_isize"), range("an_i64"));
+        assert_eq!(
+            range("an_f32"),
+            (json!(-f64::from(f32::MAX)), json!(f64::from(f32::MAX)))
+        );
+        assert_eq!(
+            range("a_u128"),
+            (json!(0), json!(2f64.powi(128) - 2f64.powi(75)))
+        );
+        let i128_top = 2f64.powi(127) - 2f64.powi(74);
+        assert_eq!(
+            range("an_i128"),
+            (Value::from(-i128_top), Value::from(i128_top))
+        );
+        // f64 needs none: a JSON number beyond it does not parse.
+        assert_eq!(range("an_f64"), (Value::Null, Value::Null));
+        assert_eq!(range("optional"), range("a_u64"));
+        // A declared bound inside the type's range stays; one beyond it is narrowed.
+        assert_eq!(range("declared"), (json!(1), json!(10)));
+        assert_eq!(range("beyond_the_type"), (json!(0), json!(255)));
+        let deep = schema["$defs"]["Inner"]["properties"]["deep"].clone();
+        assert_eq!(
+            deep["maximum"],
+            json!(18446744073709549568_u64),
+            "{schema:#}"
+        );
+    }
+
+    /// Whether `text` deserializes as `T`, as the gate reads it.
+    fn serde_accepts<T: DeserializeOwned>(text: &str) -> bool {
+        serde_json::from_str::<T>(text).is_ok()
+    }
+
+    /// The stated bounds are values serde accepts, and so is every number a reader holding
+    /// JSON numbers as doubles rounds onto them: the schema never admits what the gate
+    /// refuses, whoever reads it.
+    #[test]
+    fn a_stated_bound_is_a_value_the_gate_accepts_for_every_reader() {
+        let schema = input_schema_for::<Numbers>();
+        for keyword in ["minimum", "maximum"] {
+            // A bound in integer digits (the 128-bit ones are doubles in the schema).
+            let digits = |name: &str| {
+                let bound = property(&schema, &format!("/properties/{name}/{keyword}"));
+                match bound.as_number() {
+                    Some(number) if !number.is_f64() => number.to_string(),
+                    _ => format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN)),
+                }
+            };
+            assert!(serde_accepts::<u32>(&digits("a_u32")));
+            assert!(serde_accepts::<i32>(&digits("an_i32")));
+            for name in ["a_u64", "an_i64", "a_u128", "an_i128"] {
+                let bound: i128 = digits(name).parse().unwrap_or_default();
+                let as_double = bound as f64;
+                // The numbers a double-reader rounds onto the bound lie within half a
+                // unit in the last place of it; those nearest the edge of the type:
+                let half_ulp = (as_double.abs() * f64::EPSILON / 2.0) as i128;
+                let beyond = if keyword == "maximum" {
+                    bound + half_ulp
+                } else {
+                    bound - half_ulp
+                };
+                let fits = match name {
+                    "a_u64" => serde_accepts::<u64>(&beyond.to_string()),
+                    "an_i64" => serde_accepts::<i64>(&beyond.to_string()),
+                    "a_u128" => serde_accepts::<u128>(&beyond.to_string()),
+                    _ => serde_accepts::<i128>(&beyond.to_string()),
+                };
+                assert!(fits, "{name} {keyword}: {beyond}");
+            }
+            let float = property(&schema, &format!("/properties/an_f32/{keyword}")).to_string();
+            assert!(serde_accepts::<f32>(&float));
+        }
+        assert!(!serde_accepts::<u32>("4294967296"));
+        assert!(!serde_accepts::<u64>("18446744073709551616"));
+        assert!(!serde_accepts::<i64>("-9223372036854775809"));
+        assert!(!serde_accepts::<i32>("-2147483649"));
+    }
+
+    #[cfg(feature = "constraints")]
+    #[test]
+    fn a_validator_refuses_what_serde_refuses_past_a_64_bit_bound() {
+        let schema = input_schema_for::<Inner>();
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        assert!(validator.is_valid(&json!({"deep": 18446744073709549568_u64})));
+        let past: Value =
+            serde_json::from_str(r#"{"deep": 18446744073709551616}"#).expect("valid JSON");
+        assert!(!validator.is_valid(&past));
+        assert!(!validator.is_valid(&json!({"deep": -1})));
+    }
+
+    #[test]
+    fn type_ranges_are_left_to_serde() {
+        let schema = input_schema_for::<Numbers>();
+        let without_declared = {
+            let mut schema = schema.clone();
+            if let Some(properties) = schema["properties"].as_object_mut() {
+                properties.remove("declared");
+            }
+            schema
+        };
+        assert!(
+            !has_unenforced_constraints(&without_declared),
+            "{without_declared:#}"
+        );
+        assert!(has_unenforced_constraints(&schema));
+    }
 
     #[test]
     fn integer_type_bounds_are_left_to_serde() {
@@ -99,6 +419,7 @@ mod tests {
         for constraint in [
             json!({"type": "integer", "format": "uint32", "minimum": 1}),
             json!({"type": "integer", "format": "uint32", "minimum": 0, "maximum": 100}),
+            json!({"type": "integer", "format": "uint64", "maximum": 18446744073709549567_u64}),
             json!({"type": "string", "maxLength": 10}),
             json!({"type": "string", "pattern": "^[a-z]+$"}),
             json!({"type": "array", "uniqueItems": true}),

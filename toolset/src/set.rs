@@ -134,8 +134,23 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     /// The tools' specs, in declared order.
     fn specs() -> &'static [ToolSpec];
 
-    /// Deserializes the JSON `arguments` of the tool `name` into its typed call.
-    fn parse(name: Self::Name, arguments: &str) -> Result<Self::Call, serde_json::Error>;
+    /// Deserializes the arguments of the tool `name` from `deserializer` into its typed
+    /// call. The gate reads through it with wrappers of its own (one that reports the keys
+    /// serde would ignore, one that tracks the JSON path of an error).
+    fn deserialize_call<'de, D: serde::Deserializer<'de>>(
+        name: Self::Name,
+        deserializer: D,
+    ) -> Result<Self::Call, D::Error>;
+
+    /// Deserializes the JSON `arguments` of the tool `name` into its typed call, with
+    /// serde alone: unknown keys of a nested struct or an `#[args]` struct are ignored
+    /// here, while the gate refuses them (see [`Rejected`](crate::Rejected)).
+    fn parse(name: Self::Name, arguments: &str) -> Result<Self::Call, serde_json::Error> {
+        let mut deserializer = serde_json::Deserializer::from_str(arguments);
+        let call = Self::deserialize_call(name, &mut deserializer)?;
+        deserializer.end()?;
+        Ok(call)
+    }
 
     /// Which tool a typed call is for.
     fn name_of(call: &Self::Call) -> Self::Name;
@@ -166,5 +181,11 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     #[doc(hidden)]
     fn spec_of(name: Self::Name) -> &'static ToolSpec {
         &Self::specs()[name.index()]
+    }
+
+    /// Every tool whose declaration is broken in a way only run time sees (see
+    /// [`crate::check`]); call it from a test.
+    fn check() -> Result<(), Vec<crate::DeclarationProblem>> {
+        crate::check::<Self>()
     }
 }

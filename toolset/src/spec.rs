@@ -111,9 +111,24 @@ pub struct ToolSpec {
     meta: ToolMeta,
     input_schema: OnceLock<Value>,
     output_schema: OnceLock<Option<Value>>,
-    /// A validator for the tools whose schema has constraints serde does not enforce.
+    /// Whether the schema declares constraints serde does not enforce, decided on first use.
+    constrained: OnceLock<bool>,
+    /// The schema's validator, compiled on first need (the first call of a constrained
+    /// tool, the first refused call of any tool), or why it cannot be.
     #[cfg(feature = "constraints")]
-    constraints: OnceLock<Option<jsonschema::Validator>>,
+    validator: OnceLock<Result<Box<jsonschema::Validator>, String>>,
+}
+
+/// Why the gate refused a call's arguments after serde accepted them.
+#[derive(Debug)]
+pub(crate) enum ConstraintFailure {
+    /// The arguments break constraints of the schema: one message per problem, each
+    /// starting with its JSON path.
+    #[cfg_attr(not(feature = "constraints"), allow(dead_code))]
+    Violations(Vec<String>),
+    /// The tool's constraints cannot be checked (see [`ToolSpec::declaration_problem`]):
+    /// the declaration is at fault, not the call.
+    Uncheckable(String),
 }
 
 impl ToolSpec {
@@ -123,49 +138,100 @@ impl ToolSpec {
             meta,
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
+            constrained: OnceLock::new(),
             #[cfg(feature = "constraints")]
-            constraints: OnceLock::new(),
+            validator: OnceLock::new(),
         }
     }
 
     /// Checks `arguments` (JSON that already deserialized into the tool's type) against the
     /// constraints of the schema that serde does not enforce. Every violation is listed,
-    /// each with where it is. Tools without such constraints pay one atomic load.
-    #[cfg(feature = "constraints")]
-    pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), Vec<String>> {
-        let validator = self.constraints.get_or_init(|| {
-            let schema = self.input_schema();
-            crate::schema::has_unenforced_constraints(schema)
-                .then(|| jsonschema::validator_for(schema).ok())
-                .flatten()
-        });
-        let Some(validator) = validator else {
+    /// each with where it is. Tools without such constraints pay one atomic load and a
+    /// scan of the text for `[`.
+    ///
+    /// Arguments holding an array are checked against the whole schema even without
+    /// constraints: serde's derive also reads a struct from an array of its fields, and the
+    /// schema says object, at every depth as at the root.
+    ///
+    /// Fails closed: constraints that cannot be checked refuse every call, since
+    /// accepting would let through exactly what they were declared to stop.
+    pub(crate) fn check_constraints(&self, arguments: &str) -> Result<(), ConstraintFailure> {
+        let constrained = self.is_constrained();
+        if !constrained && !arguments.as_bytes().contains(&b'[') {
             return Ok(());
-        };
-        let value: Value =
-            serde_json::from_str(arguments).map_err(|error| vec![error.to_string()])?;
-        let violations: Vec<String> = validator
-            .iter_errors(&value)
-            .map(|error| {
-                let at = error.instance_path().to_string();
-                if at.is_empty() {
-                    error.to_string()
-                } else {
-                    format!("{at}: {error}")
-                }
-            })
+        }
+        if constrained && let Some(why) = self.declaration_problem() {
+            return Err(ConstraintFailure::Uncheckable(why));
+        }
+        let value: Value = serde_json::from_str(arguments)
+            .map_err(|error| ConstraintFailure::Violations(vec![error.to_string()]))?;
+        let violations: Vec<String> = self
+            .schema_problems(&value)
+            .into_iter()
+            .map(|(_, message)| message)
             .collect();
         if violations.is_empty() {
             Ok(())
         } else {
-            Err(violations)
+            Err(ConstraintFailure::Violations(violations))
         }
     }
 
-    /// Without the `constraints` feature only serde's checks apply.
-    #[cfg(not(feature = "constraints"))]
-    pub(crate) fn check_constraints(&self, _arguments: &str) -> Result<(), Vec<String>> {
-        Ok(())
+    /// Every way `value` breaks the tool's schema, as `(JSON pointer, message)` pairs, each
+    /// message saying what the schema expects there. Empty when nothing can check (the
+    /// `constraints` feature off, or a schema the validator cannot compile).
+    pub(crate) fn schema_problems(&self, value: &Value) -> Vec<(String, String)> {
+        #[cfg(feature = "constraints")]
+        if let Ok(validator) = self.validator() {
+            return validator
+                .iter_errors(value)
+                .flat_map(|error| violation_messages(self.input_schema(), value, &error))
+                .collect();
+        }
+        #[cfg(not(feature = "constraints"))]
+        let _ = value;
+        Vec::new()
+    }
+
+    /// What is wrong with the tool's declaration that only run time can see, if anything:
+    /// a constraint of its schema that cannot be checked. The gate refuses every call of
+    /// such a tool; [`crate::check`] reports it, for a test to fail on.
+    pub fn declaration_problem(&self) -> Option<String> {
+        if !self.is_constrained() {
+            return None;
+        }
+        #[cfg(feature = "constraints")]
+        return self.validator().err().cloned();
+        #[cfg(not(feature = "constraints"))]
+        return Some(
+            "its argument schema declares constraints (ranges, lengths, patterns) that only the \
+             `constraints` feature of toolset checks, and it is off; enable it"
+                .to_owned(),
+        );
+    }
+
+    fn is_constrained(&self) -> bool {
+        *self
+            .constrained
+            .get_or_init(|| crate::schema::has_unenforced_constraints(self.input_schema()))
+    }
+
+    #[cfg(feature = "constraints")]
+    fn validator(&self) -> Result<&jsonschema::Validator, &String> {
+        self.validator
+            .get_or_init(|| {
+                jsonschema::validator_for(self.input_schema())
+                    .map(Box::new)
+                    .map_err(|error| {
+                        format!(
+                            "its argument schema declares a constraint the validator cannot compile ({error}); \
+                             fix the #[schemars(...)] attribute (a `pattern` must be an ECMA-262 regex, \
+                             e.g. `$` rather than `\\Z`)"
+                        )
+                    })
+            })
+            .as_ref()
+            .map(|validator| &**validator)
     }
 
     /// The name the model calls the tool by.
@@ -239,5 +305,86 @@ impl fmt::Debug for ToolSpec {
             .field("tier", &self.tier())
             .field("description", &self.description())
             .finish_non_exhaustive()
+    }
+}
+
+/// One violation the validator found, said as the gate says every problem: its JSON path,
+/// what the schema expects there, what was sent.
+#[cfg(feature = "constraints")]
+fn violation_messages(
+    schema: &Value,
+    value: &Value,
+    error: &jsonschema::ValidationError<'_>,
+) -> Vec<(String, String)> {
+    use crate::arguments::{
+        expected, got, missing, pointer, pointer_segments, subschema_at, unknown_key, value_at,
+    };
+    use jsonschema::error::ValidationErrorKind;
+    let path = pointer_segments(&error.instance_path().to_string());
+    let child = |key: &str| {
+        let mut at = path.clone();
+        at.push(key.to_owned());
+        at
+    };
+    match error.kind() {
+        // A union the value fits no branch of: when the value's type rules out all but one
+        // branch (an `Option<Struct>` holding an object), that branch's problems are the
+        // real ones, each with its own path.
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            let here = error.instance_path().to_string();
+            let plausible: Vec<&Vec<jsonschema::ValidationError<'static>>> = context
+                .iter()
+                .filter(|branch| {
+                    !branch.iter().any(|inner| {
+                        matches!(inner.kind(), ValidationErrorKind::Type { .. })
+                            && inner.instance_path().to_string() == here
+                    })
+                })
+                .collect();
+            if let [branch] = plausible.as_slice() {
+                return branch
+                    .iter()
+                    .flat_map(|inner| violation_messages(schema, value, inner))
+                    .collect();
+            }
+            let at = pointer(&path);
+            let message = match (subschema_at(schema, &path), value_at(value, &path)) {
+                (Some(field), Some(sent)) => {
+                    format!(
+                        "{at}: expected {}, got {}",
+                        expected(field, schema),
+                        got(sent)
+                    )
+                }
+                _ => format!("{at}: {error}"),
+            };
+            vec![(at, message)]
+        }
+        ValidationErrorKind::Required { property } => {
+            let at = child(property.as_str().unwrap_or_default());
+            vec![(pointer(&at), missing(schema, &at))]
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected
+            .iter()
+            .map(|key| {
+                let at = child(key);
+                (pointer(&at), unknown_key(schema, &at))
+            })
+            .collect(),
+        _ => {
+            let here = pointer(&path);
+            let message = match (subschema_at(schema, &path), value_at(value, &path)) {
+                (Some(field), Some(sent)) => {
+                    format!(
+                        "{here}: expected {}, got {}",
+                        expected(field, schema),
+                        got(sent)
+                    )
+                }
+                _ => format!("{here}: {error}"),
+            };
+            vec![(here, message)]
+        }
     }
 }

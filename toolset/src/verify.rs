@@ -5,9 +5,10 @@
 //! knows nothing of programs or tiers: the gate runs it on every call of a program, an
 //! approval runs it again on the one call a human reviewed.
 
+use crate::arguments::{self, ArgumentsError};
 use crate::policy::Availability;
+use crate::spec::ConstraintFailure;
 use crate::{Policy, ToolCall, ToolName, ToolSet, messages};
-use serde_json::error::Category;
 
 /// Why one call was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,6 +22,13 @@ pub enum ProblemKind {
     MalformedJson,
     /// The arguments are JSON but do not fit the tool's schema.
     InvalidArguments,
+    /// The tool's declaration is broken (a constraint of its schema cannot be checked):
+    /// no call of it can be verified, so none runs. Not the model's mistake; see
+    /// [`crate::check`].
+    Misdeclared,
+    /// The call has no id, or shares its id with another call of the program: its result
+    /// could not be told apart (providers refuse a reply with two results for one id).
+    InvalidCallId,
 }
 
 /// One rejected call, with a message written for the model.
@@ -112,87 +120,60 @@ pub(crate) fn verify_arguments<T: ToolSet>(
         kind,
         message,
     };
-    // Models send "" (or whitespace) for a tool without arguments.
-    let arguments = if call.arguments.trim().is_empty() {
-        "{}"
-    } else {
-        call.arguments.as_str()
+    let spec = T::spec_of(name);
+    // A tool whose constraints cannot be checked refuses every call, whatever it says.
+    if let Some(why) = spec.declaration_problem() {
+        return Err(problem(
+            ProblemKind::Misdeclared,
+            messages::misdeclared(&call.name, &why),
+        ));
+    }
+    let invalid = |problems: Vec<String>| {
+        problem(
+            ProblemKind::InvalidArguments,
+            messages::invalid_arguments(&call.name, &problems.join("; ")),
+        )
     };
-    let typed = T::parse(name, arguments).map_err(|error| match error.classify() {
-        Category::Syntax | Category::Eof | Category::Io => problem(
+    // Models send "" (or whitespace) for a tool without arguments.
+    let arguments = match call.arguments.trim() {
+        "" => "{}",
+        text => text,
+    };
+    match arguments::read::<T>(name, spec, arguments) {
+        Ok(typed) => match spec.check_constraints(arguments) {
+            Ok(()) => Ok(Verified { name, typed }),
+            Err(ConstraintFailure::Uncheckable(why)) => Err(problem(
+                ProblemKind::Misdeclared,
+                messages::misdeclared(&call.name, &why),
+            )),
+            Err(ConstraintFailure::Violations(violations)) => Err(invalid(violations)),
+        },
+        Err(ArgumentsError::Malformed(error)) => Err(problem(
             ProblemKind::MalformedJson,
             messages::malformed_json(&call.name, &error),
-        ),
-        Category::Data => problem(
-            ProblemKind::InvalidArguments,
-            messages::invalid_arguments(&call.name, without_position(&error.to_string())),
-        ),
-    })?;
-    T::spec_of(name)
-        .check_constraints(arguments)
-        .map_err(|violations| {
-            problem(
-                ProblemKind::InvalidArguments,
-                messages::invalid_arguments(&call.name, &violations.join("; ")),
-            )
-        })?;
-    Ok(Verified { name, typed })
-}
-
-/// serde_json appends " at line 1 column 17", which tells the model nothing useful.
-fn without_position(message: &str) -> &str {
-    match message.rfind(" at line ") {
-        Some(at) => &message[..at],
-        None => message,
+        )),
+        Err(ArgumentsError::Invalid(mut problems)) => {
+            // Unknown keys refused after serde read the rest: the schema's constraints
+            // may be broken too; say everything at once.
+            if let Err(ConstraintFailure::Violations(violations)) =
+                spec.check_constraints(arguments)
+            {
+                for violation in violations {
+                    if !problems.contains(&violation) {
+                        problems.push(violation);
+                    }
+                }
+            }
+            Err(invalid(problems))
+        }
     }
 }
 
 /// The unknown-tool message: the offered tools (what the rendered list shows), and the
-/// closest of them by edit distance when it is near enough to be a typo.
+/// closest of them when it is near enough to be a typo. A name past the 64-character
+/// grammar gets no distance computed, and is echoed cut short.
 fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
     let offered: Vec<&str> = policy.offered().map(ToolName::as_str).collect();
-    let closest = offered
-        .iter()
-        .map(|candidate| (levenshtein(name, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate);
-    messages::unknown_tool(name, closest, &offered)
-}
-
-/// Levenshtein distance, for "did you mean".
-pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = Vec::with_capacity(b.len() + 1);
-        current.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn levenshtein_counts_edits() {
-        assert_eq!(levenshtein("raed_note", "read_note"), 2);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("same", "same"), 0);
-    }
-
-    #[test]
-    fn the_position_suffix_is_dropped() {
-        assert_eq!(
-            without_position("missing field `key` at line 1 column 2"),
-            "missing field `key`"
-        );
-        assert_eq!(without_position("no position"), "no position");
-    }
+    let closest = arguments::closest(name, &offered);
+    messages::unknown_tool(&arguments::shortened(name), closest, &offered)
 }

@@ -2,7 +2,7 @@
 //! Sets: without `<State>` (the state is `()`), several in one `toolset!`, entries named
 //! by path, one tool in two sets, trailing commas.
 
-use toolset::{ToolSet, tool, toolset};
+use toolset::{ToolName, ToolSet, tool, toolset};
 
 /// Tools of the calendar, in their own module.
 pub mod calendar {
@@ -41,6 +41,47 @@ pub async fn read(state: &Inbox) -> &'static str {
     "empty"
 }
 
+/// Names that share a length, a prefix, or all but one character.
+pub mod lookalikes {
+    use toolset::tool;
+
+    /// One.
+    #[tool(tier = "read_only")]
+    pub async fn ab() {}
+
+    /// Two.
+    #[tool(tier = "read_only")]
+    pub async fn ba() {}
+
+    /// Three.
+    #[tool(tier = "read_only")]
+    pub async fn tool_a() {}
+
+    /// Four.
+    #[tool(tier = "read_only", name = "tool-a")]
+    pub async fn tool_dash_a() {}
+
+    /// Five.
+    #[tool(tier = "read_only", name = "tool_")]
+    pub async fn tool_underscore() {}
+
+    /// Six.
+    #[tool(tier = "read_only")]
+    pub async fn tool() {}
+}
+
+toolset! {
+    /// Tools whose names a lookup must tell apart.
+    pub Lookalikes = [
+        lookalikes::ab,
+        lookalikes::ba,
+        lookalikes::tool_a,
+        lookalikes::tool_dash_a,
+        lookalikes::tool_underscore,
+        lookalikes::tool,
+    ];
+}
+
 toolset! {
     /// Stateless tools: the state is `()`.
     pub Clock = [now];
@@ -64,4 +105,21 @@ pub fn main() {
     let call = <Calendar as ToolSet>::parse(CalendarName::Book, r#"{"room": "a"}"#);
     assert_eq!(format!("{call:?}"), "Ok(Book(..))");
     assert_eq!(format!("{:?}", CalendarName::List), "List");
+    // Every name is found, as itself, however alike; near misses are not.
+    for name in LookalikesName::ALL {
+        assert_eq!(LookalikesName::from_name(name.as_str()), Some(*name));
+    }
+    for stranger in [
+        "",
+        "a",
+        "aa",
+        "tool_b",
+        "tool-",
+        "Tool",
+        "tool_a ",
+        "tool_dash_a",
+        "tool_underscore",
+    ] {
+        assert_eq!(LookalikesName::from_name(stranger), None, "{stranger:?}");
+    }
 }

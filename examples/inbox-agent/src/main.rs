@@ -121,9 +121,11 @@ async fn run() -> Result<(), String> {
             }
         };
 
-        println!("\nProposals for the user (autonomy: {autonomy:?}):");
-        for proposal in plan.proposals() {
-            show::proposal(proposal);
+        if plan.has_proposals() {
+            println!("\nProposals for the user (autonomy: {autonomy:?}):");
+            for proposal in plan.proposals() {
+                show::proposal(proposal);
+            }
         }
         let proposals = plan.proposals().to_vec();
 

@@ -4,7 +4,12 @@
 //! cargo run -p inbox-mcp                                   # stdio
 //! cargo run -p inbox-mcp -- --http 127.0.0.1:8931          # streamable HTTP at /mcp
 //! cargo run -p inbox-mcp -- --autonomy reversible          # let reversible tools run too
+//! INBOX_MCP_TOKEN=... cargo run -p inbox-mcp -- --http 0.0.0.0:8931 --token-env INBOX_MCP_TOKEN
 //! ```
+//!
+//! Over HTTP, a non-loopback address is refused unless requests must carry a bearer
+//! token (`--token-env NAME`: the token is read from that environment variable, never
+//! from the command line) or `--allow-unauthenticated-remote` is given.
 //!
 //! By default only read-only tools (`search`, `read_item`) run; `set_due_date` and
 //! `archive` answer that they need a human's approval, and `send_reply` (irreversible,
@@ -13,25 +18,33 @@
 use inbox_agent::{Inbox, InboxTools};
 use std::process::ExitCode;
 use toolset::Autonomy;
-use toolset::mcp::McpServer;
+use toolset::mcp::{HttpConfig, McpServer};
 
 const USAGE: &str =
-    "usage: inbox-mcp [--http HOST:PORT] [--autonomy off|read_only|reversible|external_reversible]
+    "usage: inbox-mcp [--http HOST:PORT [--token-env NAME] [--allow-unauthenticated-remote]]
+                 [--autonomy off|read_only|reversible|external_reversible]
 
 Serves the inbox agent's tools over MCP: stdio by default, or streamable HTTP at
 http://HOST:PORT/mcp with --http. --autonomy sets the highest tier that runs without a
-human (default read_only); irreversible tools never do.";
+human (default read_only); irreversible tools never do. Over HTTP, --token-env NAME
+requires `Authorization: Bearer <token>` with the token from the environment variable
+NAME; a non-loopback HOST needs it, or --allow-unauthenticated-remote.";
 
 /// What the command line asked for.
 struct Options {
     http: Option<String>,
     autonomy: Autonomy,
+    /// The environment variable holding the bearer token.
+    token_env: Option<String>,
+    unauthenticated_remote: bool,
 }
 
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
         http: None,
         autonomy: Autonomy::ReadOnly,
+        token_env: None,
+        unauthenticated_remote: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -52,6 +65,13 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
                     other => return Err(format!("unknown autonomy level {other:?}")),
                 };
             }
+            "--token-env" => {
+                options.token_env = Some(
+                    args.next()
+                        .ok_or("--token-env needs the name of an environment variable")?,
+                );
+            }
+            "--allow-unauthenticated-remote" => options.unauthenticated_remote = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -80,8 +100,28 @@ async fn main() -> ExitCode {
         );
     let served = match options.http {
         Some(addr) => {
-            eprintln!("inbox-mcp: serving MCP over streamable HTTP at http://{addr}/mcp");
-            server.serve_http(addr).await
+            let mut config = HttpConfig::new();
+            if let Some(name) = &options.token_env {
+                match std::env::var(name) {
+                    Ok(token) if !token.is_empty() => config = config.with_bearer_token(token),
+                    _ => {
+                        eprintln!("inbox-mcp: the environment variable {name} holds no token");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            if options.unauthenticated_remote {
+                config = config.allow_unauthenticated_remote();
+            }
+            match tokio::net::TcpListener::bind(&addr).await {
+                Ok(listener) => {
+                    eprintln!("inbox-mcp: starting MCP over streamable HTTP at http://{addr}/mcp");
+                    server
+                        .serve_http_with(listener, config, std::future::pending())
+                        .await
+                }
+                Err(error) => Err(error),
+            }
         }
         None => server.serve_stdio().await,
     };

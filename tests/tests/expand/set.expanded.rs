@@ -358,6 +358,9 @@ const _: () = {
         ::toolset::ToolSpec::__new(<now as ::toolset::Tool>::META),
     ];
     const NAMES: [&str; 1usize] = [<now as ::toolset::Tool>::NAME];
+    static NAME_INDEX: ::toolset::__private::NameIndex<1, 2> = ::toolset::__private::NameIndex::new(
+        &NAMES,
+    );
     #[automatically_derived]
     impl ::toolset::ToolName for ClockName {
         const ALL: &'static [Self] = &[ClockName::Now];
@@ -367,13 +370,12 @@ const _: () = {
         fn index(self) -> usize {
             self as usize
         }
-        #[allow(unreachable_patterns)]
         fn from_name(name: &str) -> ::std::option::Option<Self> {
-            match name {
-                <now as ::toolset::Tool>::NAME => {
-                    ::std::option::Option::Some(ClockName::Now)
+            match NAME_INDEX.find(name, &NAMES) {
+                ::std::option::Option::Some(index) => {
+                    ::std::option::Option::Some(Self::ALL[index])
                 }
-                _ => ::std::option::Option::None,
+                ::std::option::Option::None => ::std::option::Option::None,
             }
         }
     }
@@ -396,15 +398,15 @@ const _: () = {
             static RENDERED: ::toolset::__private::RenderCache = ::toolset::__private::RenderCache::new();
             &RENDERED
         }
-        fn parse(
+        fn deserialize_call<'de, D: ::toolset::__private::serde::Deserializer<'de>>(
             name: ClockName,
-            arguments: &str,
-        ) -> ::std::result::Result<ClockCall, ::toolset::__private::serde_json::Error> {
+            deserializer: D,
+        ) -> ::std::result::Result<ClockCall, D::Error> {
             match name {
                 ClockName::Now => {
-                    ::toolset::__private::serde_json::from_str::<
-                        <now as ::toolset::Tool>::Args,
-                    >(arguments)
+                    <<now as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<
+                        'de,
+                    >>::deserialize(deserializer)
                         .map(ClockCall::Now)
                 }
             }

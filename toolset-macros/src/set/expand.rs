@@ -9,7 +9,7 @@
 
 use super::model::{Entry, Set};
 use crate::doc::doc_text;
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
@@ -175,7 +175,9 @@ fn tool_names(set: &Set) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `ToolName` and `Display` for the name enum.
+/// `ToolName` and `Display` for the name enum. A name is looked up in a perfect hash of
+/// the set's names (built by the compiler: only constant evaluation knows them), so the
+/// cost does not grow with the number of tools as a `match` on strings does.
 fn name_impl(names: &Names) -> TokenStream {
     let name_enum = &names.name_enum;
     let variants: Vec<&Ident> = names
@@ -184,8 +186,13 @@ fn name_impl(names: &Names) -> TokenStream {
         .iter()
         .map(|entry| &entry.variant)
         .collect();
-    let tool_names = tool_names(names.set);
+    let count = names.set.entries.len();
+    let buckets = Literal::usize_unsuffixed(toolset_names::bucket_count(count));
+    let slots = Literal::usize_unsuffixed(toolset_names::slot_count(count));
     quote! {
+        static NAME_INDEX: ::toolset::__private::NameIndex<#buckets, #slots> =
+            ::toolset::__private::NameIndex::new(&NAMES);
+
         #[automatically_derived]
         impl ::toolset::ToolName for #name_enum {
             const ALL: &'static [Self] = &[#(#name_enum::#variants),*];
@@ -198,13 +205,10 @@ fn name_impl(names: &Names) -> TokenStream {
                 self as usize
             }
 
-            // Two entries with one name are reported by the duplicate-name check above;
-            // the second arm being unreachable would only repeat it as a warning.
-            #[allow(unreachable_patterns)]
             fn from_name(name: &str) -> ::std::option::Option<Self> {
-                match name {
-                    #(#tool_names => ::std::option::Option::Some(#name_enum::#variants),)*
-                    _ => ::std::option::Option::None,
+                match NAME_INDEX.find(name, &NAMES) {
+                    ::std::option::Option::Some(index) => ::std::option::Option::Some(Self::ALL[index]),
+                    ::std::option::Option::None => ::std::option::Option::None,
                 }
             }
         }
@@ -237,7 +241,7 @@ fn set_impl(names: &Names) -> TokenStream {
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #name_enum::#variant => ::toolset::__private::serde_json::from_str::<<#path as ::toolset::Tool>::Args>(arguments).map(#call_enum::#variant),
+            #name_enum::#variant => <<#path as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {
@@ -274,10 +278,10 @@ fn set_impl(names: &Names) -> TokenStream {
                 &RENDERED
             }
 
-            fn parse(
+            fn deserialize_call<'de, D: ::toolset::__private::serde::Deserializer<'de>>(
                 name: #name_enum,
-                arguments: &str,
-            ) -> ::std::result::Result<#call_enum, ::toolset::__private::serde_json::Error> {
+                deserializer: D,
+            ) -> ::std::result::Result<#call_enum, D::Error> {
                 match name {
                     #(#parse_arms)*
                 }

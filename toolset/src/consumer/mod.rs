@@ -27,8 +27,11 @@
 //! deterministic: the same specs give the same bytes in every process, so a provider's
 //! prompt cache keeps matching.
 //!
-//! - [`tool_list`] renders a set's default list once per (format, order) and hands out
-//!   the same `&'static str` afterwards.
+//! - [`Request::tool_list`](crate::Request::tool_list) composes one request's list (its
+//!   policy, activated, injected and history tools) from per-tool fragments rendered once
+//!   per format: the list to send when a conversation defers tools or has a policy.
+//! - [`tool_list`] renders a set's default list (a fresh conversation's request) once per
+//!   (format, order) and hands out the same `&'static str` afterwards.
 //! - [`render_specs`] renders any list of specs (a composed or filtered list), uncached.
 //! - [`tool_value`] renders one tool for a [`Format`] chosen at run time.
 //!

@@ -39,7 +39,7 @@
 //!   are dropped;
 //! - constraints strict mode cannot express are never dropped silently: string lengths,
 //!   `uniqueItems`, `min`/`maxProperties` and a `format` outside strict mode's list move
-//!   into the description ("At most 80 characters."), as defaults do. The gate still
+//!   into the description ("From 1 to 80 characters."), as defaults do. The gate still
 //!   checks them against the canonical schema.
 //!
 //! [`why_not_strict`] says why a tool is not strict.
@@ -109,16 +109,13 @@ const DROPPED: [&str; 10] = [
     "contentSchema",
 ];
 
-/// Constraints strict mode cannot express, each with how its note in the description
-/// reads. serde does not enforce them either (the gate checks them against the canonical
-/// schema), so the strict schema accepts nothing the gate refuses for another reason; the
-/// note keeps the model told.
-const RESTATED: [(&str, &str); 5] = [
-    ("minLength", "At least {} characters."),
-    ("maxLength", "At most {} characters."),
-    ("uniqueItems", "Items must be unique."),
-    ("minProperties", "At least {} entries."),
-    ("maxProperties", "At most {} entries."),
+/// Constraints strict mode cannot express, as (minimum, maximum, what is counted): each
+/// pair is restated in the description as one note. serde does not enforce them either
+/// (the gate checks them against the canonical schema), so the strict schema accepts
+/// nothing the gate refuses for another reason; the note keeps the model told.
+const RESTATED: [(&str, &str, &str); 2] = [
+    ("minLength", "maxLength", "character"),
+    ("minProperties", "maxProperties", "entry"),
 ];
 
 const MAX_PROPERTIES: usize = 5000;
@@ -255,15 +252,29 @@ fn first_open_object(node: &Value, path: &str) -> Option<String> {
     None
 }
 
-/// Moves the constraints strict mode cannot express ([`RESTATED`]) and a `format` it does
+/// Moves the constraints strict mode cannot express ([`RESTATED`], `uniqueItems`) and a `format` it does
 /// not support into the node's description, so the model still reads them.
 fn restate_constraints(map: &mut Map<String, Value>) {
     let mut notes = Vec::new();
-    for (key, note) in RESTATED {
-        match map.shift_remove(key) {
-            Some(Value::Bool(false)) | None => {}
-            Some(value) => notes.push(note.replace("{}", &value.to_string())),
-        }
+    for (min_key, max_key, unit) in RESTATED {
+        let min = map.shift_remove(min_key).and_then(|value| value.as_u64());
+        let max = map.shift_remove(max_key).and_then(|value| value.as_u64());
+        let counted = |n: u64| match (n, unit) {
+            (1, _) => format!("1 {unit}"),
+            (_, "entry") => format!("{n} entries"),
+            _ => format!("{n} {unit}s"),
+        };
+        let note = match (min, max) {
+            (Some(min), Some(max)) if min == max => format!("Exactly {}.", counted(max)),
+            (Some(min), Some(max)) => format!("From {min} to {}.", counted(max)),
+            (Some(min), None) => format!("At least {}.", counted(min)),
+            (None, Some(max)) => format!("At most {}.", counted(max)),
+            (None, None) => continue,
+        };
+        notes.push(note);
+    }
+    if map.shift_remove("uniqueItems") == Some(Value::Bool(true)) {
+        notes.push("Items must be unique.".to_owned());
     }
     if let Some(format) = map.get("format").and_then(Value::as_str)
         && !FORMATS.contains(&format)
@@ -627,7 +638,7 @@ mod tests {
         let properties = &strict["properties"];
         assert_eq!(
             properties["name"],
-            json!({"type": "string", "description": "Who. At least 1 characters. At most 80 characters."})
+            json!({"type": "string", "description": "Who. From 1 to 80 characters."})
         );
         assert_eq!(
             properties["site"],

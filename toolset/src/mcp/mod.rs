@@ -4,23 +4,25 @@
 //! over stdio ([`McpServer::serve_stdio`]) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
-//! - `tools/list` is the set's MCP rendering ([`crate::consumer::mcp`]), built once per server:
+//! - `tools/list` is the set's MCP rendering ([`crate::consumer`]), built once per server:
 //!   names, descriptions, input and output schemas, and annotations derived from each
 //!   tool's tier (`read_only` → `readOnlyHint`, `irreversible` → `destructiveHint`, …).
 //! - `tools/call` goes through the same gate as every other call: an unknown tool or
 //!   arguments that do not fit the schema come back as a result with `isError: true`
-//!   and a message the model can act on; a call above the server's [`Autonomy`] is not
-//!   run, and comes back with `isError: true` and the "needs human approval" message
-//!   (see [`McpServer::with_withheld_message`]); anything else runs with
-//!   `Set::apply` against the shared state, and its outcome becomes the
+//!   and a message the model can act on; a call above the server's [`Autonomy`] is put
+//!   to the human by elicitation when the client supports it
+//!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
+//!   explicit approval) is not run, and comes back with `isError: true` and the "needs
+//!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
+//!   state, as `Set::apply` runs it, and its outcome becomes the
 //!   `CallToolResult` (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
 //!   goes on the wire. A tool that declares an `outputSchema` must answer with a
 //!   conforming object, which clients check; when it answers without one (a skip, say)
 //!   the result is sent with `isError: true`, its text unchanged.
 //! - A request's `progressToken` turns [`ToolContext::report_progress`] into MCP
-//!   `notifications/progress`; a client's `notifications/cancelled` cancels the call's
-//!   [`ToolContext`].
+//!   `notifications/progress`, in bounded memory: up to 32 reports wait for a slow
+//!   client, and beyond that the latest replaces the newest one waiting.
 //!
 //! ```no_run
 //! # use toolset::{tool, toolset, Autonomy};
@@ -39,33 +41,95 @@
 //!     .await
 //! # }
 //! ```
+//!
+//! ## Many sessions, one state
+//!
+//! Every session (every stdio connection, every HTTP session) shares the server's state,
+//! behind a [`tokio::sync::RwLock`]: read-only calls, from any number of sessions, run
+//! together on `&S`; a call of any other tier runs alone with `&mut S`. The lock is
+//! fair: a waiting write holds back the reads that come after it, so reads cannot starve
+//! it.
+//!
+//! No call holds the others forever: a call waits for the state at most the server's
+//! time limit ([`McpServer::with_call_timeout`], [`DEFAULT_CALL_TIMEOUT`] unless set),
+//! and is then answered as timed out without having run; once running it gets the same
+//! limit (on top of its own `timeout_ms`), after which it is stopped (its future dropped)
+//! and answered as timed out. A handler that blocks its thread instead of awaiting cannot
+//! be stopped this way; keep blocking work in `spawn_blocking` with its own limit.
+//!
+//! A call whose client has gone is not started: its request was cancelled
+//! (`notifications/cancelled`), or its connection ended (stdin closed, HTTP session
+//! deleted or expired). One that has started is cancelled, through its
+//! [`ToolContext`]'s token and by dropping it. So a write queued behind a long read does
+//! not run late for a client that gave up (and may retry it).
+//!
+//! ## Over HTTP
+//!
+//! [`McpServer::serve_http_with`] serves under an [`HttpConfig`]: capped connections and
+//! sessions, header and body read timeouts, idle sessions expired (their memory freed),
+//! `Host` checked per connection (a loopback name only from a loopback peer, so binding
+//! `0.0.0.0` does not let `Host: localhost` in from another machine), `Origin` the
+//! server's own unless allowed, a bearer token or any `tower` layer for authentication,
+//! and no unauthenticated serving on a non-loopback address unless asked for.
+//! Requests of the 2026-07-28 protocol have no session: a call of theirs is not watched
+//! for its connection (the spec does not make a dropped connection a cancellation) and is
+//! bounded by the time limit alone.
+//!
+//! ## Malformed input: what is rmcp's, what is ours
+//!
+//! - A `tools/call` (or `tools/list`, `initialize`, `ping`) whose params do not have the
+//!   method's shape is answered `-32602 Invalid params`, with serde's reason. (rmcp parses
+//!   such a request as a custom one, whose default answer is `-32601 Method not found`;
+//!   this server answers it.)
+//! - Over stdio, reading lines is rmcp's (`rmcp::transport::async_rw`, as of rmcp 3.11):
+//!   a line that is not JSON, or JSON that is not a JSON-RPC message (e.g. `params` that
+//!   is neither an object nor an array), is logged and skipped with no answer, although
+//!   JSON-RPC asks for `-32700 Parse error` / `-32600 Invalid Request`; and a line longer
+//!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
+//!   client waiting on such a request gets nothing: give requests a timeout.
 
+mod elicit;
 mod http;
+mod messages;
+mod presence;
+mod progress;
 mod server;
 
 use crate::{Autonomy, Policy, ToolContext, ToolName, ToolSet};
 use rmcp::model::Tool;
 use std::fmt;
 use std::sync::Arc;
-use tokio::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::RwLock;
 
-pub use http::DEFAULT_HTTP_PATH;
+pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
+pub use messages::DEFAULT_WITHHELD_MESSAGE;
 
-/// The message of a withheld call when none is configured; see
-/// [`McpServer::with_withheld_message`].
-pub const DEFAULT_WITHHELD_MESSAGE: &str = "Needs human approval: \"{tool}\" is a tool of tier \
-     {tier}, and this server runs tools only up to tier {autonomy} without a human. The call \
-     was not run; ask the user to carry it out or to approve it.";
+/// How long a call may wait for the state, and then run, unless
+/// [`McpServer::with_call_timeout`] says otherwise.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a withheld call waits for the human's answer to an elicitation, unless
+/// [`McpServer::with_approval_timeout`] says otherwise.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// An MCP server for the tool set `T`, holding its per-run state.
 ///
 /// Cloning is cheap and every clone shares the same state (behind a
-/// [`tokio::sync::Mutex`]: calls run one request at a time, as `apply` needs `&mut`).
-/// Built with [`McpServer::new`] and the `with_*` methods; served with
-/// [`serve_stdio`](McpServer::serve_stdio) or [`serve_http`](McpServer::serve_http).
+/// [`tokio::sync::RwLock`]: read-only calls run together, writes alone; see the
+/// [module docs](self)). Built with [`McpServer::new`] and the `with_*` methods, which
+/// can only tighten what runs unattended; served with
+/// [`serve_stdio`](McpServer::serve_stdio), [`serve_http`](McpServer::serve_http) or
+/// [`serve_on`](McpServer::serve_on) any rmcp transport.
 pub struct McpServer<T: ToolSet> {
-    state: Arc<Mutex<T::State>>,
+    state: Arc<RwLock<T::State>>,
     policy: Arc<Policy<T>>,
+    /// Whether an autonomy level was set (by `with_autonomy` or `with_policy`); until
+    /// then the policy's level is the default, which the first one set replaces.
+    autonomy_set: bool,
+    call_timeout: Duration,
+    /// How long to wait for a human's approval by elicitation; `None`: never ask.
+    approval_timeout: Option<Duration>,
     withheld_message: Arc<str>,
     context: ToolContext,
     name: Arc<str>,
@@ -85,9 +149,12 @@ impl<T: ToolSet> McpServer<T> {
     pub fn new(state: T::State) -> Self {
         let policy = Policy::new(Autonomy::ReadOnly);
         McpServer {
-            state: Arc::new(Mutex::new(state)),
+            state: Arc::new(RwLock::new(state)),
             tools: listed_tools(&policy),
             policy: Arc::new(policy),
+            autonomy_set: false,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
             withheld_message: Arc::from(DEFAULT_WITHHELD_MESSAGE),
             context: ToolContext::default(),
             name: Arc::from(T::NAME),
@@ -99,26 +166,88 @@ impl<T: ToolSet> McpServer<T> {
     /// Lets calls up to `autonomy` run without a human. Calls above it (and every
     /// `irreversible` or propose-only tool, whatever the level) are answered with the
     /// withheld message instead of running.
+    ///
+    /// The builder only tightens: the first level set (here or by
+    /// [`with_policy`](McpServer::with_policy)) replaces the default `read_only`, and every
+    /// later one can only lower it. What a policy hid, denied or deferred stays so.
     pub fn with_autonomy(self, autonomy: Autonomy) -> Self {
-        let policy = (*self.policy).clone();
-        // A fresh policy at `autonomy`, keeping what the old one hid or denied.
-        let mut fresh = Policy::new(autonomy);
-        for &tool in T::Name::ALL {
-            if policy.is_hidden(tool) {
-                fresh = fresh.hide(tool);
-            }
-            if policy.is_denied(tool) {
-                fresh = fresh.deny(tool);
-            }
-        }
-        self.with_policy(fresh)
+        self.tightened(autonomy, None)
     }
 
-    /// Serves under `policy`: its autonomy decides what runs unattended; tools it hides
-    /// or denies are left out of `tools/list` and rejected when called.
-    pub fn with_policy(mut self, policy: Policy<T>) -> Self {
-        self.tools = listed_tools(&policy);
-        self.policy = Arc::new(policy);
+    /// Serves under `policy` too: its autonomy lowers the server's (the first level set
+    /// replaces the default `read_only`), and the tools it hides or denies are left out of
+    /// `tools/list` and rejected when called, on top of those hidden or denied before.
+    /// Its deferred marks are kept as well.
+    ///
+    /// Nothing is ever loosened: `with_policy` and [`with_autonomy`](McpServer::with_autonomy),
+    /// in any order and any number of times, leave the lowest autonomy level set and
+    /// every denial, hiding and deferral.
+    pub fn with_policy(self, policy: Policy<T>) -> Self {
+        let level = policy.autonomy();
+        self.tightened(level, Some(&policy))
+    }
+
+    /// The policy at `level` (the minimum with what was set before), carrying every
+    /// restriction of the current policy and of `more`.
+    fn tightened(mut self, level: Autonomy, more: Option<&Policy<T>>) -> Self {
+        let level = if self.autonomy_set {
+            self.policy.autonomy().tightened_to(level)
+        } else {
+            level
+        };
+        let mut merged = Policy::new(level);
+        for &tool in T::Name::ALL {
+            let either = |check: fn(&Policy<T>, T::Name) -> bool| {
+                check(&self.policy, tool) || more.is_some_and(|policy| check(policy, tool))
+            };
+            if either(Policy::is_hidden) {
+                merged = merged.hide(tool);
+            }
+            if either(Policy::is_denied) {
+                merged = merged.deny(tool);
+            }
+            if either(Policy::is_deferred) {
+                merged = merged.defer(tool);
+            }
+        }
+        self.autonomy_set = true;
+        self.tools = listed_tools(&merged);
+        self.policy = Arc::new(merged);
+        self
+    }
+
+    /// The longest a call may wait for the state (other calls hold it) and then run;
+    /// [`DEFAULT_CALL_TIMEOUT`] unless set. A call that waited this long is answered as
+    /// timed out without running; one that ran this long is stopped and answered as timed
+    /// out. A tool's own `timeout_ms` still applies when shorter.
+    ///
+    /// It bounds how long one call can keep the others out: a write waits for the reads
+    /// running before it, and the reads after it wait for the write.
+    pub fn with_call_timeout(mut self, limit: Duration) -> Self {
+        self.call_timeout = limit;
+        self
+    }
+
+    /// How long a withheld call waits for the human to answer the approval request
+    /// ([`DEFAULT_APPROVAL_TIMEOUT`] unless set); no answer in time means no.
+    ///
+    /// A call the gate withholds (above the autonomy level, not propose-only) is put to
+    /// the human by MCP elicitation when the client declared that capability: the tool,
+    /// its tier, title, preview and exact arguments, with a box to tick. It runs only on
+    /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
+    /// an unticked box, no answer, or a client without elicitation get the withheld
+    /// message, and nothing runs.
+    pub fn with_approval_timeout(mut self, limit: Duration) -> Self {
+        if self.approval_timeout.is_some() {
+            self.approval_timeout = Some(limit);
+        }
+        self
+    }
+
+    /// Never asks the human by elicitation: every withheld call gets the withheld
+    /// message. Later builder calls do not turn asking back on.
+    pub fn without_elicitation(mut self) -> Self {
+        self.approval_timeout = None;
         self
     }
 
@@ -155,13 +284,23 @@ impl<T: ToolSet> McpServer<T> {
     }
 
     /// The shared state the tools run against, e.g. to inspect it after calls.
-    pub fn state(&self) -> &Arc<Mutex<T::State>> {
+    pub fn state(&self) -> &Arc<RwLock<T::State>> {
         &self.state
     }
 
     /// The autonomy level in force.
     pub fn autonomy(&self) -> Autonomy {
         self.policy.autonomy()
+    }
+
+    /// The policy in force: the autonomy level and every tool hidden, denied or deferred.
+    pub fn policy(&self) -> &Policy<T> {
+        &self.policy
+    }
+
+    /// The per-call time limit in force; see [`McpServer::with_call_timeout`].
+    pub fn call_timeout(&self) -> Duration {
+        self.call_timeout
     }
 
     /// The tools `tools/list` answers with, in declared order.
@@ -195,6 +334,9 @@ impl<T: ToolSet> Clone for McpServer<T> {
         McpServer {
             state: Arc::clone(&self.state),
             policy: Arc::clone(&self.policy),
+            autonomy_set: self.autonomy_set,
+            call_timeout: self.call_timeout,
+            approval_timeout: self.approval_timeout,
             withheld_message: Arc::clone(&self.withheld_message),
             context: self.context.clone(),
             name: Arc::clone(&self.name),
@@ -210,6 +352,8 @@ impl<T: ToolSet> fmt::Debug for McpServer<T> {
         f.debug_struct("McpServer")
             .field("set", &T::NAME)
             .field("policy", &self.policy)
+            .field("call_timeout", &self.call_timeout)
+            .field("approval_timeout", &self.approval_timeout)
             .field("name", &self.name)
             .field("version", &self.version)
             .finish_non_exhaustive()
@@ -230,12 +374,8 @@ fn autonomy_name(autonomy: Autonomy) -> &'static str {
 fn listed_tools<T: ToolSet>(policy: &Policy<T>) -> Tools {
     use crate::consumer::{Format, Order, tool_list};
     let rendered = tool_list::<T>(Format::Mcp, Order::Declared);
-    let tools: Vec<Tool> = serde_json::from_str(rendered).map_err(|error| {
-        Arc::<str>::from(format!(
-            "the MCP rendering of the tool set {} is not a list of MCP tools: {error}",
-            T::NAME
-        ))
-    })?;
+    let tools: Vec<Tool> = serde_json::from_str(rendered)
+        .map_err(|error| Arc::<str>::from(messages::unlisted_tools(T::NAME, &error.to_string())))?;
     let listed = tools
         .into_iter()
         .filter(|tool| {

@@ -1,29 +1,41 @@
-//! The rmcp `ServerHandler` of [`McpServer`]: `initialize`, `tools/list`, `tools/call`,
-//! and the stdio transport.
+//! The rmcp `ServerHandler` of [`McpServer`]: `initialize`, `tools/list`, `tools/call`
+//! (gate, then the state's read or write lock as the tier decides, under the server's
+//! time limit and the client's presence), and the stdio transport.
 
 use super::McpServer;
-use crate::consumer::mcp;
-use crate::{Progress, ProgressSink, ToolCall, ToolOutput, ToolSet};
+use super::elicit;
+use super::messages;
+use super::presence::{Presence, Watched};
+use super::progress::Forwarder;
+use crate::apply::{call_context, refusal, run_one};
+use crate::consumer::mcp::result as call_tool_result;
+use crate::plan::{Authority, Step};
+use crate::{Access, Outcome, Tier, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec};
+use crate::{Approved, Plan, Proposal};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ResultType,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ResultType,
     ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
+use rmcp::service::{RequestContext, RunningService, ServerInitializeError};
+use rmcp::transport::IntoTransport;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use std::io;
-use std::sync::Arc;
-use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
+use std::time::Duration;
+use tokio::sync::{RwLockReadGuard, RwLockWriteGuard};
 
 impl<T: ToolSet> McpServer<T> {
     /// Serves the set over stdio (newline-delimited JSON-RPC on stdin/stdout) until the
     /// client closes the connection.
     ///
     /// Nothing else may write to stdout while this runs.
+    ///
+    /// Reading lines is rmcp's: a line that is not JSON, or not a JSON-RPC message, is
+    /// logged and skipped without an answer, and a line over 16 MiB is discarded
+    /// unanswered (`rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH`).
     pub async fn serve_stdio(self) -> io::Result<()> {
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve_on(rmcp::transport::stdio())
             .await
             .map_err(|error| io::Error::other(format!("MCP initialization failed: {error}")))?;
         running
@@ -31,6 +43,22 @@ impl<T: ToolSet> McpServer<T> {
             .await
             .map(|_| ())
             .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
+    }
+
+    /// Serves the set on any rmcp server transport (a `(reader, writer)` pair, a duplex
+    /// stream, a child process's pipes, …) and returns once the client has initialized.
+    ///
+    /// Use this rather than rmcp's `ServiceExt::serve`: it also watches the connection,
+    /// so calls still waiting when it ends do not start, and running ones are cancelled.
+    pub async fn serve_on<Tr, E, A>(
+        self,
+        transport: Tr,
+    ) -> Result<RunningService<RoleServer, Self>, ServerInitializeError>
+    where
+        Tr: IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        self.serve(Watched::new(transport.into_transport())).await
     }
 
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`.
@@ -41,7 +69,7 @@ impl<T: ToolSet> McpServer<T> {
     ) -> Result<CallToolResult, ErrorData> {
         let arguments = match &request.arguments {
             Some(arguments) => serde_json::to_string(arguments).map_err(|error| {
-                ErrorData::invalid_params(format!("unreadable arguments: {error}"), None)
+                ErrorData::invalid_params(messages::unreadable_arguments(&error.to_string()), None)
             })?,
             None => "{}".to_owned(),
         };
@@ -57,14 +85,93 @@ impl<T: ToolSet> McpServer<T> {
                 return to_call_tool_result(&output);
             }
         };
-        if let Some(proposal) = plan.proposals().first() {
-            let text = self.withheld_text(&proposal.call().name, proposal.tier());
-            return to_call_tool_result(&ToolOutput::error(text));
+        let plan = match plan.proposals().first().cloned() {
+            None => plan,
+            Some(proposal) => match self.approved_by_human(&proposal, &context).await {
+                Some(approved) => approved,
+                None => {
+                    let text = self.withheld_text(&proposal.call().name, proposal.tier());
+                    return to_call_tool_result(&ToolOutput::error(text));
+                }
+            },
+        };
+        let (calls, steps) = plan.into_parts();
+        let (
+            Some(call),
+            Some(Step::Run {
+                name,
+                typed,
+                authority,
+                ..
+            }),
+        ) = (calls.first(), steps.into_iter().next())
+        else {
+            // The gate plans one step per call; one call in, one step out.
+            return to_call_tool_result(&ToolOutput::empty());
+        };
+        let mut output = self
+            .run(call, T::spec_of(name), typed, authority, &context)
+            .await;
+        // A tool with an output schema must answer with a conforming object (clients
+        // check it); an answer without one (a skip) can only be sent as an error.
+        let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
+        if !output.is_error && !conforms && self.has_output_schema(&request.name) {
+            output.is_error = true;
         }
+        to_call_tool_result(&output)
+    }
 
+    /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
+    /// when not asked (disabled, a propose-only tool, a client that cannot be asked) or
+    /// when the answer is anything but an explicit approval.
+    async fn approved_by_human(
+        &self,
+        proposal: &Proposal,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Plan<T>> {
+        let limit = self.approval_timeout?;
+        if proposal.is_propose_only() || !elicit::client_can_ask(&context.peer) {
+            return None;
+        }
+        let client = Client {
+            presence: context.extensions.get::<Presence>().cloned(),
+            request: context.ct.clone(),
+        };
+        let approved = tokio::select! {
+            biased;
+            () = client.gone() => false,
+            approved = elicit::human_approves::<T>(&context.peer, proposal, limit) => approved,
+        };
+        if !approved || client.is_gone() {
+            return None;
+        }
+        // Bound to the very call shown: approving re-verifies it against the set, once.
+        match crate::approval::approve_in_flight::<T>(proposal, &self.policy) {
+            Ok(Approved::Run(plan)) => Some(plan),
+            Ok(Approved::Handoff { .. }) | Err(_) => None,
+        }
+    }
+
+    /// Runs one approved call against the state, with its progress forwarded, and says
+    /// what the model reads about it.
+    async fn run(
+        &self,
+        call: &ToolCall,
+        spec: &'static ToolSpec,
+        typed: T::Call,
+        authority: Authority,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolOutput {
+        if let Some(reason) = refusal(spec, authority) {
+            return Outcome::Refused { reason }.to_tool_output();
+        }
+        let client = Client {
+            presence: context.extensions.get::<Presence>().cloned(),
+            request: context.ct.clone(),
+        };
         let (progress, forwarder) = match context.meta.get_progress_token() {
             Some(token) => {
-                let (sink, forwarder) = PeerProgress::start(context.peer.clone(), token);
+                let (sink, forwarder) = Forwarder::start(context.peer.clone(), token);
                 (Some(sink), Some(forwarder))
             }
             None => (None, None),
@@ -73,36 +180,66 @@ impl<T: ToolSet> McpServer<T> {
         if let Some(sink) = progress {
             ctx = ctx.with_progress(sink);
         }
-        let report = {
-            // A call cancelled while it waits for the state never runs.
-            let mut state = tokio::select! {
-                biased;
-                state = self.state.lock() => state,
-                () = context.ct.cancelled() => {
-                    return to_call_tool_result(&ToolOutput::error(
-                        "Cancelled: the call was cancelled before it started",
-                    ));
-                }
-            };
-            crate::apply::<T>(&mut state, &ctx, plan).await
+        let own_ctx = call_context(&ctx, spec, call);
+        let output = match self
+            .run_locked(spec, typed, own_ctx.as_ref().unwrap_or(&ctx), &client)
+            .await
+        {
+            Ok(outcome) => outcome.to_tool_output(),
+            Err(NotStarted::ClientGone) => ToolOutput::error(messages::GONE_BEFORE_START),
+            Err(NotStarted::Busy(waited)) => ToolOutput::error(messages::waited_too_long(waited)),
         };
         // Every progress notification goes out before the result.
+        drop(own_ctx);
         drop(ctx);
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
-        let mut output = report
-            .results()
-            .into_iter()
-            .next()
-            .map_or_else(ToolOutput::empty, |result| result.output);
-        // A tool with an output schema must answer with a conforming object (clients
-        // check it); an answer without one (a skip) can only be sent as an error.
-        let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
-        if !output.is_error && !conforms && self.has_output_schema(&request.name) {
-            output.is_error = true;
+        output
+    }
+
+    /// Takes the state as the tool's tier needs it (shared for `read_only`, exclusive
+    /// otherwise) and runs the call, unless its client leaves first or it waits longer
+    /// than the time limit.
+    async fn run_locked(
+        &self,
+        spec: &'static ToolSpec,
+        typed: T::Call,
+        ctx: &ToolContext,
+        client: &Client,
+    ) -> Result<Outcome, NotStarted> {
+        let limit = self.call_timeout;
+        let acquire = async {
+            if spec.tier() == Tier::ReadOnly {
+                Held::Read(self.state.read().await)
+            } else {
+                Held::Write(self.state.write().await)
+            }
+        };
+        // `biased`: a client that has gone wins over a lock that frees at the same time.
+        let mut held = tokio::select! {
+            biased;
+            () = client.gone() => return Err(NotStarted::ClientGone),
+            held = tokio::time::timeout(limit, acquire) => held.map_err(|_| NotStarted::Busy(limit))?,
+        };
+        if client.is_gone() {
+            return Err(NotStarted::ClientGone);
         }
-        to_call_tool_result(&output)
+        let access = match &mut held {
+            Held::Read(state) => Access::Shared(&**state),
+            Held::Write(state) => Access::Exclusive(&mut **state),
+        };
+        let running = tokio::time::timeout(limit, run_one::<T>(access, ctx, typed, spec));
+        let outcome = tokio::select! {
+            biased;
+            finished = running => finished.unwrap_or(Outcome::TimedOut { after: limit }),
+            // Dropping the handler's future stops it; its context says so too.
+            () = client.gone() => {
+                ctx.cancellation().cancel();
+                Outcome::Cancelled
+            }
+        };
+        Ok(outcome)
     }
 
     /// Whether the listed tool `name` declares an `outputSchema`.
@@ -115,71 +252,68 @@ impl<T: ToolSet> McpServer<T> {
     }
 }
 
+/// The state as one call holds it.
+enum Held<'a, S> {
+    /// Shared with the other read-only calls.
+    Read(RwLockReadGuard<'a, S>),
+    /// Alone.
+    Write(RwLockWriteGuard<'a, S>),
+}
+
+/// Why a call did not start.
+enum NotStarted {
+    /// Its client went away (request cancelled, connection ended) while it waited.
+    ClientGone,
+    /// It waited this long for the state.
+    Busy(Duration),
+}
+
+/// What tells that the client of a call has gone.
+struct Client {
+    /// The connection's presence; `None` when served through rmcp's own `serve`,
+    /// bypassing [`McpServer::serve_on`].
+    presence: Option<Presence>,
+    /// The request's token, cancelled by `notifications/cancelled`.
+    request: tokio_util::sync::CancellationToken,
+}
+
+impl Client {
+    fn is_gone(&self) -> bool {
+        self.request.is_cancelled() || self.presence.as_ref().is_some_and(Presence::is_gone)
+    }
+
+    async fn gone(&self) {
+        match &self.presence {
+            Some(presence) => tokio::select! {
+                () = presence.gone() => {}
+                () = self.request.cancelled() => {}
+            },
+            None => self.request.cancelled().await,
+        }
+    }
+}
+
 /// The rmcp form of an output, through the provider-neutral MCP rendering (which leaves
 /// host-only metadata out).
 fn to_call_tool_result(output: &ToolOutput) -> Result<CallToolResult, ErrorData> {
     let mut result: CallToolResult =
-        serde_json::from_value(mcp::result(output)).map_err(|error| {
-            ErrorData::internal_error(format!("could not build the tool result: {error}"), None)
+        serde_json::from_value(call_tool_result(output)).map_err(|error| {
+            ErrorData::internal_error(messages::unbuildable_result(&error.to_string()), None)
         })?;
     // 2026-07-28 requires `resultType`; rmcp leaves it out for peers on older versions.
     result.result_type = Some(ResultType::COMPLETE);
     Ok(result)
 }
 
-/// Forwards a call's progress reports to the client as `notifications/progress`, in
-/// order, through one task per request.
-struct PeerProgress {
-    sender: mpsc::UnboundedSender<Progress>,
-}
-
-/// The task forwarding one request's progress.
-struct Forwarder {
-    task: tokio::task::JoinHandle<()>,
-    done: CancellationToken,
-}
-
-impl Forwarder {
-    /// Sends what was reported so far, then stops, even if a handler kept a context.
-    async fn finish(self) {
-        self.done.cancel();
-        let _ = self.task.await;
-    }
-}
-
-impl PeerProgress {
-    /// A sink and the task draining it.
-    fn start(peer: Peer<RoleServer>, token: ProgressToken) -> (Arc<dyn ProgressSink>, Forwarder) {
-        let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
-        let done = CancellationToken::new();
-        let finished = done.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                let progress = tokio::select! {
-                    biased;
-                    progress = receiver.recv() => progress,
-                    () = finished.cancelled() => receiver.try_recv().ok(),
-                };
-                let Some(progress) = progress else { break };
-                let mut params = ProgressNotificationParam::new(token.clone(), progress.progress);
-                params.total = progress.total;
-                params.message = progress.message;
-                // The client may be gone; the call goes on regardless.
-                if peer.notify_progress(params).await.is_err() {
-                    break;
-                }
-            }
-        });
-        (Arc::new(PeerProgress { sender }), Forwarder { task, done })
-    }
-}
-
-impl ProgressSink for PeerProgress {
-    fn report(&self, _call_id: &str, progress: Progress) {
-        // The receiver only goes away when the client is gone.
-        let _ = self.sender.send(progress);
-    }
-}
+/// The methods rmcp parses into typed requests: a request for one of them that reaches
+/// `on_custom_request` had params that did not parse.
+const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "server/discover",
+];
 
 impl<T: ToolSet> ServerHandler for McpServer<T> {
     fn get_info(&self) -> ServerConfig {
@@ -218,5 +352,41 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let tools = self.tools.as_ref().ok()?;
         tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method.as_str();
+        if KNOWN_METHODS.contains(&method) {
+            let error = malformed_params_error(method, request.params.as_ref());
+            return Err(ErrorData::invalid_params(
+                messages::malformed_params(method, &error),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            messages::unknown_method(method),
+            None,
+        ))
+    }
+}
+
+/// What is wrong with the params of a known method, as serde says it.
+fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> String {
+    let params = params.cloned().unwrap_or(serde_json::Value::Null);
+    let parsed = match method {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).map(|_| ()),
+        "tools/list" => {
+            serde_json::from_value::<Option<PaginatedRequestParams>>(params).map(|_| ())
+        }
+        _ => return "they do not have the method's shape".to_owned(),
+    };
+    match parsed {
+        Ok(()) => "they do not have the method's shape".to_owned(),
+        Err(error) => error.to_string(),
     }
 }

@@ -7,11 +7,11 @@ use super::{
     required_index, required_str, snippet,
 };
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-const PROVIDER: Provider = Provider::Anthropic;
+const PROVIDER: Format = Format::Anthropic;
 
 /// The Anthropic Messages stream (`"stream": true`): use it as
 /// [`CallStream<Anthropic>`](super::CallStream).
@@ -63,7 +63,7 @@ impl Call {
 }
 
 impl Protocol for Anthropic {
-    const PROVIDER: Provider = PROVIDER;
+    const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
         if let Some(error) = api_error(PROVIDER, event) {

@@ -2,7 +2,7 @@
 //! about, and the calls that were complete before it.
 
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use std::fmt;
 
 /// What kind of problem broke a stream.
@@ -58,7 +58,7 @@ pub struct PartialCall {
 /// malformed call is never turned into a shorter call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamError {
-    provider: Provider,
+    provider: Format,
     kind: StreamErrorKind,
     calls: Vec<PartialCall>,
     problem: String,
@@ -67,11 +67,7 @@ pub struct StreamError {
 
 impl StreamError {
     /// An error about the stream as a whole.
-    pub(crate) fn new(
-        provider: Provider,
-        kind: StreamErrorKind,
-        problem: impl Into<String>,
-    ) -> Self {
+    pub(crate) fn new(provider: Format, kind: StreamErrorKind, problem: impl Into<String>) -> Self {
         StreamError {
             provider,
             kind,
@@ -83,7 +79,7 @@ impl StreamError {
 
     /// An error about the call(s) `calls`.
     pub(crate) fn about(
-        provider: Provider,
+        provider: Format,
         kind: StreamErrorKind,
         calls: Vec<PartialCall>,
         problem: impl Into<String>,
@@ -107,7 +103,7 @@ impl StreamError {
     }
 
     /// The provider whose stream this is.
-    pub fn provider(&self) -> Provider {
+    pub fn provider(&self) -> Format {
         self.provider
     }
 
@@ -139,11 +135,11 @@ impl StreamError {
 }
 
 /// How a call's position is called in the provider's own terms.
-fn position_label(provider: Provider) -> &'static str {
+fn position_label(provider: Format) -> &'static str {
     match provider {
-        Provider::OpenAiChat => "index",
-        Provider::OpenAiResponses => "output_index",
-        Provider::Anthropic => "content block",
+        Format::OpenAiChat => "index",
+        Format::OpenAiResponses => "output_index",
+        Format::Anthropic => "content block",
         _ => "function call",
     }
 }

@@ -4,10 +4,10 @@
 
 use super::{PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed};
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use serde_json::{Value, json};
 
-const PROVIDER: Provider = Provider::Gemini;
+const PROVIDER: Format = Format::Gemini;
 const CHUNK: &str = "GenerateContentResponse";
 
 /// The Gemini stream (`streamGenerateContent?alt=sse`): use it as
@@ -34,7 +34,7 @@ pub struct Gemini {
 impl Sealed for Gemini {}
 
 impl Protocol for Gemini {
-    const PROVIDER: Provider = PROVIDER;
+    const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
         if let Some(error) = api_error(PROVIDER, event) {

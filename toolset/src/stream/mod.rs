@@ -125,7 +125,7 @@ pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use serde_json::Value;
 use sse::{SseDecoder, SseEvent};
 
@@ -141,7 +141,7 @@ pub(crate) use sealed::Sealed;
 /// use it through [`CallStream`].
 pub trait Protocol: Default + Sealed {
     /// The provider whose stream this reads.
-    const PROVIDER: Provider;
+    const PROVIDER: Format;
 
     /// Reads one decoded event, pushing the calls it completes onto `completed`.
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError>;
@@ -375,7 +375,7 @@ pub(crate) fn snippet(text: &str) -> String {
 
 /// The error of an API error object inside a stream (`{"error": {"message": …}}`), if
 /// `event` carries one.
-pub(crate) fn api_error(provider: Provider, event: &Value) -> Option<StreamError> {
+pub(crate) fn api_error(provider: Format, event: &Value) -> Option<StreamError> {
     let error = event.get("error").filter(|error| error.is_object())?;
     let message = error
         .get("message")
@@ -400,7 +400,7 @@ pub(crate) fn api_error(provider: Provider, event: &Value) -> Option<StreamError
 }
 
 /// A malformed-event error: `what` is missing or mistyped in the event of type `kind`.
-pub(crate) fn malformed(provider: Provider, kind: &str, what: &str) -> StreamError {
+pub(crate) fn malformed(provider: Format, kind: &str, what: &str) -> StreamError {
     StreamError::new(
         provider,
         StreamErrorKind::MalformedEvent,
@@ -410,7 +410,7 @@ pub(crate) fn malformed(provider: Provider, kind: &str, what: &str) -> StreamErr
 
 /// The required string member `key` of `value`.
 pub(crate) fn required_str<'a>(
-    provider: Provider,
+    provider: Format,
     kind: &str,
     value: &'a Value,
     key: &str,
@@ -423,7 +423,7 @@ pub(crate) fn required_str<'a>(
 
 /// The required non-negative integer member `key` of `value` (an index).
 pub(crate) fn required_index(
-    provider: Provider,
+    provider: Format,
     kind: &str,
     value: &Value,
     key: &str,

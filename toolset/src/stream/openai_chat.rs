@@ -7,11 +7,11 @@ use super::{
     malformed, required_index, snippet,
 };
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const PROVIDER: Provider = Provider::OpenAiChat;
+const PROVIDER: Format = Format::OpenAiChat;
 const CHUNK: &str = "chat.completion.chunk";
 
 /// The OpenAI Chat Completions stream (`"stream": true`): use it as
@@ -54,7 +54,7 @@ impl Call {
 }
 
 impl Protocol for OpenAiChat {
-    const PROVIDER: Provider = PROVIDER;
+    const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
         if let Some(error) = api_error(PROVIDER, event) {

@@ -8,11 +8,11 @@ use super::{
     required_index, required_str, snippet,
 };
 use crate::ToolCall;
-use crate::consumer::Format as Provider;
+use crate::consumer::Format;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const PROVIDER: Provider = Provider::OpenAiResponses;
+const PROVIDER: Format = Format::OpenAiResponses;
 
 /// The OpenAI Responses stream (`"stream": true`): use it as
 /// [`CallStream<OpenAiResponses>`](super::CallStream).
@@ -67,7 +67,7 @@ impl Call {
 }
 
 impl Protocol for OpenAiResponses {
-    const PROVIDER: Provider = PROVIDER;
+    const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
         if event.get("type").is_none()

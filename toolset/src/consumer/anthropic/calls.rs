@@ -15,9 +15,11 @@ const PAYLOAD: Payload = Payload {
 /// ([`ToolCall::from_anthropic`] delegates here).
 ///
 /// Each block's `id` and `name` are taken as they are; its `input` object becomes the
-/// arguments, serialized as compact JSON text. Other blocks (text, thinking, server
-/// tool use and its results) are skipped, and a message whose `content` is a plain
-/// string has no calls.
+/// arguments, serialized as compact JSON text. Other blocks (text, thinking, the hosted
+/// tool search's `server_tool_use` and `tool_search_tool_result`, other server tools and
+/// their results) are skipped, and a message whose `content` is a plain string has no
+/// calls. What a hosted search loaded is read by
+/// [`Activations::record_hosted`](crate::Activations::record_hosted).
 pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     let root = Node::root(PAYLOAD, message);
     reject_api_error(&root)?;
@@ -45,6 +47,20 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn hosted_tool_search_blocks_are_skipped() {
+        let message = json!({"role": "assistant", "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25",
+             "input": {"query": "weather"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1",
+             "content": {"type": "tool_search_tool_search_result",
+                         "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}]}},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}},
+        ]});
+        let calls = calls(&message).expect("a valid message");
+        assert_eq!(calls, vec![ToolCall::new("toolu_1", "get_weather", "{}")]);
+    }
 
     #[test]
     fn reads_tool_use_blocks_in_order() {

@@ -1,0 +1,252 @@
+//! The streamable HTTP server under attack, over loopback: slow headers, too many
+//! connections and sessions, foreign `Origin` and `Host`, missing credentials,
+//! unauthenticated remote binding, and a write whose session was deleted before it ran.
+
+mod support;
+
+use serde_json::json;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use support::raw_http::{POST_HEADERS, call_tool, initialize_body, open_session, request};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use toolset::mcp::{HttpConfig, McpServer};
+use toolset::{Autonomy, Json, tool, toolset};
+
+/// The shared state.
+#[derive(Default)]
+pub struct Ledger {
+    lines: Vec<String>,
+}
+
+/// Append a line.
+#[tool(tier = "reversible")]
+pub async fn append(ledger: &mut Ledger, line: String) -> String {
+    ledger.lines.push(line);
+    ledger.lines.len().to_string()
+}
+
+/// The lines.
+#[tool(tier = "read_only")]
+pub async fn lines(ledger: &Ledger) -> Json<Vec<String>> {
+    Json(ledger.lines.clone())
+}
+
+toolset! {
+    /// The ledger's tools.
+    pub LedgerTools<Ledger> = [append, lines];
+}
+
+/// A server under `config` on a loopback port; its address, state and a stopper.
+async fn start(
+    config: HttpConfig,
+) -> (
+    SocketAddr,
+    McpServer<LedgerTools>,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("a bound address");
+    let server =
+        McpServer::<LedgerTools>::new(Ledger::default()).with_autonomy(Autonomy::Reversible);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = server.clone();
+    tokio::spawn(async move {
+        let _ = serving
+            .serve_http_with(listener, config, async {
+                let _ = stopped.await;
+            })
+            .await;
+    });
+    (addr, server, stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_slow_to_send_its_headers_is_closed() {
+    let (addr, _server, _stop) =
+        start(HttpConfig::new().with_header_read_timeout(Duration::from_millis(300))).await;
+    let mut slow = TcpStream::connect(addr).await.expect("the server accepts");
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n")
+        .await
+        .expect("the first bytes are written");
+    let started = Instant::now();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut rest)).await;
+    assert!(
+        closed.is_ok(),
+        "the slow connection was still open after 5 s"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_over_the_cap_is_answered_503_and_closed() {
+    let (addr, _server, _stop) = start(HttpConfig::new().with_max_connections(2)).await;
+    let _first = TcpStream::connect(addr).await.expect("the server accepts");
+    let _second = TcpStream::connect(addr).await.expect("the server accepts");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let reply = request(addr, "POST", &POST_HEADERS, &initialize_body()).await;
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert!(reply.body.contains("at most 2"), "{}", reply.body);
+    drop((_first, _second));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(open_session(addr, &[]).await.is_ok(), "a slot freed up");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_capped_and_a_deleted_or_idle_session_frees_its_slot() {
+    let idle = Duration::from_millis(400);
+    let (addr, _server, _stop) = start(
+        HttpConfig::new()
+            .with_max_sessions(1)
+            .with_session_idle_timeout(idle),
+    )
+    .await;
+    let first = open_session(addr, &[])
+        .await
+        .expect("the first session opens");
+    let refused = open_session(addr, &[])
+        .await
+        .expect_err("the cap is reached");
+    assert_eq!(refused.status, 503, "{refused:?}");
+    assert!(
+        refused.body.contains("at most 1 MCP sessions"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(refused.messages()[0]["id"], 0);
+
+    let deleted = request(addr, "DELETE", &[("mcp-session-id", &first)], "").await;
+    assert!(deleted.status < 300, "{deleted:?}");
+    let second = open_session(addr, &[])
+        .await
+        .expect("the deleted session freed its slot");
+    let _ = second;
+    // Left idle, the second session expires and its slot frees up.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        tokio::time::sleep(idle).await;
+        match open_session(addr, &[]).await {
+            Ok(_) => break,
+            Err(reply) if Instant::now() < deadline => assert_eq!(reply.status, 503),
+            Err(reply) => panic!("the idle session never expired: {reply:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_origin_is_refused_and_the_servers_own_passes() {
+    let (addr, _server, _stop) = start(HttpConfig::new()).await;
+    let refused = open_session(addr, &[("origin", "http://evil.example")])
+        .await
+        .expect_err("a foreign origin is refused");
+    assert_eq!(refused.status, 403, "{refused:?}");
+    assert!(refused.body.contains("evil.example"), "{}", refused.body);
+    let own = format!("http://{addr}");
+    assert!(open_session(addr, &[("origin", &own)]).await.is_ok());
+    // No Origin at all: a non-browser client.
+    assert!(open_session(addr, &[]).await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_host_is_refused() {
+    let (addr, _server, _stop) = start(HttpConfig::new()).await;
+    let refused = open_session(addr, &[("host", "evil.example")])
+        .await
+        .expect_err("a foreign host is refused");
+    assert_eq!(refused.status, 403, "{refused:?}");
+    let port = addr.port().to_string();
+    let localhost = format!("localhost:{port}");
+    assert!(open_session(addr, &[("host", &localhost)]).await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_bearer_token_requests_are_refused() {
+    let (addr, _server, _stop) = start(HttpConfig::new().with_bearer_token("s3cret-t0ken")).await;
+    let missing = open_session(addr, &[]).await.expect_err("no token");
+    assert_eq!(missing.status, 401, "{missing:?}");
+    assert!(
+        missing
+            .header("www-authenticate")
+            .is_some_and(|value| value.starts_with("Bearer"))
+    );
+    let wrong = open_session(addr, &[("authorization", "Bearer s3cret-t0kem")])
+        .await
+        .expect_err("a wrong token");
+    assert_eq!(wrong.status, 401);
+    let session = open_session(addr, &[("authorization", "Bearer s3cret-t0ken")])
+        .await
+        .expect("the right token opens a session");
+    // Every request needs it, not just the first.
+    let call = call_tool(addr, &session, 1, "lines", json!({})).await;
+    assert_eq!(call.status, 401, "{call:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serving_a_wildcard_address_without_authentication_is_refused() {
+    let listener = TcpListener::bind("0.0.0.0:0").await.expect("a port");
+    let refused = McpServer::<LedgerTools>::new(Ledger::default())
+        .serve_http_with(listener, HttpConfig::new(), async {})
+        .await
+        .expect_err("no authentication on a wildcard address");
+    assert_eq!(refused.kind(), std::io::ErrorKind::PermissionDenied);
+    assert!(
+        refused.to_string().contains("with_bearer_token"),
+        "{refused}"
+    );
+    // With a token it serves (and stops at once here).
+    let listener = TcpListener::bind("0.0.0.0:0").await.expect("a port");
+    McpServer::<LedgerTools>::new(Ledger::default())
+        .serve_http_with(listener, HttpConfig::new().with_bearer_token("t"), async {})
+        .await
+        .expect("an authenticated server may bind a wildcard address");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_whose_session_was_deleted_before_it_started_never_runs() {
+    let (addr, server, _stop) = start(HttpConfig::new()).await;
+    let session = open_session(addr, &[]).await.expect("a session");
+    let busy = server.state().write().await;
+    let queued = tokio::spawn({
+        let session = session.clone();
+        async move { call_tool(addr, &session, 1, "append", json!({"line": "stale"})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let deleted = request(addr, "DELETE", &[("mcp-session-id", &session)], "").await;
+    assert!(deleted.status < 300, "{deleted:?}");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(busy);
+    let _ = tokio::time::timeout(Duration::from_secs(10), queued).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        server.state().read().await.lines.is_empty(),
+        "the stale write ran: {:?}",
+        server.state().read().await.lines
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_answer_over_http() {
+    let (addr, server, _stop) = start(HttpConfig::new()).await;
+    let session = open_session(addr, &[]).await.expect("a session");
+    let reply = call_tool(addr, &session, 7, "append", json!({"line": "one"})).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let answer = reply
+        .messages()
+        .into_iter()
+        .find(|message| message["id"] == 7);
+    assert_eq!(
+        answer
+            .as_ref()
+            .map(|answer| answer["result"]["content"][0]["text"].clone()),
+        Some(json!("1")),
+        "{reply:?}"
+    );
+    assert_eq!(server.state().read().await.lines, ["one"]);
+}

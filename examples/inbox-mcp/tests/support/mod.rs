@@ -1,0 +1,3 @@
+//! Helpers shared by the HTTP tests.
+
+pub mod raw_http;

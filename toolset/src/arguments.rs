@@ -1,0 +1,548 @@
+//! Reading a call's JSON arguments into its tool's typed arguments.
+//!
+//! One pass of serde does the work, through `serde_ignored`, which reports every key the
+//! types would silently skip (a struct without `deny_unknown_fields`, at any depth): the
+//! gate refuses those, since `{"dryrun": true}` for `dry_run` would otherwise run with
+//! `dry_run = false`. The arguments must be a JSON object, as every schema says: serde's
+//! derive would also read a struct from an array of its fields.
+//!
+//! Only when the arguments do not fit is more work done, to explain it as a model can act
+//! on: the JSON path of serde's error (`serde_path_to_error`), every violation of the
+//! schema at once (the `jsonschema` validator), and for each, what JSON the schema expects
+//! there and what was sent (`/page/per_page: expected an integer from 0 to 255, got 300`).
+
+use crate::{ToolSet, ToolSpec, messages};
+use serde_json::Value;
+
+/// Why a call's arguments could not be read.
+#[derive(Debug)]
+pub(crate) enum ArgumentsError {
+    /// The arguments are not JSON at all: serde_json's message, without its position.
+    Malformed(String),
+    /// They are JSON but do not fit the schema: one message per problem, each starting
+    /// with its JSON path.
+    Invalid(Vec<String>),
+}
+
+/// Deserializes `arguments` (the model's text; empty means `{}`) into the typed call of
+/// the tool `name`, refusing anything but an object and every key serde would ignore.
+pub(crate) fn read<T: ToolSet>(
+    name: T::Name,
+    spec: &ToolSpec,
+    arguments: &str,
+) -> Result<T::Call, ArgumentsError> {
+    let text = match arguments.trim() {
+        "" => "{}",
+        text => text,
+    };
+    if !text.starts_with('{') {
+        return Err(not_an_object(text));
+    }
+    let mut ignored: Vec<Vec<String>> = Vec::new();
+    let mut record = |path: serde_ignored::Path<'_>| ignored.push(ignored_segments(&path));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let read = T::deserialize_call(
+        name,
+        serde_ignored::Deserializer::new(&mut deserializer, &mut record),
+    )
+    .and_then(|call| deserializer.end().map(|()| call));
+    match read {
+        Ok(call) if ignored.is_empty() => Ok(call),
+        Ok(_) => {
+            let schema = spec.input_schema();
+            let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            Err(ArgumentsError::Invalid(
+                ignored
+                    .iter()
+                    .map(|path| unknown_key(schema, &with_variant_keys(&value, path)))
+                    .collect(),
+            ))
+        }
+        Err(error) => Err(explain::<T>(name, spec, text, &error)),
+    }
+}
+
+/// The problem of arguments that are not an object: malformed JSON, or JSON of another
+/// type (an array, serde's positional form of a struct, included).
+fn not_an_object(text: &str) -> ArgumentsError {
+    match serde_json::from_str::<Value>(text) {
+        Err(error) => ArgumentsError::Malformed(without_position(&error.to_string()).to_owned()),
+        Ok(value) => {
+            ArgumentsError::Invalid(vec![messages::not_an_object(&pointer(&[]), &got(&value))])
+        }
+    }
+}
+
+/// Explains why serde refused `text`: malformed JSON, or every problem of the call with
+/// its path.
+fn explain<T: ToolSet>(
+    name: T::Name,
+    spec: &ToolSpec,
+    text: &str,
+    error: &serde_json::Error,
+) -> ArgumentsError {
+    // serde_json reports some data errors (a number out of range for an `f32`, a float
+    // for a `u128`) as syntax errors; valid JSON means they are data errors.
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(_) => {
+            return ArgumentsError::Malformed(without_position(&error.to_string()).to_owned());
+        }
+    };
+    let schema = spec.input_schema();
+    let mut problems: Vec<(String, String)> = Vec::new();
+    // serde's first error, with its path: read again with the path tracked (only now,
+    // so the calls that fit pay nothing for it).
+    let mut track = serde_path_to_error::Track::new();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let again = T::deserialize_call(
+        name,
+        serde_path_to_error::Deserializer::new(&mut deserializer, &mut track),
+    );
+    let path = path_segments(&track.path());
+    let serde_message = match &again {
+        Err(error) => without_position(&error.to_string()).to_owned(),
+        Ok(_) => without_position(&error.to_string()).to_owned(),
+    };
+    let first = if error.classify() == serde_json::error::Category::Data {
+        serde_problem(schema, &value, &path, &serde_message)
+    } else {
+        // Valid JSON that serde_json's reader refused mid-way: a number in a form its
+        // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
+        // `f32`). The reader stops inside the number, so the path is the enclosing one.
+        let here = pointer(&path);
+        let message = messages::unreadable_number(&here, &serde_message);
+        (here, message)
+    };
+    // Every violation of the schema, so the model fixes them all in one round trip; those
+    // at or below serde's problem are that problem seen in parts.
+    let covered =
+        |at: &str| at == first.0 || first.0 == "/" || at.starts_with(&format!("{}/", first.0));
+    let mut rest: Vec<(String, String)> = Vec::new();
+    for (at, message) in spec.schema_problems(&value) {
+        if !covered(&at) && !rest.iter().any(|(known, _)| *known == at) {
+            rest.push((at, message));
+        }
+    }
+    problems.push(first);
+    problems.extend(rest);
+    ArgumentsError::Invalid(problems.into_iter().map(|(_, message)| message).collect())
+}
+
+/// serde's error at `path`, said in JSON terms: `(path, message)`.
+fn serde_problem(
+    schema: &Value,
+    value: &Value,
+    path: &[String],
+    message: &str,
+) -> (String, String) {
+    if let Some(field) = between(message, "missing field `", "`") {
+        let mut at = path.to_vec();
+        at.push(field.to_owned());
+        return (pointer(&at), missing(schema, &at));
+    }
+    if let Some(field) = between(message, "unknown field `", "`") {
+        // The path may already end at the unknown key, or stop at its object.
+        let mut at = path.to_vec();
+        if at.last().map(String::as_str) != Some(field) {
+            at.push(field.to_owned());
+        }
+        return (pointer(&at), unknown_key(schema, &at));
+    }
+    // The deepest level of the path the schema describes: below a unit variant sent as
+    // an object (`{"oldest": 1}`), serde's path goes where the schema has nothing.
+    for depth in (0..=path.len()).rev() {
+        let at = &path[..depth];
+        if let (Some(field), Some(sent)) = (subschema_at(schema, at), value_at(value, at)) {
+            let here = pointer(at);
+            let message = format!(
+                "{here}: expected {}, got {}",
+                expected(field, schema),
+                got(sent)
+            );
+            return (here, message);
+        }
+    }
+    // Nothing to describe it by: serde's words, with the path.
+    let here = pointer(path);
+    let message = format!("{here}: {message}");
+    (here, message)
+}
+
+/// `path` as serde_ignored reports it, with the keys it leaves out put back: the variant
+/// of an externally tagged enum (`{"owner": {...}}`) is a level of the JSON but not of
+/// serde_ignored's path. Where an object lacks the next key but holds exactly one member
+/// that has it, that member's key is the missing level.
+fn with_variant_keys(value: &Value, path: &[String]) -> Vec<String> {
+    let mut repaired = Vec::with_capacity(path.len());
+    let mut at = value;
+    for segment in path {
+        loop {
+            let next = match at {
+                Value::Object(members) if !members.contains_key(segment) && members.len() == 1 => {
+                    members.iter().next()
+                }
+                _ => None,
+            };
+            match next {
+                Some((variant, inner)) if inner.is_object() => {
+                    repaired.push(variant.clone());
+                    at = inner;
+                }
+                _ => break,
+            }
+        }
+        repaired.push(segment.clone());
+        at = match at {
+            Value::Object(members) => members.get(segment).unwrap_or(&Value::Null),
+            Value::Array(items) => segment
+                .parse::<usize>()
+                .ok()
+                .and_then(|index| items.get(index))
+                .unwrap_or(&Value::Null),
+            _ => &Value::Null,
+        };
+    }
+    repaired
+}
+
+/// The text between `start` and the next `end` in `message`.
+fn between<'a>(message: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = message.find(start)? + start.len();
+    let length = message[from..].find(end)?;
+    Some(&message[from..from + length])
+}
+
+/// The message of a required key that is missing at `path`.
+pub(crate) fn missing(schema: &Value, path: &[String]) -> String {
+    let description = subschema_at(schema, path).map(|field| expected(field, schema));
+    messages::missing_key(&pointer(path), description.as_deref())
+}
+
+/// The message of a key at `path` that the schema does not have, with the nearest known
+/// key at that depth.
+pub(crate) fn unknown_key(schema: &Value, path: &[String]) -> String {
+    let (key, parent) = match path.split_last() {
+        Some((key, parent)) => (key.as_str(), parent),
+        None => ("", path),
+    };
+    let known = subschema_at(schema, parent)
+        .map(|object| property_names(object, schema))
+        .unwrap_or_default();
+    messages::unknown_key(&pointer(path), closest(key, &known), &known)
+}
+
+/// The longest name a suggestion is looked for, and echoed whole: the tool-name grammar's
+/// 64 characters; no schema key a model should send is longer.
+const LONGEST_NAME: usize = toolset_names::MAX_NAME_LEN;
+
+/// The name of `known` that `name` is probably a misspelling of: `toolset-names`' one
+/// did-you-mean rule, shared with the compile errors. Bounded: a name longer than the
+/// grammar's 64 characters gets no suggestion before any distance is computed.
+pub(crate) fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    toolset_names::closest(name, known.iter().copied())
+}
+
+/// `name` as a message may echo it: cut after [`LONGEST_NAME`] characters, so a message
+/// never echoes megabytes back.
+pub(crate) fn shortened(name: &str) -> String {
+    if name.len() <= LONGEST_NAME || name.chars().nth(LONGEST_NAME).is_none() {
+        return name.to_owned();
+    }
+    let head: String = name.chars().take(LONGEST_NAME).collect();
+    format!("{head}... ({} bytes)", name.len())
+}
+
+/// The path serde_ignored reports, as JSON pointer segments (`Option`s and newtypes are
+/// not levels of the JSON).
+fn ignored_segments(path: &serde_ignored::Path<'_>) -> Vec<String> {
+    let mut segments = Vec::new();
+    let mut at = path;
+    loop {
+        match at {
+            serde_ignored::Path::Root => break,
+            serde_ignored::Path::Seq { parent, index } => {
+                segments.push(index.to_string());
+                at = parent;
+            }
+            serde_ignored::Path::Map { parent, key } => {
+                segments.push(key.clone());
+                at = parent;
+            }
+            serde_ignored::Path::Some { parent }
+            | serde_ignored::Path::NewtypeStruct { parent }
+            | serde_ignored::Path::NewtypeVariant { parent } => at = parent,
+        }
+    }
+    segments.reverse();
+    segments
+}
+
+/// The path serde_path_to_error tracked, as JSON pointer segments.
+fn path_segments(path: &serde_path_to_error::Path) -> Vec<String> {
+    let mut segments = Vec::new();
+    for segment in path.iter() {
+        match segment {
+            serde_path_to_error::Segment::Seq { index } => segments.push(index.to_string()),
+            serde_path_to_error::Segment::Map { key } => segments.push(key.clone()),
+            serde_path_to_error::Segment::Enum { variant } => segments.push(variant.clone()),
+            // Below an untagged or flattened value serde knows no more.
+            serde_path_to_error::Segment::Unknown => break,
+        }
+    }
+    segments
+}
+
+/// The JSON pointer of `segments` (RFC 6901), written `/` for the arguments object itself.
+/// A key longer than any schema's is [`shortened`].
+pub(crate) fn pointer(segments: &[String]) -> String {
+    if segments.is_empty() {
+        return "/".to_owned();
+    }
+    let mut out = String::new();
+    for segment in segments {
+        out.push('/');
+        out.push_str(&shortened(segment).replace('~', "~0").replace('/', "~1"));
+    }
+    out
+}
+
+/// The segments of a JSON pointer such as jsonschema's `instance_path`.
+#[cfg_attr(not(feature = "constraints"), allow(dead_code))]
+pub(crate) fn pointer_segments(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// The value at `path` in `value`.
+pub(crate) fn value_at<'a>(value: &'a Value, path: &[String]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |value, segment| match value {
+        Value::Object(members) => members.get(segment),
+        Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
+/// Follows a local `$ref` (`#/$defs/Name`) of `schema` within `root`.
+fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
+    let mut schema = schema;
+    // Bounded: a `$ref` cycle without anything in between resolves to itself.
+    for _ in 0..16 {
+        match schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            Some(target) => schema = target,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// The branches of a union schema (`anyOf`, `oneOf`, `allOf`), if it is one.
+fn branches(schema: &Value) -> impl Iterator<Item = &Value> {
+    ["anyOf", "oneOf", "allOf"]
+        .into_iter()
+        .filter_map(|keyword| schema.get(keyword).and_then(Value::as_array))
+        .flatten()
+}
+
+/// The schema of the value at `path` below `root`, following `$ref`s and looking into
+/// union branches (the first branch that has the path wins).
+pub(crate) fn subschema_at<'a>(root: &'a Value, path: &[String]) -> Option<&'a Value> {
+    fn step<'a>(
+        schema: &'a Value,
+        root: &'a Value,
+        path: &[String],
+        depth: usize,
+    ) -> Option<&'a Value> {
+        let schema = resolve(schema, root);
+        let Some((segment, rest)) = path.split_first() else {
+            return Some(schema);
+        };
+        if depth > 32 {
+            return None;
+        }
+        let direct = schema
+            .get("properties")
+            .and_then(|properties| properties.get(segment))
+            .or_else(|| {
+                let index = segment.parse::<usize>().ok()?;
+                schema
+                    .get("prefixItems")
+                    .and_then(|items| items.get(index))
+                    .or_else(|| schema.get("items").filter(|items| items.is_object()))
+            })
+            .or_else(|| {
+                schema
+                    .get("additionalProperties")
+                    .filter(|extra| extra.is_object())
+            });
+        if let Some(next) = direct
+            && let Some(found) = step(next, root, rest, depth + 1)
+        {
+            return Some(found);
+        }
+        branches(schema).find_map(|branch| step(branch, root, path, depth + 1))
+    }
+    step(root, root, path, 0)
+}
+
+/// The property names an object schema declares, in declared order, union branches
+/// included.
+fn property_names<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a str> {
+    let schema = resolve(schema, root);
+    let mut names: Vec<&str> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    for branch in branches(schema) {
+        for name in property_names(branch, root) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// What JSON `schema` expects, in words a model reads: `an integer from 0 to 255`,
+/// `a string of at most 10 characters`, `one of "asc", "desc"`.
+pub(crate) fn expected(schema: &Value, root: &Value) -> String {
+    describe(schema, root, 0)
+}
+
+fn describe(schema: &Value, root: &Value, depth: usize) -> String {
+    let schema = resolve(schema, root);
+    if schema == &Value::Bool(true) || schema.as_object().is_some_and(|map| map.is_empty()) {
+        return "any JSON value".to_owned();
+    }
+    if let Some(value) = schema.get("const") {
+        return value.to_string();
+    }
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        let options: Vec<String> = options.iter().map(Value::to_string).collect();
+        return format!("one of {}", options.join(", "));
+    }
+    if depth < 3
+        && let Some(union) = ["anyOf", "oneOf"]
+            .into_iter()
+            .find_map(|keyword| schema.get(keyword).and_then(Value::as_array))
+    {
+        let mut shapes: Vec<String> = Vec::new();
+        for branch in union {
+            let shape = describe(branch, root, depth + 1);
+            if !shapes.contains(&shape) {
+                shapes.push(shape);
+            }
+        }
+        return shapes.join(" or ");
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if types.is_empty() {
+        return "a value of the tool's schema".to_owned();
+    }
+    let shapes: Vec<String> = types
+        .iter()
+        .map(|kind| describe_type(kind, schema, root, depth))
+        .collect();
+    shapes.join(" or ")
+}
+
+fn describe_type(kind: &str, schema: &Value, root: &Value, depth: usize) -> String {
+    let bound = |keyword: &str| schema.get(keyword).filter(|bound| bound.is_number());
+    let range = || {
+        let minimum = bound("minimum");
+        let maximum = bound("maximum");
+        let mut range = match (minimum, maximum) {
+            (Some(minimum), Some(maximum)) => format!(" from {minimum} to {maximum}"),
+            (Some(minimum), None) => format!(" of at least {minimum}"),
+            (None, Some(maximum)) => format!(" of at most {maximum}"),
+            (None, None) => String::new(),
+        };
+        if let Some(above) = bound("exclusiveMinimum") {
+            range.push_str(&format!(" greater than {above}"));
+        }
+        if let Some(below) = bound("exclusiveMaximum") {
+            range.push_str(&format!(" less than {below}"));
+        }
+        if let Some(step) = bound("multipleOf") {
+            range.push_str(&format!(" (a multiple of {step})"));
+        }
+        range
+    };
+    let count = |min: &str, max: &str, unit: &str| match (bound(min), bound(max)) {
+        (Some(min), Some(max)) if min == max => format!(" of exactly {min} {unit}"),
+        (Some(min), Some(max)) => format!(" of {min} to {max} {unit}"),
+        (Some(min), None) => format!(" of at least {min} {unit}"),
+        (None, Some(max)) => format!(" of at most {max} {unit}"),
+        (None, None) => String::new(),
+    };
+    match kind {
+        "integer" => format!("an integer{}", range()),
+        "number" => format!("a number{}", range()),
+        "boolean" => "true or false".to_owned(),
+        "null" => "null".to_owned(),
+        "string" => {
+            let mut text = format!("a string{}", count("minLength", "maxLength", "characters"));
+            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+                text.push_str(&format!(" matching the pattern {pattern}"));
+            }
+            text
+        }
+        "array" => {
+            let mut text = format!("an array{}", count("minItems", "maxItems", "items"));
+            if let Some(items) = schema.get("items").filter(|items| items.is_object())
+                && depth < 3
+            {
+                text.push_str(&format!(" of {}", describe(items, root, depth + 1)));
+            }
+            text
+        }
+        "object" => {
+            let keys = property_names(schema, root);
+            if keys.is_empty() {
+                "an object".to_owned()
+            } else {
+                format!("an object with the keys {}", keys.join(", "))
+            }
+        }
+        other => format!("a JSON {other}"),
+    }
+}
+
+/// What was sent, briefly: a scalar as it is (a long string cut short), a container by
+/// its kind.
+pub(crate) fn got(value: &Value) -> String {
+    match value {
+        Value::Array(items) => format!("an array of {} items", items.len()),
+        Value::Object(_) => "an object".to_owned(),
+        Value::String(text) if text.chars().count() > 40 => {
+            let head: String = text.chars().take(40).collect();
+            format!(
+                "{}...\" (a string of {} characters)",
+                &Value::from(head).to_string().trim_end_matches('"'),
+                text.chars().count()
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
+/// serde_json appends " at line 1 column 17", which tells the model nothing useful.
+pub(crate) fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => message,
+    }
+}

@@ -1,0 +1,94 @@
+//! Asking the human at the client, by MCP elicitation, to approve a call the gate
+//! withheld: the exact tool, tier, preview and arguments are shown, and the call runs only
+//! on an explicit accept with the approval box ticked. The approval is bound to those
+//! arguments as a proposal's is ([`Proposal::approve`], then the checks of `Set::approve`
+//! on the very call that was shown).
+
+use super::messages;
+use crate::{Proposal, ToolSet};
+use rmcp::model::{
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest,
+};
+use rmcp::service::PeerRequestOptions;
+use rmcp::{Peer, RoleServer};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// The form field the human ticks to approve.
+const APPROVE_FIELD: &str = "approve";
+
+/// Whether the client declared it can show an elicitation form.
+pub(crate) fn client_can_ask(peer: &Peer<RoleServer>) -> bool {
+    peer.peer_info().is_some_and(|info| {
+        info.capabilities
+            .elicitation
+            .as_ref()
+            // A capability naming no mode means form (the 2025-06-18 shape).
+            .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
+    })
+}
+
+/// Asks the human whether `proposal` may run; `true` only on an explicit accept with the
+/// approval box ticked, within `limit`. Decline, cancel, an unticked box, an error or no
+/// answer in time all mean no.
+pub(crate) async fn human_approves<T: ToolSet>(
+    peer: &Peer<RoleServer>,
+    proposal: &Proposal,
+    limit: Duration,
+) -> bool {
+    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form::<T>(proposal)) else {
+        return false;
+    };
+    let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+    let answer = match peer
+        .send_request_with_option(request, PeerRequestOptions::with_timeout(limit))
+        .await
+    {
+        Ok(handle) => handle.await_response().await,
+        Err(_) => return false,
+    };
+    match answer {
+        Ok(ClientResult::ElicitResult(result)) => {
+            result.action == ElicitationAction::Accept
+                && result
+                    .content
+                    .as_ref()
+                    .and_then(|content| content.get(APPROVE_FIELD))
+                    .and_then(Value::as_bool)
+                    == Some(true)
+        }
+        _ => false,
+    }
+}
+
+/// The elicitation form for `proposal`; its title and preview come from the set `T` and
+/// the arguments now, never from the proposal.
+fn form<T: ToolSet>(proposal: &Proposal) -> Value {
+    let call = proposal.call();
+    let arguments = serde_json::from_str::<Value>(&call.arguments)
+        .ok()
+        .and_then(|arguments| serde_json::to_string_pretty(&arguments).ok())
+        .unwrap_or_else(|| call.arguments.clone());
+    json!({
+        "mode": "form",
+        "message": messages::approval_request(
+            &call.name,
+            proposal.tier(),
+            proposal.title::<T>(),
+            proposal.preview::<T>().as_deref(),
+            &arguments,
+        ),
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                APPROVE_FIELD: {
+                    "type": "boolean",
+                    "title": messages::APPROVE_TITLE,
+                    "description": messages::APPROVE_DESCRIPTION,
+                    "default": false,
+                }
+            },
+            "required": [APPROVE_FIELD],
+        }
+    })
+}

@@ -1,0 +1,278 @@
+//! The checks every HTTP request passes before it reaches rmcp: `Host` (DNS rebinding,
+//! judged per connection so a wildcard bind does not let `Host: localhost` in from afar),
+//! `Origin` (same-origin unless allowed), the bearer token, and the session cap.
+
+use super::super::messages;
+use super::config::HttpConfig;
+use super::sessions::CappedSessions;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+/// The two ends of the TCP connection a request came in on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Connection {
+    /// The server's address the client connected to.
+    pub(crate) local: SocketAddr,
+    /// The client's address.
+    pub(crate) peer: SocketAddr,
+}
+
+/// What the checks need.
+pub(crate) struct Guard {
+    pub(crate) config: HttpConfig,
+    pub(crate) sessions: Arc<CappedSessions>,
+}
+
+/// The header carrying the MCP session id.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Runs the checks, in order, then the request.
+pub(crate) async fn check(
+    State(guard): State<Arc<Guard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(connection) = request.extensions().get::<Connection>().copied() else {
+        return refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            messages::NO_CONNECTION_INFO,
+        );
+    };
+    let headers = request.headers();
+    let Some(host) = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return refuse(StatusCode::BAD_REQUEST, messages::MISSING_HOST);
+    };
+    if !host_allowed(host, connection, &guard.config.allowed_hosts) {
+        return refuse(StatusCode::FORBIDDEN, &messages::foreign_host(host));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        if !origin_allowed(origin, host, &guard.config.allowed_origins) {
+            return refuse(StatusCode::FORBIDDEN, &messages::foreign_origin(origin));
+        }
+    }
+    if let Some(token) = &guard.config.bearer_token
+        && !bearer_matches(headers, token)
+    {
+        let mut response = refuse(StatusCode::UNAUTHORIZED, messages::UNAUTHENTICATED);
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"mcp\""),
+        );
+        return response;
+    }
+    if request.method() == Method::POST
+        && !headers.contains_key(SESSION_HEADER)
+        && guard.sessions.is_full()
+    {
+        return refuse_initialize_when_full(request, next, &guard).await;
+    }
+    next.run(request).await
+}
+
+/// At the session cap, an `initialize` is refused with a JSON-RPC error; any other
+/// session-less POST (a stateless request) goes on.
+async fn refuse_initialize_when_full(request: Request, next: Next, guard: &Guard) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, guard.config.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(_) => return refuse(StatusCode::BAD_REQUEST, messages::UNREADABLE_BODY),
+    };
+    #[derive(serde::Deserialize)]
+    struct Head {
+        id: Option<serde_json::Value>,
+        method: Option<String>,
+    }
+    match serde_json::from_slice::<Head>(&bytes) {
+        Ok(Head {
+            id,
+            method: Some(method),
+        }) if method == "initialize" => {
+            let error = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {"code": -32000, "message": messages::too_many_sessions(guard.config.max_sessions)},
+            });
+            let mut response = (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::CONTENT_TYPE, "application/json")],
+                error.to_string(),
+            )
+                .into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+            response
+        }
+        _ => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+    }
+}
+
+/// A plain-text refusal.
+fn refuse(status: StatusCode, text: &str) -> Response {
+    (status, text.to_owned()).into_response()
+}
+
+/// `Host` is one configured, the address the connection came in on, or a loopback name
+/// on a connection from loopback.
+fn host_allowed(host: &str, connection: Connection, allowed: &[String]) -> bool {
+    let host = host.trim().to_ascii_lowercase();
+    let name = host_name(&host);
+    // An entry with a port matches that host and port; one without, any port.
+    if allowed.iter().any(|entry| {
+        let entry = entry.to_ascii_lowercase();
+        entry == host || entry == name
+    }) {
+        return true;
+    }
+    let local = connection.local;
+    let bracketed = |ip: IpAddr| match ip {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    if name == bracketed(local.ip()) || name == local.ip().to_string() {
+        return true;
+    }
+    // An IPv4 client of a dual-stack socket shows as `::ffff:127.0.0.1`.
+    let from_loopback = connection.peer.ip().to_canonical().is_loopback();
+    from_loopback && matches!(name, "localhost" | "127.0.0.1" | "[::1]")
+}
+
+/// The name part of a `Host` value, without its port.
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.find(']').map_or(host, |end| &host[..=end]);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|byte| byte.is_ascii_digit()) => name,
+        _ => host,
+    }
+}
+
+/// `Origin` is the server's own (`http://{Host}`) or one allowed.
+fn origin_allowed(origin: &str, host: &str, allowed: &[String]) -> bool {
+    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+    let host = host.trim().to_ascii_lowercase();
+    origin == format!("http://{host}")
+        || allowed.iter().any(|entry| {
+            entry
+                .trim()
+                .trim_end_matches('/')
+                .eq_ignore_ascii_case(&origin)
+        })
+}
+
+/// Whether `Authorization` is `Bearer {token}`, compared in constant time.
+fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
+    let Some(given) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| {
+            let (scheme, rest) = value.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(rest.trim())
+        })
+    else {
+        return false;
+    };
+    let (given, token) = (given.as_bytes(), token.as_bytes());
+    // The length leaks; the content does not.
+    given.len() == token.len()
+        && given
+            .iter()
+            .zip(token)
+            .fold(0_u8, |diff, (a, b)| diff | (a ^ b))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connection(local: &str, peer: &str) -> Connection {
+        Connection {
+            local: local.parse().expect("an address"),
+            peer: peer.parse().expect("an address"),
+        }
+    }
+
+    #[test]
+    fn a_loopback_host_name_passes_only_from_a_loopback_peer() {
+        let from_afar = connection("10.0.0.5:8931", "203.0.113.9:5000");
+        assert!(!host_allowed("localhost:8931", from_afar, &[]));
+        assert!(!host_allowed("127.0.0.1", from_afar, &[]));
+        let local = connection("127.0.0.1:8931", "127.0.0.1:5000");
+        assert!(host_allowed("localhost:8931", local, &[]));
+        assert!(host_allowed("127.0.0.1:8931", local, &[]));
+    }
+
+    #[test]
+    fn the_address_the_connection_came_in_on_passes() {
+        let wildcard = connection("10.0.0.5:8931", "203.0.113.9:5000");
+        assert!(host_allowed("10.0.0.5:8931", wildcard, &[]));
+        assert!(!host_allowed("10.0.0.6:8931", wildcard, &[]));
+        assert!(!host_allowed("evil.example", wildcard, &[]));
+        assert!(host_allowed(
+            "mcp.example.com",
+            wildcard,
+            &["mcp.example.com".into()]
+        ));
+        let v6 = connection("[::1]:8931", "[::1]:5000");
+        assert!(host_allowed("[::1]:8931", v6, &[]));
+    }
+
+    #[test]
+    fn only_the_servers_own_origin_passes_by_default() {
+        assert!(origin_allowed(
+            "http://localhost:8931",
+            "localhost:8931",
+            &[]
+        ));
+        assert!(!origin_allowed(
+            "http://evil.example",
+            "localhost:8931",
+            &[]
+        ));
+        assert!(!origin_allowed(
+            "http://localhost:9999",
+            "localhost:8931",
+            &[]
+        ));
+        assert!(origin_allowed(
+            "https://app.example.com",
+            "localhost:8931",
+            &["https://app.example.com".into()]
+        ));
+    }
+
+    #[test]
+    fn the_bearer_token_must_match_exactly() {
+        let mut headers = HeaderMap::new();
+        assert!(!bearer_matches(&headers, "s3cret"));
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer s3cret"),
+        );
+        assert!(bearer_matches(&headers, "s3cret"));
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer s3cres"),
+        );
+        assert!(!bearer_matches(&headers, "s3cret"));
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Basic s3cret"),
+        );
+        assert!(!bearer_matches(&headers, "s3cret"));
+    }
+}

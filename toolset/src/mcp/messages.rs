@@ -1,0 +1,140 @@
+//! Every sentence the MCP server itself writes: to the model (in tool results), to the
+//! client (in JSON-RPC and HTTP errors) and to the human (in elicitation requests). Kept
+//! in one place so their wording can be reviewed, and moved, together.
+
+use std::time::Duration;
+
+/// The message of a withheld call when none is configured; see
+/// [`McpServer::with_withheld_message`](super::McpServer::with_withheld_message).
+pub const DEFAULT_WITHHELD_MESSAGE: &str = "Needs human approval: \"{tool}\" is a tool of tier \
+     {tier}, and this server runs tools only up to tier {autonomy} without a human. The call \
+     was not run; ask the user to carry it out or to approve it.";
+
+/// A call whose client went away (session closed, connection gone, request cancelled)
+/// before it started.
+pub(crate) const GONE_BEFORE_START: &str =
+    "Cancelled: the client went away before the call started; it was not run";
+
+/// A call that waited for the state longer than the server's time limit, and did not run.
+pub(crate) fn waited_too_long(limit: Duration) -> String {
+    format!(
+        "Timed out: the call waited {} ms for other calls to finish and was not started; \
+         nothing changed. Try again later.",
+        limit.as_millis()
+    )
+}
+
+/// `tools/call` (or another known method) whose params do not have the method's shape.
+pub(crate) fn malformed_params(method: &str, error: &str) -> String {
+    let shape = match method {
+        "tools/call" => " tools/call takes {\"name\": string, \"arguments\": object}.",
+        _ => "",
+    };
+    format!("Invalid params for {method}: {error}.{shape}")
+}
+
+/// A method the server does not implement.
+pub(crate) fn unknown_method(method: &str) -> String {
+    format!("Method not found: {method}")
+}
+
+/// The arguments of a `tools/call` could not be re-serialized (never expected).
+pub(crate) fn unreadable_arguments(error: &str) -> String {
+    format!("unreadable arguments: {error}")
+}
+
+/// A tool output could not be turned into a `CallToolResult` (a bug of the renderer).
+pub(crate) fn unbuildable_result(error: &str) -> String {
+    format!("could not build the tool result: {error}")
+}
+
+/// The MCP rendering of the set did not parse as MCP tools (a bug of the renderer).
+pub(crate) fn unlisted_tools(set: &str, error: &str) -> String {
+    format!("the MCP rendering of the tool set {set} is not a list of MCP tools: {error}")
+}
+
+/// Serving without authentication on an address others can reach.
+pub(crate) fn unauthenticated_remote(local: std::net::SocketAddr) -> String {
+    format!(
+        "refusing to serve MCP on {local} without authentication: anyone who can reach it \
+         could call the tools. Set HttpConfig::with_bearer_token or with_auth_layer, bind a \
+         loopback address (127.0.0.1), or opt in with \
+         HttpConfig::allow_unauthenticated_remote"
+    )
+}
+
+/// An `initialize` beyond the session cap.
+pub(crate) fn too_many_sessions(max: usize) -> String {
+    format!(
+        "Too many sessions: this server holds at most {max} MCP sessions and all are in use. \
+         Close an unused session (HTTP DELETE) or retry later."
+    )
+}
+
+/// A connection beyond the connection cap.
+pub(crate) fn too_many_connections(max: usize) -> String {
+    format!("Too many connections: this server accepts at most {max} at once. Retry later.\n")
+}
+
+/// A request without a `Host` header.
+pub(crate) const MISSING_HOST: &str = "Bad Request: a Host header is required";
+
+/// A request the listener did not tag with its connection (a server bug).
+pub(crate) const NO_CONNECTION_INFO: &str =
+    "Internal Server Error: the request carries no connection information";
+
+/// A body that could not be read to check whether it opens a session.
+pub(crate) const UNREADABLE_BODY: &str =
+    "Bad Request: the request body could not be read (too large, or too slow)";
+
+/// A request without the configured bearer token.
+pub(crate) const UNAUTHENTICATED: &str =
+    "Unauthorized: send the server's token as `Authorization: Bearer <token>`";
+
+/// A `Host` that is not this server's (DNS rebinding protection).
+pub(crate) fn foreign_host(host: &str) -> String {
+    format!(
+        "Forbidden: Host {host:?} is not this server's. Connect to the address it listens on, \
+         or add the name with HttpConfig::with_allowed_hosts"
+    )
+}
+
+/// A browser `Origin` that is neither the server's own nor allowed.
+pub(crate) fn foreign_origin(origin: &str) -> String {
+    format!(
+        "Forbidden: requests from the origin {origin:?} are not allowed; add it with \
+         HttpConfig::with_allowed_origins"
+    )
+}
+
+/// What the human is asked when a withheld call could run with their approval.
+pub(crate) fn approval_request(
+    tool: &str,
+    tier: crate::Tier,
+    title: Option<&str>,
+    preview: Option<&str>,
+    arguments: &str,
+) -> String {
+    let mut text = format!("The assistant asks to run the tool \"{tool}\"");
+    if let Some(title) = title {
+        text.push_str(&format!(" ({title})"));
+    }
+    text.push_str(&format!(
+        ", of tier {tier}, which this server does not run without your approval."
+    ));
+    if let Some(preview) = preview {
+        text.push_str(&format!("\n\nWhat it would do: {preview}"));
+    }
+    text.push_str(&format!(
+        "\n\nWith exactly these arguments:\n{arguments}\n\nTick the box and accept to run \
+         it once, as shown; decline or cancel and it does not run."
+    ));
+    text
+}
+
+/// The title of the approval box.
+pub(crate) const APPROVE_TITLE: &str = "Run this call";
+
+/// The description of the approval box.
+pub(crate) const APPROVE_DESCRIPTION: &str =
+    "Run the call exactly as shown above, once. Leave unticked to refuse.";
