@@ -55,6 +55,13 @@ pub trait Tool: Sized {
     fn preview(_args: &Self::Args) -> Option<String> {
         None
     }
+
+    /// The tier a call with `args` needs above the declared one, with the reason its
+    /// proposal shows. Declared with `#[tool(escalate = path)]`. The gate takes the higher
+    /// of it and the declared tier, so it can only raise: a lower or equal tier is ignored.
+    fn escalate(_args: &Self::Args) -> Option<Escalation> {
+        None
+    }
 }
 
 /// A tool's reason to treat one call as riskier than its declared tier: a transfer above a

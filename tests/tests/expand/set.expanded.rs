@@ -421,6 +421,11 @@ const _: () = {
                 ClockCall::Now(args) => <now as ::toolset::Tool>::preview(args),
             }
         }
+        fn escalation(call: &ClockCall) -> ::std::option::Option<::toolset::Escalation> {
+            match call {
+                ClockCall::Now(args) => <now as ::toolset::Tool>::escalate(args),
+            }
+        }
         fn dispatch<'a>(
             state: ::toolset::Access<'a, ()>,
             ctx: &'a ::toolset::ToolContext,

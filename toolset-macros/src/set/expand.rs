@@ -254,6 +254,12 @@ fn set_impl(names: &Names) -> TokenStream {
             #call_enum::#variant(args) => <#path as ::toolset::Tool>::preview(args),
         }
     });
+    let escalation_arms = arms(&|entry, call_enum| {
+        let (path, variant) = (&entry.path, &entry.variant);
+        quote_spanned! {path.span()=>
+            #call_enum::#variant(args) => <#path as ::toolset::Tool>::escalate(args),
+        }
+    });
     let dispatch_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
@@ -296,6 +302,12 @@ fn set_impl(names: &Names) -> TokenStream {
             fn preview(call: &#call_enum) -> ::std::option::Option<::std::string::String> {
                 match call {
                     #(#preview_arms)*
+                }
+            }
+
+            fn escalation(call: &#call_enum) -> ::std::option::Option<::toolset::Escalation> {
+                match call {
+                    #(#escalation_arms)*
                 }
             }
 
