@@ -41,6 +41,7 @@ mod apply;
 mod approval;
 mod arguments;
 mod call;
+mod conversation;
 mod gate;
 mod outcome;
 mod plan;
