@@ -36,7 +36,7 @@ except ImportError as error:  # pragma: no cover - reported to the Rust test
           "install the MCP client: pip install -r tests/mcp/requirements.txt")
     sys.exit(3)
 
-EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "send_reply"]
+EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "forward", "send_reply"]
 APPROVAL = "Needs human approval"
 TIMEOUT_SECONDS = 60
 
