@@ -67,7 +67,8 @@ pub trait Tool: Sized {
 /// A tool's reason to treat one call as riskier than its declared tier: a transfer above a
 /// limit, a message to an outside address.
 ///
-/// Returned by a tool's escalation function for its typed arguments. The gate runs it and
+/// Returned by a tool's escalation function for its typed arguments, the fn named by
+/// `#[tool(tier = "reversible", escalate = path)]`. The gate runs it and
 /// takes the higher of this tier and the declared one, so an escalation can only tighten:
 /// a lower tier is ignored, never obeyed. The reason is shown with the proposal.
 #[derive(Debug, Clone, PartialEq, Eq)]
