@@ -40,7 +40,7 @@ except ImportError as error:  # pragma: no cover - reported to the Rust test
     sys.exit(3)
 
 # `add_label` is deferred: not listed until a search finds it; `tool_search` is listed instead.
-EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "send_reply", "tool_search"]
+EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "forward", "send_reply", "tool_search"]
 APPROVAL = "Needs human approval"
 TIMEOUT_SECONDS = 60
 

@@ -1,6 +1,8 @@
 //! Shared fixtures for the integration tests: a representative inbox toolset using every
 //! parameter and return form `#[tool]` accepts.
 
+pub mod ledger;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolset::{Json, ToolContext, ToolError, ToolOutput, tool, toolset};

@@ -39,6 +39,10 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ("not run: batch invalid", messages::not_run_batch_invalid(2)),
         ("awaiting approval", messages::AWAITING_APPROVAL.to_owned()),
         ("declined", messages::declined("not today")),
+        (
+            "late result (continue style follow-up)",
+            messages::late_result("call_7", "delete_note", "deleted note 4"),
+        ),
         ("skipped", messages::skipped("the note already says that")),
         ("failed", messages::failed("the disk is full")),
         (

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::{
-    ApprovalError, Approved, Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall,
-    ToolContext, ToolError, tool, toolset,
+    Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
+    tool, toolset,
 };
 
 /// The state of the test agent: a log of writes, and counters of what runs at once.
@@ -361,7 +361,10 @@ async fn calls_above_autonomy_become_proposals_and_do_not_run() {
             Tier::Irreversible
         ]
     );
-    assert_eq!(plan.proposals()[2].preview(), Some("To everyone: hi"));
+    assert_eq!(
+        plan.proposals()[2].preview::<DeskTools>().as_deref(),
+        Some("To everyone: hi")
+    );
     let mut desk = Desk::default();
     let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
     assert_eq!(desk.log, ["write a"]);
@@ -374,134 +377,6 @@ async fn calls_above_autonomy_become_proposals_and_do_not_run() {
             .output
             .text_content()
             .contains("Awaiting approval")
-    );
-}
-
-#[tokio::test]
-async fn an_approved_proposal_runs_and_a_tampered_one_is_refused() {
-    let plan = DeskTools::gate(
-        vec![call("1", "delete_note", r#"{"key":"old"}"#)],
-        Autonomy::ExternalReversible,
-    )
-    .unwrap();
-    let proposal = plan.proposals()[0].clone();
-    let approval = proposal.approve();
-
-    // The proposal waits in storage; someone edits the arguments before it is approved.
-    let stored = serde_json::to_string(&proposal).unwrap();
-    let tampered: toolset::Proposal =
-        serde_json::from_str(&stored.replace("old", "everything")).unwrap();
-    let refused = DeskTools::approve(&tampered, &approval, &DeskTools::policy(Autonomy::Off))
-        .err()
-        .unwrap();
-    assert_eq!(refused, ApprovalError::ArgumentsChanged);
-    assert!(
-        refused.to_string().contains("arguments changed"),
-        "{refused}"
-    );
-
-    let restored: toolset::Proposal = serde_json::from_str(&stored).unwrap();
-    let Ok(Approved::Run(plan)) =
-        DeskTools::approve(&restored, &approval, &DeskTools::policy(Autonomy::Off))
-    else {
-        panic!("approval refused")
-    };
-    let mut desk = Desk::default();
-    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
-    assert_eq!(outcome_kinds(&report), ["done"]);
-    assert_eq!(desk.log, ["delete old"]);
-}
-
-#[test]
-fn approving_a_propose_only_call_hands_its_typed_arguments_to_the_host() {
-    let plan = DeskTools::gate(
-        vec![call("1", "notice", r#"{"text":"lunch"}"#)],
-        Autonomy::ExternalReversible,
-    )
-    .unwrap();
-    let proposal = &plan.proposals()[0];
-    assert!(proposal.is_propose_only());
-    match DeskTools::approve(
-        proposal,
-        &proposal.approve(),
-        &DeskTools::policy(Autonomy::Off),
-    ) {
-        Ok(Approved::Handoff {
-            args: DeskToolsCall::Notice(notice),
-            ..
-        }) => assert_eq!(notice.text, "lunch"),
-        _ => panic!("expected the typed arguments"),
-    }
-}
-
-/// A proposal of `delete_note`, made at an autonomy that withholds it.
-fn delete_proposal() -> toolset::Proposal {
-    let plan = DeskTools::gate(
-        vec![call("1", "delete_note", r#"{"key":"old"}"#)],
-        Autonomy::ExternalReversible,
-    )
-    .expect("a valid program");
-    plan.proposals()[0].clone()
-}
-
-#[test]
-fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
-    let proposal = delete_proposal();
-    let approval = proposal.approve();
-    // Since the proposal was made, the host denied the tool for this conversation.
-    let now = DeskTools::policy(Autonomy::ExternalReversible).deny(DeskToolsName::DeleteNote);
-    match DeskTools::approve(&proposal, &approval, &now) {
-        Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
-        other => panic!("a denied tool was approved: {other:?}"),
-    }
-    let hidden = DeskTools::policy(Autonomy::ExternalReversible).hide(DeskToolsName::DeleteNote);
-    match DeskTools::approve(&proposal, &approval, &hidden) {
-        Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::UnknownTool),
-        other => panic!("a hidden tool was approved: {other:?}"),
-    }
-    // Autonomy does not matter once a human approved: even `Off` runs it.
-    assert!(matches!(
-        DeskTools::approve(&proposal, &approval, &DeskTools::policy(Autonomy::Off)),
-        Ok(Approved::Run(_))
-    ));
-}
-
-#[test]
-fn an_approval_is_refused_with_a_variant_that_says_what_differs() {
-    let proposal = delete_proposal();
-    let policy = DeskTools::policy(Autonomy::Off);
-    let stored = serde_json::to_string(&proposal).unwrap();
-    let altered = |from: &str, to: &str| -> toolset::Proposal {
-        serde_json::from_str(&stored.replace(from, to)).unwrap()
-    };
-
-    let other = DeskTools::gate(
-        vec![call("2", "delete_note", r#"{"key":"old"}"#)],
-        Autonomy::Off,
-    )
-    .unwrap();
-    let refused = DeskTools::approve(&proposal, &other.proposals()[0].approve(), &policy);
-    assert_eq!(refused.err(), Some(ApprovalError::OtherCall));
-
-    let renamed = altered("\"DeskTools\"", "\"Twin\"");
-    let refused = DeskTools::approve(&renamed, &renamed.approve(), &policy);
-    assert_eq!(
-        refused.err(),
-        Some(ApprovalError::OtherSet {
-            expected: "DeskTools",
-            found: "Twin".to_owned()
-        })
-    );
-
-    // Stored as reviewed at a lower risk than the tool declares.
-    let lowered = altered("\"irreversible\"", "\"reversible\"");
-    let refused = DeskTools::approve(&lowered, &lowered.approve(), &policy);
-    assert_eq!(
-        refused.err(),
-        Some(ApprovalError::TierChanged {
-            reviewed: Tier::Reversible,
-            declared: Tier::Irreversible
-        })
     );
 }
 

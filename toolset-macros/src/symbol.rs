@@ -10,6 +10,7 @@ pub const DEFERRED: &str = "deferred";
 pub const IDEMPOTENT: &str = "idempotent";
 pub const PREVIEW: &str = "preview";
 pub const PROPOSE_ONLY: &str = "propose_only";
+pub const ESCALATE: &str = "escalate";
 
 /// Every key of `#[tool(...)]`, in the order the docs list them.
 pub const KEYS: &[&str] = &[
@@ -21,6 +22,7 @@ pub const KEYS: &[&str] = &[
     DEFERRED,
     IDEMPOTENT,
     PREVIEW,
+    ESCALATE,
     PROPOSE_ONLY,
 ];
 

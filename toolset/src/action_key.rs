@@ -54,7 +54,7 @@ impl ToolCall {
 
 /// Writes `value` as JCS canonical JSON. The recursion is bounded by `serde_json`'s
 /// parse depth limit.
-fn write_canonical(value: &Value, out: &mut Vec<u8>) {
+pub(crate) fn write_canonical(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),

@@ -6,31 +6,36 @@
 //! hidden since the proposal was made is not run) and against the tool's current
 //! declaration (a changed tier refuses the approval).
 
-use crate::plan::Plan;
-use crate::proposal::Proposal;
+use crate::digest::set_fingerprint;
+use crate::plan::{Plan, effective_tier};
+use crate::proposal::{Proposal, ProposalId};
 use crate::verify::verify;
-use crate::{CallProblem, Policy, Tier, ToolCall, ToolSet};
+use crate::{
+    Approvals, CallProblem, Decision, Policy, ProposalStore, Resolution, StoreError, Tier,
+    ToolCall, ToolSet,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A human's approval, bound to the exact call that was reviewed.
+/// A human's approval of one proposal: its id and the digest of what was reviewed.
+///
+/// Serializable, so it can come back from a review screen; it names the proposal, and
+/// approving fails unless the stored proposal still has that digest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Approval {
-    set: String,
-    call_id: String,
-    name: String,
-    arguments: String,
+    /// The approved proposal.
+    pub proposal: ProposalId,
+    /// The digest of the proposal as the human reviewed it ([`Proposal::digest`]).
+    pub digest: String,
 }
 
 impl Proposal {
-    /// A human's approval of this proposal exactly as it is now. Any later change to the
-    /// proposal's call makes the approval fail.
+    /// A human's approval of this proposal exactly as it is now. Any later change to what
+    /// the digest covers (set, call, tool, tier, arguments) makes the approval fail.
     pub fn approve(&self) -> Approval {
         Approval {
-            set: self.set.clone(),
-            call_id: self.call.id.clone(),
-            name: self.call.name.clone(),
-            arguments: self.call.arguments.clone(),
+            proposal: self.id.clone(),
+            digest: self.digest(),
         }
     }
 }
@@ -64,100 +69,154 @@ impl<T: ToolSet> fmt::Debug for Approved<T> {
     }
 }
 
-/// Why an approval was refused. Nothing ran.
+/// Why an approval (or a decline) was refused. Nothing ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ApprovalError {
-    /// The proposal or the approval belongs to another tool set than the one approving.
+    /// The store has no proposal with the approval's id.
+    UnknownProposal(ProposalId),
+    /// The proposal was already resolved; it never runs twice.
+    AlreadyResolved(Resolution),
+    /// The proposal expired before it was approved.
+    Expired {
+        /// When it expired, in milliseconds since the Unix epoch.
+        at_ms: u64,
+    },
+    /// The approvals are sealed and this proposal is not sealed with the key: it was
+    /// written or altered outside this host.
+    Forged,
+    /// The proposal belongs to another tool set than the one approving.
     OtherSet {
         /// The set that was asked to approve.
         expected: &'static str,
-        /// The set the proposal or approval names.
+        /// The set the proposal names.
         found: String,
     },
-    /// The approval was given for another call (another call id or tool).
-    OtherCall,
-    /// The proposal's arguments changed after the human reviewed them.
+    /// A set of this name made the proposal, but not this set as it is now (another crate's
+    /// set with the same name, or this one before its tools changed).
+    SetChanged,
+    /// The proposal is not what the human reviewed (its arguments, call or tool changed).
     ArgumentsChanged,
-    /// The tool's declared tier (or its propose-only flag) is no longer what the proposal
-    /// recorded: the human reviewed a call of another risk.
+    /// The call's tier now (declared, or raised by the tool's escalation) is not what the
+    /// proposal recorded: the human reviewed a call of another risk.
     TierChanged {
         /// The tier the proposal recorded.
         reviewed: Tier,
-        /// The tool's tier as declared now.
+        /// The call's tier now.
         declared: Tier,
     },
     /// The call no longer passes verification under the policy in force (the tool is
     /// unknown, hidden or denied now, or its arguments no longer fit).
     Invalid(CallProblem),
+    /// The store failed; nothing was resolved.
+    Store(StoreError),
 }
 
 impl fmt::Display for ApprovalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ApprovalError::UnknownProposal(id) => write!(
+                f,
+                "no proposal {id} is waiting: check the id, and that this host uses the store it was submitted to"
+            ),
+            ApprovalError::AlreadyResolved(resolution) => write!(
+                f,
+                "the proposal was already {resolution}; it is never resolved twice"
+            ),
+            ApprovalError::Expired { at_ms } => write!(
+                f,
+                "the proposal expired at {}; the model must propose the call again",
+                Resolution { decision: crate::Decision::Approved, at_ms: *at_ms }.time()
+            ),
+            ApprovalError::Forged => f.write_str(
+                "the proposal is not sealed with this host's key: it was written or altered elsewhere, and is refused",
+            ),
             ApprovalError::OtherSet { expected, found } => write!(
                 f,
                 "the proposal belongs to the tool set `{found}`, not `{expected}`: approve it with the set that made it"
             ),
-            ApprovalError::OtherCall => f.write_str(
-                "the approval was given for another call: ask the human to review this proposal",
+            ApprovalError::SetChanged => f.write_str(
+                "the proposal was made by another tool set of this name, or by this set before its tools changed: it is refused",
             ),
             ApprovalError::ArgumentsChanged => f.write_str(
-                "the arguments changed after they were reviewed: show the proposal again and ask for a new approval",
+                "the proposal is not what was reviewed (its call or arguments changed): show it again and ask for a new approval",
             ),
             ApprovalError::TierChanged { reviewed, declared } => write!(
                 f,
-                "the tool's tier is `{declared}` now, but the proposal was reviewed as `{reviewed}`: ask for a new approval"
+                "the call's tier is `{declared}` now, but the proposal was reviewed as `{reviewed}`: ask for a new approval"
             ),
             ApprovalError::Invalid(problem) => write!(
                 f,
                 "the approved call is no longer valid: {}",
                 problem.message
             ),
+            ApprovalError::Store(error) => write!(f, "{error}"),
         }
     }
 }
 
 impl std::error::Error for ApprovalError {}
 
-/// Checks `approval` against `proposal`, then re-verifies the call under `policy` (its
-/// deny and hide rules; its autonomy does not matter, since a human approved) and against
-/// the tool's current declaration. What `Set::approve` does.
-pub(crate) fn approve<T: ToolSet>(
-    proposal: &Proposal,
+/// Approves the proposal `approval` names, once: checks its seal and expiry, that it is
+/// what the human reviewed, of this set as it is now, at the tier the tool gives these
+/// arguments now, and valid under `policy` (its deny and hide rules; not its autonomy,
+/// since a human approved); then resolves it in the store, and only the resolver that
+/// wins gets the call to run. What `Set::approve` does.
+pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
+    approvals: &Approvals<S>,
     approval: &Approval,
     policy: &Policy<T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    for set in [&proposal.set, &approval.set] {
-        if set != T::NAME {
-            return Err(ApprovalError::OtherSet {
-                expected: T::NAME,
-                found: set.clone(),
-            });
-        }
+    let stored = approvals.checked(&approval.proposal)?;
+    if let Some(resolution) = stored.resolution {
+        return Err(ApprovalError::AlreadyResolved(resolution));
     }
-    if approval.call_id != proposal.call.id || approval.name != proposal.call.name {
-        return Err(ApprovalError::OtherCall);
+    let proposal = stored.proposal;
+    if proposal.set != T::NAME {
+        return Err(ApprovalError::OtherSet {
+            expected: T::NAME,
+            found: proposal.set.clone(),
+        });
     }
-    if approval.arguments != proposal.call.arguments {
+    if proposal.set_fingerprint != set_fingerprint::<T>() {
+        return Err(ApprovalError::SetChanged);
+    }
+    if approval.digest != proposal.digest() {
         return Err(ApprovalError::ArgumentsChanged);
     }
     let verified = verify::<T>(&proposal.call, policy).map_err(ApprovalError::Invalid)?;
     let spec = T::spec_of(verified.name);
-    if spec.tier() != proposal.tier || spec.is_propose_only() != proposal.propose_only {
+    let (tier, _) = effective_tier::<T>(verified.name, &verified.typed);
+    if tier != proposal.tier || spec.is_propose_only() != proposal.propose_only {
         return Err(ApprovalError::TierChanged {
             reviewed: proposal.tier,
-            declared: spec.tier(),
+            declared: tier,
         });
     }
+    // Resolve before running: a crash after this leaves it approved and not run, never
+    // run twice.
+    approvals.resolve(&proposal.id, Decision::Approved)?;
     if spec.is_propose_only() {
         return Ok(Approved::Handoff {
-            call: proposal.call.clone(),
+            call: proposal.call,
             args: verified.typed,
         });
     }
     Ok(Approved::Run(Plan::approved_by_human(
-        proposal.call.clone(),
+        proposal.call,
         verified,
     )))
+}
+
+/// Approves `proposal` where the human saw it in flight (an MCP elicitation answered on
+/// the same connection): the same checks as [`approve`], through a one-use store of its
+/// own, since the proposal never waited anywhere another process could reach.
+#[cfg(feature = "mcp")]
+pub(crate) fn approve_in_flight<T: ToolSet>(
+    proposal: &Proposal,
+    policy: &Policy<T>,
+) -> Result<Approved<T>, ApprovalError> {
+    let approvals = Approvals::new(crate::MemoryStore::new());
+    approvals.submit(proposal).map_err(ApprovalError::Store)?;
+    approve(&approvals, &proposal.approve(), policy)
 }

@@ -134,6 +134,14 @@ pub fn declined(reason: &str) -> String {
     format!("Declined by the user: {reason}. The call did not run.")
 }
 
+/// The follow-up (continue style) telling the model how a call it was told was awaiting
+/// approval ended: `outcome` is the late result's text.
+pub fn late_result(call_id: &str, tool: &str, outcome: &str) -> String {
+    format!(
+        "Update on your earlier call {call_id} to `{tool}`, which was awaiting approval, is resolved. Its result: {outcome}"
+    )
+}
+
 /// The answer of a handler that deliberately did nothing.
 pub fn skipped(reason: &str) -> String {
     format!("Skipped: {reason}")

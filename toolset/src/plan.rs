@@ -10,7 +10,7 @@ use crate::gate::{Checked, Program, Rejected, Route, check_program};
 use crate::proposal::Proposal;
 use crate::verify::CallProblem;
 use crate::verify::Verified;
-use crate::{Autonomy, Policy, Request, ToolCall, ToolOutput, ToolSet};
+use crate::{Autonomy, Policy, Request, Tier, ToolCall, ToolOutput, ToolSet};
 use std::fmt;
 
 /// Who allowed a call to run; `apply` checks it again against the tool's tier.
@@ -78,7 +78,9 @@ pub(crate) fn plan_routed<T: ToolSet>(
             }
         };
         let spec = T::spec_of(name);
-        if !spec.is_propose_only() && policy.autonomy().allows(spec.tier()) {
+        // A tool may raise its tier for these arguments, never lower it.
+        let (tier, escalation) = effective_tier::<T>(name, &typed);
+        if !spec.is_propose_only() && policy.autonomy().allows(tier) {
             steps.push(Step::Run {
                 index,
                 name,
@@ -86,7 +88,7 @@ pub(crate) fn plan_routed<T: ToolSet>(
                 authority: Authority::Autonomy(policy.autonomy()),
             });
         } else {
-            proposals.push(Proposal::new::<T>(&calls[index], name, &typed));
+            proposals.push(Proposal::new::<T>(&calls[index], name, tier, escalation));
             steps.push(Step::AwaitApproval { name });
         }
     }
@@ -95,6 +97,19 @@ pub(crate) fn plan_routed<T: ToolSet>(
         steps,
         proposals,
     })
+}
+
+/// The tier a call runs at: the tool's declared tier, raised (never lowered) by the
+/// tool's escalation for these arguments, with the reason when it was raised.
+pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tier, Option<String>) {
+    let declared = T::spec_of(name).tier();
+    match T::escalation(typed) {
+        Some(escalation) if escalation.tier > declared => {
+            (escalation.tier, Some(escalation.reason))
+        }
+        // A lower or equal tier from an escalation is ignored: it can only tighten.
+        _ => (declared, None),
+    }
 }
 
 impl<T: ToolSet> Plan<T> {

@@ -11,7 +11,7 @@ pub use serde;
 pub use serde_json;
 pub use toolset_names::NameIndex;
 
-use crate::{Approval, ApprovalError, Approved, Plan, Policy, Proposal, Rejected, Report};
+use crate::{Approval, ApprovalError, Approved, Plan, Policy, Rejected, Report};
 use crate::{ToolCall, ToolContext, ToolSet};
 use serde_json::Value;
 
@@ -29,12 +29,12 @@ pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Pl
 }
 
 /// `Set::approve`: a human-approved proposal, re-checked under the policy in force.
-pub fn approve<T: ToolSet>(
-    proposal: &Proposal,
+pub fn approve<T: ToolSet, S: crate::ProposalStore>(
+    approvals: &crate::Approvals<S>,
     approval: &Approval,
     policy: &Policy<T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    crate::approval::approve(proposal, approval, policy)
+    crate::approval::approve(approvals, approval, policy)
 }
 
 // Every sentence the model reads. Declared here so that the snapshot test

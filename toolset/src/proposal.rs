@@ -2,40 +2,114 @@
 //!
 //! Proposals are built by the plan and resolved by an [approval](crate::Approval); they
 //! live in their own file so that neither of those stages imports the other backwards.
-//! Serializable, since a proposal may wait for hours in a database.
+//! Serializable, since a proposal may wait for hours in a database. What the human is
+//! shown (title, preview) is recomputed from the arguments every time, never stored, so a
+//! stored proposal cannot show one thing and do another.
 
+use crate::digest::{proposal_digest, set_fingerprint};
 use crate::verify::verify;
 use crate::{
     Autonomy, CallProblem, Policy, Tier, ToolCall, ToolOutput, ToolResult, ToolSet, messages,
 };
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The unique, unguessable id of a proposal: 128 random bits from the operating system,
+/// as 32 lowercase hex digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ProposalId(String);
+
+impl ProposalId {
+    fn random() -> ProposalId {
+        let mut bytes = [0u8; 16];
+        // Without the OS's randomness no id would be unguessable: fail closed, loudly.
+        if let Err(error) = getrandom::fill(&mut bytes) {
+            panic!("the operating system gave no randomness for a proposal id: {error}");
+        }
+        ProposalId(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    }
+
+    /// Parses an id as printed by [`Display`](fmt::Display) (e.g. from a command line).
+    pub fn parse(text: &str) -> Option<ProposalId> {
+        let valid = text.len() == 32
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
+        valid.then(|| ProposalId(text.to_owned()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ProposalId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
 
 /// A call the gate withheld: only a human may let it happen.
 ///
-/// Serializable, so it can wait for hours in a database. Approving it
-/// ([`Proposal::approve`] then `Set::approve`) re-verifies the call under the policy in
-/// force then and binds to exactly the arguments that were reviewed.
+/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::ProposalStore).
+/// Approving it (`Set::approve` with [`Proposal::approve`]'s [`Approval`](crate::Approval))
+/// re-verifies the call under the policy in force then, against the set's current
+/// declaration, and binds to exactly what was reviewed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
+    pub(crate) id: ProposalId,
     pub(crate) set: String,
+    pub(crate) set_fingerprint: String,
     pub(crate) call: ToolCall,
     pub(crate) tier: Tier,
-    title: Option<String>,
-    preview: Option<String>,
+    /// Why the tool raised its tier for these arguments, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) escalation: Option<String>,
     pub(crate) propose_only: bool,
+    pub(crate) created_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) expires_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) seal: Option<String>,
 }
 
 impl Proposal {
-    pub(crate) fn new<T: ToolSet>(call: &ToolCall, name: T::Name, typed: &T::Call) -> Self {
+    pub(crate) fn new<T: ToolSet>(
+        call: &ToolCall,
+        name: T::Name,
+        tier: Tier,
+        escalation: Option<String>,
+    ) -> Self {
         let spec = T::spec_of(name);
         Proposal {
+            id: ProposalId::random(),
             set: T::NAME.to_owned(),
+            set_fingerprint: set_fingerprint::<T>(),
             call: call.clone(),
-            tier: spec.tier(),
-            title: spec.title().map(str::to_owned),
-            preview: T::preview(typed),
+            tier,
+            escalation,
             propose_only: spec.is_propose_only(),
+            created_ms: now_ms(),
+            expires_ms: None,
+            seal: None,
         }
+    }
+
+    /// The proposal's unique id; an approval or a decline names it.
+    pub fn id(&self) -> &ProposalId {
+        &self.id
     }
 
     /// The call as the model made it.
@@ -43,19 +117,29 @@ impl Proposal {
         &self.call
     }
 
-    /// The tool's declared tier.
+    /// The call's tier when it was proposed: the tool's declared tier, or the higher one
+    /// its escalation chose for these arguments.
     pub fn tier(&self) -> Tier {
         self.tier
     }
 
-    /// The tool's title, if it declares one.
-    pub fn title(&self) -> Option<&str> {
-        self.title.as_deref()
+    /// Why the tool raised its tier for these arguments (see [`Escalation`](crate::Escalation)),
+    /// when it did.
+    pub fn escalated_because(&self) -> Option<&str> {
+        self.escalation.as_deref()
     }
 
-    /// The tool's preview of what the call would do, if it declares one.
-    pub fn preview(&self) -> Option<&str> {
-        self.preview.as_deref()
+    /// The tool's title in the set `T` as declared now, if it declares one.
+    pub fn title<T: ToolSet>(&self) -> Option<&'static str> {
+        let name = <T::Name as crate::ToolName>::from_name(&self.call.name)?;
+        T::spec_of(name).title()
+    }
+
+    /// The tool's preview of what the call would do, computed now from the arguments (a
+    /// stored preview could say one thing while the arguments say another). `None` when
+    /// the tool declares no preview or the arguments no longer fit.
+    pub fn preview<T: ToolSet>(&self) -> Option<String> {
+        self.typed::<T>().ok().and_then(|typed| T::preview(&typed))
     }
 
     /// True when the tool has no handler: approving hands the arguments to the host.
@@ -66,6 +150,23 @@ impl Proposal {
     /// The name of the set this proposal belongs to.
     pub fn set(&self) -> &str {
         &self.set
+    }
+
+    /// When the proposal stops being approvable (ms since the Unix epoch), if it expires.
+    pub fn expires_at_ms(&self) -> Option<u64> {
+        self.expires_ms
+    }
+
+    /// The digest of what a human reviews: set name and fingerprint, call id, tool, tier
+    /// and canonical arguments, as hex. An approval carries it.
+    pub fn digest(&self) -> String {
+        proposal_digest(
+            &self.set,
+            &self.set_fingerprint,
+            &self.call,
+            self.tier.as_str(),
+            self.propose_only,
+        )
     }
 
     /// The typed arguments, verified again against the set (with no tool denied).

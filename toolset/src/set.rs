@@ -55,6 +55,38 @@ pub trait Tool: Sized {
     fn preview(_args: &Self::Args) -> Option<String> {
         None
     }
+
+    /// The tier a call with `args` needs above the declared one, with the reason its
+    /// proposal shows. Declared with `#[tool(escalate = path)]`. The gate takes the higher
+    /// of it and the declared tier, so it can only raise: a lower or equal tier is ignored.
+    fn escalate(_args: &Self::Args) -> Option<Escalation> {
+        None
+    }
+}
+
+/// A tool's reason to treat one call as riskier than its declared tier: a transfer above a
+/// limit, a message to an outside address.
+///
+/// Returned by a tool's escalation function for its typed arguments, the fn named by
+/// `#[tool(tier = "reversible", escalate = path)]`. The gate runs it and
+/// takes the higher of this tier and the declared one, so an escalation can only tighten:
+/// a lower tier is ignored, never obeyed. The reason is shown with the proposal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Escalation {
+    /// The tier this call needs.
+    pub tier: crate::Tier,
+    /// Why, in words the human reviewing the proposal reads.
+    pub reason: String,
+}
+
+impl Escalation {
+    /// An escalation of the call to `tier`, because of `reason`.
+    pub fn to(tier: crate::Tier, reason: impl Into<String>) -> Self {
+        Escalation {
+            tier,
+            reason: reason.into(),
+        }
+    }
 }
 
 /// A tool that can run with per-run state `S`.
@@ -133,6 +165,13 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     /// The preview of a call, for tools that declare one.
     fn preview(call: &Self::Call) -> Option<String>;
+
+    /// The tier a tool raises a call to for its arguments, for tools that declare an
+    /// escalation. The gate takes the higher of it and the declared tier: it can only
+    /// tighten.
+    fn escalation(_call: &Self::Call) -> Option<Escalation> {
+        None
+    }
 
     /// Runs a typed call's handler.
     fn dispatch<'a>(

@@ -8,6 +8,8 @@ mod argument_forms;
 mod attribute_keys;
 #[path = "../pass/documented.rs"]
 mod documented;
+#[path = "../pass/escalation.rs"]
+mod escalation;
 #[path = "../pass/handler_stays_callable.rs"]
 mod handler_stays_callable;
 #[path = "../pass/propose_only.rs"]
@@ -52,6 +54,11 @@ fn return_forms() {
 #[test]
 fn sets() {
     sets::main();
+}
+
+#[test]
+fn escalation() {
+    escalation::main();
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use toolset::{Json, ToolContext, ToolError, tool, toolset};
+use toolset::{Escalation, Json, Tier, ToolContext, ToolError, tool, toolset};
 
 /// One message in the inbox.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -25,6 +25,9 @@ pub struct Item {
     /// The labels put on the item.
     #[serde(default)]
     pub labels: Vec<String>,
+    /// Whom the item was forwarded to.
+    #[serde(default)]
+    pub forwarded_to: Vec<String>,
 }
 
 /// A search hit: enough for the model to pick an item.
@@ -56,6 +59,7 @@ impl Inbox {
             due: due.map(Into::into),
             archived: false,
             labels: Vec::new(),
+            forwarded_to: Vec::new(),
         };
         Inbox {
             items: vec![
@@ -177,6 +181,34 @@ pub async fn archive(
     Ok(format!("archived item {id}"))
 }
 
+/// The company's own domain: a forward inside it can be recalled, one outside cannot.
+pub const OWN_DOMAIN: &str = "@example.com";
+
+/// A forward to an address outside the company cannot be recalled: it needs the user, at
+/// any autonomy. (It can only raise the declared tier, never lower it.)
+fn outside_address(args: &forward) -> Option<Escalation> {
+    (!args.to.to_lowercase().ends_with(OWN_DOMAIN)).then(|| {
+        Escalation::to(
+            Tier::Irreversible,
+            format!("{} is outside {}", args.to, &OWN_DOMAIN[1..]),
+        )
+    })
+}
+
+/// Forward an item to a colleague. A forward inside the company can be recalled.
+#[tool(tier = "reversible", escalate = outside_address)]
+pub async fn forward(
+    inbox: &mut Inbox,
+    /// The item's id.
+    id: u32,
+    /// The colleague's address.
+    to: String,
+) -> Result<String, ToolError> {
+    let item = inbox.item_mut(id)?;
+    item.forwarded_to.push(to.clone());
+    Ok(format!("forwarded item {id} ({}) to {to}", item.subject))
+}
+
 /// Put a label on an item (e.g. "finance", "waiting"), to group related items.
 ///
 /// Deferred: it is not in the first tool list; the model finds it with `tool_search`.
@@ -214,5 +246,5 @@ pub struct SendReply {
 
 toolset! {
     /// The inbox agent's tools.
-    pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, add_label, SendReply];
+    pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, forward, add_label, SendReply];
 }

@@ -5,6 +5,11 @@
 //!
 //! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
 //! turns as streamed responses, whose calls are assembled and checked as they arrive.
+//!
+//! A proposal the user does not answer at once waits in a SQLite file (`--db <path>`,
+//! by default in the system's temporary directory); a second invocation,
+//! `cargo run -p inbox-agent -- approve <id>` (or `decline <id>`), resolves it once and
+//! prints the late result as the follow-up message the model would read.
 
 mod scripted_model;
 mod show;
@@ -13,9 +18,66 @@ mod streamed;
 use inbox_agent::{Inbox, InboxTools, InboxToolsCall};
 use scripted_model::{Reply, ScriptedModel};
 use serde_json::json;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 use toolset::consumer::{Format, openai_chat};
-use toolset::{Activations, Approved, Autonomy, Request, ToolCall, ToolContext};
+use toolset::{
+    Activations, Approvals, Approved, Autonomy, ProposalId, Request, SqliteStore, ToolCall,
+    ToolContext,
+};
+
+/// How long a proposal stays approvable.
+const PROPOSAL_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
+/// What the command line asks for.
+enum Command {
+    /// The scripted conversation.
+    Run { streaming: bool },
+    /// Approve the waiting proposal, run it, and print its late result.
+    Approve(ProposalId),
+    /// Decline the waiting proposal, with a reason for the model.
+    Decline(ProposalId, String),
+}
+
+const USAGE: &str =
+    "usage: inbox-agent [--db <path>] [--stream | approve <id> | decline <id> [reason]]";
+
+fn parse_args() -> Result<(Command, PathBuf), String> {
+    let mut args = std::env::args().skip(1);
+    let mut db = std::env::temp_dir().join("inbox-agent-proposals.db");
+    let mut command = Command::Run { streaming: false };
+    let id = |text: Option<String>| {
+        let text = text.ok_or_else(|| format!("a proposal id is missing; {USAGE}"))?;
+        ProposalId::parse(&text).ok_or_else(|| {
+            format!("{text:?} is not a proposal id (32 hex digits, as the run printed it)")
+        })
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--stream" => command = Command::Run { streaming: true },
+            "--db" => {
+                db = args
+                    .next()
+                    .map(PathBuf::from)
+                    .ok_or_else(|| format!("--db needs a path; {USAGE}"))?;
+            }
+            "approve" => command = Command::Approve(id(args.next())?),
+            "decline" => {
+                let id = id(args.next())?;
+                let reason = args.next().unwrap_or_else(|| "the user said no".to_owned());
+                command = Command::Decline(id, reason);
+            }
+            other => return Err(format!("unknown argument {other:?}; {USAGE}")),
+        }
+    }
+    Ok((command, db))
+}
+
+fn open_approvals(db: &PathBuf) -> Result<Approvals<SqliteStore>, String> {
+    let store = SqliteStore::open(db).map_err(|error| error.to_string())?;
+    Ok(Approvals::new(store).expiring_after(PROPOSAL_LIFETIME))
+}
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -29,17 +91,63 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
-    let mut streaming = false;
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--stream" => streaming = true,
-            other => {
-                return Err(format!(
-                    "unknown argument {other:?}; the only option is --stream"
-                ));
-            }
+    let (command, db) = parse_args()?;
+    let approvals = open_approvals(&db)?;
+    match command {
+        Command::Run { streaming } => conversation(streaming, &approvals, &db).await,
+        Command::Approve(id) => approve(&approvals, &id).await,
+        Command::Decline(id, reason) => {
+            let result = approvals
+                .decline(&id, &reason)
+                .map_err(|error| error.to_string())?;
+            println!("Declined {id} ({} {}).", result.call_id, result.name);
+            follow_up(&[result]);
+            Ok(())
         }
     }
+}
+
+/// The second invocation: the user approves a proposal that waited in the database; it
+/// runs once, and its late result goes to the model as a follow-up (the model was told
+/// "awaiting approval" and went on: the continue style).
+async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<(), String> {
+    let proposal = approvals.pending(id).map_err(|error| error.to_string())?;
+    show::heading(&format!("Proposal {id}"));
+    show::proposal(&proposal);
+    let policy = InboxTools::policy(Autonomy::Reversible);
+    let approved = InboxTools::approve(approvals, &proposal.approve(), &policy)
+        .map_err(|error| error.to_string())?;
+    let results = match approved {
+        Approved::Run(plan) => {
+            // This process starts from the sample inbox: the example keeps no inbox on disk.
+            let mut inbox = Inbox::sample();
+            let report = InboxTools::apply(&mut inbox, &ToolContext::default(), plan).await;
+            println!("\nUser approved {}; it ran:", proposal.call().id);
+            for (call, outcome) in report.outcomes() {
+                show::outcome(&call.id, &call.name, outcome);
+            }
+            report.results()
+        }
+        Approved::Handoff { call, .. } => {
+            println!("\nUser approved {}: handed to the host.", call.id);
+            return Ok(());
+        }
+    };
+    follow_up(&results);
+    Ok(())
+}
+
+/// Prints the follow-up message that delivers late results to the model.
+fn follow_up(late: &[toolset::ToolResult]) {
+    println!("Follow-up message for the model:");
+    show::messages(&[openai_chat::follow_up(late)]);
+}
+
+async fn conversation(
+    streaming: bool,
+    approvals: &Approvals<SqliteStore>,
+    db: &std::path::Path,
+) -> Result<(), String> {
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
 
@@ -142,10 +250,23 @@ async fn run() -> Result<(), String> {
             );
         }
 
-        // The user reviews each proposal; here they approve it exactly as shown.
+        // Each proposal waits in the store for the user. The reply is approved at once,
+        // exactly as shown; anything else waits for a second invocation.
         for proposal in &proposals {
+            let id = approvals
+                .submit(proposal)
+                .map_err(|error| error.to_string())?;
+            if !proposal.is_propose_only() {
+                println!(
+                    "\n{} waits for the user in {} as proposal {id}.\nApprove it with: cargo run -p inbox-agent -- --db {} approve {id}",
+                    proposal.call().id,
+                    db.display(),
+                    db.display()
+                );
+                continue;
+            }
             let approval = proposal.approve();
-            match InboxTools::approve(proposal, &approval, &InboxTools::policy(autonomy))
+            match InboxTools::approve(approvals, &approval, &InboxTools::policy(autonomy))
                 .map_err(|error| error.to_string())?
             {
                 Approved::Handoff {

@@ -42,7 +42,10 @@ pub fn proposal(proposal: &Proposal) {
         call.name,
         call.arguments
     );
-    if let Some(preview) = proposal.preview() {
+    if let Some(reason) = proposal.escalated_because() {
+        println!("    escalated: {reason}");
+    }
+    if let Some(preview) = proposal.preview::<inbox_agent::InboxTools>() {
         for line in preview.lines() {
             println!("    | {line}");
         }

@@ -30,13 +30,16 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "- #1 Quarterly report   due 2026-12-15",
         "- add_label (tier: reversible) [idempotent, deferred: found by tool_search]",
         // The deferred tool is not offered until the search finds it...
-        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search\n",
+        "This request offers: search, read_item, set_due_date, archive, forward, send_reply, tool_search\n",
         "call_3a tool_search: DONE Found 1 tool(s)",
         "Activated for the next request: add_label",
         // ...then it is, appended after the others, and the call runs.
-        "This request offers: search, read_item, set_due_date, archive, send_reply, tool_search, add_label\n",
+        "This request offers: search, read_item, set_due_date, archive, forward, send_reply, tool_search, add_label\n",
         "call_4a add_label: DONE labelled item 1 finance",
         "- #3 Invoice 4471       due 2026-12-01 [finance]",
+        // A forward outside the company escalates past the autonomy, and says why.
+        "call_4c (irreversible) needs approval: forward(",
+        "    escalated: billing@cy-partners.example is outside example.com",
     ] {
         assert!(
             stdout.contains(expected),
@@ -111,4 +114,57 @@ fn the_streamed_replay_shows_each_call_checked_as_it_arrives_and_runs_the_same_l
             .collect()
     };
     assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
+}
+
+/// The proposal id a run printed in its "Approve it with: ... approve <id>" line.
+fn printed_proposal_id(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("Approve it with: "))
+        .and_then(|line| line.rsplit(' ').next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no proposal id printed in:\n{stdout}"))
+}
+
+#[test]
+fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_its_late_result_shown()
+ {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("inbox-agent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    let db = dir.join("proposals.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    let first = run(&["--db", db]);
+    assert!(
+        first.contains("\"tool_call_id\":\"call_4c\",\"content\":\"Awaiting approval"),
+        "{first}"
+    );
+    assert!(
+        !first.contains("forwarded item 3"),
+        "the forward waits: {first}"
+    );
+    let id = printed_proposal_id(&first);
+
+    let second = run(&["--db", db, "approve", &id]);
+    for expected in [
+        "call_4c forward: DONE forwarded item 3 (Invoice 4471) to billing@cy-partners.example",
+        "Follow-up message for the model:",
+        "Update on your earlier call call_4c to `forward`, which was awaiting approval",
+    ] {
+        assert!(
+            second.contains(expected),
+            "missing {expected:?} in:\n{second}"
+        );
+    }
+
+    // The approval is used up: a third invocation is refused and runs nothing.
+    let third = Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
+        .args(["--db", db, "approve", &id])
+        .output()
+        .expect("the example binary runs");
+    assert!(!third.status.success());
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(stderr.contains("already approved at"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&third.stdout).contains("forwarded"));
 }

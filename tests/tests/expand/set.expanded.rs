@@ -421,6 +421,11 @@ const _: () = {
                 ClockCall::Now(args) => <now as ::toolset::Tool>::preview(args),
             }
         }
+        fn escalation(call: &ClockCall) -> ::std::option::Option<::toolset::Escalation> {
+            match call {
+                ClockCall::Now(args) => <now as ::toolset::Tool>::escalate(args),
+            }
+        }
         fn dispatch<'a>(
             state: ::toolset::Access<'a, ()>,
             ctx: &'a ::toolset::ToolContext,
@@ -471,16 +476,16 @@ const _: () = {
         ) -> ::toolset::Report {
             ::toolset::__private::apply::<Self>(state, ctx, plan).await
         }
-        /// Turns a human-approved proposal into a runnable plan, or into typed arguments
-        /// for the host when the tool is propose-only. Re-verifies the call under
-        /// `policy`, the one in force now (a tool denied or hidden since is not run), and
-        /// refuses if the proposal changed after `approval` was given.
-        pub fn approve(
-            proposal: &::toolset::Proposal,
+        /// Approves the proposal `approval` names, once, into a runnable plan (or typed
+        /// arguments for the host when the tool is propose-only). Checks its seal and
+        /// expiry, that it is what was reviewed, and the call under `policy`, the one in
+        /// force now; only the one resolver that wins the store gets the call.
+        pub fn approve<S: ::toolset::ProposalStore>(
+            approvals: &::toolset::Approvals<S>,
             approval: &::toolset::Approval,
             policy: &::toolset::Policy<Self>,
         ) -> ::std::result::Result<::toolset::Approved<Self>, ::toolset::ApprovalError> {
-            ::toolset::__private::approve::<Self>(proposal, approval, policy)
+            ::toolset::__private::approve::<Self, S>(approvals, approval, policy)
         }
         /// A per-request policy starting at `autonomy`.
         pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {

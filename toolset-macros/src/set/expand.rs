@@ -254,6 +254,12 @@ fn set_impl(names: &Names) -> TokenStream {
             #call_enum::#variant(args) => <#path as ::toolset::Tool>::preview(args),
         }
     });
+    let escalation_arms = arms(&|entry, call_enum| {
+        let (path, variant) = (&entry.path, &entry.variant);
+        quote_spanned! {path.span()=>
+            #call_enum::#variant(args) => <#path as ::toolset::Tool>::escalate(args),
+        }
+    });
     let dispatch_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
@@ -296,6 +302,12 @@ fn set_impl(names: &Names) -> TokenStream {
             fn preview(call: &#call_enum) -> ::std::option::Option<::std::string::String> {
                 match call {
                     #(#preview_arms)*
+                }
+            }
+
+            fn escalation(call: &#call_enum) -> ::std::option::Option<::toolset::Escalation> {
+                match call {
+                    #(#escalation_arms)*
                 }
             }
 
@@ -365,16 +377,16 @@ fn inherent_methods(names: &Names) -> TokenStream {
                 ::toolset::__private::apply::<Self>(state, ctx, plan).await
             }
 
-            /// Turns a human-approved proposal into a runnable plan, or into typed arguments
-            /// for the host when the tool is propose-only. Re-verifies the call under
-            /// `policy`, the one in force now (a tool denied or hidden since is not run), and
-            /// refuses if the proposal changed after `approval` was given.
-            pub fn approve(
-                proposal: &::toolset::Proposal,
+            /// Approves the proposal `approval` names, once, into a runnable plan (or typed
+            /// arguments for the host when the tool is propose-only). Checks its seal and
+            /// expiry, that it is what was reviewed, and the call under `policy`, the one in
+            /// force now; only the one resolver that wins the store gets the call.
+            pub fn approve<S: ::toolset::ProposalStore>(
+                approvals: &::toolset::Approvals<S>,
                 approval: &::toolset::Approval,
                 policy: &::toolset::Policy<Self>,
             ) -> ::std::result::Result<::toolset::Approved<Self>, ::toolset::ApprovalError> {
-                ::toolset::__private::approve::<Self>(proposal, approval, policy)
+                ::toolset::__private::approve::<Self, S>(approvals, approval, policy)
             }
 
             /// A per-request policy starting at `autonomy`.

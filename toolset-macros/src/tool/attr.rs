@@ -18,6 +18,8 @@ pub struct ToolAttr {
     pub deferred: Option<Ident>,
     pub idempotent: Option<Ident>,
     pub preview: Option<syn::Path>,
+    /// `escalate = path`: the fn that may raise a call's tier for its arguments.
+    pub escalate: Option<syn::Path>,
     pub propose_only: Option<Ident>,
     /// The attribute's arguments, to point at when a required key is missing.
     pub args: TokenStream,
@@ -75,6 +77,9 @@ impl ToolAttr {
             symbol::PROPOSE_ONLY => self.propose_only = parse_flag(input, key)?,
             symbol::PREVIEW => {
                 self.preview = Some(parse_value(input, &key, "preview = my_preview_fn")?)
+            }
+            symbol::ESCALATE => {
+                self.escalate = Some(parse_value(input, &key, "escalate = my_escalation_fn")?)
             }
             _ => {
                 self.meant
@@ -179,11 +184,13 @@ mod tests {
             deferred,
             idempotent = true,
             preview = p,
+            escalate = e,
             propose_only = false
         ));
         assert_eq!(errors, 0);
         assert!(attr.tier.is_some() && attr.description.is_some() && attr.name.is_some());
         assert!(attr.title.is_some() && attr.timeout_ms.is_some() && attr.preview.is_some());
+        assert!(attr.escalate.is_some());
         assert!(attr.deferred.is_some() && attr.idempotent.is_some());
         assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
     }

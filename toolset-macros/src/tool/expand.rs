@@ -329,6 +329,19 @@ fn tool_impl(
             }
         }
     });
+    // The path's type is checked against the one signature an escalation has, spanned at
+    // the path, so a wrong one is reported there with the signature to write.
+    let escalate = tool.escalate.as_ref().map(|path| {
+        let signature = quote_spanned! {path.span()=>
+            fn(&#args_type) -> ::std::option::Option<::toolset::Escalation>
+        };
+        quote! {
+            fn escalate(args: &<Self as ::toolset::Tool>::Args) -> ::std::option::Option<::toolset::Escalation> {
+                let escalate: #signature = #path;
+                escalate(args)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl ::toolset::Tool for #ident {
@@ -338,6 +351,7 @@ fn tool_impl(
                 ::toolset::__private::ToolMeta::new(#name, #description, #tier, #input_schema)
                     #(#keys)*;
             #preview
+            #escalate
         }
     }
 }

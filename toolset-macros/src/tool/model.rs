@@ -66,6 +66,8 @@ pub struct Tool {
     pub deferred: bool,
     pub idempotent: bool,
     pub preview: Option<Path>,
+    /// The fn from the typed arguments to an `Option<toolset::Escalation>`.
+    pub escalate: Option<Path>,
     pub kind: Kind,
 }
 

@@ -98,8 +98,25 @@ pub fn tool(
         deferred: attr.deferred.is_some(),
         idempotent: attr.idempotent.is_some(),
         preview: attr.preview.clone(),
+        escalate: escalate(attr, tier, cx),
         kind: kind?,
     })
+}
+
+/// `escalate = path` can only raise a tier, so on an `irreversible` tool (or a
+/// propose-only one, which is irreversible) there is nothing left to raise it to: a
+/// mistake, not a no-op. The path's signature is checked by the compiler, spanned at it.
+fn escalate(attr: &ToolAttr, tier: Option<Tier>, cx: &mut Ctxt) -> Option<syn::Path> {
+    let path = attr.escalate.as_ref()?;
+    if tier == Some(Tier::Irreversible) {
+        cx.error_at(
+            path,
+            "`escalate` can only raise a call's tier, and `irreversible` is the highest: \
+             drop `escalate`, or declare the tool's usual tier (e.g. `tier = \"reversible\"`) and let the \
+             escalation raise the calls that need it",
+        );
+    }
+    Some(path.clone())
 }
 
 /// `tier = "..."` names a tier. `None` when it is missing (reported later, with the

@@ -41,6 +41,21 @@ fn fallback_text(output: &ToolOutput) -> &'static str {
     }
 }
 
+/// The text of a follow-up (continue style) delivering `late` results: a paragraph per
+/// result, each naming its call id and tool, images as placeholder lines.
+pub(crate) fn follow_up_text(late: &[crate::ToolResult]) -> String {
+    late.iter()
+        .map(|result| {
+            crate::messages::late_result(
+                &result.call_id,
+                &result.name,
+                &text(&result.output, Images::Placeholder),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// How [`text`] treats image parts.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Images {

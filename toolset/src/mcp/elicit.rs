@@ -1,11 +1,11 @@
 //! Asking the human at the client, by MCP elicitation, to approve a call the gate
 //! withheld: the exact tool, tier, preview and arguments are shown, and the call runs only
 //! on an explicit accept with the approval box ticked. The approval is bound to those
-//! arguments as a proposal's is ([`Proposal::approve`], then [`approve`](crate::approve)
-//! re-verifies the very call that was shown).
+//! arguments as a proposal's is ([`Proposal::approve`], then the checks of `Set::approve`
+//! on the very call that was shown).
 
 use super::messages;
-use crate::Proposal;
+use crate::{Proposal, ToolSet};
 use rmcp::model::{
     ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest,
 };
@@ -31,12 +31,12 @@ pub(crate) fn client_can_ask(peer: &Peer<RoleServer>) -> bool {
 /// Asks the human whether `proposal` may run; `true` only on an explicit accept with the
 /// approval box ticked, within `limit`. Decline, cancel, an unticked box, an error or no
 /// answer in time all mean no.
-pub(crate) async fn human_approves(
+pub(crate) async fn human_approves<T: ToolSet>(
     peer: &Peer<RoleServer>,
     proposal: &Proposal,
     limit: Duration,
 ) -> bool {
-    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form(proposal)) else {
+    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form::<T>(proposal)) else {
         return false;
     };
     let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
@@ -61,8 +61,9 @@ pub(crate) async fn human_approves(
     }
 }
 
-/// The elicitation form for `proposal`.
-fn form(proposal: &Proposal) -> Value {
+/// The elicitation form for `proposal`; its title and preview come from the set `T` and
+/// the arguments now, never from the proposal.
+fn form<T: ToolSet>(proposal: &Proposal) -> Value {
     let call = proposal.call();
     let arguments = serde_json::from_str::<Value>(&call.arguments)
         .ok()
@@ -73,8 +74,8 @@ fn form(proposal: &Proposal) -> Value {
         "message": messages::approval_request(
             &call.name,
             proposal.tier(),
-            proposal.title(),
-            proposal.preview(),
+            proposal.title::<T>(),
+            proposal.preview::<T>().as_deref(),
             &arguments,
         ),
         "requestedSchema": {

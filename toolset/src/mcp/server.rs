@@ -166,13 +166,13 @@ impl<T: ToolSet> McpServer<T> {
         let approved = tokio::select! {
             biased;
             () = client.gone() => false,
-            approved = elicit::human_approves(&context.peer, proposal, limit) => approved,
+            approved = elicit::human_approves::<T>(&context.peer, proposal, limit) => approved,
         };
         if !approved || client.is_gone() {
             return None;
         }
-        // Bound to the very call shown: `approve` re-verifies it against the set.
-        match crate::__private::approve::<T>(proposal, &proposal.approve(), &self.policy) {
+        // Bound to the very call shown: approving re-verifies it against the set, once.
+        match crate::approval::approve_in_flight::<T>(proposal, &self.policy) {
             Ok(Approved::Run(plan)) => Some(plan),
             Ok(Approved::Handoff { .. }) | Err(_) => None,
         }

@@ -16,7 +16,7 @@ const CHUNK: &str = "GenerateContentResponse";
 /// Reads the first candidate (`index` 0) of each chunk, as [`ToolCall::from_gemini`]
 /// reads `candidates[0]`. Every `functionCall` part arrives whole, so each is a complete
 /// call at once, with its arguments serialized as the non-streamed parser does and its id
-/// given or synthesized by the same rule (`call_<n>`). The stop event is the candidate's
+/// given or synthesized by the same rule (`call_<h>_<n>`, `h` from the calls so far). The stop event is the candidate's
 /// `finishReason` (a blocked prompt, `promptFeedback.blockReason`, ends the stream with no
 /// calls, as it has none non-streamed). Arguments streamed in pieces (`partialArgs`, a
 /// Vertex AI option) are refused rather than read as a shorter call.

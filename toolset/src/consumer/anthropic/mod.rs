@@ -1,11 +1,12 @@
 //! Anthropic Messages: tools as `{"name","description","input_schema"}` entries
 //! ([`tool`]), calls from `tool_use` content blocks ([`calls`]), results as one user
-//! message of `tool_result` blocks ([`results`]).
+//! message of `tool_result` blocks ([`results`]),
+//! late results of approved or declined calls as a user message ([`follow_up`]).
 
 mod calls;
 mod results;
 mod tools;
 
 pub use calls::calls;
-pub use results::results;
+pub use results::{follow_up, results};
 pub use tools::tool;

@@ -2,7 +2,7 @@
 //! `tool_result` blocks.
 
 use crate::ToolResult;
-use crate::consumer::result_content::{Part, parts};
+use crate::consumer::result_content::{Part, follow_up_text, parts};
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Map, Value, json};
 
@@ -55,6 +55,17 @@ fn tool_result_block(result: &ToolResult) -> Value {
         block.insert("is_error".into(), Value::Bool(true));
     }
     Value::Object(block)
+}
+
+/// The continue style's follow-up: after the model was answered "awaiting approval" for
+/// calls and the conversation went on, one message telling it how they ended, to append
+/// to the conversation before the next request. `late` is each resolved call's late
+/// result (from applying its approved plan, or [`Approvals::decline`](crate::Approvals::decline));
+/// each paragraph names the call id and tool it answers.
+///
+/// `{"role": "user", "content": [{"type": "text", "text": "<text>"}]}`.
+pub fn follow_up(late: &[ToolResult]) -> Value {
+    json!({"role": "user", "content": [{"type": "text", "text": follow_up_text(late)}]})
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use crate::ToolCall;
 use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 
 const PAYLOAD: Payload = Payload {
@@ -19,9 +20,13 @@ const PAYLOAD: Payload = Payload {
 /// read) or a bare `Content` (`{"role": "model", "parts": [...]}`). Each `functionCall`
 /// part becomes a call, in order: its `name`, its `args` object serialized as compact
 /// JSON text (`"{}"` when absent), and its `id`. Gemini often omits ids; a missing one
-/// is synthesized as `call_<n>`, `n` counting the function calls of this message from
-/// 0, so the same message always yields the same ids (and never one the message
-/// already uses).
+/// is synthesized as `call_<h>_<n>`: `n` counts the function calls of this message from
+/// 0, and `h` is 12 hex digits of a SHA-256 over the name and arguments of this call and
+/// every call before it. So the same message always yields the same ids (a streamed one
+/// too, as it grows), calls of different turns get different ids (unless a turn repeats
+/// an earlier one's calls exactly, from its first call on: key what must be unique by
+/// [`ProposalId`](crate::ProposalId)), and an id the message already uses is never
+/// given again.
 ///
 /// A response without candidates (a blocked prompt: check its `promptFeedback`) or a
 /// candidate without content or parts (e.g. stopped for safety or length) has no
@@ -79,25 +84,36 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 
     let taken: HashSet<&str> = found.iter().filter_map(|(id, _, _)| *id).collect();
     let mut calls = Vec::with_capacity(found.len());
+    // What the calls so far say, for the synthesized ids.
+    let mut so_far = Sha256::new();
     for (index, (id, name, arguments)) in found.into_iter().enumerate() {
+        so_far.update(name.as_bytes());
+        so_far.update([0]);
+        so_far.update(arguments.as_bytes());
+        so_far.update([0]);
         let id = match id {
             Some(id) => id.to_owned(),
-            None => synthesized_id(index, &taken),
+            None => synthesized_id(&so_far, index, &taken),
         };
         calls.push(ToolCall::new(id, name, arguments));
     }
     Ok(calls)
 }
 
-/// `call_<index>`, or, if the message already uses that id, `call_<index>_<k>` for the
-/// first free `k`.
-fn synthesized_id(index: usize, taken: &HashSet<&str>) -> String {
-    let id = format!("call_{index}");
+/// `call_<h>_<index>` with `h` from the hash of the calls so far, or, if the message
+/// already uses that id, that id and `_<k>` for the first free `k`.
+fn synthesized_id(so_far: &Sha256, index: usize, taken: &HashSet<&str>) -> String {
+    let digest = so_far.clone().finalize();
+    let hex: String = digest[..6]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let id = format!("call_{hex}_{index}");
     if !taken.contains(id.as_str()) {
         return id;
     }
     (1..)
-        .map(|k| format!("call_{index}_{k}"))
+        .map(|k| format!("{id}_{k}"))
         .find(|id| !taken.contains(id.as_str()))
         .unwrap_or(id)
 }
@@ -120,13 +136,34 @@ mod tests {
             }]
         });
         let calls = calls(&response).expect("a valid response");
+        let read: Vec<(&str, &str)> = calls
+            .iter()
+            .map(|call| (call.name.as_str(), call.arguments.as_str()))
+            .collect();
         assert_eq!(
-            calls,
-            vec![
-                ToolCall::new("call_0", "search", r#"{"limit":3,"query":"x"}"#),
-                ToolCall::new("call_1", "now", "{}"),
-            ]
+            read,
+            [("search", r#"{"limit":3,"query":"x"}"#), ("now", "{}")]
         );
+        assert!(calls[0].id.starts_with("call_") && calls[0].id.ends_with("_0"));
+        assert!(calls[1].id.ends_with("_1"));
+    }
+
+    #[test]
+    fn synthesized_ids_differ_across_turns_and_keep_their_prefix_as_a_message_grows() {
+        let turn = |query: &str| {
+            json!({"role": "model", "parts": [
+                {"functionCall": {"name": "search", "args": {"query": query}}},
+                {"functionCall": {"name": "now"}},
+            ]})
+        };
+        let first = calls(&turn("a")).expect("valid");
+        let second = calls(&turn("b")).expect("valid");
+        assert_ne!(first[0].id, second[0].id, "two turns, two ids");
+        assert_ne!(first[1].id, second[1].id);
+        let shorter = json!({"role": "model", "parts": [
+            {"functionCall": {"name": "search", "args": {"query": "a"}}},
+        ]});
+        assert_eq!(calls(&shorter).expect("valid")[0].id, first[0].id);
     }
 
     #[test]
@@ -140,15 +177,17 @@ mod tests {
 
     #[test]
     fn synthesized_ids_are_stable_and_never_collide_with_given_ones() {
+        let alone = json!({"role": "model", "parts": [{"functionCall": {"name": "a"}}]});
+        let synthesized = calls(&alone).expect("valid")[0].id.clone();
         let content = json!({"role": "model", "parts": [
             {"functionCall": {"name": "a"}},
-            {"functionCall": {"id": "call_0", "name": "b"}},
+            {"functionCall": {"id": synthesized, "name": "b"}},
         ]});
         let first = calls(&content).expect("a valid content");
         let again = calls(&content).expect("a valid content");
         assert_eq!(first, again);
-        assert_eq!(first[0].id, "call_0_1");
-        assert_eq!(first[1].id, "call_0");
+        assert_eq!(first[0].id, format!("{synthesized}_1"));
+        assert_eq!(first[1].id, synthesized);
     }
 
     #[test]

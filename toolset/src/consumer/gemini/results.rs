@@ -1,7 +1,7 @@
 //! Writing the results of one batch for Gemini: one user `Content` of `functionResponse`
 //! parts, images after them as `inlineData` parts.
 
-use crate::consumer::result_content::{Images, text};
+use crate::consumer::result_content::{Images, follow_up_text, text};
 use crate::{Content, ToolResult};
 use serde_json::{Map, Value, json};
 
@@ -51,6 +51,17 @@ fn function_response_part(result: &ToolResult) -> Value {
     function_response.insert("id".into(), json!(result.call_id));
     function_response.insert("response".into(), response);
     json!({"functionResponse": function_response})
+}
+
+/// The continue style's follow-up: after the model was answered "awaiting approval" for
+/// calls and the conversation went on, one message telling it how they ended, to append
+/// to the conversation before the next request. `late` is each resolved call's late
+/// result (from applying its approved plan, or [`Approvals::decline`](crate::Approvals::decline));
+/// each paragraph names the call id and tool it answers.
+///
+/// `{"role": "user", "parts": [{"text": "<text>"}]}`.
+pub fn follow_up(late: &[ToolResult]) -> Value {
+    json!({"role": "user", "parts": [{"text": follow_up_text(late)}]})
 }
 
 #[cfg(test)]

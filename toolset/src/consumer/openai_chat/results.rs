@@ -2,7 +2,7 @@
 //! per result.
 
 use crate::ToolResult;
-use crate::consumer::result_content::{Images, text};
+use crate::consumer::result_content::{Images, follow_up_text, text};
 use serde_json::{Value, json};
 
 /// The results of one batch: a JSON array of `role: "tool"` messages, one per result, in
@@ -22,6 +22,17 @@ pub fn results(results: &[ToolResult]) -> Value {
             })
         })
         .collect()
+}
+
+/// The continue style's follow-up: after the model was answered "awaiting approval" for
+/// calls and the conversation went on, one message telling it how they ended, to append
+/// to the conversation before the next request. `late` is each resolved call's late
+/// result (from applying its approved plan, or [`Approvals::decline`](crate::Approvals::decline));
+/// each paragraph names the call id and tool it answers.
+///
+/// `{"role": "user", "content": "<text>"}`.
+pub fn follow_up(late: &[ToolResult]) -> Value {
+    json!({"role": "user", "content": follow_up_text(late)})
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! OpenAI Responses: tools as `{"type":"function","name",…}` entries ([`tool`]), calls
 //! from the `function_call` items of a response's `output` ([`calls`]), results as
-//! `function_call_output` input items ([`results`]).
+//! `function_call_output` input items ([`results`]),
+//! late results of approved or declined calls as a user message ([`follow_up`]).
 
 mod calls;
 mod results;
@@ -9,5 +10,5 @@ mod tools;
 /// Why a tool is rendered with `strict: false`; the same answer for both OpenAI APIs.
 pub use crate::consumer::openai_strict::why_not_strict;
 pub use calls::calls;
-pub use results::results;
+pub use results::{follow_up, results};
 pub use tools::tool;

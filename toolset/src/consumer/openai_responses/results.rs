@@ -2,7 +2,7 @@
 //! item per result.
 
 use crate::ToolResult;
-use crate::consumer::result_content::{Images, text};
+use crate::consumer::result_content::{Images, follow_up_text, text};
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Value, json};
 
@@ -45,6 +45,22 @@ pub fn results(results: &[ToolResult]) -> Value {
             })
         })
         .collect()
+}
+
+/// The continue style's follow-up: after the model was answered "awaiting approval" for
+/// calls and the conversation went on, one message telling it how they ended, to append
+/// to the conversation before the next request. `late` is each resolved call's late
+/// result (from applying its approved plan, or [`Approvals::decline`](crate::Approvals::decline));
+/// each paragraph names the call id and tool it answers.
+///
+/// A user message input item: `{"type": "message", "role": "user", "content":
+/// [{"type": "input_text", "text": "<text>"}]}`.
+pub fn follow_up(late: &[ToolResult]) -> Value {
+    json!({
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": follow_up_text(late)}],
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,353 @@
+//! Human approval that holds: one id, one use, sealed, re-checked when it happens.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use toolset::{
+    ApprovalError, Approvals, Approved, Autonomy, Decision, MemoryStore, ProblemKind, Proposal,
+    ProposalStore, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool, toolset,
+};
+
+/// What ran, so a test can count it.
+#[derive(Default)]
+pub struct Vault {
+    deleted: Vec<String>,
+}
+
+/// Delete a file for good.
+#[tool(tier = "irreversible")]
+pub async fn delete_file(vault: &mut Vault, path: String) {
+    vault.deleted.push(path);
+}
+
+fn sent(mail: &Mail) -> String {
+    format!("To: {}", mail.to)
+}
+
+/// Send an email; the host sends it once the user agrees.
+#[tool(tier = "irreversible", propose_only, preview = sent)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Mail {
+    /// Who gets it.
+    pub to: String,
+}
+
+toolset! {
+    /// The vault's tools.
+    pub Vault1<Vault> = [delete_file, Mail];
+}
+
+/// Another crate's set that happens to have the same name and tools, with another
+/// description: a sandbox twin.
+mod twin {
+    use super::Vault;
+    use toolset::{tool, toolset};
+
+    /// Pretend to delete a file (sandbox).
+    #[tool(tier = "irreversible")]
+    pub async fn delete_file(_vault: &mut Vault, path: String) -> String {
+        path
+    }
+
+    toolset! {
+        /// The sandbox twin.
+        pub Vault1<Vault> = [delete_file];
+    }
+}
+
+fn propose(arguments: &str) -> Proposal {
+    let plan = Vault1::gate(
+        [ToolCall::new("call_1", "delete_file", arguments)],
+        Autonomy::ExternalReversible,
+    )
+    .expect("a valid program");
+    plan.proposals()[0].clone()
+}
+
+fn key() -> SealKey {
+    SealKey::new(*b"an example host secret, 32 bytes").expect("32 bytes")
+}
+
+async fn run(approved: Approved<Vault1>, vault: &mut Vault) {
+    match approved {
+        Approved::Run(plan) => {
+            Vault1::apply(vault, &ToolContext::default(), plan).await;
+        }
+        Approved::Handoff { .. } => panic!("delete_file has a handler"),
+    }
+}
+
+#[tokio::test]
+async fn an_approval_runs_its_call_at_most_once() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let proposal = propose(r#"{"path":"/old"}"#);
+    approvals.submit(&proposal).unwrap();
+    let approval = proposal.approve();
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    run(
+        Vault1::approve(&approvals, &approval, &policy).unwrap(),
+        &mut vault,
+    )
+    .await;
+    for _ in 0..3 {
+        match Vault1::approve(&approvals, &approval, &policy) {
+            Err(ApprovalError::AlreadyResolved(resolution)) => {
+                assert_eq!(resolution.decision, Decision::Approved);
+                assert!(
+                    ApprovalError::AlreadyResolved(resolution)
+                        .to_string()
+                        .contains("already approved at 20")
+                );
+            }
+            other => panic!("approved twice: {other:?}"),
+        }
+    }
+    assert_eq!(vault.deleted, ["/old"]);
+}
+
+#[test]
+fn a_declined_proposal_never_runs_and_says_when_it_was_declined() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let id = approvals.submit(&proposal).unwrap();
+    let result = approvals.decline(&id, "keep it").unwrap();
+    assert_eq!(result.call_id, "call_1");
+    assert!(result.output.text_content().contains("keep it"));
+    match Vault1::approve(
+        &approvals,
+        &proposal.approve(),
+        &Vault1::policy(Autonomy::Off),
+    ) {
+        Err(ApprovalError::AlreadyResolved(resolution)) => {
+            assert_eq!(resolution.decision, Decision::Declined)
+        }
+        other => panic!("a declined proposal was approved: {other:?}"),
+    }
+}
+
+#[test]
+fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
+    let dir = tempdir("concurrent");
+    let path = dir.join("proposals.db");
+    let proposal = propose(r#"{"path":"/old"}"#);
+    Approvals::new(SqliteStore::open(&path).unwrap())
+        .submit(&proposal)
+        .unwrap();
+    let approval = proposal.approve();
+    let wins = Arc::new(AtomicUsize::new(0));
+    let barrier = Arc::new(std::sync::Barrier::new(16));
+    let threads: Vec<_> = (0..16)
+        .map(|_| {
+            let (path, approval, wins, barrier) = (
+                path.clone(),
+                approval.clone(),
+                wins.clone(),
+                barrier.clone(),
+            );
+            std::thread::spawn(move || {
+                // Each resolver has its own connection, as separate processes would.
+                let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+                barrier.wait();
+                match Vault1::approve(&approvals, &approval, &Vault1::policy(Autonomy::Off)) {
+                    Ok(Approved::Run(_)) => {
+                        wins.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Err(ApprovalError::AlreadyResolved(_)) => {}
+                    other => panic!("unexpected: {:?}", other.err()),
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    assert_eq!(wins.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn sixteen_concurrent_resolvers_in_memory_exactly_one_wins() {
+    let approvals = Arc::new(Approvals::new(MemoryStore::new()));
+    let proposal = propose(r#"{"path":"/old"}"#);
+    approvals.submit(&proposal).unwrap();
+    let wins = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..16 {
+            scope.spawn(|| {
+                if Vault1::approve(
+                    &approvals,
+                    &proposal.approve(),
+                    &Vault1::policy(Autonomy::Off),
+                )
+                .is_ok()
+                {
+                    wins.fetch_add(1, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    assert_eq!(wins.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
+    let store = MemoryStore::new();
+    let approvals = Approvals::new(store).sealed_with(key());
+    let proposal = propose(r#"{"path":"/old"}"#);
+    approvals.submit(&proposal).unwrap();
+
+    // Someone with write access to the store rewrites the arguments and the digest.
+    let stored = approvals
+        .store()
+        .get(proposal.id())
+        .unwrap()
+        .unwrap()
+        .proposal;
+    let json = serde_json::to_string(&stored).unwrap();
+    let altered: Proposal = serde_json::from_str(&json.replace("/old", "/")).unwrap();
+    let forged = Approvals::new(MemoryStore::new()).sealed_with(key());
+    forged.store().insert(&altered).unwrap();
+    assert_eq!(
+        Vault1::approve(&forged, &altered.approve(), &Vault1::policy(Autonomy::Off)).err(),
+        Some(ApprovalError::Forged)
+    );
+
+    // A proposal written by hand (never sealed) with an approval to match.
+    let by_hand = propose(r#"{"path":"/etc"}"#);
+    forged.store().insert(&by_hand).unwrap();
+    assert_eq!(
+        Vault1::approve(&forged, &by_hand.approve(), &Vault1::policy(Autonomy::Off)).err(),
+        Some(ApprovalError::Forged)
+    );
+
+    // The genuine one still approves.
+    assert!(
+        Vault1::approve(
+            &approvals,
+            &proposal.approve(),
+            &Vault1::policy(Autonomy::Off)
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn an_altered_proposal_is_refused_even_unsealed() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let approval = proposal.approve();
+    let json = serde_json::to_string(&proposal).unwrap();
+    let altered: Proposal = serde_json::from_str(&json.replace("/old", "/")).unwrap();
+    approvals.store().insert(&altered).unwrap();
+    assert_eq!(
+        Vault1::approve(&approvals, &approval, &Vault1::policy(Autonomy::Off)).err(),
+        Some(ApprovalError::ArgumentsChanged)
+    );
+}
+
+#[test]
+fn a_proposal_of_another_set_with_the_same_name_is_refused() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let plan = twin::Vault1::gate(
+        [ToolCall::new("call_1", "delete_file", r#"{"path":"/"}"#)],
+        Autonomy::Off,
+    )
+    .unwrap();
+    let sandbox = plan.proposals()[0].clone();
+    assert_eq!(sandbox.set(), "Vault1");
+    approvals.submit(&sandbox).unwrap();
+    assert_eq!(
+        Vault1::approve(
+            &approvals,
+            &sandbox.approve(),
+            &Vault1::policy(Autonomy::Off)
+        )
+        .err(),
+        Some(ApprovalError::SetChanged)
+    );
+}
+
+#[test]
+fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let proposal = propose(r#"{"path":"/old"}"#);
+    approvals.submit(&proposal).unwrap();
+    let now = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
+    match Vault1::approve(&approvals, &proposal.approve(), &now) {
+        Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
+        other => panic!("a denied tool was approved: {:?}", other.err()),
+    }
+    // Refused, not resolved: once the tool is allowed again, the human can still approve.
+    assert!(approvals.pending(proposal.id()).is_ok());
+}
+
+#[test]
+fn the_preview_shown_is_computed_from_the_arguments() {
+    let plan = Vault1::gate(
+        [ToolCall::new("m", "mail", r#"{"to":"boss@example.com"}"#)],
+        Autonomy::ExternalReversible,
+    )
+    .unwrap();
+    let proposal = plan.proposals()[0].clone();
+    let json = serde_json::to_string(&proposal).unwrap();
+    assert!(!json.contains("To: "), "no preview is stored: {json}");
+    let altered: Proposal =
+        serde_json::from_str(&json.replace("boss@example.com", "attacker@evil.example")).unwrap();
+    assert_eq!(
+        altered.preview::<Vault1>().as_deref(),
+        Some("To: attacker@evil.example")
+    );
+    // And approving a propose-only call hands its typed arguments to the host.
+    let approvals = Approvals::new(MemoryStore::new());
+    approvals.submit(&proposal).unwrap();
+    match Vault1::approve(
+        &approvals,
+        &proposal.approve(),
+        &Vault1::policy(Autonomy::Off),
+    ) {
+        Ok(Approved::Handoff {
+            args: Vault1Call::Mail(mail),
+            ..
+        }) => assert_eq!(mail.to, "boss@example.com"),
+        other => panic!("expected a handoff, got {:?}", other.err()),
+    }
+}
+
+#[test]
+fn an_expired_proposal_is_refused() {
+    let approvals = Approvals::new(MemoryStore::new()).expiring_after(Duration::from_millis(1));
+    let proposal = propose(r#"{"path":"/old"}"#);
+    approvals.submit(&proposal).unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    assert!(matches!(
+        Vault1::approve(
+            &approvals,
+            &proposal.approve(),
+            &Vault1::policy(Autonomy::Off)
+        ),
+        Err(ApprovalError::Expired { .. })
+    ));
+}
+
+#[test]
+fn proposal_ids_are_unique_and_unguessable() {
+    let ids: std::collections::HashSet<String> = (0..200)
+        .map(|_| propose("{\"path\":\"/a\"}").id().to_string())
+        .collect();
+    assert_eq!(ids.len(), 200);
+    assert!(ids.iter().all(|id| id.len() == 32));
+    assert_eq!(
+        Tier::Irreversible,
+        propose("{\"path\":\"/a\"}").tier(),
+        "the proposal keeps the declared tier"
+    );
+}
+
+/// A fresh directory under the target dir for one test's database.
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("approval-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    dir
+}

@@ -1,0 +1,244 @@
+//! What a human's approval is bound to: a fingerprint of the set, a digest of the
+//! reviewed proposal, and an optional HMAC-SHA256 seal with a host secret.
+//!
+//! The set fingerprint hashes every spec the model and the human rely on (names, tiers,
+//! propose-only flags, descriptions, input schemas in canonical JSON), so a proposal made
+//! by another set that happens to share the name, or by this set before its tools
+//! changed, does not match. The digest hashes exactly what the human reviewed: set name
+//! and fingerprint, call id, tool, tier and canonical arguments.
+
+use crate::action_key::write_canonical;
+use crate::{ToolCall, ToolSet};
+use hmac::{KeyInit, Mac};
+use sha2::{Digest, Sha256};
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The fingerprint of the set `T`, as lowercase hex; computed once per set and process.
+pub(crate) fn set_fingerprint<T: ToolSet>() -> String {
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, String>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let cached = cache
+        .lock()
+        .ok()
+        .and_then(|map| map.get(&TypeId::of::<T>()).cloned());
+    if let Some(fingerprint) = cached {
+        return fingerprint;
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(b"toolset set v1\0");
+    hasher.update(T::NAME.as_bytes());
+    for spec in T::specs() {
+        let mut schema = Vec::new();
+        write_canonical(spec.input_schema(), &mut schema);
+        for part in [
+            spec.name().as_bytes(),
+            spec.tier().as_str().as_bytes(),
+            if spec.is_propose_only() { b"p" } else { b"r" },
+            spec.description().as_bytes(),
+            &schema,
+        ] {
+            hasher.update(b"\0");
+            hasher.update((part.len() as u64).to_be_bytes());
+            hasher.update(part);
+        }
+    }
+    let fingerprint = hex(&hasher.finalize());
+    if let Ok(mut map) = cache.lock() {
+        map.insert(TypeId::of::<T>(), fingerprint.clone());
+    }
+    fingerprint
+}
+
+/// The digest of what a human reviews, as lowercase hex. Every part is length-prefixed,
+/// so no two different proposals share an encoding.
+pub(crate) fn proposal_digest(
+    set: &str,
+    fingerprint: &str,
+    call: &ToolCall,
+    tier: &str,
+    propose_only: bool,
+) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"toolset proposal v1");
+    let action = call.action_key();
+    for part in [
+        set.as_bytes(),
+        fingerprint.as_bytes(),
+        call.id.as_bytes(),
+        tier.as_bytes(),
+        if propose_only { b"p" } else { b"r" },
+        &action,
+    ] {
+        hasher.update(b"\0");
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part);
+    }
+    hex(&hasher.finalize())
+}
+
+/// A host secret that seals proposals (HMAC-SHA256), so that one that travelled through
+/// or rested in a place others can write (a shared database, a browser round trip) cannot
+/// be altered or forged: an unsealed or wrongly sealed proposal is refused at approval.
+///
+/// Use one whenever someone other than this process can write where proposals wait. Keep
+/// it out of that place, and rotate it like any secret (proposals sealed with an old key
+/// are refused). Without a key the store is trusted as it is.
+#[derive(Clone)]
+pub struct SealKey(Vec<u8>);
+
+impl SealKey {
+    /// A key from secret bytes; at least 32 of them (HMAC-SHA256's block of entropy).
+    pub fn new(secret: impl Into<Vec<u8>>) -> Result<SealKey, ShortKey> {
+        let secret = secret.into();
+        if secret.len() < 32 {
+            return Err(ShortKey(secret.len()));
+        }
+        Ok(SealKey(secret))
+    }
+
+    fn mac(&self, id: &str, digest: &str, created_ms: u64, expires_ms: Option<u64>) -> Hmac {
+        // `new_from_slice` accepts any key length for HMAC.
+        let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        mac.update(b"toolset seal v1");
+        for part in [
+            id.as_bytes(),
+            digest.as_bytes(),
+            &created_ms.to_be_bytes(),
+            &expires_ms.map_or([0xff; 8], u64::to_be_bytes),
+        ] {
+            mac.update(b"\0");
+            mac.update(part);
+        }
+        mac
+    }
+
+    /// The seal of a proposal's id, digest and times, as lowercase hex.
+    pub(crate) fn seal(
+        &self,
+        id: &str,
+        digest: &str,
+        created_ms: u64,
+        expires_ms: Option<u64>,
+    ) -> String {
+        hex(&self
+            .mac(id, digest, created_ms, expires_ms)
+            .finalize()
+            .into_bytes())
+    }
+
+    /// Whether `seal` is this key's seal of those fields (compared in constant time).
+    pub(crate) fn verifies(
+        &self,
+        seal: &str,
+        id: &str,
+        digest: &str,
+        created_ms: u64,
+        expires_ms: Option<u64>,
+    ) -> bool {
+        let Some(bytes) = unhex(seal) else {
+            return false;
+        };
+        self.mac(id, digest, created_ms, expires_ms)
+            .verify_slice(&bytes)
+            .is_ok()
+    }
+}
+
+type Hmac = hmac::Hmac<Sha256>;
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(text.get(at..at + 2)?, 16).ok())
+        .collect()
+}
+
+impl fmt::Debug for SealKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SealKey(<secret>)")
+    }
+}
+
+/// A seal key shorter than 32 bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShortKey(usize);
+
+impl fmt::Display for ShortKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a seal key needs at least 32 secret bytes, got {}: generate one with a CSPRNG",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ShortKey {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seal_verifies_only_the_fields_it_sealed() {
+        let key = SealKey::new([7u8; 32]).unwrap();
+        let seal = key.seal("id", "digest", 1, Some(2));
+        assert!(key.verifies(&seal, "id", "digest", 1, Some(2)));
+        assert!(!key.verifies(&seal, "id", "digest", 1, None));
+        assert!(!key.verifies(&seal, "id", "other", 1, Some(2)));
+        let other = SealKey::new([8u8; 32]).unwrap();
+        assert!(!other.verifies(&seal, "id", "digest", 1, Some(2)));
+        assert!(!key.verifies("zz", "id", "digest", 1, Some(2)));
+        assert!(SealKey::new(*b"short").is_err());
+    }
+
+    #[test]
+    fn the_digest_changes_with_each_reviewed_part() {
+        let call = ToolCall::new("c1", "delete", r#"{"key":"a"}"#);
+        let base = proposal_digest("Set", "f", &call, "irreversible", false);
+        assert_eq!(
+            base,
+            proposal_digest(
+                "Set",
+                "f",
+                &ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
+                "irreversible",
+                false
+            ),
+            "whitespace is not what was reviewed"
+        );
+        for other in [
+            proposal_digest("Other", "f", &call, "irreversible", false),
+            proposal_digest("Set", "g", &call, "irreversible", false),
+            proposal_digest(
+                "Set",
+                "f",
+                &ToolCall::new("c2", "delete", r#"{"key":"a"}"#),
+                "irreversible",
+                false,
+            ),
+            proposal_digest(
+                "Set",
+                "f",
+                &ToolCall::new("c1", "delete", r#"{"key":"b"}"#),
+                "irreversible",
+                false,
+            ),
+            proposal_digest("Set", "f", &call, "reversible", false),
+            proposal_digest("Set", "f", &call, "irreversible", true),
+        ] {
+            assert_ne!(base, other);
+        }
+    }
+}
