@@ -106,6 +106,7 @@ async fn a_deferred_tool_is_unknown_until_a_search_finds_it_then_listed_and_call
             "read_item",
             "set_due_date",
             "archive",
+            "forward",
             "send_reply",
             "tool_search"
         ]
