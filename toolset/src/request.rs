@@ -418,37 +418,61 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let cache = T::render_cache();
         let specs = T::specs();
         let json = self.format.is_json();
-        let mut list = String::with_capacity(layout.entries.len() * 256);
-        if json {
-            list.push('[');
-        }
-        for (position, entry) in layout.entries.iter().enumerate() {
-            if position > 0 {
-                list.push_str(if json { "," } else { "\n\n" });
-            }
-            match entry {
+        // Stand-ins are the only pieces rendered per request (a history name the set does
+        // not have); everything else is a cached fragment, borrowed.
+        let stand_ins: Vec<String> = layout
+            .entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::StandIn(position) => Some(stand_in(&self.history[*position], self.format)),
+                _ => None,
+            })
+            .collect();
+        let mut stand_in_at = 0;
+        // Each entry as (body, tail): a deferred tool a native search loads is its
+        // fragment without the closing brace, then `defer_loading`.
+        let pieces: Vec<(&str, &str)> = layout
+            .entries
+            .iter()
+            .map(|entry| match entry {
                 Entry::Tool {
                     index,
                     defer_loading,
                 } => {
                     let fragment = cache.fragment(specs, *index, self.format);
                     match fragment.strip_suffix('}') {
-                        Some(open) if *defer_loading && json => {
-                            list.push_str(open);
-                            list.push_str(",\"defer_loading\":true}");
-                        }
-                        _ => list.push_str(fragment),
+                        Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
+                        _ => (fragment, ""),
                     }
                 }
-                Entry::Search => list.push_str(search_fragment(self.search, self.format)),
-                Entry::StandIn(position) => {
-                    list.push_str(&stand_in(&self.history[*position], self.format))
+                Entry::Search => (search_fragment(self.search, self.format), ""),
+                Entry::StandIn(_) => {
+                    stand_in_at += 1;
+                    (stand_ins[stand_in_at - 1].as_str(), "")
                 }
+            })
+            .collect();
+        let separator = if json { "," } else { "\n\n" };
+        let (open, close) = if json { ("[", "]") } else { ("", "") };
+        // Sized exactly: one allocation, no copy as the list grows.
+        let len = open.len()
+            + close.len()
+            + separator.len() * pieces.len().saturating_sub(1)
+            + pieces
+                .iter()
+                .map(|(body, tail)| body.len() + tail.len())
+                .sum::<usize>();
+        let mut list = String::with_capacity(len);
+        list.push_str(open);
+        for (position, (body, tail)) in pieces.iter().enumerate() {
+            if position > 0 {
+                list.push_str(separator);
             }
+            list.push_str(body);
+            list.push_str(tail);
         }
-        if json {
-            list.push(']');
-        }
+        list.push_str(close);
+        debug_assert_eq!(list.len(), len);
         list
     }
 

@@ -1,5 +1,9 @@
 //! Tool calls from streamed responses, for every provider.
 //!
+//! This module holds what every provider shares ([`CallStream`], SSE reading, the
+//! errors, the assemblers' helpers in `assemble.rs`); each provider's assembler lives in
+//! its consumer folder (`consumer/<provider>/stream.rs`), re-exported here.
+//!
 //! A [`CallStream`] is fed a provider's stream as it arrives (raw SSE text or bytes cut
 //! anywhere, or events already decoded to JSON) and hands out each [`ToolCall`] as soon
 //! as the stream has sent all of it. At the end, [`CallStream::finish`] gives the whole
@@ -63,8 +67,9 @@
 //! # Checking a call before the stream ends
 //!
 //! A complete call can be verified at once, so a host can show a problem or a proposal
-//! while the model is still writing. Gate the one call on its own with the same policy;
-//! the verdict is for showing. What runs is decided only by gating the whole program from
+//! while the model is still writing: [`Policy::check(&call)`](crate::Policy::check) checks
+//! one call under the same policy (known, allowed, arguments that fit the schema); the
+//! verdict is for showing. What runs is decided only by gating the whole program from
 //! [`CallStream::finish`]: one bad call still rejects the whole program.
 //!
 //! ```
@@ -85,12 +90,12 @@
 //!     "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": 7}\"}}\n\n",
 //!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
 //! );
+//! let policy = Tools::policy(Autonomy::ReadOnly);
 //! let mut stream = CallStream::<Anthropic>::new();
 //! for call in stream.feed_sse(body)? {
 //!     // The stream has not ended, and the call can already be answered.
-//!     let verdict = Tools::gate([call.clone()], Autonomy::ReadOnly);
-//!     let problem = verdict.expect_err("7 is not a string");
-//!     assert!(problem.problems()[0].message.contains("Invalid arguments"));
+//!     let problem = policy.check(&call).expect_err("7 is not a string");
+//!     assert!(problem.message.contains("Invalid arguments"));
 //! }
 //! # Ok::<(), toolset::stream::StreamError>(())
 //! ```
@@ -111,21 +116,20 @@
 //! stream: fragments lost or cut short look exactly like that, and a call must never run
 //! on a guess. The error names the call, so the host can still answer its id.
 
-mod anthropic;
+pub(crate) mod assemble;
 mod error;
-mod gemini;
-mod openai_chat;
-mod openai_responses;
 mod sse;
 
-pub use anthropic::Anthropic;
+// Each provider's assembler lives in its consumer folder, beside its non-streamed parser.
+pub use crate::consumer::anthropic::stream::Anthropic;
+pub use crate::consumer::gemini::stream::Gemini;
+pub use crate::consumer::openai_chat::stream::OpenAiChat;
+pub use crate::consumer::openai_responses::stream::OpenAiResponses;
 pub use error::{PartialCall, StreamError, StreamErrorKind};
-pub use gemini::Gemini;
-pub use openai_chat::OpenAiChat;
-pub use openai_responses::OpenAiResponses;
 
 use crate::ToolCall;
 use crate::consumer::Format;
+use assemble::snippet;
 use serde_json::Value;
 use sse::{SseDecoder, SseEvent};
 
@@ -362,80 +366,4 @@ impl<P: Protocol> CallStream<P> {
             }
         }
     }
-}
-
-/// The start of a long text, for an error message.
-pub(crate) fn snippet(text: &str) -> String {
-    const MAX: usize = 80;
-    match text.char_indices().nth(MAX) {
-        Some((end, _)) => format!("`{}…`", &text[..end]),
-        None => format!("`{text}`"),
-    }
-}
-
-/// The error of an API error object inside a stream (`{"error": {"message": …}}`), if
-/// `event` carries one.
-pub(crate) fn api_error(provider: Format, event: &Value) -> Option<StreamError> {
-    let error = event.get("error").filter(|error| error.is_object())?;
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("no message");
-    let kind = error
-        .get("type")
-        .or_else(|| error.get("status"))
-        .or_else(|| error.get("code"))
-        .map(|kind| match kind {
-            Value::String(kind) => format!(" ({kind})"),
-            other => format!(" ({other})"),
-        })
-        .unwrap_or_default();
-    Some(StreamError::new(
-        provider,
-        StreamErrorKind::Api,
-        format!(
-            "the API sent an error{kind}: {message}; the response is incomplete, retry the request"
-        ),
-    ))
-}
-
-/// A malformed-event error: `what` is missing or mistyped in the event of type `kind`.
-pub(crate) fn malformed(provider: Format, kind: &str, what: &str) -> StreamError {
-    StreamError::new(
-        provider,
-        StreamErrorKind::MalformedEvent,
-        format!("a `{kind}` event {what}"),
-    )
-}
-
-/// The required string member `key` of `value`.
-pub(crate) fn required_str<'a>(
-    provider: Format,
-    kind: &str,
-    value: &'a Value,
-    key: &str,
-) -> Result<&'a str, StreamError> {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed(provider, kind, &format!("has no string `{key}`")))
-}
-
-/// The required non-negative integer member `key` of `value` (an index).
-pub(crate) fn required_index(
-    provider: Format,
-    kind: &str,
-    value: &Value,
-    key: &str,
-) -> Result<usize, StreamError> {
-    value
-        .get(key)
-        .and_then(Value::as_u64)
-        .and_then(|index| usize::try_from(index).ok())
-        .ok_or_else(|| malformed(provider, kind, &format!("has no integer `{key}`")))
-}
-
-/// Whether argument text is a whole JSON object: nothing more can follow it.
-pub(crate) fn is_json_object(text: &str) -> bool {
-    matches!(serde_json::from_str::<Value>(text), Ok(Value::Object(_)))
 }

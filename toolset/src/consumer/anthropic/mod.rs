@@ -5,6 +5,7 @@
 
 mod calls;
 mod results;
+pub(crate) mod stream;
 mod tools;
 
 pub use calls::calls;

@@ -6,6 +6,7 @@
 mod calls;
 mod results;
 mod schema;
+pub(crate) mod stream;
 mod tools;
 
 pub use calls::calls;

@@ -5,6 +5,7 @@
 
 mod calls;
 mod results;
+pub(crate) mod stream;
 mod tools;
 
 /// Why a tool is rendered with `strict: false`; the same answer for both OpenAI APIs.

@@ -2,20 +2,14 @@
 //! `choices[0].delta.tool_calls[]` fragments build each call by `index`, until the
 //! choice's `finish_reason`.
 
-use super::{
-    PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, is_json_object,
-    malformed, required_index, snippet,
-};
-use crate::ToolCall;
-use crate::consumer::Format;
-use serde_json::Value;
+use crate::stream::assemble::*;
 use std::collections::BTreeMap;
 
 const PROVIDER: Format = Format::OpenAiChat;
 const CHUNK: &str = "chat.completion.chunk";
 
 /// The OpenAI Chat Completions stream (`"stream": true`): use it as
-/// [`CallStream<OpenAiChat>`](super::CallStream).
+/// [`CallStream<OpenAiChat>`](crate::stream::CallStream).
 ///
 /// Reads the first choice (`index` 0) of each chunk; other choices (`n` > 1) are not
 /// the message [`ToolCall::from_openai_chat`] reads, and are skipped. The first fragment

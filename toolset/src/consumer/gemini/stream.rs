@@ -2,16 +2,14 @@
 //! `GenerateContentResponse` chunk whose candidate carries whole `functionCall` parts,
 //! until a chunk carries the candidate's `finishReason`.
 
-use super::{PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed};
-use crate::ToolCall;
-use crate::consumer::Format;
-use serde_json::{Value, json};
+use crate::stream::assemble::*;
+use serde_json::json;
 
 const PROVIDER: Format = Format::Gemini;
 const CHUNK: &str = "GenerateContentResponse";
 
 /// The Gemini stream (`streamGenerateContent?alt=sse`): use it as
-/// [`CallStream<Gemini>`](super::CallStream).
+/// [`CallStream<Gemini>`](crate::stream::CallStream).
 ///
 /// Reads the first candidate (`index` 0) of each chunk, as [`ToolCall::from_gemini`]
 /// reads `candidates[0]`. Every `functionCall` part arrives whole, so each is a complete

@@ -2,19 +2,14 @@
 //! `input_json_delta` fragments write its input, `content_block_stop` closes it, and
 //! `message_stop` ends the message.
 
-use super::{
-    PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed,
-    required_index, required_str, snippet,
-};
-use crate::ToolCall;
-use crate::consumer::Format;
-use serde_json::{Value, json};
+use crate::stream::assemble::*;
+use serde_json::json;
 use std::collections::BTreeMap;
 
 const PROVIDER: Format = Format::Anthropic;
 
 /// The Anthropic Messages stream (`"stream": true`): use it as
-/// [`CallStream<Anthropic>`](super::CallStream).
+/// [`CallStream<Anthropic>`](crate::stream::CallStream).
 ///
 /// Every content block is tracked by its `index`; `tool_use` blocks become calls with
 /// their `id` and `name`, as in [`ToolCall::from_anthropic`]. A call is complete at its
@@ -66,17 +61,9 @@ impl Protocol for Anthropic {
     const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
-        if let Some(error) = api_error(PROVIDER, event) {
-            return Err(error);
-        }
-        let kind = required_str(PROVIDER, "stream", event, "type")
-            .map_err(|_| malformed(PROVIDER, "stream", "event has no string `type`"))?;
+        let kind = event_type(PROVIDER, event)?;
         if self.stopped && kind != "ping" {
-            return Err(StreamError::new(
-                PROVIDER,
-                StreamErrorKind::AfterEnd,
-                format!("a `{kind}` event arrived after `message_stop`"),
-            ));
+            return Err(after_stop(PROVIDER, kind, "message_stop"));
         }
         match kind {
             "content_block_start" => self.block_start(event),
@@ -96,18 +83,10 @@ impl Protocol for Anthropic {
 
     fn program(&mut self) -> Result<Vec<ToolCall>, StreamError> {
         if !self.stopped {
-            let open = self.open_calls();
-            if open.is_empty() {
-                return Err(StreamError::new(
-                    PROVIDER,
-                    StreamErrorKind::MissingStop,
-                    "the stream ended without `message_stop`, so more blocks may have been on their way; retry the request",
-                ));
-            }
-            return Err(StreamError::about(
+            return Err(ended_early(
                 PROVIDER,
-                StreamErrorKind::Truncated,
-                open,
+                self.open_calls(),
+                "the stream ended without `message_stop`, so more blocks may have been on their way; retry the request",
                 "the stream ended before the block's `content_block_stop`, in the middle of the call; retry the request",
             ));
         }
@@ -133,10 +112,7 @@ impl Anthropic {
     fn block_start(&mut self, event: &Value) -> Result<(), StreamError> {
         const KIND: &str = "content_block_start";
         let index = required_index(PROVIDER, KIND, event, "index")?;
-        let block = event
-            .get("content_block")
-            .filter(|block| block.is_object())
-            .ok_or_else(|| malformed(PROVIDER, KIND, "has no `content_block` object"))?;
+        let block = required_object(PROVIDER, KIND, event, "content_block")?;
         let block_kind = required_str(PROVIDER, KIND, block, "type")?;
         let call = if block_kind == "tool_use" {
             let initial = match block.get("input") {

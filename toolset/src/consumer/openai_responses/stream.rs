@@ -3,19 +3,13 @@
 //! `response.function_call_arguments.delta`, closed by `.done` and
 //! `response.output_item.done`, and the response ends with `response.completed`.
 
-use super::{
-    PartialCall, Protocol, Sealed, StreamError, StreamErrorKind, api_error, malformed,
-    required_index, required_str, snippet,
-};
-use crate::ToolCall;
-use crate::consumer::Format;
-use serde_json::Value;
+use crate::stream::assemble::*;
 use std::collections::BTreeMap;
 
 const PROVIDER: Format = Format::OpenAiResponses;
 
 /// The OpenAI Responses stream (`"stream": true`): use it as
-/// [`CallStream<OpenAiResponses>`](super::CallStream).
+/// [`CallStream<OpenAiResponses>`](crate::stream::CallStream).
 ///
 /// Every output item is tracked by its `output_index`; `function_call` items become
 /// calls with the item's `call_id` as the id, as in [`ToolCall::from_openai_responses`].
@@ -70,22 +64,12 @@ impl Protocol for OpenAiResponses {
     const PROVIDER: Format = PROVIDER;
 
     fn event(&mut self, event: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
-        if event.get("type").is_none()
-            && let Some(error) = api_error(PROVIDER, event)
-        {
-            return Err(error);
-        }
-        let kind = required_str(PROVIDER, "stream", event, "type")
-            .map_err(|_| malformed(PROVIDER, "stream", "event has no string `type`"))?;
+        let kind = event_type(PROVIDER, event)?;
         if kind == "error" {
             return Err(error_event(event));
         }
         if let Some(stop) = &self.stop {
-            return Err(StreamError::new(
-                PROVIDER,
-                StreamErrorKind::AfterEnd,
-                format!("a `{kind}` event arrived after `{stop}`"),
-            ));
+            return Err(after_stop(PROVIDER, kind, stop));
         }
         match kind {
             "response.output_item.added" => self.item_added(event),
@@ -100,18 +84,10 @@ impl Protocol for OpenAiResponses {
 
     fn program(&mut self) -> Result<Vec<ToolCall>, StreamError> {
         if self.stop.is_none() {
-            let open = self.open_calls();
-            if open.is_empty() {
-                return Err(StreamError::new(
-                    PROVIDER,
-                    StreamErrorKind::MissingStop,
-                    "the stream ended without `response.completed`, so more calls may have been on their way; retry the request",
-                ));
-            }
-            return Err(StreamError::about(
+            return Err(ended_early(
                 PROVIDER,
-                StreamErrorKind::Truncated,
-                open,
+                self.open_calls(),
+                "the stream ended without `response.completed`, so more calls may have been on their way; retry the request",
                 "the stream ended in the middle of the call, before `response.completed`; retry the request",
             ));
         }
@@ -140,10 +116,7 @@ impl OpenAiResponses {
     fn item_added(&mut self, event: &Value) -> Result<(), StreamError> {
         const KIND: &str = "response.output_item.added";
         let index = required_index(PROVIDER, KIND, event, "output_index")?;
-        let item = event
-            .get("item")
-            .filter(|item| item.is_object())
-            .ok_or_else(|| malformed(PROVIDER, KIND, "has no `item` object"))?;
+        let item = required_object(PROVIDER, KIND, event, "item")?;
         let item_kind = required_str(PROVIDER, KIND, item, "type")?;
         let new = if item_kind == "function_call" {
             Item::Call(Call {
@@ -248,13 +221,6 @@ impl OpenAiResponses {
         const KIND: &str = "response.function_call_arguments.done";
         let arguments = required_str(PROVIDER, KIND, event, "arguments")?;
         let (index, call) = self.call_for(event, KIND)?;
-        if call.complete {
-            // Completed by its `response.output_item.done`: the two must agree.
-            if arguments != call.arguments {
-                return Err(inconsistent(index, call, arguments, KIND));
-            }
-            return Ok(());
-        }
         close(index, call, arguments, KIND, completed)
     }
 
@@ -265,10 +231,7 @@ impl OpenAiResponses {
     ) -> Result<(), StreamError> {
         const KIND: &str = "response.output_item.done";
         let index = required_index(PROVIDER, KIND, event, "output_index")?;
-        let item = event
-            .get("item")
-            .filter(|item| item.is_object())
-            .ok_or_else(|| malformed(PROVIDER, KIND, "has no `item` object"))?;
+        let item = required_object(PROVIDER, KIND, event, "item")?;
         if let Some(Item::Other { .. }) = self.items.get(&index) {
             return Ok(());
         }
@@ -294,12 +257,6 @@ impl OpenAiResponses {
             ));
         }
         let arguments = required_str(PROVIDER, KIND, item, "arguments")?;
-        if call.complete {
-            if arguments != call.arguments {
-                return Err(inconsistent(index, call, arguments, KIND));
-            }
-            return Ok(());
-        }
         close(index, call, arguments, KIND, completed)
     }
 
@@ -330,7 +287,8 @@ impl OpenAiResponses {
 }
 
 /// Completes `call` with the full `arguments` a done event carries, which must be what
-/// the deltas built (when there were any).
+/// the deltas built (when there were any). Either done event may come first: when the
+/// call is complete already, the second must agree with the first.
 fn close(
     index: usize,
     call: &mut Call,
@@ -338,8 +296,12 @@ fn close(
     kind: &str,
     completed: &mut Vec<ToolCall>,
 ) -> Result<(), StreamError> {
-    if !call.arguments.is_empty() && call.arguments != arguments {
+    let built = !call.arguments.is_empty() || call.complete;
+    if built && call.arguments != arguments {
         return Err(inconsistent(index, call, arguments, kind));
+    }
+    if call.complete {
+        return Ok(());
     }
     call.arguments = arguments.to_owned();
     if !arguments.trim().is_empty() && serde_json::from_str::<Value>(arguments).is_err() {
@@ -373,15 +335,7 @@ fn inconsistent(index: usize, call: &Call, arguments: &str, kind: &str) -> Strea
 
 /// The error of a `response.failed` event, with the API's message.
 fn failed(event: &Value) -> StreamError {
-    let message = event
-        .pointer("/response/error/message")
-        .and_then(Value::as_str)
-        .unwrap_or("no message");
-    let code = event
-        .pointer("/response/error/code")
-        .and_then(Value::as_str)
-        .map(|code| format!(" ({code})"))
-        .unwrap_or_default();
+    let (code, message) = code_and_message(event, "/response/error");
     StreamError::new(
         PROVIDER,
         StreamErrorKind::Api,
@@ -391,15 +345,7 @@ fn failed(event: &Value) -> StreamError {
 
 /// The error of an `error` event: `{"type": "error", "code", "message", "param"}`.
 fn error_event(event: &Value) -> StreamError {
-    let message = event
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("no message");
-    let code = event
-        .get("code")
-        .and_then(Value::as_str)
-        .map(|code| format!(" ({code})"))
-        .unwrap_or_default();
+    let (code, message) = code_and_message(event, "");
     StreamError::new(
         PROVIDER,
         StreamErrorKind::Api,
@@ -407,4 +353,18 @@ fn error_event(event: &Value) -> StreamError {
             "the API sent an error{code}: {message}; the response is incomplete, retry the request"
         ),
     )
+}
+
+/// The ` (code)` and message of the error object at the JSON pointer `at` of `event`.
+fn code_and_message<'a>(event: &'a Value, at: &str) -> (String, &'a str) {
+    let message = event
+        .pointer(&format!("{at}/message"))
+        .and_then(Value::as_str)
+        .unwrap_or("no message");
+    let code = event
+        .pointer(&format!("{at}/code"))
+        .and_then(Value::as_str)
+        .map(|code| format!(" ({code})"))
+        .unwrap_or_default();
+    (code, message)
 }
