@@ -64,6 +64,7 @@ mod set;
 mod spec;
 pub mod stream;
 mod tier;
+pub mod toolbox;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]
@@ -91,6 +92,7 @@ pub use set::{Access, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;
+pub use toolbox::{DynamicTool, RegistrationError, Toolbox};
 pub use verify::{CallProblem, ProblemKind};
 
 #[doc = include_str!("../docs/tool.md")]

@@ -4,6 +4,7 @@
 //! live in their own file so that neither of those stages imports the other backwards.
 //! Serializable, since a proposal may wait for hours in a database.
 
+use crate::toolbox::RuntimeTool;
 use crate::verify::verify;
 use crate::{
     Autonomy, CallProblem, Policy, Tier, ToolCall, ToolOutput, ToolResult, ToolSet, messages,
@@ -34,6 +35,23 @@ impl Proposal {
             tier: spec.tier(),
             title: spec.title().map(str::to_owned),
             preview: T::preview(typed),
+            propose_only: spec.is_propose_only(),
+        }
+    }
+
+    /// A proposal of a call to a runtime tool of a toolbox over the set `T`.
+    pub(crate) fn runtime<T: ToolSet>(
+        call: &ToolCall,
+        tool: &RuntimeTool,
+        args: &serde_json::Value,
+    ) -> Self {
+        let spec = tool.spec();
+        Proposal {
+            set: T::NAME.to_owned(),
+            call: call.clone(),
+            tier: spec.tier(),
+            title: spec.title().map(str::to_owned),
+            preview: tool.preview(args),
             propose_only: spec.is_propose_only(),
         }
     }
