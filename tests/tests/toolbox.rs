@@ -242,8 +242,8 @@ fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
     assert_eq!(listed, request.offered());
     for name in request.offered() {
         let arguments = if full
-            .spec(name)
-            .is_some_and(|spec| spec.input_schema()["required"] == json!(["city"]))
+            .runtime_tool(name)
+            .is_some_and(|tool| tool.spec().input_schema()["required"] == json!(["city"]))
         {
             r#"{"city":"Oslo"}"#
         } else {
@@ -309,8 +309,8 @@ fn registration_reports_every_problem_at_once() {
     }
 
     // Nothing of a failed batch joins: the good toolbox is unchanged.
-    assert_eq!(before.specs().count(), 5);
-    assert!(before.spec("forecast").is_none());
+    assert_eq!(before.names().len(), 5);
+    assert!(before.runtime_tool("forecast").is_none());
     // And a tool without arguments needs no schema.
     let plain = DeskTools::toolbox()
         .with(DynamicTool::new("ping", Tier::ReadOnly, "Ping.").handler(weather))
@@ -347,7 +347,8 @@ fn a_runtime_tool_renders_in_every_format_exactly_as_the_compiled_tool_with_its_
                 .handler(weather),
         )
         .expect("the compiled tool's own schema registers");
-    let runtime = toolbox.spec("lookup").expect("registered");
+    let runtime = toolbox.runtime_tool("lookup").expect("registered");
+    let runtime = runtime.spec();
     for format in Format::ALL {
         assert_eq!(
             tool_value(runtime, format),

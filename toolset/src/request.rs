@@ -178,7 +178,7 @@ pub struct Request<'p, T: ToolSet> {
     history: Vec<String>,
     /// The runtime tools of the toolbox the request is for (none for a bare set): offered
     /// after the set's offered tools, in the order they were added.
-    runtime: &'p [Arc<RuntimeTool>],
+    runtime: Vec<Arc<RuntimeTool>>,
 }
 
 /// One entry of a composed list.
@@ -215,7 +215,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             activated: Vec::new(),
             injected: Vec::new(),
             history: Vec::new(),
-            runtime: &[],
+            runtime: Vec::new(),
         }
     }
 
@@ -223,12 +223,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// order they were added), and gates their calls like the set's: what the list offers
     /// is what the gate permits. What [`Toolbox::request`] does.
     pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Self {
+        // A snapshot: a namespace refreshing meanwhile changes the next request, not this
+        // one, so this list and this gate agree.
         self.runtime = toolbox.runtime_tools();
         self
     }
 
     /// The runtime tool called `name`, with its position in the toolbox.
-    fn runtime_tool(&self, name: &str) -> Option<(usize, &'p Arc<RuntimeTool>)> {
+    fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
         self.runtime
             .iter()
             .enumerate()
@@ -380,7 +382,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The names the model may call in this request, in list order: what the gate lets
     /// through. A tool declared only for the history is not among them.
-    pub fn offered(&self) -> Vec<&'p str> {
+    pub fn offered(&self) -> Vec<&str> {
         self.available(&self.layout())
     }
 
@@ -527,9 +529,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// The names the gate lets through, in list order.
-    fn available(&self, layout: &Layout) -> Vec<&'p str> {
+    fn available(&self, layout: &Layout) -> Vec<&str> {
         let specs = T::specs();
-        let runtime = self.runtime;
+        let runtime = &self.runtime;
         layout
             .entries
             .iter()

@@ -9,9 +9,13 @@
 //! what registration checks in `register.rs`.
 
 mod dynamic;
+#[cfg(feature = "mcp-client")]
+mod mcp_source;
 mod register;
 
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn};
+#[cfg(feature = "mcp-client")]
+pub use mcp_source::{Hints, McpSourceError, McpTools, RemoteTool};
 pub use register::{RegistrationError, RegistrationProblem};
 
 use crate::consumer::Format;
@@ -129,7 +133,19 @@ impl fmt::Debug for RuntimeTool {
 /// ```
 pub struct Toolbox<T: ToolSet> {
     tools: Vec<Arc<RuntimeTool>>,
+    /// Namespaces whose tools change while the toolbox lives (an MCP server's, refreshed on
+    /// `tools/list_changed`), after the runtime tools added one by one.
+    sources: Vec<Arc<dyn Source>>,
     set: PhantomData<fn() -> T>,
+}
+
+/// A namespace of runtime tools that can change: every tool is `label_tool`, and the
+/// prefix `label_` belongs to it alone, so a refresh never collides with another tool.
+pub(crate) trait Source: Send + Sync {
+    /// The namespace's label, `[a-z0-9]+`.
+    fn label(&self) -> &str;
+    /// Its tools now, in the order the source lists them.
+    fn tools(&self) -> Arc<[Arc<RuntimeTool>]>;
 }
 
 impl<T: ToolSet> Toolbox<T> {
@@ -137,6 +153,7 @@ impl<T: ToolSet> Toolbox<T> {
     pub fn new() -> Self {
         Toolbox {
             tools: Vec::new(),
+            sources: Vec::new(),
             set: PhantomData,
         }
     }
@@ -159,6 +176,15 @@ impl<T: ToolSet> Toolbox<T> {
         let mut names: Vec<String> = Vec::new();
         for tool in tools {
             let name = tool.name.clone();
+            if let Some(label) = self.namespace_of(&name) {
+                problems.push(RegistrationProblem {
+                    tool: name.clone(),
+                    message: format!(
+                        "the prefix `{label}_` belongs to the namespace `{label}` (an MCP server's \
+                         tools); rename the tool"
+                    ),
+                });
+            }
             let taken = |candidate: &str| {
                 T::Name::from_name(candidate).is_some()
                     || self.runtime(candidate).is_some()
@@ -181,34 +207,57 @@ impl<T: ToolSet> Toolbox<T> {
     /// unchanged when it has no such runtime tool. Compiled tools cannot be removed: hide
     /// or deny them with the policy.
     pub fn without(mut self, name: &str) -> Self {
+        // A namespace's tools come and go with its server; only `tools` can be dropped.
         self.tools.retain(|tool| tool.spec.name() != name);
         self
     }
 
-    /// The runtime tool `name`, if the toolbox has one.
-    pub(crate) fn runtime(&self, name: &str) -> Option<&Arc<RuntimeTool>> {
-        self.tools.iter().find(|tool| tool.spec.name() == name)
+    /// The namespace whose prefix `name` starts with, if any.
+    fn namespace_of(&self, name: &str) -> Option<&str> {
+        self.sources
+            .iter()
+            .map(|source| source.label())
+            .find(|label| {
+                name.strip_prefix(label)
+                    .is_some_and(|rest| rest.starts_with('_'))
+            })
     }
 
-    /// The runtime tools, in the order they were added.
-    pub(crate) fn runtime_tools(&self) -> &[Arc<RuntimeTool>] {
-        &self.tools
+    /// The runtime tool `name` as the toolbox has it now, if any.
+    fn runtime(&self, name: &str) -> Option<Arc<RuntimeTool>> {
+        self.runtime_tools()
+            .into_iter()
+            .find(|tool| tool.spec.name() == name)
     }
 
-    /// Every tool's spec: the set's in declared order, then the runtime ones in the order
-    /// they were added.
-    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
+    /// The runtime tools as they are now: those added one by one, in the order they were
+    /// added, then each namespace's current tools. A request takes this snapshot once, so
+    /// its list and its gate agree even while a namespace refreshes.
+    pub fn runtime_tools(&self) -> Vec<Arc<RuntimeTool>> {
+        let mut tools = self.tools.clone();
+        for source in &self.sources {
+            tools.extend(source.tools().iter().cloned());
+        }
+        tools
+    }
+
+    /// The runtime tool `name`, if the toolbox has one now: its spec and what renders it.
+    pub fn runtime_tool(&self, name: &str) -> Option<Arc<RuntimeTool>> {
+        self.runtime(name)
+    }
+
+    /// The names of every tool the toolbox offers by default, in list order: the set's
+    /// (declared order), then the runtime ones.
+    pub fn names(&self) -> Vec<String> {
         T::specs()
             .iter()
-            .chain(self.tools.iter().map(|tool| &tool.spec))
-    }
-
-    /// The spec of the tool `name`, compiled or runtime.
-    pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
-        match T::Name::from_name(name) {
-            Some(tool) => Some(T::spec_of(tool)),
-            None => self.runtime(name).map(|tool| &tool.spec),
-        }
+            .map(|spec| spec.name().to_owned())
+            .chain(
+                self.runtime_tools()
+                    .iter()
+                    .map(|tool| tool.spec.name().to_owned()),
+            )
+            .collect()
     }
 
     /// A request under `policy` to the consumer `format` offering this toolbox's tools:
@@ -252,6 +301,7 @@ impl<T: ToolSet> Clone for Toolbox<T> {
     fn clone(&self) -> Self {
         Toolbox {
             tools: self.tools.clone(),
+            sources: self.sources.clone(),
             set: PhantomData,
         }
     }
@@ -264,9 +314,9 @@ impl<T: ToolSet> fmt::Debug for Toolbox<T> {
             .field(
                 "runtime",
                 &self
-                    .tools
+                    .runtime_tools()
                     .iter()
-                    .map(|tool| tool.spec.name())
+                    .map(|tool| tool.spec.name().to_owned())
                     .collect::<Vec<_>>(),
             )
             .finish()
