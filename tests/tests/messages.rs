@@ -46,6 +46,14 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ("skipped", messages::skipped("the note already says that")),
         ("failed", messages::failed("the disk is full")),
         (
+            "failed: proxied server unreachable",
+            messages::failed(&messages::proxy_unreachable("github", &"Transport closed")),
+        ),
+        (
+            "failed: proxied error without text",
+            messages::failed(&messages::proxy_error_without_text("github")),
+        ),
+        (
             "refused",
             messages::refused(&messages::refused_above_autonomy(
                 "delete_note",

@@ -5,16 +5,19 @@
 
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
+use crate::toolbox::RuntimeTool;
 use crate::{
     Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
     ToolResult, ToolSet, ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::panic::AssertUnwindSafe;
 use std::pin::pin;
+use std::sync::Arc;
 use std::task::Poll;
 
 /// What happened to one call of the program.
@@ -82,6 +85,9 @@ pub(crate) async fn apply<T: ToolSet>(
         .iter()
         .map(|step| match step {
             Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
+            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+                tool.spec().tier()
+            }
             // The tool search only reads the set's specs.
             Step::Answered { .. } => Tier::ReadOnly,
         })
@@ -89,20 +95,18 @@ pub(crate) async fn apply<T: ToolSet>(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
-        if let Step::Answered { index, output } = step {
-            outcomes[index] = Some(Outcome::Done(output));
-            continue;
-        }
-        let Step::Run {
-            index,
-            name,
-            typed,
-            authority,
-        } = step
-        else {
-            continue;
+        let (index, job, authority) = match step {
+            Step::Answered { index, output } => {
+                outcomes[index] = Some(Outcome::Done(output));
+                continue;
+            }
+            Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => continue,
+            step => match Job::from_step(step) {
+                Some(job) => job,
+                None => continue,
+            },
         };
-        let spec = T::spec_of(name);
+        let spec = job.spec();
         if let Some(reason) = refusal(spec, authority) {
             outcomes[index] = Some(Outcome::Refused { reason });
             continue;
@@ -110,45 +114,37 @@ pub(crate) async fn apply<T: ToolSet>(
         if spec.tier() != Tier::ReadOnly {
             let own_ctx = call_context(ctx, spec, &calls[index]);
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
-            let outcome = run_one::<T>(Access::Exclusive(state), call_ctx, typed, spec).await;
+            let outcome = job.run(Access::Exclusive(state), call_ctx).await;
             outcomes[index] = Some(outcome);
             continue;
         }
-        // A run of read-only calls: they only read, so they run together.
-        let mut batch = vec![(index, typed, spec)];
-        while let Some(Step::Run {
-            name, authority, ..
-        }) = steps.peek()
-        {
-            let next = T::spec_of(*name);
-            if next.tier() != Tier::ReadOnly || refusal(next, *authority).is_some() {
+        // A run of read-only calls (compiled or runtime): they only read, so they run
+        // together.
+        let mut batch = vec![(index, job)];
+        while let Some(next) = steps.peek().and_then(Job::peek) {
+            let (next, authority) = next;
+            if next.tier() != Tier::ReadOnly || refusal(next, authority).is_some() {
                 break;
             }
-            if let Some(Step::Run { index, typed, .. }) = steps.next() {
-                batch.push((index, typed, next));
+            if let Some((index, job, _)) = steps.next().and_then(Job::from_step) {
+                batch.push((index, job));
             }
         }
         let shared: &T::State = state;
         let contexts: Vec<Option<ToolContext>> = batch
             .iter()
-            .map(|(index, _, spec)| call_context(ctx, spec, &calls[*index]))
+            .map(|(index, job)| call_context(ctx, job.spec(), &calls[*index]))
             .collect();
-        let runs =
-            batch
-                .into_iter()
-                .zip(&contexts)
-                .map(|((index, typed, spec), call_ctx)| async move {
-                    (
-                        index,
-                        run_one::<T>(
-                            Access::Shared(shared),
-                            call_ctx.as_ref().unwrap_or(ctx),
-                            typed,
-                            spec,
-                        )
+        let runs = batch
+            .into_iter()
+            .zip(&contexts)
+            .map(|((index, job), call_ctx)| async move {
+                (
+                    index,
+                    job.run(Access::Shared(shared), call_ctx.as_ref().unwrap_or(ctx))
                         .await,
-                    )
-                });
+                )
+            });
         for (index, outcome) in futures_util::future::join_all(runs).await {
             outcomes[index] = Some(outcome);
         }
@@ -164,6 +160,76 @@ pub(crate) async fn apply<T: ToolSet>(
         })
         .collect();
     Report { entries }
+}
+
+/// One approved call as apply runs it: a compiled tool's typed call, or a runtime tool's
+/// validated JSON arguments.
+enum Job<T: ToolSet> {
+    Compiled { name: T::Name, typed: T::Call },
+    Runtime { tool: Arc<RuntimeTool>, args: Value },
+}
+
+impl<T: ToolSet> Job<T> {
+    /// The call of a step that runs, with its index and authority; `None` for the others.
+    fn from_step(step: Step<T>) -> Option<(usize, Self, Authority)> {
+        match step {
+            Step::Run {
+                index,
+                name,
+                typed,
+                authority,
+            } => Some((index, Job::Compiled { name, typed }, authority)),
+            Step::RunRuntime {
+                index,
+                tool,
+                args,
+                authority,
+            } => Some((index, Job::Runtime { tool, args }, authority)),
+            Step::AwaitApproval { .. }
+            | Step::AwaitRuntimeApproval { .. }
+            | Step::Answered { .. } => None,
+        }
+    }
+
+    /// The spec and authority of a step that runs, without taking it.
+    fn peek(step: &Step<T>) -> Option<(&ToolSpec, Authority)> {
+        match step {
+            Step::Run {
+                name, authority, ..
+            } => Some((T::spec_of(*name), *authority)),
+            Step::RunRuntime {
+                tool, authority, ..
+            } => Some((tool.spec(), *authority)),
+            Step::AwaitApproval { .. }
+            | Step::AwaitRuntimeApproval { .. }
+            | Step::Answered { .. } => None,
+        }
+    }
+
+    fn spec(&self) -> &ToolSpec {
+        match self {
+            Job::Compiled { name, .. } => T::spec_of(*name),
+            Job::Runtime { tool, .. } => tool.spec(),
+        }
+    }
+
+    /// Runs the call to its one outcome. A runtime tool's handler takes no state.
+    async fn run(self, state: Access<'_, T::State>, ctx: &ToolContext) -> Outcome {
+        match self {
+            Job::Compiled { name, typed } => {
+                run_one::<T>(state, ctx, typed, T::spec_of(name)).await
+            }
+            Job::Runtime { tool, args } => {
+                run_handler(
+                    ctx,
+                    tool.spec(),
+                    tool.run(args, ctx),
+                    checked_activations::<T>,
+                )
+                .await
+            }
+        }
+    }
 }
 
 /// The context of its own, carrying the call's id, for a handler that takes
@@ -206,9 +272,27 @@ pub(crate) async fn run_one<T: ToolSet>(
     if ctx.is_cancelled() {
         return Outcome::Cancelled;
     }
-    let mut handler = pin!(Some(
-        AssertUnwindSafe(T::dispatch(state, ctx, call)).catch_unwind()
-    ));
+    run_handler(
+        ctx,
+        spec,
+        T::dispatch(state, ctx, call),
+        checked_activations::<T>,
+    )
+    .await
+}
+
+/// [`run_one`] for any handler's future (a compiled tool's dispatch, a runtime tool's
+/// handler): `done` turns a finished output into its outcome.
+pub(crate) async fn run_handler(
+    ctx: &ToolContext,
+    spec: &ToolSpec,
+    handler: impl Future<Output = Result<ToolOutput, ToolError>>,
+    done: impl FnOnce(ToolOutput) -> Outcome,
+) -> Outcome {
+    if ctx.is_cancelled() {
+        return Outcome::Cancelled;
+    }
+    let mut handler = pin!(Some(AssertUnwindSafe(handler).catch_unwind()));
     let running = poll_fn(|cx| match handler.as_mut().as_pin_mut() {
         Some(handler) => handler.poll(cx),
         // Not reached: the handler is only taken out once this future is gone.
@@ -227,7 +311,7 @@ pub(crate) async fn run_one<T: ToolSet>(
     let outcome = tokio::select! {
         biased;
         finished = limited => match finished {
-            Ok(Ok(Ok(output))) => checked_activations::<T>(output),
+            Ok(Ok(Ok(output))) => done(output),
             Ok(Ok(Err(error))) => from_error(error),
             Ok(Err(panic)) => Outcome::Panicked { message: take_panic_message(panic) },
             Err(after) => Outcome::TimedOut { after },

@@ -5,10 +5,14 @@
 //! runs [`verify`](crate::verify) on each call and hands the verified program to the plan,
 //! which splits it by tier.
 
-use crate::verify::{CallProblem, ProblemKind, Verified, verify_arguments};
+use crate::toolbox::RuntimeTool;
+use crate::verify::{
+    CallProblem, ProblemKind, Verified, verify_arguments, verify_runtime_arguments,
+};
 use crate::{ToolCall, ToolOutput, ToolResult, ToolSet, messages};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
 /// A program the gate refused as a whole: nothing of it runs.
 ///
@@ -97,6 +101,8 @@ pub(crate) enum Route<N> {
     Tool(N),
     /// A call to the request's tool search, answered with this output.
     Answered(ToolOutput),
+    /// A call to a runtime tool of the request's toolbox.
+    Runtime(Arc<RuntimeTool>),
 }
 
 /// One call of a verified program.
@@ -105,6 +111,11 @@ pub(crate) enum Checked<T: ToolSet> {
     Verified(Verified<T>),
     /// A call the request answered itself (a tool search).
     Answered(ToolOutput),
+    /// A call to a runtime tool, with its validated JSON arguments.
+    Runtime {
+        tool: Arc<RuntimeTool>,
+        args: serde_json::Value,
+    },
 }
 
 /// A program every call of which passed verification, in the model's order.
@@ -134,6 +145,8 @@ pub(crate) fn check_program<T: ToolSet>(
         let outcome = route(call).and_then(|route| match route {
             Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
             Route::Answered(output) => Ok(Checked::Answered(output)),
+            Route::Runtime(tool) => verify_runtime_arguments(call, tool.spec())
+                .map(|args| Checked::Runtime { tool, args }),
         });
         match outcome {
             // Once the program is rejected, the rest is only checked, not kept.

@@ -68,6 +68,7 @@ mod set;
 mod spec;
 pub mod stream;
 mod tier;
+pub mod toolbox;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]
@@ -101,6 +102,7 @@ pub use set::{Access, Escalation, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;
+pub use toolbox::{DynamicTool, RegistrationError, Toolbox};
 pub use verify::{CallProblem, ProblemKind};
 
 #[doc = include_str!("../docs/tool.md")]

@@ -321,3 +321,17 @@ pub fn waited_too_long(limit: std::time::Duration) -> String {
         limit.as_millis()
     )
 }
+
+/// A proxied MCP server that did not answer a forwarded call (its process died, its
+/// connection broke); `error` is the transport's reason.
+pub fn proxy_unreachable(label: &str, error: &dyn Display) -> String {
+    format!(
+        "The tool server \"{label}\" did not answer ({error}); its tools may be unavailable now. \
+         Do not retry this call right away."
+    )
+}
+
+/// A proxied MCP server that answered a forwarded call with an error result and no text.
+pub fn proxy_error_without_text(label: &str) -> String {
+    format!("The tool server \"{label}\" reported an error without saying what went wrong.")
+}

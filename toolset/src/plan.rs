@@ -8,10 +8,12 @@
 use crate::consumer::Format;
 use crate::gate::{Checked, Program, Rejected, Route, check_program};
 use crate::proposal::Proposal;
+use crate::toolbox::RuntimeTool;
 use crate::verify::CallProblem;
 use crate::verify::Verified;
 use crate::{Autonomy, Policy, Request, Tier, ToolCall, ToolOutput, ToolSet};
 use std::fmt;
+use std::sync::Arc;
 
 /// Who allowed a call to run; `apply` checks it again against the tool's tier.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +37,15 @@ pub(crate) enum Step<T: ToolSet> {
     /// The call at `index` (to the request's tool search) was answered by the gate; apply
     /// records this output as its outcome.
     Answered { index: usize, output: ToolOutput },
+    /// Run the call at `index` to a runtime tool with its validated JSON arguments.
+    RunRuntime {
+        index: usize,
+        tool: Arc<RuntimeTool>,
+        args: serde_json::Value,
+        authority: Authority,
+    },
+    /// The call at this position, to a runtime tool, was proposed and does not run.
+    AwaitRuntimeApproval { tool: Arc<RuntimeTool> },
 }
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
@@ -74,6 +85,21 @@ pub(crate) fn plan_routed<T: ToolSet>(
             Checked::Verified(verified) => verified,
             Checked::Answered(output) => {
                 steps.push(Step::Answered { index, output });
+                continue;
+            }
+            Checked::Runtime { tool, args } => {
+                let spec = tool.spec();
+                if !spec.is_propose_only() && policy.autonomy().allows(spec.tier()) {
+                    steps.push(Step::RunRuntime {
+                        index,
+                        tool,
+                        args,
+                        authority: Authority::Autonomy(policy.autonomy()),
+                    });
+                } else {
+                    proposals.push(Proposal::runtime::<T>(&calls[index], &tool));
+                    steps.push(Step::AwaitRuntimeApproval { tool });
+                }
                 continue;
             }
         };
@@ -139,8 +165,10 @@ impl<T: ToolSet> Plan<T> {
     /// The calls approved to run, in order.
     pub fn approved(&self) -> impl Iterator<Item = &ToolCall> + '_ {
         self.steps.iter().filter_map(|step| match step {
-            Step::Run { index, .. } | Step::Answered { index, .. } => Some(&self.calls[*index]),
-            Step::AwaitApproval { .. } => None,
+            Step::Run { index, .. }
+            | Step::Answered { index, .. }
+            | Step::RunRuntime { index, .. } => Some(&self.calls[*index]),
+            Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => None,
         })
     }
 

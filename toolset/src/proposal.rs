@@ -7,6 +7,7 @@
 //! stored proposal cannot show one thing and do another.
 
 use crate::digest::{proposal_digest, set_fingerprint};
+use crate::toolbox::RuntimeTool;
 use crate::verify::verify;
 use crate::{
     Autonomy, CallProblem, Policy, Tier, ToolCall, ToolOutput, ToolResult, ToolSet, messages,
@@ -100,6 +101,25 @@ impl Proposal {
             call: call.clone(),
             tier,
             escalation,
+            propose_only: spec.is_propose_only(),
+            created_ms: now_ms(),
+            expires_ms: None,
+            seal: None,
+        }
+    }
+
+    /// A proposal of a call to a runtime tool of a toolbox over the set `T`. Its title and
+    /// preview are the toolbox's to compute, from the arguments, when shown
+    /// ([`Toolbox::preview`](crate::toolbox::Toolbox::preview)).
+    pub(crate) fn runtime<T: ToolSet>(call: &ToolCall, tool: &RuntimeTool) -> Self {
+        let spec = tool.spec();
+        Proposal {
+            id: ProposalId::random(),
+            set: T::NAME.to_owned(),
+            set_fingerprint: set_fingerprint::<T>(),
+            call: call.clone(),
+            tier: spec.tier(),
+            escalation: None,
             propose_only: spec.is_propose_only(),
             created_ms: now_ms(),
             expires_ms: None,

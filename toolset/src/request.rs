@@ -28,11 +28,13 @@ use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
+use crate::toolbox::{RuntimeTool, Toolbox};
 use crate::{CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
+use std::sync::Arc;
 
 /// The deferred tools a conversation has activated, in activation order.
 ///
@@ -174,6 +176,9 @@ pub struct Request<'p, T: ToolSet> {
     injected: Vec<T::Name>,
     /// Names the history uses, in order of first use.
     history: Vec<String>,
+    /// The runtime tools of the toolbox the request is for (none for a bare set): offered
+    /// after the set's offered tools, in the order they were added.
+    runtime: Vec<Arc<RuntimeTool>>,
 }
 
 /// One entry of a composed list.
@@ -185,6 +190,8 @@ enum Entry {
     Search,
     /// A stand-in declaration for a history name the set does not have.
     StandIn(usize),
+    /// A runtime tool of the request's toolbox, by its position there.
+    Runtime(usize),
 }
 
 /// What a request offers and declares, computed from its inputs.
@@ -208,7 +215,26 @@ impl<'p, T: ToolSet> Request<'p, T> {
             activated: Vec::new(),
             injected: Vec::new(),
             history: Vec::new(),
+            runtime: Vec::new(),
         }
+    }
+
+    /// Offers the runtime tools of `toolbox` too (after the set's offered tools, in the
+    /// order they were added), and gates their calls like the set's: what the list offers
+    /// is what the gate permits. What [`Toolbox::request`] does.
+    pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Self {
+        // A snapshot: a namespace refreshing meanwhile changes the next request, not this
+        // one, so this list and this gate agree.
+        self.runtime = toolbox.runtime_tools();
+        self
+    }
+
+    /// The runtime tool called `name`, with its position in the toolbox.
+    fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
+        self.runtime
+            .iter()
+            .enumerate()
+            .find(|(_, tool)| tool.spec().name() == name)
     }
 
     /// The conversation's activated tools. Names the set does not have are ignored (they
@@ -305,6 +331,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 }
             }
         }
+        // Runtime tools are always offered (no policy names them): after the set's, in
+        // the order they were added, so the cached prefix of the set's tools stays put.
+        entries.extend((0..self.runtime.len()).map(Entry::Runtime));
         if any_deferred {
             entries.push(Entry::Search);
         }
@@ -340,6 +369,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     });
                 }
                 None if name == SEARCH_TOOL_NAME && search_callable => {}
+                None if self.runtime_tool(name).is_some() => {}
                 None => entries.push(Entry::StandIn(position)),
             }
         }
@@ -352,18 +382,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The names the model may call in this request, in list order: what the gate lets
     /// through. A tool declared only for the history is not among them.
-    pub fn offered(&self) -> Vec<&'static str> {
-        let layout = self.layout();
-        let specs = T::specs();
-        layout
-            .entries
-            .iter()
-            .filter_map(|entry| match entry {
-                Entry::Tool { index, .. } if layout.permitted[*index] => Some(specs[*index].name()),
-                Entry::Search if layout.search_callable => Some(SEARCH_TOOL_NAME),
-                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) => None,
-            })
-            .collect()
+    pub fn offered(&self) -> Vec<&str> {
+        self.available(&self.layout())
     }
 
     /// Every name the list declares, in list order: the offered ones, the deferred ones a
@@ -378,6 +398,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Entry::Tool { index, .. } => specs[*index].name().to_owned(),
                 Entry::Search => self.search_name().to_owned(),
                 Entry::StandIn(position) => self.history[*position].clone(),
+                Entry::Runtime(position) => self.runtime[*position].spec().name().to_owned(),
             })
             .collect()
     }
@@ -450,6 +471,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     stand_in_at += 1;
                     (stand_ins[stand_in_at - 1].as_str(), "")
                 }
+                Entry::Runtime(position) => (self.runtime[*position].fragment(self.format), ""),
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -499,6 +521,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
         {
             return Ok(Route::Tool(tool));
         }
+        if let Some((_, tool)) = self.runtime_tool(&call.name) {
+            return Ok(Route::Runtime(Arc::clone(tool)));
+        }
         if call.name == SEARCH_TOOL_NAME && layout.search_callable {
             return self.answer_search(call).map(Route::Answered);
         }
@@ -525,15 +550,18 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
     }
 
-    fn available(&self, layout: &Layout) -> Vec<&'static str> {
+    /// The names the gate lets through, in list order.
+    fn available(&self, layout: &Layout) -> Vec<&str> {
         let specs = T::specs();
+        let runtime = &self.runtime;
         layout
             .entries
             .iter()
             .filter_map(|entry| match entry {
                 Entry::Tool { index, .. } if layout.permitted[*index] => Some(specs[*index].name()),
                 Entry::Search if layout.search_callable => Some(SEARCH_TOOL_NAME),
-                _ => None,
+                Entry::Runtime(position) => Some(runtime[*position].spec().name()),
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) => None,
             })
             .collect()
     }

@@ -109,6 +109,9 @@ impl ToolMeta {
 /// are generated on first use and cached for the life of the process.
 pub struct ToolSpec {
     meta: ToolMeta,
+    /// The texts of a tool defined at run time (see [`crate::DynamicTool`]); `None` for a
+    /// compiled tool, whose texts are `meta`'s `'static` ones.
+    owned: Option<Box<OwnedText>>,
     input_schema: OnceLock<Value>,
     output_schema: OnceLock<Option<Value>>,
     /// Whether the schema declares constraints serde does not enforce, decided on first use.
@@ -117,6 +120,13 @@ pub struct ToolSpec {
     /// tool, the first refused call of any tool), or why it cannot be.
     #[cfg(feature = "constraints")]
     validator: OnceLock<Result<Box<jsonschema::Validator>, String>>,
+}
+
+/// The texts of a runtime tool's spec, owned since they are known only at run time.
+struct OwnedText {
+    name: String,
+    title: Option<String>,
+    description: String,
 }
 
 /// Why the gate refused a call's arguments after serde accepted them.
@@ -136,9 +146,43 @@ impl ToolSpec {
     pub const fn __new(meta: ToolMeta) -> Self {
         ToolSpec {
             meta,
+            owned: None,
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
             constrained: OnceLock::new(),
+            #[cfg(feature = "constraints")]
+            validator: OnceLock::new(),
+        }
+    }
+
+    /// The spec of a tool defined at run time: its texts owned, its schemas given (not
+    /// generated), its handler taking `&ToolContext`. Registration (see
+    /// [`crate::toolbox`]) checks it before any list or gate sees it.
+    pub(crate) fn runtime(tool: RuntimeSpec) -> Self {
+        let mut meta = ToolMeta::new("", "", tool.tier, || Value::Null).takes_context();
+        if let Some(millis) = tool.timeout_ms {
+            meta = meta.timeout_ms(millis);
+        }
+        if tool.has_preview {
+            meta = meta.has_preview();
+        }
+        if tool.idempotent {
+            meta = meta.idempotent();
+        }
+        if tool.propose_only {
+            meta = meta.propose_only();
+        }
+        ToolSpec {
+            meta,
+            owned: Some(Box::new(OwnedText {
+                name: tool.name,
+                title: tool.title,
+                description: tool.description,
+            })),
+            input_schema: OnceLock::from(tool.input_schema),
+            output_schema: OnceLock::from(tool.output_schema),
+            // Every argument of a runtime tool is checked by the validator alone.
+            constrained: OnceLock::from(true),
             #[cfg(feature = "constraints")]
             validator: OnceLock::new(),
         }
@@ -217,12 +261,19 @@ impl ToolSpec {
     }
 
     #[cfg(feature = "constraints")]
-    fn validator(&self) -> Result<&jsonschema::Validator, &String> {
+    pub(crate) fn validator(&self) -> Result<&jsonschema::Validator, &String> {
         self.validator
             .get_or_init(|| {
                 jsonschema::validator_for(self.input_schema())
                     .map(Box::new)
                     .map_err(|error| {
+                        if self.owned.is_some() {
+                            return format!(
+                                "its input schema has a keyword the validator cannot compile ({error}); \
+                                 fix the schema (a `pattern` must be an ECMA-262 regex, e.g. `$` rather \
+                                 than `\\Z`)"
+                            );
+                        }
                         format!(
                             "its argument schema declares a constraint the validator cannot compile ({error}); \
                              fix the #[schemars(...)] attribute (a `pattern` must be an ECMA-262 regex, \
@@ -235,18 +286,27 @@ impl ToolSpec {
     }
 
     /// The name the model calls the tool by.
-    pub fn name(&self) -> &'static str {
-        self.meta.name
+    pub fn name(&self) -> &str {
+        match &self.owned {
+            Some(owned) => &owned.name,
+            None => self.meta.name,
+        }
     }
 
     /// A human-readable title, if declared with `title = "..."`.
-    pub fn title(&self) -> Option<&'static str> {
-        self.meta.title
+    pub fn title(&self) -> Option<&str> {
+        match &self.owned {
+            Some(owned) => owned.title.as_deref(),
+            None => self.meta.title,
+        }
     }
 
     /// The description the model reads: the tool's prompt.
-    pub fn description(&self) -> &'static str {
-        self.meta.description
+    pub fn description(&self) -> &str {
+        match &self.owned {
+            Some(owned) => &owned.description,
+            None => self.meta.description,
+        }
     }
 
     /// The declared risk tier.
@@ -296,6 +356,20 @@ impl ToolSpec {
             .get_or_init(self.meta.output_schema)
             .as_ref()
     }
+}
+
+/// What a runtime tool's spec is built from (see [`ToolSpec::runtime`]).
+pub(crate) struct RuntimeSpec {
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: String,
+    pub(crate) tier: Tier,
+    pub(crate) input_schema: Value,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) timeout_ms: Option<u64>,
+    pub(crate) has_preview: bool,
+    pub(crate) idempotent: bool,
+    pub(crate) propose_only: bool,
 }
 
 impl fmt::Debug for ToolSpec {

@@ -8,7 +8,8 @@
 use crate::arguments::{self, ArgumentsError};
 use crate::policy::Availability;
 use crate::spec::ConstraintFailure;
-use crate::{Policy, ToolCall, ToolName, ToolSet, messages};
+use crate::{Policy, ToolCall, ToolName, ToolSet, ToolSpec, messages};
+use serde_json::Value;
 
 /// Why one call was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -166,6 +167,59 @@ pub(crate) fn verify_arguments<T: ToolSet>(
             }
             Err(invalid(problems))
         }
+    }
+}
+
+/// Checks the arguments of a call to a runtime tool (one the request offers), whose
+/// arguments stay JSON: they parse, form an object, and the tool's JSON Schema accepts
+/// them. The messages are the compiled tools' (the same JSON paths, the same sentences),
+/// every problem of the call at once. The verdict is the validator's: the arguments pass
+/// exactly when `jsonschema` finds the value valid.
+pub(crate) fn verify_runtime_arguments(
+    call: &ToolCall,
+    spec: &ToolSpec,
+) -> Result<Value, CallProblem> {
+    let problem = |kind, message| CallProblem {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        kind,
+        message,
+    };
+    // Registration compiled the validator; without one, nothing could check the call.
+    if let Some(why) = spec.declaration_problem() {
+        return Err(problem(
+            ProblemKind::Misdeclared,
+            messages::misdeclared(&call.name, &why),
+        ));
+    }
+    let text = match call.arguments.trim() {
+        "" => "{}",
+        text => text,
+    };
+    let value: Value = serde_json::from_str(text).map_err(|error| {
+        problem(
+            ProblemKind::MalformedJson,
+            messages::malformed_json(&call.name, &arguments::without_position(&error.to_string())),
+        )
+    })?;
+    let problems: Vec<String> = if value.is_object() {
+        spec.schema_problems(&value)
+            .into_iter()
+            .map(|(_, message)| message)
+            .collect()
+    } else {
+        vec![messages::not_an_object(
+            &arguments::pointer(&[]),
+            &arguments::got(&value),
+        )]
+    };
+    if problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(problem(
+            ProblemKind::InvalidArguments,
+            messages::invalid_arguments(&call.name, &problems.join("; ")),
+        ))
     }
 }
 

@@ -393,6 +393,12 @@ fn inherent_methods(names: &Names) -> TokenStream {
             pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {
                 ::toolset::Policy::new(autonomy)
             }
+
+            /// A toolbox holding this set's tools, to add tools defined at run time to
+            /// (`.with(DynamicTool::new(..))?`): one gate, plan and apply for both.
+            pub fn toolbox() -> ::toolset::Toolbox<Self> {
+                ::toolset::Toolbox::new()
+            }
         }
     }
 }

@@ -134,6 +134,14 @@ impl<T: ToolSet> McpServer<T> {
                     self.withheld_text(spec.name(), spec.tier()),
                 ));
             }
+            // A session's request holds the set's tools only, so no runtime step comes
+            // here; were one to, it is withheld, never run unchecked.
+            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+                let spec = tool.spec();
+                return Ok(ToolOutput::error(
+                    self.withheld_text(spec.name(), spec.tier()),
+                ));
+            }
         };
         let mut output = self
             .run(call, T::spec_of(name), typed, authority, context)

@@ -1,0 +1,211 @@
+//! Another MCP server's tools in a toolbox (`McpTools`, feature `mcp-client`), against the
+//! fixture server `tests/src/bin/fixture_mcp.rs` run as a child process.
+#![cfg(feature = "mcp-client")]
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use toolset::toolbox::McpTools;
+use toolset::{
+    Autonomy, Outcome, ProblemKind, Progress, ProgressSink, Tier, ToolCall, ToolContext, Toolbox,
+    tool, toolset,
+};
+
+/// The host's own state.
+#[derive(Default)]
+pub struct Log {
+    lines: Vec<String>,
+}
+
+/// Write a line to the host's log.
+#[tool(tier = "reversible")]
+pub async fn write_line(log: &mut Log, line: String) -> String {
+    log.lines.push(line.clone());
+    format!("wrote {line}")
+}
+
+toolset! { pub Host<Log> = [write_line]; }
+
+async fn fixture() -> McpTools {
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_mcp"));
+    McpTools::connect_stdio("fix", command)
+        .await
+        .expect("the fixture server starts")
+}
+
+/// The host trusts the server's read-only hint, and says `die` and `toggle` are reversible.
+async fn mapped() -> McpTools {
+    fixture()
+        .await
+        .tier(|tool| {
+            if tool.annotations.read_only() {
+                Tier::ReadOnly
+            } else {
+                Tier::Irreversible
+            }
+        })
+        .tier_of("die", Tier::Reversible)
+        .tier_of("toggle", Tier::Reversible)
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
+    ToolCall::new(id, name, arguments)
+}
+
+#[tokio::test]
+async fn a_proxied_tool_without_a_tier_mapping_is_never_auto_run() {
+    let toolbox = Host::toolbox()
+        .with_namespace(fixture().await)
+        .expect("the fixture's tools register");
+    // The server hints `readOnlyHint: true`; without the host's word it is irreversible.
+    let tool = toolbox.runtime_tool("fix_echo").expect("namespaced");
+    assert_eq!(tool.spec().tier(), Tier::Irreversible);
+    let plan = toolbox
+        .gate(
+            [call("1", "fix_echo", r#"{"text":"hi"}"#)],
+            &Host::policy(Autonomy::ExternalReversible),
+        )
+        .expect("a valid call");
+    assert_eq!(plan.approved().count(), 0, "nothing auto-runs");
+    assert_eq!(plan.proposals().len(), 1);
+    assert_eq!(plan.proposals()[0].tier(), Tier::Irreversible);
+    let report = toolbox
+        .apply(&mut Log::default(), &ToolContext::default(), plan)
+        .await;
+    assert_eq!(report.entries()[0].outcome, None, "the call did not run");
+}
+
+/// Collects progress reports.
+#[derive(Default)]
+struct Reports(Mutex<Vec<(String, Progress)>>);
+
+impl ProgressSink for Reports {
+    fn report(&self, call_id: &str, progress: Progress) {
+        if let Ok(mut reports) = self.0.lock() {
+            reports.push((call_id.to_owned(), progress));
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_proxied_call_runs_with_progress_and_a_remote_error_is_a_failed_outcome() {
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await)
+        .expect("registers");
+    let reports = Arc::new(Reports::default());
+    let ctx = ToolContext::default().with_progress(reports.clone());
+    let plan = toolbox
+        .gate(
+            [
+                call("1", "fix_echo", r#"{"text":"hi"}"#),
+                call("2", "fix_fail", "{}"),
+            ],
+            &Host::policy(Autonomy::ReadOnly),
+        )
+        .expect("valid");
+    let report = toolbox.apply(&mut Log::default(), &ctx, plan).await;
+    let outcomes: Vec<&Outcome> = report.outcomes().map(|(_, outcome)| outcome).collect();
+    assert!(
+        matches!(outcomes[0], Outcome::Done(output) if output.text_content() == "echo: hi"),
+        "{outcomes:?}"
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Failed { message } if message == "the remote tool failed"),
+        "{outcomes:?}"
+    );
+    let reports = reports.0.lock().expect("not poisoned");
+    assert_eq!(reports.len(), 1, "the server's progress reached the call");
+    assert_eq!(reports[0].0, "1");
+    assert_eq!(reports[0].1.total, Some(2.0));
+}
+
+#[tokio::test]
+async fn a_server_dying_mid_call_gives_a_failed_outcome_and_the_other_calls_still_run() {
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await)
+        .expect("registers");
+    let plan = toolbox
+        .gate(
+            [
+                call("1", "fix_echo", r#"{"text":"before"}"#),
+                call("2", "fix_die", "{}"),
+                call("3", "write_line", r#"{"line":"after"}"#),
+                call("4", "fix_echo", r#"{"text":"too late"}"#),
+            ],
+            &Host::policy(Autonomy::Reversible),
+        )
+        .expect("valid");
+    let mut log = Log::default();
+    let report = tokio::time::timeout(
+        Duration::from_secs(20),
+        toolbox.apply(&mut log, &ToolContext::default(), plan),
+    )
+    .await
+    .expect("a dead server does not hang apply");
+    let kinds: Vec<&str> = report
+        .outcomes()
+        .map(|(_, outcome)| outcome.kind())
+        .collect();
+    assert_eq!(kinds, ["done", "failed", "done", "failed"]);
+    assert_eq!(
+        log.lines,
+        ["after"],
+        "the compiled write after the death ran"
+    );
+    let Some((_, Outcome::Failed { message })) = report.outcomes().nth(1) else {
+        panic!("the dying call failed");
+    };
+    assert!(message.contains("\"fix\" did not answer"), "{message}");
+}
+
+/// Waits until the namespace refreshed past `target`.
+async fn refreshed(refreshes: &mut tokio::sync::watch::Receiver<u64>, target: u64) {
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        refreshes.wait_for(|now| *now >= target),
+    )
+    .await
+    .expect("the server's list_changed arrives")
+    .expect("the namespace lives");
+}
+
+async fn run(toolbox: &Toolbox<Host>, name: &str) -> Outcome {
+    let plan = toolbox
+        .gate([call("1", name, "{}")], &Host::policy(Autonomy::Reversible))
+        .expect("valid");
+    let report = toolbox
+        .apply(&mut Log::default(), &ToolContext::default(), plan)
+        .await;
+    report.outcomes().next().expect("one outcome").1.clone()
+}
+
+#[tokio::test]
+async fn list_changed_adds_and_removes_tools() {
+    let tools = mapped().await;
+    let mut refreshes = tools.refreshes();
+    let toolbox = Host::toolbox().with_namespace(tools).expect("registers");
+    let policy = Host::policy(Autonomy::Reversible);
+    let offered = |toolbox: &Toolbox<Host>| -> Vec<String> {
+        toolbox
+            .request(&policy, toolset::consumer::Format::Mcp)
+            .offered()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!offered(&toolbox).contains(&"fix_extra".to_owned()));
+
+    let before = *refreshes.borrow();
+    assert!(run(&toolbox, "fix_toggle").await.is_done());
+    refreshed(&mut refreshes, before + 1).await;
+    assert!(offered(&toolbox).contains(&"fix_extra".to_owned()));
+    assert!(run(&toolbox, "fix_extra").await.is_done());
+
+    let before = *refreshes.borrow();
+    assert!(run(&toolbox, "fix_toggle").await.is_done());
+    refreshed(&mut refreshes, before + 1).await;
+    assert!(!offered(&toolbox).contains(&"fix_extra".to_owned()));
+    let rejected = toolbox
+        .gate([call("1", "fix_extra", "{}")], &policy)
+        .expect_err("a vanished tool is unknown");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+}

@@ -1,0 +1,520 @@
+//! Tools defined at run time: a toolbox's runtime tools pass the same gate, plan, apply,
+//! proposals and renderers as the compiled set's, and registration checks what the
+//! compiler checks.
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use toolset::consumer::{Format, tool_value};
+use toolset::{
+    Autonomy, DynamicTool, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
+    ToolOutput, Toolbox, tool, toolset,
+};
+
+/// The compiled side: a desk of notes.
+#[derive(Default)]
+pub struct Desk {
+    log: Vec<String>,
+}
+
+/// Counters of the reads running at once, shared by compiled and runtime readers.
+static READS_ACTIVE: AtomicUsize = AtomicUsize::new(0);
+static READS_PEAK: AtomicUsize = AtomicUsize::new(0);
+
+async fn reading() {
+    let now = READS_ACTIVE.fetch_add(1, Ordering::SeqCst) + 1;
+    READS_PEAK.fetch_max(now, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    READS_ACTIVE.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// Read a note.
+#[tool(tier = "read_only")]
+pub async fn read_note(_desk: &Desk, key: String) -> String {
+    reading().await;
+    format!("note {key}")
+}
+
+/// Write a note.
+#[tool(tier = "reversible")]
+pub async fn write_note(desk: &mut Desk, key: String) -> String {
+    assert_eq!(
+        READS_ACTIVE.load(Ordering::SeqCst),
+        0,
+        "a write overlapped a read"
+    );
+    desk.log.push(format!("write {key}"));
+    format!("wrote {key}")
+}
+
+toolset! { pub DeskTools<Desk> = [read_note, write_note]; }
+
+/// A closed object schema with one required string argument `city`.
+fn city_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"city": {"type": "string", "description": "The city.", "minLength": 1}},
+        "required": ["city"],
+        "additionalProperties": false
+    })
+}
+
+async fn weather(args: Value, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    reading().await;
+    Ok(ToolOutput::text(format!(
+        "Sunny in {}.",
+        args["city"].as_str().unwrap_or("?")
+    )))
+}
+
+/// The runtime writes, in the order they ran (shared with the compiled log through order
+/// of outcomes).
+static RUNTIME_WRITES: AtomicUsize = AtomicUsize::new(0);
+
+fn toolbox() -> Toolbox<DeskTools> {
+    DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new("weather", Tier::ReadOnly, "Today's weather for a city.")
+                .input_schema(city_schema())
+                .handler(weather),
+            DynamicTool::new("book_taxi", Tier::Reversible, "Book a taxi to a city.")
+                .input_schema(city_schema())
+                .handler(|args: Value, _ctx: &ToolContext| async move {
+                    assert_eq!(
+                        READS_ACTIVE.load(Ordering::SeqCst),
+                        0,
+                        "a write overlapped a read"
+                    );
+                    RUNTIME_WRITES.fetch_add(1, Ordering::SeqCst);
+                    format!("taxi to {}", args["city"].as_str().unwrap_or("?"))
+                }),
+            DynamicTool::new(
+                "wire_money",
+                Tier::Irreversible,
+                "Send money to a city's bank.",
+            )
+            .input_schema(city_schema())
+            .preview(|args| Some(format!("Wire money to {}", args["city"])))
+            .handler(|_args: Value, _ctx: &ToolContext| async move {
+                explode("an irreversible runtime tool ran without approval")
+            }),
+        ])
+        .expect("the test toolbox registers")
+}
+
+/// A handler's body that panics, typed as a handler's result.
+fn explode(message: &str) -> String {
+    panic!("{message}")
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
+    ToolCall::new(id, name, arguments)
+}
+
+#[tokio::test]
+async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_order() {
+    let toolbox = toolbox();
+    let policy = DeskTools::policy(Autonomy::Reversible);
+    let program = vec![
+        call("1", "read_note", r#"{"key":"a"}"#),
+        call("2", "weather", r#"{"city":"Oslo"}"#),
+        call("3", "write_note", r#"{"key":"b"}"#),
+        call("4", "book_taxi", r#"{"city":"Bergen"}"#),
+        call("5", "wire_money", r#"{"city":"Rome"}"#),
+        call("6", "weather", r#"{"city":"Lima"}"#),
+    ];
+
+    // One bad runtime call rejects the whole program, compiled calls included.
+    let mut bad = program.clone();
+    bad[3] = call("4", "book_taxi", r#"{"city":""}"#);
+    let rejected = toolbox
+        .gate(bad, &policy)
+        .expect_err("a bad runtime call rejects all");
+    assert_eq!(rejected.problems().len(), 1);
+    assert_eq!(rejected.problems()[0].call_id, "4");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::InvalidArguments);
+    assert_eq!(rejected.results().len(), 6, "every call is answered");
+
+    let plan = toolbox
+        .gate(program, &policy)
+        .expect("the program is valid");
+    let proposed: Vec<&str> = plan
+        .proposals()
+        .iter()
+        .map(|p| p.call().id.as_str())
+        .collect();
+    assert_eq!(
+        proposed,
+        ["5"],
+        "only the irreversible runtime call is withheld"
+    );
+    assert_eq!(plan.proposals()[0].tier(), Tier::Irreversible);
+    assert_eq!(
+        toolbox.preview(&plan.proposals()[0]).as_deref(),
+        Some("Wire money to \"Rome\"")
+    );
+
+    READS_PEAK.store(0, Ordering::SeqCst);
+    let mut desk = Desk::default();
+    let report = toolbox
+        .apply(&mut desk, &ToolContext::default(), plan)
+        .await;
+    let ids: Vec<&str> = report
+        .entries()
+        .iter()
+        .map(|e| e.call.id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["1", "2", "3", "4", "5", "6"],
+        "outcomes in the model's order"
+    );
+    let texts: Vec<Option<String>> = report
+        .entries()
+        .iter()
+        .map(|entry| match &entry.outcome {
+            Some(Outcome::Done(output)) => Some(output.text_content()),
+            Some(other) => panic!("call {} ended {other:?}", entry.call.id),
+            None => None,
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            Some("note a".to_owned()),
+            Some("Sunny in Oslo.".to_owned()),
+            Some("wrote b".to_owned()),
+            Some("taxi to Bergen".to_owned()),
+            None,
+            Some("Sunny in Lima.".to_owned()),
+        ]
+    );
+    assert_eq!(
+        READS_PEAK.load(Ordering::SeqCst),
+        2,
+        "the compiled and the runtime read ran together"
+    );
+    assert_eq!(desk.log, ["write b"]);
+    assert_eq!(report.entries()[1].tier, Tier::ReadOnly);
+    assert_eq!(report.entries()[4].tier, Tier::Irreversible);
+}
+
+#[test]
+fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
+    let policy = DeskTools::policy(Autonomy::Reversible);
+    let weather_call = || vec![call("1", "weather", r#"{"city":"Oslo"}"#)];
+
+    // The set alone does not offer the runtime tool: unknown, with the offered names.
+    let rejected = DeskTools::gate_with(weather_call(), &policy).expect_err("not offered");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+
+    // A toolbox that dropped it: unknown, and the message lists what is offered.
+    let toolbox = toolbox().without("weather");
+    let request = toolbox.request(&policy, Format::OpenAiChat);
+    assert_eq!(
+        request.offered(),
+        ["read_note", "write_note", "book_taxi", "wire_money"]
+    );
+    assert!(!request.tool_list().contains("\"weather\""));
+    let rejected = request.gate(weather_call()).expect_err("removed");
+    let problem = &rejected.problems()[0];
+    assert_eq!(problem.kind, ProblemKind::UnknownTool);
+    assert!(
+        problem
+            .message
+            .contains("read_note, write_note, book_taxi, wire_money"),
+        "{}",
+        problem.message
+    );
+
+    // What the list offers is what the gate permits, runtime tools included.
+    let full = toolbox_with_weather();
+    let request = full.request(&policy, Format::Anthropic);
+    let list: Value = serde_json::from_str(&request.tool_list()).expect("a JSON list");
+    let listed: Vec<&str> = list
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(listed, request.offered());
+    for name in request.offered() {
+        let arguments = if full
+            .runtime_tool(name)
+            .is_some_and(|tool| tool.spec().input_schema()["required"] == json!(["city"]))
+        {
+            r#"{"city":"Oslo"}"#
+        } else {
+            r#"{"key":"k"}"#
+        };
+        assert!(
+            request.gate([call("1", name, arguments)]).is_ok(),
+            "{name} is offered but refused"
+        );
+    }
+}
+
+fn toolbox_with_weather() -> Toolbox<DeskTools> {
+    toolbox()
+}
+
+#[test]
+fn registration_reports_every_problem_at_once() {
+    let before = toolbox();
+    let result = before.clone().with_all([
+        // Four problems in one tool.
+        DynamicTool::new("bad name!", Tier::ReadOnly, "  ").input_schema(json!({"type": "array"})),
+        // A name the compiled set has.
+        DynamicTool::new("read_note", Tier::ReadOnly, "Read.").handler(weather),
+        // A name another runtime tool of the batch has.
+        DynamicTool::new("forecast", Tier::ReadOnly, "A forecast.").handler(weather),
+        DynamicTool::new("forecast", Tier::ReadOnly, "A forecast again.").handler(weather),
+        // Not a schema at all, and an invalid one.
+        DynamicTool::new("odd", Tier::ReadOnly, "Odd.")
+            .input_schema(json!("object"))
+            .handler(weather),
+        DynamicTool::new("invalid", Tier::ReadOnly, "Invalid.")
+            .input_schema(json!({"type": "object", "properties": {"a": {"type": "nonsense"}}}))
+            .handler(weather),
+        // Propose-only with a tier that could auto-run.
+        DynamicTool::new("suggest", Tier::Reversible, "Suggest.").propose_only(),
+    ]);
+    let error = result.expect_err("every tool above is broken");
+    let problems: Vec<(&str, &str)> = error
+        .problems()
+        .iter()
+        .map(|p| (p.tool.as_str(), p.message.as_str()))
+        .collect();
+    let about = |tool: &str| problems.iter().filter(|(name, _)| *name == tool).count();
+    assert_eq!(about("bad name!"), 4, "{problems:#?}");
+    assert_eq!(about("read_note"), 1, "{problems:#?}");
+    assert_eq!(about("forecast"), 1, "{problems:#?}");
+    assert_eq!(about("odd"), 1, "{problems:#?}");
+    assert_eq!(about("invalid"), 1, "{problems:#?}");
+    assert_eq!(about("suggest"), 1, "{problems:#?}");
+    let text = error.to_string();
+    for needle in [
+        "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+        "the description is empty",
+        "must say `\"type\": \"object\"`",
+        "it has no handler",
+        "already has this name",
+        "not a JSON Schema object but \"object\"",
+        "not a valid JSON Schema (at /properties/a/type",
+        "never runs unattended",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+
+    // Nothing of a failed batch joins: the good toolbox is unchanged.
+    assert_eq!(before.names().len(), 5);
+    assert!(before.runtime_tool("forecast").is_none());
+    // And a tool without arguments needs no schema.
+    let plain = DeskTools::toolbox()
+        .with(DynamicTool::new("ping", Tier::ReadOnly, "Ping.").handler(weather))
+        .expect("a tool without arguments");
+    assert!(
+        plain
+            .gate(
+                [call("1", "ping", "")],
+                &DeskTools::policy(Autonomy::ReadOnly)
+            )
+            .is_ok()
+    );
+}
+
+#[test]
+fn a_runtime_tool_renders_in_every_format_exactly_as_the_compiled_tool_with_its_spec() {
+    /// Look up a word; strict mode applies.
+    #[tool(tier = "read_only")]
+    pub async fn lookup(
+        /// The word.
+        word: String,
+        /// How many senses, at most.
+        limit: Option<u8>,
+    ) -> String {
+        format!("{word} {limit:?}")
+    }
+    toolset! { Words = [lookup]; }
+
+    let compiled = &Words::specs()[0];
+    let toolbox = DeskTools::toolbox()
+        .with(
+            DynamicTool::new(compiled.name(), compiled.tier(), compiled.description())
+                .input_schema(compiled.input_schema().clone())
+                .handler(weather),
+        )
+        .expect("the compiled tool's own schema registers");
+    let runtime = toolbox.runtime_tool("lookup").expect("registered");
+    let runtime = runtime.spec();
+    for format in Format::ALL {
+        assert_eq!(
+            tool_value(runtime, format),
+            tool_value(compiled, format),
+            "{format} renders the runtime tool differently"
+        );
+    }
+    // The strict adaptation applied: OpenAI gets a strict tool.
+    assert_eq!(
+        tool_value(runtime, Format::OpenAiChat)["function"]["strict"],
+        true
+    );
+    // And the toolbox's list carries it after the set's tools, same bytes every time.
+    let list = toolbox.tool_list(Format::Gemini);
+    assert_eq!(list, toolbox.tool_list(Format::Gemini));
+    let names: Vec<String> = serde_json::from_str::<Vec<Value>>(&list)
+        .expect("a JSON list")
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names, ["read_note", "write_note", "lookup"]);
+}
+
+#[tokio::test]
+async fn a_runtime_tool_that_panics_or_runs_too_long_fails_alone() {
+    let toolbox = DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new("crash", Tier::Reversible, "Crash.")
+                .handler(|_: Value, _: &ToolContext| async move { explode("boom") }),
+            DynamicTool::new("slow", Tier::ReadOnly, "Slow.")
+                .timeout(Duration::from_millis(20))
+                .handler(|_: Value, _: &ToolContext| async move {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                    "late"
+                }),
+        ])
+        .expect("registers");
+    let plan = toolbox
+        .gate(
+            [
+                call("1", "crash", "{}"),
+                call("2", "slow", "{}"),
+                call("3", "write_note", r#"{"key":"after"}"#),
+            ],
+            &DeskTools::policy(Autonomy::Reversible),
+        )
+        .expect("valid");
+    let mut desk = Desk::default();
+    let report = toolbox
+        .apply(&mut desk, &ToolContext::default(), plan)
+        .await;
+    let kinds: Vec<&str> = report
+        .outcomes()
+        .map(|(_, outcome)| outcome.kind())
+        .collect();
+    assert_eq!(kinds, ["panicked", "timed_out", "done"]);
+    assert_eq!(desk.log, ["write after"]);
+}
+
+/// A schema with constraints of every common kind, nested.
+fn constrained_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[A-Z]"},
+            "days": {"type": "integer", "minimum": 1, "maximum": 7},
+            "unit": {"enum": ["c", "f"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+            "at": {
+                "type": "object",
+                "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+                "required": ["lat"],
+                "additionalProperties": false
+            }
+        },
+        "required": ["city"],
+        "additionalProperties": false
+    })
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..12).prop_map(Value::from),
+        (-2.0f64..9.0).prop_map(Value::from),
+        prop::sample::select(vec!["", "c", "f", "Oslo", "oslo", "Reykjavik", "A", "Lima"])
+            .prop_map(Value::from),
+    ];
+    let keys = prop::sample::select(vec![
+        "city", "days", "unit", "tags", "at", "lat", "lon", "x",
+    ]);
+    leaf.prop_recursive(3, 24, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(keys.clone(), inner, 0..5).prop_map(|map| Value::Object(
+                map.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+            )),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn a_runtime_tools_schema_verdict_equals_the_gates(arguments in json_value()) {
+        let schema = constrained_schema();
+        let toolbox = DeskTools::toolbox()
+            .with(DynamicTool::new("forecast", Tier::ReadOnly, "A forecast.")
+                .input_schema(schema.clone())
+                .handler(weather))
+            .expect("registers");
+        let oracle = jsonschema::validator_for(&schema).expect("compiles");
+        let verdict = toolbox.gate(
+            [call("1", "forecast", &arguments.to_string())],
+            &DeskTools::policy(Autonomy::ReadOnly),
+        );
+        prop_assert_eq!(verdict.is_ok(), oracle.is_valid(&arguments), "{}", arguments);
+        if let Err(rejected) = verdict {
+            let problem = &rejected.problems()[0];
+            prop_assert_eq!(problem.kind, ProblemKind::InvalidArguments);
+            // The compiled tools' sentence, each problem starting with its JSON path.
+            prop_assert!(problem.message.contains(": /") || problem.message.contains(": expected"),
+                "{}", problem.message);
+        }
+    }
+}
+
+#[test]
+fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
+    let toolbox = DeskTools::toolbox()
+        .with(
+            DynamicTool::new("forecast", Tier::ReadOnly, "A forecast.")
+                .input_schema(constrained_schema())
+                .handler(weather),
+        )
+        .expect("registers");
+    let policy = DeskTools::policy(Autonomy::ReadOnly);
+    let rejected = toolbox
+        .gate(
+            [call(
+                "1",
+                "forecast",
+                r#"{"days":9,"at":{"lon":1},"extra":true}"#,
+            )],
+            &policy,
+        )
+        .expect_err("four problems");
+    let message = &rejected.problems()[0].message;
+    for needle in ["/city", "/days: expected", "got 9", "/at/lat", "/extra"] {
+        assert!(message.contains(needle), "missing {needle:?} in {message}");
+    }
+    let malformed = toolbox
+        .gate([call("1", "forecast", "{\"city\":")], &policy)
+        .expect_err("malformed");
+    assert_eq!(malformed.problems()[0].kind, ProblemKind::MalformedJson);
+    let array = toolbox
+        .gate([call("1", "forecast", "[1]")], &policy)
+        .expect_err("not an object");
+    assert!(
+        array.problems()[0]
+            .message
+            .contains("expected an object of named arguments, got an array"),
+        "{}",
+        array.problems()[0].message
+    );
+    let _ = Arc::new(());
+}

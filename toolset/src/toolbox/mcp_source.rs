@@ -1,0 +1,593 @@
+//! Another MCP server's tools as a toolbox namespace ([`McpTools`], feature `mcp-client`):
+//! rmcp's client over a child process's stdio or any rmcp client transport, each remote
+//! tool registered as the runtime tool `label_tool`, with the tier the host maps it to.
+//!
+//! The server's annotations are hints a host may read to decide; they never decide
+//! alone: a tool the host's mapping says nothing about is `irreversible`. Calls are
+//! forwarded with a progress token (its notifications reach the call's
+//! [`ToolContext`]) and cancelled with the call (dropping rmcp's request sends
+//! `notifications/cancelled`); a remote error result and a broken transport are failed
+//! outcomes. `notifications/tools/list_changed` re-lists the tools: a tool that vanished is
+//! unknown to the next request's gate.
+
+use super::dynamic::{DynamicHandler, DynamicTool};
+use super::register::{RegistrationError, RegistrationProblem, register};
+use super::{RuntimeTool, Source, Toolbox};
+use crate::{Content, Tier, ToolContext, ToolError, ToolName, ToolOutput, ToolSet, messages};
+use futures_util::future::BoxFuture;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken,
+    RequestId, ServerResult, Tool,
+};
+use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService};
+use rmcp::transport::{IntoTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+
+/// What the MCP server says about one of its tools, for the host's tier mapping.
+#[derive(Debug, Clone)]
+pub struct RemoteTool {
+    /// The tool's name on its server (without the namespace).
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// Its annotations: hints, from a server the host may not trust.
+    pub annotations: Hints,
+}
+
+/// A remote tool's MCP annotations, as untrusted hints. Each method is true only when the
+/// server states it; an absent hint is false.
+#[derive(Debug, Clone, Default)]
+pub struct Hints {
+    read_only: Option<bool>,
+    destructive: Option<bool>,
+    idempotent: Option<bool>,
+    open_world: Option<bool>,
+}
+
+impl Hints {
+    /// The server says the tool does not modify its environment (`readOnlyHint: true`).
+    pub fn read_only(&self) -> bool {
+        self.read_only == Some(true)
+    }
+
+    /// The server says the tool may destroy (`destructiveHint: true`).
+    pub fn destructive(&self) -> bool {
+        self.destructive == Some(true)
+    }
+
+    /// The server says repeated calls with the same arguments have no further effect.
+    pub fn idempotent(&self) -> bool {
+        self.idempotent == Some(true)
+    }
+
+    /// The server says the tool reaches an open world (`openWorldHint: true`).
+    pub fn open_world(&self) -> bool {
+        self.open_world == Some(true)
+    }
+}
+
+/// Why connecting to an MCP server failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum McpSourceError {
+    /// The label is not `[a-z0-9]+`.
+    BadLabel(String),
+    /// The server could not be started or the MCP handshake failed.
+    Connect(String),
+    /// The server did not list its tools.
+    List(String),
+}
+
+impl fmt::Display for McpSourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpSourceError::BadLabel(label) => write!(
+                f,
+                "the label {label:?} must be one or more lowercase letters or digits ([a-z0-9]+), \
+                 so that `label_tool` splits one way only"
+            ),
+            McpSourceError::Connect(why) => write!(
+                f,
+                "could not connect to the MCP server ({why}); check its command or address"
+            ),
+            McpSourceError::List(why) => {
+                write!(f, "the MCP server did not list its tools ({why})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for McpSourceError {}
+
+/// The host's mapping of remote tools to tiers.
+type TierFn = Arc<dyn Fn(&RemoteTool) -> Option<Tier> + Send + Sync>;
+
+/// An MCP server's tools, to add to a toolbox with
+/// [`Toolbox::with_namespace`](crate::Toolbox::with_namespace).
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use toolset::{Tier, toolbox::McpTools};
+/// let github = McpTools::connect_stdio("github", tokio::process::Command::new("github-mcp"))
+///     .await?
+///     .tier(|tool| if tool.annotations.read_only() { Tier::ReadOnly } else { Tier::Irreversible });
+/// # Ok(()) }
+/// ```
+pub struct McpTools {
+    shared: Arc<Shared>,
+}
+
+/// What the toolbox's namespace, the forwarding handlers and rmcp's client handler share.
+struct Shared {
+    label: String,
+    tiers: RwLock<Option<TierFn>>,
+    explicit: RwLock<HashMap<String, Tier>>,
+    /// The connection; dropping it (with the last toolbox) stops the server.
+    service: Mutex<Option<RunningService<RoleClient, Listener>>>,
+    peer: Peer<RoleClient>,
+    /// The server's last listing, as it sent it.
+    listed: RwLock<Vec<Tool>>,
+    /// The tools as registered now, and what registration refused on the last listing.
+    current: RwLock<Arc<[Arc<RuntimeTool>]>>,
+    problems: RwLock<Vec<RegistrationProblem>>,
+    /// Incremented after every refresh, for hosts (and tests) waiting for one.
+    generation: tokio::sync::watch::Sender<u64>,
+    /// The context of each forwarded call, by its progress token.
+    progress: Mutex<HashMap<String, ToolContext>>,
+}
+
+/// rmcp's client handler: routes progress to the calls, refreshes on `list_changed`.
+struct Listener {
+    shared: Arc<std::sync::OnceLock<Weak<Shared>>>,
+}
+
+impl ClientHandler for Listener {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(shared) = self.shared.get().and_then(Weak::upgrade) else {
+            return;
+        };
+        let token = token_text(&params.progress_token);
+        let ctx = shared
+            .progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&token)
+            .cloned();
+        if let Some(ctx) = ctx {
+            ctx.report_progress(params.progress, params.total, params.message.as_deref());
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(shared) = self.shared.get().and_then(Weak::upgrade) {
+            // A listing that fails keeps the tools as they were; the next change retries.
+            let _ = shared.refresh().await;
+        }
+    }
+}
+
+fn token_text(token: &ProgressToken) -> String {
+    match &token.0 {
+        NumberOrString::Number(number) => number.to_string(),
+        NumberOrString::String(text) => text.to_string(),
+    }
+}
+
+impl McpTools {
+    /// Starts `command` as an MCP server on its stdio and lists its tools, to be namespaced
+    /// `label_tool`. The process ends when the last toolbox holding it is dropped.
+    pub async fn connect_stdio(
+        label: &str,
+        command: tokio::process::Command,
+    ) -> Result<McpTools, McpSourceError> {
+        let transport = TokioChildProcess::new(command)
+            .map_err(|error| McpSourceError::Connect(error.to_string()))?;
+        McpTools::connect(label, transport).await
+    }
+
+    /// Connects over any rmcp client transport (for streamable HTTP, rmcp's
+    /// `StreamableHttpClientTransport`) and lists the server's tools.
+    pub async fn connect<Tr, E, A>(label: &str, transport: Tr) -> Result<McpTools, McpSourceError>
+    where
+        Tr: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        if label.is_empty()
+            || !label
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
+        {
+            return Err(McpSourceError::BadLabel(label.to_owned()));
+        }
+        let cell = Arc::new(std::sync::OnceLock::new());
+        let service = Listener {
+            shared: Arc::clone(&cell),
+        }
+        .serve(transport)
+        .await
+        .map_err(|error| McpSourceError::Connect(error.to_string()))?;
+        let (generation, _) = tokio::sync::watch::channel(0);
+        let shared = Arc::new(Shared {
+            label: label.to_owned(),
+            tiers: RwLock::new(None),
+            explicit: RwLock::new(HashMap::new()),
+            peer: service.peer().clone(),
+            service: Mutex::new(Some(service)),
+            listed: RwLock::new(Vec::new()),
+            current: RwLock::new(Arc::from(Vec::new())),
+            problems: RwLock::new(Vec::new()),
+            generation,
+            progress: Mutex::new(HashMap::new()),
+        });
+        let _ = cell.set(Arc::downgrade(&shared));
+        shared.refresh().await?;
+        Ok(McpTools { shared })
+    }
+
+    /// The host's tier for each remote tool. Annotations are the server's hints
+    /// ([`RemoteTool::annotations`]); what this returns is the tier. Without a mapping
+    /// every tool is `irreversible`: it is only ever proposed.
+    pub fn tier(self, tier: impl Fn(&RemoteTool) -> Tier + Send + Sync + 'static) -> Self {
+        *self
+            .shared
+            .tiers
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(move |tool| Some(tier(tool))));
+        self
+    }
+
+    /// The tier of the remote tool `name` (its name on the server), which wins over
+    /// [`tier`](Self::tier).
+    pub fn tier_of(self, name: &str, tier: Tier) -> Self {
+        self.shared
+            .explicit
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(name.to_owned(), tier);
+        self
+    }
+
+    /// The namespace's label.
+    pub fn label(&self) -> &str {
+        &self.shared.label
+    }
+
+    /// What registration refused on the last listing (a refresh drops such a tool
+    /// instead of failing).
+    pub fn problems(&self) -> Vec<RegistrationProblem> {
+        self.shared
+            .problems
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// A receiver whose value grows by one after every refresh of the tools.
+    pub fn refreshes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.generation.subscribe()
+    }
+
+    /// Closes the connection (the child process ends); calls from then on fail.
+    pub async fn close(&self) {
+        let service = self
+            .shared
+            .service
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(service) = service {
+            let _ = service.cancel().await;
+        }
+    }
+}
+
+impl Clone for McpTools {
+    fn clone(&self) -> Self {
+        McpTools {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl fmt::Debug for McpTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpTools")
+            .field("label", &self.shared.label)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Shared {
+    /// Lists the server's tools and registers each as `label_tool`: the tools the
+    /// registration accepts replace the current ones; the problems are kept.
+    async fn refresh(self: &Arc<Self>) -> Result<Vec<RegistrationProblem>, McpSourceError> {
+        let listed = self
+            .peer
+            .list_all_tools()
+            .await
+            .map_err(|error| McpSourceError::List(error.to_string()))?;
+        *self.listed.write().unwrap_or_else(PoisonError::into_inner) = listed;
+        Ok(self.rebuild())
+    }
+
+    /// Registers the last listing's tools as `label_tool` with the host's tiers, replacing
+    /// the current ones; returns what registration refused.
+    fn rebuild(self: &Arc<Self>) -> Vec<RegistrationProblem> {
+        let listed = self
+            .listed
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let mut tools: Vec<Arc<RuntimeTool>> = Vec::with_capacity(listed.len());
+        let mut problems = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for remote in listed {
+            let tool = self.runtime_tool(remote);
+            let name = tool.name().to_owned();
+            match register(tool, |candidate| {
+                names.iter().any(|known| known == candidate)
+            }) {
+                Ok(tool) => tools.push(Arc::new(tool)),
+                Err(found) => problems.extend(found),
+            }
+            names.push(name);
+        }
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::from(tools);
+        *self
+            .problems
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = problems.clone();
+        self.generation.send_modify(|generation| *generation += 1);
+        problems
+    }
+
+    /// The remote tool as a runtime tool of this namespace, with the host's tier.
+    fn runtime_tool(self: &Arc<Self>, remote: Tool) -> DynamicTool {
+        let hints = remote
+            .annotations
+            .as_ref()
+            .map_or_else(Hints::default, |hints| Hints {
+                read_only: hints.read_only_hint,
+                destructive: hints.destructive_hint,
+                idempotent: hints.idempotent_hint,
+                open_world: hints.open_world_hint,
+            });
+        let description = remote.description.as_deref().unwrap_or_default().to_owned();
+        let info = RemoteTool {
+            name: remote.name.to_string(),
+            description: description.clone(),
+            annotations: hints,
+        };
+        let explicit = self
+            .explicit
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&info.name)
+            .copied();
+        let mapped = self
+            .tiers
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .and_then(|tier| tier(&info));
+        // A tool the host says nothing about is only ever proposed.
+        let tier = explicit.or(mapped).unwrap_or(Tier::Irreversible);
+        let mut tool = DynamicTool::new(format!("{}_{}", self.label, info.name), tier, description)
+            .input_schema(Value::Object((*remote.input_schema).clone()))
+            .boxed_handler(Arc::new(Forward {
+                shared: Arc::downgrade(self),
+                label: self.label.clone(),
+                remote: info.name.clone(),
+            }));
+        if let Some(title) = remote.title.or(remote.annotations.and_then(|a| a.title)) {
+            tool = tool.title(title);
+        }
+        if let Some(output) = remote.output_schema {
+            tool = tool.output_schema(Value::Object((*output).clone()));
+        }
+        if info.annotations.idempotent() {
+            tool = tool.idempotent();
+        }
+        tool
+    }
+}
+
+impl Source for Shared {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn tools(&self) -> Arc<[Arc<RuntimeTool>]> {
+        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// The handler of a proxied tool: forwards the call to the server.
+struct Forward {
+    shared: Weak<Shared>,
+    label: String,
+    remote: String,
+}
+
+/// Removes a call's progress route when the call ends, however it ends.
+struct Route<'a> {
+    shared: &'a Shared,
+    token: String,
+}
+
+impl Drop for Route<'_> {
+    fn drop(&mut self) {
+        self.shared
+            .progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.token);
+    }
+}
+
+impl DynamicHandler for Forward {
+    fn call<'a>(
+        &'a self,
+        args: Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let Some(shared) = self.shared.upgrade() else {
+                return Err(ToolError::failed(messages::proxy_unreachable(
+                    &self.label,
+                    &"the connection was closed",
+                )));
+            };
+            let mut params = CallToolRequestParams::new(self.remote.clone());
+            params.arguments = match args {
+                Value::Object(map) => Some(map),
+                _ => None,
+            };
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+            let unreachable = |error: &dyn fmt::Display| {
+                ToolError::failed(messages::proxy_unreachable(&shared.label, error))
+            };
+            // rmcp gives every request a progress token of its own: route that one.
+            let handle = shared
+                .peer
+                .send_request_with_option(request, PeerRequestOptions::no_options())
+                .await
+                .map_err(|error| unreachable(&error))?;
+            let token = token_text(&handle.progress_token);
+            shared
+                .progress
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(token.clone(), ctx.clone());
+            let _route = Route {
+                shared: &shared,
+                token,
+            };
+            // Dropped before the answer (a timeout, a cancellation), the call tells the
+            // server with `notifications/cancelled`.
+            let mut cancel = CancelOnDrop {
+                peer: shared.peer.clone(),
+                request: Some(handle.id.clone()),
+            };
+            let response = handle.await_response().await;
+            cancel.request = None;
+            match response {
+                Ok(ServerResult::CallToolResult(result)) => output(&shared.label, result),
+                Ok(_) => Err(unreachable(
+                    &"it answered with something else than a tool result",
+                )),
+                Err(error) => Err(unreachable(&error)),
+            }
+        })
+    }
+}
+
+/// Sends `notifications/cancelled` for a forwarded request dropped before its answer.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    request: Option<RequestId>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(request) = self.request.take() else {
+            return;
+        };
+        // Drop cannot await: the notification goes out on the runtime, if there is one.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let peer = self.peer.clone();
+            runtime.spawn(async move {
+                let reason = Some("the agent's call was cancelled or timed out".to_owned());
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(Some(request), reason))
+                    .await;
+            });
+        }
+    }
+}
+
+/// A server's result as the call's output; an error result is a failed call.
+fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> {
+    let content: Vec<Content> = result
+        .content
+        .into_iter()
+        .map(|block| match block {
+            ContentBlock::Text(text) => Content::Text { text: text.text },
+            ContentBlock::Image(image) => Content::Image {
+                data: image.data,
+                mime_type: image.mime_type,
+            },
+            other => Content::Text {
+                text: serde_json::to_string(&other).unwrap_or_default(),
+            },
+        })
+        .collect();
+    if result.is_error == Some(true) {
+        let text: Vec<&str> = content
+            .iter()
+            .filter_map(|part| match part {
+                Content::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        return Err(ToolError::failed(if text.is_empty() {
+            messages::proxy_error_without_text(label)
+        } else {
+            text.join("\n")
+        }));
+    }
+    let mut output = ToolOutput::empty();
+    output.content = content;
+    output.structured = result.structured_content;
+    Ok(output)
+}
+
+impl<T: ToolSet> Toolbox<T> {
+    /// The toolbox with an MCP server's tools, each named `label_tool`, listed now and
+    /// re-listed on every `tools/list_changed`. `Err` lists every tool registration
+    /// refused (a combined name past 64 characters, a schema the gate cannot check, ..),
+    /// and a label already used or whose `label_` prefix a tool of the toolbox has.
+    pub fn with_namespace(mut self, tools: McpTools) -> Result<Self, RegistrationError> {
+        let label = tools.shared.label.clone();
+        let prefix = format!("{label}_");
+        let mut problems = Vec::new();
+        if self.sources.iter().any(|source| source.label() == label) {
+            problems.push(RegistrationProblem {
+                tool: prefix.clone(),
+                message: format!(
+                    "the label `{label}` is used by another namespace; give each server its own"
+                ),
+            });
+        }
+        let clashing = T::Name::ALL
+            .iter()
+            .map(|tool| tool.as_str().to_owned())
+            .chain(self.tools.iter().map(|tool| tool.spec().name().to_owned()))
+            .filter(|name| name.starts_with(&prefix));
+        for name in clashing {
+            problems.push(RegistrationProblem {
+                tool: name,
+                message: format!(
+                    "this tool's name starts with `{prefix}`, the prefix of the namespace `{label}`; \
+                     rename the tool or choose another label"
+                ),
+            });
+        }
+        // The tiers are final now: register the listing with them.
+        problems.extend(tools.shared.rebuild());
+        if !problems.is_empty() {
+            return Err(RegistrationError::new(problems));
+        }
+        self.sources.push(tools.shared);
+        Ok(self)
+    }
+}

@@ -1,0 +1,343 @@
+//! The toolbox: a compiled set plus tools defined at run time (DESIGN.md, "Tools defined at
+//! run time"), passing the same gate, plan, apply, proposals and renderers.
+//!
+//! A [`Toolbox`] owns its runtime tools ([`RuntimeTool`], registered from a
+//! [`DynamicTool`] by [`register`]); a [`Request`] built from it offers them after the
+//! set's tools, routes their calls to the gate's JSON Schema check (`verify.rs`) and puts
+//! them in the same [`Plan`], so a program mixing both is gated as one and applied as one,
+//! outcomes in the model's order. What a runtime tool is made of lives in `dynamic.rs`,
+//! what registration checks in `register.rs`.
+
+mod dynamic;
+#[cfg(feature = "mcp-client")]
+mod mcp_source;
+mod register;
+
+pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn};
+#[cfg(feature = "mcp-client")]
+pub use mcp_source::{Hints, McpSourceError, McpTools, RemoteTool};
+pub use register::{RegistrationError, RegistrationProblem};
+
+use crate::consumer::Format;
+use crate::consumer::cache::render_fragment;
+use crate::{
+    Autonomy, Plan, Policy, Proposal, Rejected, Report, Request, ToolCall, ToolContext, ToolError,
+    ToolName, ToolOutput, ToolSet, ToolSpec,
+};
+use dynamic::PreviewFn;
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock};
+
+/// A registered runtime tool: its checked spec, its handler, and its fragments rendered
+/// once per format (so composing a toolbox's list does no schema work, as for a set).
+pub struct RuntimeTool {
+    spec: ToolSpec,
+    handler: Option<Arc<dyn DynamicHandler>>,
+    preview: Option<PreviewFn>,
+    fragments: [OnceLock<Box<str>>; Format::ALL.len()],
+}
+
+impl RuntimeTool {
+    fn new(
+        spec: ToolSpec,
+        handler: Option<Arc<dyn DynamicHandler>>,
+        preview: Option<PreviewFn>,
+    ) -> Self {
+        RuntimeTool {
+            spec,
+            handler,
+            preview,
+            fragments: [const { OnceLock::new() }; Format::ALL.len()],
+        }
+    }
+
+    /// The tool's spec: what renderers, the gate and apply read.
+    pub fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    /// The tool rendered for `format`, once.
+    pub(crate) fn fragment(&self, format: Format) -> &str {
+        self.fragments[format.index()].get_or_init(|| render_fragment(&self.spec, format))
+    }
+
+    /// The preview of a proposal with these (validated) arguments.
+    pub(crate) fn preview(&self, args: &Value) -> Option<String> {
+        self.preview.as_ref().and_then(|preview| preview(args))
+    }
+
+    /// Starts one call of the handler. A propose-only tool has none; apply refuses its
+    /// calls before this (see `apply::refusal`), so this failing is a second lock.
+    pub(crate) fn run<'a>(
+        &'a self,
+        args: Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        match &self.handler {
+            Some(handler) => handler.call(args, ctx),
+            None => Box::pin(async {
+                Err(ToolError::failed(crate::messages::refused_propose_only(
+                    self.spec.name(),
+                )))
+            }),
+        }
+    }
+}
+
+impl fmt::Debug for RuntimeTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RuntimeTool").field(&self.spec).finish()
+    }
+}
+
+/// The compiled set `T` plus tools defined at run time: one gate, plan and apply for a
+/// program mixing both, one tool list, one MCP server.
+///
+/// Built with `Set::toolbox()` (or [`Toolbox::new`]) and [`with`](Self::with); cloning is
+/// cheap (the runtime tools are shared).
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use toolset::consumer::Format;
+/// use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
+///
+/// /// Tell the time.
+/// #[tool(tier = "read_only")]
+/// async fn now() -> String { "noon".into() }
+///
+/// toolset! { Clock = [now]; }
+///
+/// async fn weather(args: Value, _ctx: &ToolContext) -> String {
+///     format!("Sunny in {}.", args["city"].as_str().unwrap_or("?"))
+/// }
+///
+/// let toolbox = Clock::toolbox().with(
+///     DynamicTool::new("weather", Tier::ReadOnly, "Today's weather for a city.")
+///         .input_schema(json!({"type": "object", "properties": {"city": {"type": "string"}},
+///                              "required": ["city"]}))
+///         .handler(weather),
+/// )?;
+/// let policy = Clock::policy(Autonomy::ReadOnly);
+/// assert_eq!(toolbox.request(&policy, Format::OpenAiChat).offered(), ["now", "weather"]);
+/// let plan = toolbox.gate(
+///     [ToolCall::new("1", "now", "{}"), ToolCall::new("2", "weather", r#"{"city":"Oslo"}"#)],
+///     &policy,
+/// )?;
+/// let report = tokio::runtime::Builder::new_current_thread().build()?
+///     .block_on(toolbox.apply(&mut (), &ToolContext::default(), plan));
+/// assert!(report.outcomes().all(|(_, outcome)| outcome.is_done()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Toolbox<T: ToolSet> {
+    tools: Vec<Arc<RuntimeTool>>,
+    /// Namespaces whose tools change while the toolbox lives (an MCP server's, refreshed on
+    /// `tools/list_changed`), after the runtime tools added one by one.
+    sources: Vec<Arc<dyn Source>>,
+    set: PhantomData<fn() -> T>,
+}
+
+/// A namespace of runtime tools that can change: every tool is `label_tool`, and the
+/// prefix `label_` belongs to it alone, so a refresh never collides with another tool.
+pub(crate) trait Source: Send + Sync {
+    /// The namespace's label, `[a-z0-9]+`.
+    fn label(&self) -> &str;
+    /// Its tools now, in the order the source lists them.
+    fn tools(&self) -> Arc<[Arc<RuntimeTool>]>;
+}
+
+impl<T: ToolSet> Toolbox<T> {
+    /// The set's tools alone; add runtime ones with [`with`](Self::with).
+    pub fn new() -> Self {
+        Toolbox {
+            tools: Vec::new(),
+            sources: Vec::new(),
+            set: PhantomData,
+        }
+    }
+
+    /// The toolbox with `tool` added, once registration checked it: name grammar, a name
+    /// no other tool has (the compiled set's included), a description, a handler, and
+    /// schemas the gate can check. `Err` lists every problem of the tool.
+    pub fn with(self, tool: DynamicTool) -> Result<Self, RegistrationError> {
+        self.with_all([tool])
+    }
+
+    /// The toolbox with every one of `tools` added, or none of them: `Err` lists every
+    /// problem of every tool (two of them sharing a name included).
+    pub fn with_all(
+        mut self,
+        tools: impl IntoIterator<Item = DynamicTool>,
+    ) -> Result<Self, RegistrationError> {
+        let mut problems = Vec::new();
+        let mut added: Vec<Arc<RuntimeTool>> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for tool in tools {
+            let name = tool.name.clone();
+            if let Some(label) = self.namespace_of(&name) {
+                problems.push(RegistrationProblem {
+                    tool: name.clone(),
+                    message: format!(
+                        "the prefix `{label}_` belongs to the namespace `{label}` (an MCP server's \
+                         tools); rename the tool"
+                    ),
+                });
+            }
+            let taken = |candidate: &str| {
+                T::Name::from_name(candidate).is_some()
+                    || self.runtime(candidate).is_some()
+                    || names.iter().any(|earlier| earlier == candidate)
+            };
+            match register::register(tool, taken) {
+                Ok(tool) => added.push(Arc::new(tool)),
+                Err(found) => problems.extend(found),
+            }
+            names.push(name);
+        }
+        if !problems.is_empty() {
+            return Err(RegistrationError::new(problems));
+        }
+        self.tools.extend(added);
+        Ok(self)
+    }
+
+    /// The toolbox without the runtime tool `name` (from then on unknown to the gate);
+    /// unchanged when it has no such runtime tool. Compiled tools cannot be removed: hide
+    /// or deny them with the policy.
+    pub fn without(mut self, name: &str) -> Self {
+        // A namespace's tools come and go with its server; only `tools` can be dropped.
+        self.tools.retain(|tool| tool.spec.name() != name);
+        self
+    }
+
+    /// The namespace whose prefix `name` starts with, if any.
+    fn namespace_of(&self, name: &str) -> Option<&str> {
+        self.sources
+            .iter()
+            .map(|source| source.label())
+            .find(|label| {
+                name.strip_prefix(label)
+                    .is_some_and(|rest| rest.starts_with('_'))
+            })
+    }
+
+    /// The runtime tool `name` as the toolbox has it now, if any.
+    fn runtime(&self, name: &str) -> Option<Arc<RuntimeTool>> {
+        self.runtime_tools()
+            .into_iter()
+            .find(|tool| tool.spec.name() == name)
+    }
+
+    /// The runtime tools as they are now: those added one by one, in the order they were
+    /// added, then each namespace's current tools. A request takes this snapshot once, so
+    /// its list and its gate agree even while a namespace refreshes.
+    pub fn runtime_tools(&self) -> Vec<Arc<RuntimeTool>> {
+        let mut tools = self.tools.clone();
+        for source in &self.sources {
+            tools.extend(source.tools().iter().cloned());
+        }
+        tools
+    }
+
+    /// The runtime tool `name`, if the toolbox has one now: its spec and what renders it.
+    pub fn runtime_tool(&self, name: &str) -> Option<Arc<RuntimeTool>> {
+        self.runtime(name)
+    }
+
+    /// The preview of a proposal's call, computed now from its arguments: the runtime
+    /// tool's when the proposal is for one, else the set's (see [`Proposal::preview`]).
+    /// A stored preview is never trusted; `None` when the tool declares none or the
+    /// arguments are not JSON.
+    pub fn preview(&self, proposal: &Proposal) -> Option<String> {
+        let call = proposal.call();
+        match self.runtime(&call.name) {
+            Some(tool) => {
+                let args: Value = serde_json::from_str(match call.arguments.trim() {
+                    "" => "{}",
+                    text => text,
+                })
+                .ok()?;
+                tool.preview(&args)
+            }
+            None => proposal.preview::<T>(),
+        }
+    }
+
+    /// The names of every tool the toolbox offers by default, in list order: the set's
+    /// (declared order), then the runtime ones.
+    pub fn names(&self) -> Vec<String> {
+        T::specs()
+            .iter()
+            .map(|spec| spec.name().to_owned())
+            .chain(
+                self.runtime_tools()
+                    .iter()
+                    .map(|tool| tool.spec.name().to_owned()),
+            )
+            .collect()
+    }
+
+    /// A request under `policy` to the consumer `format` offering this toolbox's tools:
+    /// what its list offers is what its gate permits. See [`Request`].
+    pub fn request<'p>(&'p self, policy: &'p Policy<T>, format: Format) -> Request<'p, T> {
+        Request::new(policy, format).toolbox(self)
+    }
+
+    /// The toolbox's default list for `format` (a fresh conversation's request): the set's
+    /// tools, then the runtime ones. Built from fragments each rendered once.
+    pub fn tool_list(&self, format: Format) -> String {
+        let policy = Policy::<T>::new(Autonomy::Off);
+        self.request(&policy, format).tool_list()
+    }
+
+    /// Verifies the model's whole program (compiled and runtime calls alike) under
+    /// `policy`, then splits it by tier: the gate of a fresh conversation's request.
+    /// One bad call rejects the program; see `Set::gate`.
+    pub fn gate(
+        &self,
+        calls: impl IntoIterator<Item = ToolCall>,
+        policy: &Policy<T>,
+    ) -> Result<Plan<T>, Rejected> {
+        self.request(policy, Format::Mcp).gate(calls)
+    }
+
+    /// Runs the plan's approved calls against `state`, an outcome for every call in the
+    /// model's order: consecutive read-only calls together, writes one at a time.
+    pub async fn apply(&self, state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
+        crate::apply::apply(state, ctx, plan).await
+    }
+}
+
+impl<T: ToolSet> Default for Toolbox<T> {
+    fn default() -> Self {
+        Toolbox::new()
+    }
+}
+
+impl<T: ToolSet> Clone for Toolbox<T> {
+    fn clone(&self) -> Self {
+        Toolbox {
+            tools: self.tools.clone(),
+            sources: self.sources.clone(),
+            set: PhantomData,
+        }
+    }
+}
+
+impl<T: ToolSet> fmt::Debug for Toolbox<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("set", &T::NAME)
+            .field(
+                "runtime",
+                &self
+                    .runtime_tools()
+                    .iter()
+                    .map(|tool| tool.spec.name().to_owned())
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}

@@ -1,0 +1,202 @@
+//! Registration: what the compiler checks of a `#[tool]`, checked of a [`DynamicTool`]
+//! before it joins a toolbox, every problem at once.
+//!
+//! The rules mirror `toolset-macros/src/tool/valid.rs`: the name grammar every provider
+//! accepts, one tool per name (the compiled set's included), a description, a handler or
+//! `propose_only` (and then a tier that never auto-runs); and what only run time can get
+//! wrong: a schema that is not a JSON Schema object or that the gate's validator cannot
+//! compile, since the gate must be able to check every call.
+
+use super::RuntimeTool;
+use super::dynamic::DynamicTool;
+use crate::Autonomy;
+use crate::search::SEARCH_TOOL_NAME;
+use crate::spec::{RuntimeSpec, ToolSpec};
+use serde_json::{Value, json};
+use std::fmt;
+
+/// One problem of one runtime tool's declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistrationProblem {
+    /// The name the tool was declared with (possibly the bad name itself).
+    pub tool: String,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+/// Runtime tools that could not join a toolbox: every problem of every tool, at once.
+/// The toolbox they were offered to is left as it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistrationError {
+    problems: Vec<RegistrationProblem>,
+}
+
+impl RegistrationError {
+    pub(crate) fn new(problems: Vec<RegistrationProblem>) -> Self {
+        RegistrationError { problems }
+    }
+
+    /// Every problem, in the order the tools were offered.
+    pub fn problems(&self) -> &[RegistrationProblem] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for RegistrationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.problems.len();
+        write!(
+            f,
+            "{count} problem{} with runtime tools:",
+            if count == 1 { "" } else { "s" }
+        )?;
+        for problem in &self.problems {
+            write!(f, "\n- tool \"{}\": {}", problem.tool, problem.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RegistrationError {}
+
+/// The input schema of a tool declared without one: no arguments at all.
+pub(crate) fn no_arguments() -> Value {
+    json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+/// Checks `tool`; `taken` says whether a name is already used (by the compiled set, by a
+/// runtime tool already in the toolbox, or by one registered in the same batch).
+pub(crate) fn register(
+    tool: DynamicTool,
+    taken: impl Fn(&str) -> bool,
+) -> Result<RuntimeTool, Vec<RegistrationProblem>> {
+    let mut messages: Vec<String> = Vec::new();
+    let mut problem = |message: String| messages.push(message);
+    if !toolset_names::is_valid_tool_name(&tool.name) {
+        problem(
+            "the name must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$ (a letter or `_` first, then at \
+             most 63 letters, digits, `_` or `-`), the grammar every provider and MCP client \
+             accepts; rename it"
+                .to_owned(),
+        );
+    } else if tool.name == SEARCH_TOOL_NAME {
+        problem(format!(
+            "the name `{SEARCH_TOOL_NAME}` is the toolbox's own tool search; rename the tool"
+        ));
+    } else if taken(&tool.name) {
+        problem(
+            "another tool of the toolbox (compiled or runtime) already has this name; rename one \
+             of them (proxied tools are namespaced `label_tool`)"
+                .to_owned(),
+        );
+    }
+    if tool.description.trim().is_empty() {
+        problem(
+            "the description is empty, and it is the tool's prompt: say what the tool does and \
+             when to call it"
+                .to_owned(),
+        );
+    }
+    match (&tool.handler, tool.propose_only) {
+        (None, false) => problem(
+            "it has no handler: give it one with `.handler(..)`, or mark it `.propose_only()` \
+             if the host acts on approved calls itself"
+                .to_owned(),
+        ),
+        (Some(_), true) => {
+            problem("it is propose-only but has a handler: remove one of the two".to_owned())
+        }
+        _ => {}
+    }
+    if tool.propose_only && Autonomy::ExternalReversible.allows(tool.tier) {
+        problem(format!(
+            "a propose-only tool must have a tier that never runs unattended (`irreversible`), \
+             not `{}`",
+            tool.tier
+        ));
+    }
+    let timeout_ms = match tool.timeout {
+        Some(limit) if limit.as_millis() == 0 => {
+            problem(
+                "the timeout is zero: every call would time out; give at least 1 ms".to_owned(),
+            );
+            None
+        }
+        Some(limit) => Some(u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)),
+        None => None,
+    };
+    let input_schema = tool.input_schema.unwrap_or_else(no_arguments);
+    for message in schema_problems("input schema", &input_schema, true) {
+        problem(message);
+    }
+    if let Some(output) = &tool.output_schema {
+        for message in schema_problems("output schema", output, false) {
+            problem(message);
+        }
+    }
+    let spec = ToolSpec::runtime(RuntimeSpec {
+        name: tool.name.clone(),
+        title: tool.title,
+        description: tool.description,
+        tier: tool.tier,
+        input_schema,
+        output_schema: tool.output_schema,
+        timeout_ms,
+        has_preview: tool.preview.is_some(),
+        idempotent: tool.idempotent,
+        propose_only: tool.propose_only,
+    });
+    // The gate validates every call with this validator: compile it now, so a schema it
+    // cannot compile is the declaration's problem, never a call's.
+    if messages.is_empty()
+        && let Some(why) = spec.declaration_problem()
+    {
+        messages.push(format!(
+            "the gate's validator cannot compile the input schema: {why}"
+        ));
+    }
+    if !messages.is_empty() {
+        return Err(messages
+            .into_iter()
+            .map(|message| RegistrationProblem {
+                tool: spec.name().to_owned(),
+                message,
+            })
+            .collect());
+    }
+    Ok(RuntimeTool::new(spec, tool.handler, tool.preview))
+}
+
+/// What is wrong with `schema` as a tool's `which` schema: not an object, not of an
+/// object's type (arguments, and MCP's structured results, are JSON objects), or not valid
+/// against the JSON Schema meta-schema.
+fn schema_problems(which: &str, schema: &Value, arguments: bool) -> Vec<String> {
+    let Value::Object(map) = schema else {
+        return vec![format!(
+            "the {which} is not a JSON Schema object but {}; write an object schema such as \
+             {{\"type\": \"object\", \"properties\": {{..}}}}",
+            crate::arguments::got(schema)
+        )];
+    };
+    let mut problems = Vec::new();
+    if arguments && map.get("type").and_then(Value::as_str) != Some("object") {
+        problems.push(format!(
+            "the {which} must say `\"type\": \"object\"`: a model's arguments are a JSON object \
+             of named arguments"
+        ));
+    }
+    #[cfg(feature = "constraints")]
+    if let Err(error) = jsonschema::meta::validate(schema) {
+        let at = error.instance_path().to_string();
+        let at = if at.is_empty() { "/".to_owned() } else { at };
+        problems.push(format!(
+            "the {which} is not a valid JSON Schema (at {at}: {error}); fix it"
+        ));
+    }
+    #[cfg(not(feature = "constraints"))]
+    problems.push(format!(
+        "the {which} cannot be checked: runtime tools need the `constraints` feature of toolset \
+         (the `jsonschema` validator the gate checks their calls with); enable it"
+    ));
+    problems
+}
