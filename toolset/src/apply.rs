@@ -5,6 +5,7 @@
 
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
+use crate::trace::{self, ToolType};
 use crate::{
     Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
     ToolResult, ToolSet, ToolSpec, messages,
@@ -16,6 +17,8 @@ use std::future::{Future, poll_fn};
 use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::task::Poll;
+use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,6 +29,11 @@ pub struct Entry {
     pub tier: Tier,
     /// Its outcome; `None` when the call was proposed to a human and did not run.
     pub outcome: Option<Outcome>,
+    /// How long the call took, from the start of its handler to its outcome (a
+    /// timeout or a cancellation included); `None` when no handler was started: the
+    /// call was proposed, refused, or answered by the gate (a tool search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
 }
 
 /// The outcome of every call of an applied plan, in the model's order.
@@ -87,6 +95,7 @@ pub(crate) async fn apply<T: ToolSet>(
         })
         .collect();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
+    let mut durations: Vec<Option<Duration>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
         if let Step::Answered { index, output } = step {
@@ -104,14 +113,24 @@ pub(crate) async fn apply<T: ToolSet>(
         };
         let spec = T::spec_of(name);
         if let Some(reason) = refusal(spec, authority) {
-            outcomes[index] = Some(Outcome::Refused { reason });
+            let outcome = Outcome::Refused { reason };
+            trace::not_run(spec, &calls[index], ToolType::Function, ctx, &outcome);
+            outcomes[index] = Some(outcome);
             continue;
         }
         if spec.tier() != Tier::ReadOnly {
             let own_ctx = call_context(ctx, spec, &calls[index]);
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
-            let outcome = run_one::<T>(Access::Exclusive(state), call_ctx, typed, spec).await;
+            let (outcome, took) = run_call::<T>(
+                Access::Exclusive(state),
+                call_ctx,
+                &calls[index],
+                typed,
+                spec,
+            )
+            .await;
             outcomes[index] = Some(outcome);
+            durations[index] = Some(took);
             continue;
         }
         // A run of read-only calls: they only read, so they run together.
@@ -133,6 +152,7 @@ pub(crate) async fn apply<T: ToolSet>(
             .iter()
             .map(|(index, _, spec)| call_context(ctx, spec, &calls[*index]))
             .collect();
+        let calls = &calls;
         let runs =
             batch
                 .into_iter()
@@ -140,27 +160,31 @@ pub(crate) async fn apply<T: ToolSet>(
                 .map(|((index, typed, spec), call_ctx)| async move {
                     (
                         index,
-                        run_one::<T>(
+                        run_call::<T>(
                             Access::Shared(shared),
                             call_ctx.as_ref().unwrap_or(ctx),
+                            &calls[index],
                             typed,
                             spec,
                         )
                         .await,
                     )
                 });
-        for (index, outcome) in futures_util::future::join_all(runs).await {
+        for (index, (outcome, took)) in futures_util::future::join_all(runs).await {
             outcomes[index] = Some(outcome);
+            durations[index] = Some(took);
         }
     }
     let entries = calls
         .into_iter()
         .zip(outcomes)
         .zip(tiers)
-        .map(|((call, outcome), tier)| Entry {
+        .zip(durations)
+        .map(|(((call, outcome), tier), duration)| Entry {
             call,
             tier,
             outcome,
+            duration,
         })
         .collect();
     Report { entries }
@@ -188,6 +212,25 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
         ),
         Authority::Autonomy(_) | Authority::Human => None,
     }
+}
+
+/// Runs one call in its `execute_tool` span (see [`crate::trace`]), recording its
+/// outcome there, and says how long it took.
+pub(crate) async fn run_call<T: ToolSet>(
+    state: Access<'_, T::State>,
+    ctx: &ToolContext,
+    call: &ToolCall,
+    typed: T::Call,
+    spec: &ToolSpec,
+) -> (Outcome, Duration) {
+    let span = trace::execute_tool(spec, call, ToolType::Function, ctx);
+    let started = Instant::now();
+    let outcome = run_one::<T>(state, ctx, typed, spec)
+        .instrument(span.clone())
+        .await;
+    let took = started.elapsed();
+    trace::record_outcome(&span, &outcome, ctx);
+    (outcome, took)
 }
 
 /// Runs one call to completion, turning every way it can end into an outcome.

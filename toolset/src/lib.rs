@@ -64,6 +64,7 @@ mod set;
 mod spec;
 pub mod stream;
 mod tier;
+mod trace;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]

@@ -8,6 +8,7 @@
 use crate::consumer::Format;
 use crate::gate::{Checked, Program, Rejected, Route, check_program};
 use crate::proposal::Proposal;
+use crate::trace;
 use crate::verify::CallProblem;
 use crate::verify::Verified;
 use crate::{Autonomy, Policy, Request, ToolCall, ToolOutput, ToolSet};
@@ -66,7 +67,12 @@ pub(crate) fn plan_routed<T: ToolSet>(
     policy: &Policy<T>,
     route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
 ) -> Result<Plan<T>, Rejected> {
-    let Program { calls, checked } = check_program::<T>(calls, route)?;
+    let span = trace::gate();
+    let _in_gate = span.enter();
+    let Program { calls, checked } =
+        check_program::<T>(calls, route).inspect_err(|rejected| {
+            trace::record_rejected::<T>(&span, rejected);
+        })?;
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
     for (index, checked) in checked.into_iter().enumerate() {
@@ -86,10 +92,13 @@ pub(crate) fn plan_routed<T: ToolSet>(
                 authority: Authority::Autonomy(policy.autonomy()),
             });
         } else {
-            proposals.push(Proposal::new::<T>(&calls[index], name, &typed));
+            let proposal = Proposal::new::<T>(&calls[index], name, &typed);
+            trace::proposal_created(&proposal);
+            proposals.push(proposal);
             steps.push(Step::AwaitApproval { name });
         }
     }
+    trace::record_planned(&span, calls.len(), steps.len() - proposals.len(), proposals.len());
     Ok(Plan {
         calls,
         steps,

@@ -34,7 +34,9 @@ pub fn approve<T: ToolSet>(
     approval: &Approval,
     policy: &Policy<T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    crate::approval::approve(proposal, approval, policy)
+    let approved = crate::approval::approve(proposal, approval, policy);
+    crate::trace::proposal_resolved(proposal, &approved);
+    approved
 }
 
 // Every sentence the model reads. Declared here so that the snapshot test

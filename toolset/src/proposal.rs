@@ -80,6 +80,7 @@ impl Proposal {
 
     /// The result to send the model when the human declines the proposal.
     pub fn declined_result(&self, reason: &str) -> ToolResult {
+        crate::trace::proposal_declined(self);
         self.result(ToolOutput::error(messages::declined(reason)))
     }
 

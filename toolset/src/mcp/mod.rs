@@ -94,6 +94,7 @@ mod messages;
 mod presence;
 mod progress;
 mod server;
+mod trace;
 
 use crate::{Autonomy, Policy, ToolContext, ToolName, ToolSet};
 use rmcp::model::Tool;
@@ -104,6 +105,7 @@ use tokio::sync::RwLock;
 
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
 pub use messages::DEFAULT_WITHHELD_MESSAGE;
+pub use trace::TraceParent;
 
 /// How long a call may wait for the state, and then run, unless
 /// [`McpServer::with_call_timeout`] says otherwise.
@@ -136,6 +138,8 @@ pub struct McpServer<T: ToolSet> {
     version: Arc<str>,
     instructions: Option<Arc<str>>,
     tools: Tools,
+    /// The host's hook continuing a caller's trace ([`McpServer::with_trace_parent`]).
+    continue_trace: Option<trace::ContinueTrace>,
 }
 
 /// The `tools/list` result, rendered once; an `Err` only if the MCP rendering of the set
@@ -160,6 +164,7 @@ impl<T: ToolSet> McpServer<T> {
             name: Arc::from(T::NAME),
             version: Arc::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
+            continue_trace: None,
         }
     }
 
@@ -343,6 +348,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             version: Arc::clone(&self.version),
             instructions: self.instructions.clone(),
             tools: self.tools.clone(),
+            continue_trace: self.continue_trace.clone(),
         }
     }
 }
@@ -356,6 +362,7 @@ impl<T: ToolSet> fmt::Debug for McpServer<T> {
             .field("approval_timeout", &self.approval_timeout)
             .field("name", &self.name)
             .field("version", &self.version)
+            .field("continues_traces", &self.continue_trace.is_some())
             .finish_non_exhaustive()
     }
 }
