@@ -4,7 +4,9 @@
 //! the next request on.
 //!
 //! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
-//! turns as streamed responses, whose calls are assembled and checked as they arrive.
+//! turns as streamed responses, whose calls are assembled and checked as they arrive, and
+//! `-- --trace` to print the `tracing` spans toolset records (each call's `execute_tool`
+//! span, the gate's) as each one closes.
 
 mod scripted_model;
 mod show;
@@ -30,21 +32,28 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<(), String> {
     let mut streaming = false;
+    let mut tracing = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--stream" => streaming = true,
+            "--trace" => tracing = true,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; the only option is --stream"
+                    "unknown argument {other:?}; the options are --stream and --trace"
                 ));
             }
         }
+    }
+    if tracing {
+        print_spans();
     }
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
 
     let mut inbox = Inbox::sample();
-    let ctx = ToolContext::default();
+    // With --trace, the spans show each call's arguments and result too: fine for this
+    // sample inbox; a real host turns it on only where its traces are kept safe.
+    let ctx = ToolContext::default().with_traced_content(tracing);
     let mut model = ScriptedModel::new(streaming);
     let mut conversation = vec![json!({
         "role": "user",
@@ -195,4 +204,16 @@ fn tool_messages(results: &[toolset::ToolResult]) -> Vec<serde_json::Value> {
         serde_json::Value::Array(messages) => messages,
         other => vec![other],
     }
+}
+
+/// Prints every span toolset records when it closes, with its fields (the OpenTelemetry
+/// attribute names), on stdout between the agent's own lines.
+fn print_spans() {
+    use tracing_subscriber::fmt::format::FmtSpan;
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stdout)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_target(false)
+        .without_time()
+        .init();
 }
