@@ -2,7 +2,8 @@
 //! (`tracing-opentelemetry` into `opentelemetry_sdk`'s in-memory exporter): the GenAI
 //! "execute tool" convention's names, kind and attributes on every call, the gate's span
 //! with a span for each call it rejected, proposals as events, content only when the host
-//! opts in, and each report entry's duration.
+//! opts in, each report entry's duration, and the MCP server's request spans continuing
+//! the caller's trace from `_meta.traceparent`.
 
 use opentelemetry::trace::{SpanKind, Status, TracerProvider as _};
 use opentelemetry::{KeyValue, Value};
@@ -341,4 +342,74 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
         .attributes
         .iter()
         .any(|kv| kv.key.as_str() == "toolset.resolution" && kv.value.to_string() == "run"));
+}
+
+/// The caller's trace, as a client sends it in `_meta`.
+const TRACEPARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+#[test]
+fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+    };
+    use rmcp::ServiceExt;
+    use rmcp::model::{CallToolRequestParams, RequestMetaObject, RequestParamsMeta};
+    use toolset::mcp::McpServer;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    let server = McpServer::<FileTools>::new(Files::default())
+        .with_autonomy(Autonomy::Reversible)
+        .with_trace_parent(|span, parent| {
+            let remote = SpanContext::new(
+                TraceId::from_bytes(parent.trace_id()),
+                SpanId::from_bytes(parent.parent_id()),
+                TraceFlags::new(parent.flags()),
+                true,
+                TraceState::default(),
+            );
+            let parent = opentelemetry::Context::new().with_remote_span_context(remote);
+            span.set_parent(parent).expect("the span has not started");
+        });
+    let (answer, spans) = recorded(|| async move {
+        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move {
+            if let Ok(running) = server.serve_on(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ().serve(client_io).await.expect("the client connects");
+        let mut meta = RequestMetaObject::new();
+        meta.set_traceparent(TRACEPARENT);
+        let mut params = CallToolRequestParams::new("file");
+        params.arguments = serde_json::json!({"note": "memo"}).as_object().cloned();
+        params.set_meta(meta);
+        let answer = client.call_tool(params).await.expect("the call is answered");
+        let _ = client.cancel().await;
+        let _ = serving.await;
+        answer
+    });
+    assert!(format!("{answer:?}").contains("filed"), "{answer:?}");
+
+    let request = span(&spans, "tools/call file");
+    assert_eq!(request.span_kind, SpanKind::Server);
+    assert_eq!(text(request, "mcp.method.name").as_deref(), Some("tools/call"));
+    assert_eq!(text(request, "gen_ai.tool.name").as_deref(), Some("file"));
+    assert_eq!(
+        text(request, "gen_ai.operation.name").as_deref(),
+        Some("execute_tool")
+    );
+    assert!(text(request, "jsonrpc.request.id").is_some(), "{request:#?}");
+    // The caller's trace goes on: same trace id, the caller's span as the parent.
+    let expected_trace = TraceId::from_bytes(
+        toolset::mcp::TraceParent::parse(TRACEPARENT)
+            .expect("a valid traceparent")
+            .trace_id(),
+    );
+    assert_eq!(request.span_context.trace_id(), expected_trace);
+    assert_eq!(request.parent_span_id.to_string(), "b7ad6b7169203331");
+    assert!(request.parent_span_is_remote);
+    // The call's own span is the request's child, in the same trace.
+    let call = span(&spans, "execute_tool file");
+    assert_eq!(call.parent_span_id, request.span_context.span_id());
+    assert_eq!(call.span_context.trace_id(), expected_trace);
 }
