@@ -99,7 +99,9 @@ pub(crate) async fn apply<T: ToolSet>(
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
         if let Step::Answered { index, output } = step {
-            outcomes[index] = Some(Outcome::Done(output));
+            let outcome = Outcome::Done(output);
+            trace::answered(&calls[index], ctx, &outcome);
+            outcomes[index] = Some(outcome);
             continue;
         }
         let Step::Run {

@@ -7,7 +7,8 @@
 //!   "internal"`), with `gen_ai.operation.name`, `gen_ai.tool.name`,
 //!   `gen_ai.tool.call.id`, `gen_ai.tool.description`, `gen_ai.tool.type`, the outcome
 //!   kind in `toolset.outcome`, and `error.type` (plus `otel.status_code = "error"`)
-//!   when the call did not succeed;
+//!   when the call did not succeed (a call to a request's tool search, answered by the
+//!   gate, gets one too, without a description);
 //! - the gate is a span `gate` with the counts of approved, proposed and rejected calls,
 //!   one event `toolset.call.rejected` per problem of a rejected call, and an
 //!   `execute_tool` span per rejected call (outcome `rejected`, `error.type` its problem
@@ -96,6 +97,16 @@ pub(crate) fn not_run(
     outcome: &Outcome,
 ) {
     record_outcome(&execute_tool(spec, call, tool_type, ctx), outcome, ctx);
+}
+
+/// The span of a call the gate answered itself (the request's tool search), closed at
+/// once with its outcome.
+pub(crate) fn answered(call: &ToolCall, ctx: &ToolContext, outcome: &Outcome) {
+    let span = call_span(call, None, ToolType::Function);
+    if ctx.traces_content() && !span.is_disabled() {
+        span.record("gen_ai.tool.call.arguments", call.arguments.as_str());
+    }
+    record_outcome(&span, outcome, ctx);
 }
 
 /// Records how the call ended on its span: the outcome kind, `error.type` and the error
