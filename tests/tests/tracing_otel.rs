@@ -128,7 +128,12 @@ fn every_applied_call_is_an_internal_execute_tool_span_with_exactly_the_genai_at
         ToolCall::new("c2", "file", r#"{"note":"receipt"}"#),
     ];
     let (report, spans) = recorded(|| run(calls, Autonomy::Reversible, ToolContext::default()));
-    assert!(report.entries().iter().all(|entry| entry.outcome.as_ref().is_some_and(|o| o.is_done())));
+    assert!(
+        report
+            .entries()
+            .iter()
+            .all(|entry| entry.outcome.as_ref().is_some_and(|o| o.is_done()))
+    );
 
     let lookup = span(&spans, "execute_tool lookup");
     assert_eq!(lookup.span_kind, SpanKind::Internal);
@@ -162,7 +167,10 @@ fn a_failed_call_records_its_error_type_and_an_error_status_and_a_skip_does_not(
         ToolCall::new("dup", "file", r#"{"note":"same"}"#),
     ];
     let (report, spans) = recorded(|| run(calls, Autonomy::Reversible, ToolContext::default()));
-    let kinds: Vec<&str> = report.outcomes().map(|(_, outcome)| outcome.kind()).collect();
+    let kinds: Vec<&str> = report
+        .outcomes()
+        .map(|(_, outcome)| outcome.kind())
+        .collect();
     assert_eq!(kinds, ["failed", "skipped"]);
 
     let by_id = |id: &str| {
@@ -208,8 +216,14 @@ fn a_call_the_gate_rejected_is_exported_as_a_span_and_an_event_with_its_problem_
         .iter()
         .map(|kv| (kv.key.to_string(), kv.value.to_string()))
         .collect();
-    assert_eq!(fields.get("gen_ai.tool.call.id").map(String::as_str), Some("typo"));
-    assert_eq!(fields.get("toolset.problem").map(String::as_str), Some("invalid_arguments"));
+    assert_eq!(
+        fields.get("gen_ai.tool.call.id").map(String::as_str),
+        Some("typo")
+    );
+    assert_eq!(
+        fields.get("toolset.problem").map(String::as_str),
+        Some("invalid_arguments")
+    );
 
     // The rejected call has its own execute_tool span, under the gate's, marked failed.
     let typo = span(&spans, "execute_tool file");
@@ -227,7 +241,10 @@ fn a_call_the_gate_rejected_is_exported_as_a_span_and_an_event_with_its_problem_
             ("gen_ai.tool.type", "function"),
         ])
     );
-    assert_eq!(text(typo, "error.type").as_deref(), Some("invalid_arguments"));
+    assert_eq!(
+        text(typo, "error.type").as_deref(),
+        Some("invalid_arguments")
+    );
     assert_eq!(text(typo, "toolset.outcome").as_deref(), Some("rejected"));
     assert!(matches!(typo.status, Status::Error { .. }));
     // The valid call of the rejected program never ran: no span.
@@ -254,7 +271,10 @@ fn arguments_and_results_are_exported_only_when_the_host_opts_in() {
     let (_, quiet) = recorded(|| run(calls(), Autonomy::Reversible, ToolContext::default()));
     for span in &quiet {
         let keys = attributes(span);
-        assert!(!keys.contains_key("gen_ai.tool.call.arguments"), "{span:#?}");
+        assert!(
+            !keys.contains_key("gen_ai.tool.call.arguments"),
+            "{span:#?}"
+        );
         assert!(!keys.contains_key("gen_ai.tool.call.result"), "{span:#?}");
         if let Status::Error { description } = &span.status {
             assert!(description.is_empty(), "{span:#?}");
@@ -298,10 +318,12 @@ fn the_gate_counts_proposals_and_records_each_as_an_event() {
         .filter(|event| event.name == "toolset.proposal.created")
         .collect();
     assert_eq!(created.len(), 1);
-    assert!(created[0]
-        .attributes
-        .iter()
-        .any(|kv| kv.key.as_str() == "gen_ai.tool.call.id" && kv.value.to_string() == "c2"));
+    assert!(
+        created[0]
+            .attributes
+            .iter()
+            .any(|kv| kv.key.as_str() == "gen_ai.tool.call.id" && kv.value.to_string() == "c2")
+    );
     // The proposed call did not run: no execute_tool span for it.
     assert!(spans.iter().all(|span| span.name != "execute_tool send"));
 }
@@ -313,8 +335,11 @@ fn every_report_entry_that_ran_carries_its_duration_and_a_proposed_one_none() {
         ToolCall::new("c2", "send", r#"{"to":"archive"}"#),
     ];
     let (report, _) = recorded(|| run(calls, Autonomy::Reversible, ToolContext::default()));
-    let durations: Vec<Option<Duration>> =
-        report.entries().iter().map(|entry| entry.duration).collect();
+    let durations: Vec<Option<Duration>> = report
+        .entries()
+        .iter()
+        .map(|entry| entry.duration)
+        .collect();
     assert!(
         durations[0].is_some_and(|took| took >= Duration::from_millis(30)),
         "{durations:?}"
@@ -329,19 +354,20 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
         let plan = FileTools::gate(calls, Autonomy::Reversible).expect("the program is valid");
         let proposal = plan.proposals()[0].clone();
         let policy = FileTools::policy(Autonomy::Off);
-        tracing::info_span!("review").in_scope(|| {
-            FileTools::approve(&proposal, &proposal.approve(), &policy).is_ok()
-        })
+        tracing::info_span!("review")
+            .in_scope(|| FileTools::approve(&proposal, &proposal.approve(), &policy).is_ok())
     });
     assert!(resolved);
     let review = span(&spans, "review");
     let events: Vec<_> = review.events.events.iter().collect();
     assert_eq!(events.len(), 1, "{events:#?}");
     assert_eq!(events[0].name, "toolset.proposal.resolved");
-    assert!(events[0]
-        .attributes
-        .iter()
-        .any(|kv| kv.key.as_str() == "toolset.resolution" && kv.value.to_string() == "run"));
+    assert!(
+        events[0]
+            .attributes
+            .iter()
+            .any(|kv| kv.key.as_str() == "toolset.resolution" && kv.value.to_string() == "run")
+    );
 }
 
 /// The caller's trace, as a client sends it in `_meta`.
@@ -383,7 +409,10 @@ fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
         let mut params = CallToolRequestParams::new("file");
         params.arguments = serde_json::json!({"note": "memo"}).as_object().cloned();
         params.set_meta(meta);
-        let answer = client.call_tool(params).await.expect("the call is answered");
+        let answer = client
+            .call_tool(params)
+            .await
+            .expect("the call is answered");
         let _ = client.cancel().await;
         let _ = serving.await;
         answer
@@ -392,13 +421,19 @@ fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
 
     let request = span(&spans, "tools/call file");
     assert_eq!(request.span_kind, SpanKind::Server);
-    assert_eq!(text(request, "mcp.method.name").as_deref(), Some("tools/call"));
+    assert_eq!(
+        text(request, "mcp.method.name").as_deref(),
+        Some("tools/call")
+    );
     assert_eq!(text(request, "gen_ai.tool.name").as_deref(), Some("file"));
     assert_eq!(
         text(request, "gen_ai.operation.name").as_deref(),
         Some("execute_tool")
     );
-    assert!(text(request, "jsonrpc.request.id").is_some(), "{request:#?}");
+    assert!(
+        text(request, "jsonrpc.request.id").is_some(),
+        "{request:#?}"
+    );
     // The caller's trace goes on: same trace id, the caller's span as the parent.
     let expected_trace = TraceId::from_bytes(
         toolset::mcp::TraceParent::parse(TRACEPARENT)

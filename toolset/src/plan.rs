@@ -69,10 +69,9 @@ pub(crate) fn plan_routed<T: ToolSet>(
 ) -> Result<Plan<T>, Rejected> {
     let span = trace::gate();
     let _in_gate = span.enter();
-    let Program { calls, checked } =
-        check_program::<T>(calls, route).inspect_err(|rejected| {
-            trace::record_rejected::<T>(&span, rejected);
-        })?;
+    let Program { calls, checked } = check_program::<T>(calls, route).inspect_err(|rejected| {
+        trace::record_rejected::<T>(&span, rejected);
+    })?;
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
     for (index, checked) in checked.into_iter().enumerate() {
@@ -98,7 +97,12 @@ pub(crate) fn plan_routed<T: ToolSet>(
             steps.push(Step::AwaitApproval { name });
         }
     }
-    trace::record_planned(&span, calls.len(), steps.len() - proposals.len(), proposals.len());
+    trace::record_planned(
+        &span,
+        calls.len(),
+        steps.len() - proposals.len(),
+        proposals.len(),
+    );
     Ok(Plan {
         calls,
         steps,

@@ -221,7 +221,10 @@ pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &Rejected) {
     span.record("toolset.gate.calls", calls.len());
     span.record("toolset.gate.approved", 0_usize);
     span.record("toolset.gate.proposed", 0_usize);
-    span.record("toolset.gate.rejected", bad.iter().filter(|bad| **bad).count());
+    span.record(
+        "toolset.gate.rejected",
+        bad.iter().filter(|bad| **bad).count(),
+    );
     span.record("otel.status_code", "error");
 }
 

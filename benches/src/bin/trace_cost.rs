@@ -76,7 +76,8 @@ fn run(workload: &str, iterations: usize, exporter: &InMemorySpanExporter) -> Op
                     for (name, args) in &calls {
                         let name = <Tools as ToolSet>::Name::from_name(name)?;
                         let call = Tools::parse(name, args).ok()?;
-                        let output = Tools::dispatch(Access::Exclusive(&mut state), &ctx, call).await;
+                        let output =
+                            Tools::dispatch(Access::Exclusive(&mut state), &ctx, call).await;
                         black_box(output.ok()?);
                     }
                     Some(())

@@ -17,9 +17,9 @@
 
 use super::McpServer;
 use crate::ToolSet;
+use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, ErrorData, NumberOrString};
 use rmcp::service::RequestContext;
-use rmcp::RoleServer;
 use std::fmt;
 use std::sync::Arc;
 use tracing::Span;
@@ -102,9 +102,13 @@ impl fmt::Display for TraceParent {
     /// The version-00 `traceparent` form.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("00-")?;
-        self.trace_id.iter().try_for_each(|b| write!(f, "{b:02x}"))?;
+        self.trace_id
+            .iter()
+            .try_for_each(|b| write!(f, "{b:02x}"))?;
         f.write_str("-")?;
-        self.parent_id.iter().try_for_each(|b| write!(f, "{b:02x}"))?;
+        self.parent_id
+            .iter()
+            .try_for_each(|b| write!(f, "{b:02x}"))?;
         write!(f, "-{:02x}", self.flags)
     }
 }
