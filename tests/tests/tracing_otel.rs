@@ -23,6 +23,7 @@ pub struct Files {
 /// Look a word up.
 #[tool(tier = "read_only")]
 pub async fn lookup(files: &Files, word: String) -> String {
+    tracing::info!("looking up");
     format!("{word}: {} filed", files.filed.len())
 }
 
@@ -150,6 +151,14 @@ fn every_applied_call_is_an_internal_execute_tool_span_with_exactly_the_genai_at
     assert_eq!(text(lookup, "toolset.outcome").as_deref(), Some("done"));
     assert_eq!(text(lookup, "error.type"), None);
     assert_eq!(lookup.status, Status::Unset);
+    // The span is current while the handler runs: what the handler records is inside it.
+    let names: Vec<&str> = lookup
+        .events
+        .events
+        .iter()
+        .map(|event| event.name.as_ref())
+        .collect();
+    assert_eq!(names, ["looking up"]);
 
     let file = span(&spans, "execute_tool file");
     assert_eq!(file.span_kind, SpanKind::Internal);

@@ -18,7 +18,6 @@ use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::task::Poll;
 use std::time::{Duration, Instant};
-use tracing::Instrument;
 
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -216,8 +215,19 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     }
 }
 
-/// Runs one call in its `execute_tool` span (see [`crate::trace`]), recording its
-/// outcome there, and says how long it took.
+/// Runs one call to completion in its `execute_tool` span (see [`crate::trace`]),
+/// turning every way it can end into an outcome, recorded on the span, and says how long
+/// it took.
+///
+/// Never panics: a panic while the handler is polled is caught as it unwinds out of the
+/// poll, and a panic while it is dropped (a timeout or a cancellation stops a handler by
+/// dropping its future, which runs its locals' `Drop`) is caught here too. That is why
+/// the handler lives in a pinned `Option`: stopped, it is dropped by `Pin::set` inside
+/// `catch_unwind`, not wherever `select!` or `timeout` would drop it.
+///
+/// The span is entered around each poll of the handler (and its drop) rather than by
+/// wrapping this future in `Instrument`: a wrapper would move the whole handler future
+/// once more per call, which costs more than the span itself when nobody records it.
 pub(crate) async fn run_call<T: ToolSet>(
     state: Access<'_, T::State>,
     ctx: &ToolContext,
@@ -227,37 +237,21 @@ pub(crate) async fn run_call<T: ToolSet>(
 ) -> (Outcome, Duration) {
     let span = trace::execute_tool(spec, call, ToolType::Function, ctx);
     let started = Instant::now();
-    let outcome = run_one::<T>(state, ctx, typed, spec)
-        .instrument(span.clone())
-        .await;
-    let took = started.elapsed();
-    trace::record_outcome(&span, &outcome, ctx);
-    (outcome, took)
-}
-
-/// Runs one call to completion, turning every way it can end into an outcome.
-///
-/// Never panics: a panic while the handler is polled is caught as it unwinds out of the
-/// poll, and a panic while it is dropped (a timeout or a cancellation stops a handler by
-/// dropping its future, which runs its locals' `Drop`) is caught here too. That is why
-/// the handler lives in a pinned `Option`: stopped, it is dropped by `Pin::set` inside
-/// `catch_unwind`, not wherever `select!` or `timeout` would drop it.
-pub(crate) async fn run_one<T: ToolSet>(
-    state: Access<'_, T::State>,
-    ctx: &ToolContext,
-    call: T::Call,
-    spec: &ToolSpec,
-) -> Outcome {
     if ctx.is_cancelled() {
-        return Outcome::Cancelled;
+        let outcome = Outcome::Cancelled;
+        trace::record_outcome(&span, &outcome, ctx);
+        return (outcome, started.elapsed());
     }
     let mut handler = pin!(Some(
-        AssertUnwindSafe(T::dispatch(state, ctx, call)).catch_unwind()
+        AssertUnwindSafe(T::dispatch(state, ctx, typed)).catch_unwind()
     ));
-    let running = poll_fn(|cx| match handler.as_mut().as_pin_mut() {
-        Some(handler) => handler.poll(cx),
-        // Not reached: the handler is only taken out once this future is gone.
-        None => Poll::Pending,
+    let running = poll_fn(|cx| {
+        let _in_span = span.enter();
+        match handler.as_mut().as_pin_mut() {
+            Some(handler) => handler.poll(cx),
+            // Not reached: the handler is only taken out once this future is gone.
+            None => Poll::Pending,
+        }
     });
     let limited = async {
         match spec.timeout() {
@@ -281,7 +275,10 @@ pub(crate) async fn run_one<T: ToolSet>(
     };
     // A finished handler's future holds nothing left to drop; a stopped one is dropped
     // now, and a panic in its `Drop` becomes the call's one outcome.
-    match std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))) {
+    let dropped =
+        span.in_scope(|| std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))));
+    let took = started.elapsed();
+    let outcome = match dropped {
         Ok(()) => outcome,
         Err(panic) => {
             let stopped_by = match &outcome {
@@ -298,7 +295,9 @@ pub(crate) async fn run_one<T: ToolSet>(
                 ),
             }
         }
-    }
+    };
+    trace::record_outcome(&span, &outcome, ctx);
+    (outcome, took)
 }
 
 /// A done output, unless it activates a tool the set does not have: then the call failed,
