@@ -54,7 +54,25 @@ impl ToolType {
 
 /// The span of one call: `execute_tool {name}`, entered while the handler runs.
 /// The arguments are recorded only when `ctx` opts in.
+///
+/// Inlined down to one check of the maximum level when nothing records `INFO` spans, so
+/// that a call pays neither a function call nor the span's construction.
+#[inline]
 pub(crate) fn execute_tool(
+    spec: &ToolSpec,
+    call: &ToolCall,
+    tool_type: ToolType,
+    ctx: &ToolContext,
+) -> Span {
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return Span::none();
+    }
+    recorded_execute_tool(spec, call, tool_type, ctx)
+}
+
+/// [`execute_tool`] when something may record it.
+#[inline(never)]
+fn recorded_execute_tool(
     spec: &ToolSpec,
     call: &ToolCall,
     tool_type: ToolType,
@@ -112,10 +130,16 @@ pub(crate) fn answered(call: &ToolCall, ctx: &ToolContext, outcome: &Outcome) {
 /// Records how the call ended on its span: the outcome kind, `error.type` and the error
 /// status when it did not succeed, and (when `ctx` opts in) the result the model reads
 /// and the handler's error text.
+#[inline]
 pub(crate) fn record_outcome(span: &Span, outcome: &Outcome, ctx: &ToolContext) {
-    if span.is_disabled() {
-        return;
+    if !span.is_disabled() {
+        record_enabled_outcome(span, outcome, ctx);
     }
+}
+
+/// [`record_outcome`] on a span something records.
+#[inline(never)]
+fn record_enabled_outcome(span: &Span, outcome: &Outcome, ctx: &ToolContext) {
     span.record("toolset.outcome", outcome.kind());
     if let Some(error) = error_type(outcome) {
         span.record("error.type", error);
