@@ -20,9 +20,10 @@
 //! handler's own error text (`otel.status_description`) may hold secrets: they are
 //! recorded only when the host opts in with [`ToolContext::with_traced_content`].
 //!
-//! Cost with no subscriber (or one that filters these spans out): each `info_span!` is one
-//! check of the callsite's cached interest, no field is computed and nothing allocates;
-//! every function below returns at once on a disabled span.
+//! Cost with no subscriber (or one that filters these spans out): a call's span is one
+//! inlined check of the maximum level, no field is computed and nothing allocates; every
+//! function below returns at once on a disabled span (measured in BENCHMARKS.md,
+//! "Tracing").
 
 use crate::approval::{ApprovalError, Approved};
 use crate::gate::Rejected;
