@@ -6,6 +6,7 @@
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::toolbox::RuntimeTool;
+use crate::trace::{self, ToolType};
 use crate::{
     Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
     ToolResult, ToolSet, ToolSpec, messages,
@@ -19,6 +20,7 @@ use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
+use std::time::{Duration, Instant};
 
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +31,11 @@ pub struct Entry {
     pub tier: Tier,
     /// Its outcome; `None` when the call was proposed to a human and did not run.
     pub outcome: Option<Outcome>,
+    /// How long the call took, from the start of its handler to its outcome (a
+    /// timeout or a cancellation included); `None` when no handler was started: the
+    /// call was proposed, refused, or answered by the gate (a tool search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
 }
 
 /// The outcome of every call of an applied plan, in the model's order.
@@ -93,11 +100,14 @@ pub(crate) async fn apply<T: ToolSet>(
         })
         .collect();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
+    let mut durations: Vec<Option<Duration>> = vec![None; calls.len()];
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
         let (index, job, authority) = match step {
             Step::Answered { index, output } => {
-                outcomes[index] = Some(Outcome::Done(output));
+                let outcome = Outcome::Done(output);
+                trace::answered(&calls[index], ctx, &outcome);
+                outcomes[index] = Some(outcome);
                 continue;
             }
             Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => continue,
@@ -108,14 +118,19 @@ pub(crate) async fn apply<T: ToolSet>(
         };
         let spec = job.spec();
         if let Some(reason) = refusal(spec, authority) {
-            outcomes[index] = Some(Outcome::Refused { reason });
+            let outcome = Outcome::Refused { reason };
+            trace::not_run(spec, &calls[index], job.tool_type(), ctx, &outcome);
+            outcomes[index] = Some(outcome);
             continue;
         }
         if spec.tier() != Tier::ReadOnly {
             let own_ctx = call_context(ctx, spec, &calls[index]);
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
-            let outcome = job.run(Access::Exclusive(state), call_ctx).await;
+            let (outcome, took) = job
+                .run(Access::Exclusive(state), call_ctx, &calls[index])
+                .await;
             outcomes[index] = Some(outcome);
+            durations[index] = Some(took);
             continue;
         }
         // A run of read-only calls (compiled or runtime): they only read, so they run
@@ -135,28 +150,33 @@ pub(crate) async fn apply<T: ToolSet>(
             .iter()
             .map(|(index, job)| call_context(ctx, job.spec(), &calls[*index]))
             .collect();
+        let calls = &calls;
         let runs = batch
             .into_iter()
             .zip(&contexts)
             .map(|((index, job), call_ctx)| async move {
+                let call_ctx = call_ctx.as_ref().unwrap_or(ctx);
                 (
                     index,
-                    job.run(Access::Shared(shared), call_ctx.as_ref().unwrap_or(ctx))
+                    job.run(Access::Shared(shared), call_ctx, &calls[index])
                         .await,
                 )
             });
-        for (index, outcome) in futures_util::future::join_all(runs).await {
+        for (index, (outcome, took)) in futures_util::future::join_all(runs).await {
             outcomes[index] = Some(outcome);
+            durations[index] = Some(took);
         }
     }
     let entries = calls
         .into_iter()
         .zip(outcomes)
         .zip(tiers)
-        .map(|((call, outcome), tier)| Entry {
+        .zip(durations)
+        .map(|(((call, outcome), tier), duration)| Entry {
             call,
             tier,
             outcome,
+            duration,
         })
         .collect();
     Report { entries }
@@ -213,16 +233,33 @@ impl<T: ToolSet> Job<T> {
         }
     }
 
-    /// Runs the call to its one outcome. A runtime tool's handler takes no state.
-    async fn run(self, state: Access<'_, T::State>, ctx: &ToolContext) -> Outcome {
+    /// What the call's span says the tool is: a compiled function, or a runtime tool
+    /// (an extension: configured or proxied).
+    fn tool_type(&self) -> ToolType {
+        match self {
+            Job::Compiled { .. } => ToolType::Function,
+            Job::Runtime { .. } => ToolType::Extension,
+        }
+    }
+
+    /// Runs the call to its one outcome, and says how long it took. A runtime tool's
+    /// handler takes no state.
+    async fn run(
+        self,
+        state: Access<'_, T::State>,
+        ctx: &ToolContext,
+        call: &ToolCall,
+    ) -> (Outcome, Duration) {
         match self {
             Job::Compiled { name, typed } => {
-                run_one::<T>(state, ctx, typed, T::spec_of(name)).await
+                run_call::<T>(state, ctx, call, typed, T::spec_of(name)).await
             }
             Job::Runtime { tool, args } => {
                 run_handler(
                     ctx,
+                    call,
                     tool.spec(),
+                    ToolType::Extension,
                     tool.run(args, ctx),
                     checked_activations::<T>,
                 )
@@ -256,47 +293,63 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     }
 }
 
-/// Runs one call to completion, turning every way it can end into an outcome.
+/// Runs one call of a compiled tool to its outcome (see [`run_handler`]), and says how long
+/// it took.
+pub(crate) async fn run_call<T: ToolSet>(
+    state: Access<'_, T::State>,
+    ctx: &ToolContext,
+    call: &ToolCall,
+    typed: T::Call,
+    spec: &ToolSpec,
+) -> (Outcome, Duration) {
+    run_handler(
+        ctx,
+        call,
+        spec,
+        ToolType::Function,
+        T::dispatch(state, ctx, typed),
+        checked_activations::<T>,
+    )
+    .await
+}
+
+/// Runs one call's handler (a compiled tool's dispatch, a runtime tool's handler) to
+/// completion in its `execute_tool` span (see [`crate::trace`]), turning every way it can
+/// end into an outcome, recorded on the span, and says how long it took; `done` turns a
+/// finished output into its outcome.
 ///
 /// Never panics: a panic while the handler is polled is caught as it unwinds out of the
 /// poll, and a panic while it is dropped (a timeout or a cancellation stops a handler by
 /// dropping its future, which runs its locals' `Drop`) is caught here too. That is why
 /// the handler lives in a pinned `Option`: stopped, it is dropped by `Pin::set` inside
 /// `catch_unwind`, not wherever `select!` or `timeout` would drop it.
-pub(crate) async fn run_one<T: ToolSet>(
-    state: Access<'_, T::State>,
-    ctx: &ToolContext,
-    call: T::Call,
-    spec: &ToolSpec,
-) -> Outcome {
-    if ctx.is_cancelled() {
-        return Outcome::Cancelled;
-    }
-    run_handler(
-        ctx,
-        spec,
-        T::dispatch(state, ctx, call),
-        checked_activations::<T>,
-    )
-    .await
-}
-
-/// [`run_one`] for any handler's future (a compiled tool's dispatch, a runtime tool's
-/// handler): `done` turns a finished output into its outcome.
+///
+/// The span is entered around each poll of the handler (and its drop) rather than by
+/// wrapping this future in `Instrument`: a wrapper would move the whole handler future
+/// once more per call, which costs more than the span itself when nobody records it.
 pub(crate) async fn run_handler(
     ctx: &ToolContext,
+    call: &ToolCall,
     spec: &ToolSpec,
+    tool_type: ToolType,
     handler: impl Future<Output = Result<ToolOutput, ToolError>>,
     done: impl FnOnce(ToolOutput) -> Outcome,
-) -> Outcome {
+) -> (Outcome, Duration) {
+    let span = trace::execute_tool(spec, call, tool_type, ctx);
+    let started = Instant::now();
     if ctx.is_cancelled() {
-        return Outcome::Cancelled;
+        let outcome = Outcome::Cancelled;
+        trace::record_outcome(&span, &outcome, ctx);
+        return (outcome, started.elapsed());
     }
     let mut handler = pin!(Some(AssertUnwindSafe(handler).catch_unwind()));
-    let running = poll_fn(|cx| match handler.as_mut().as_pin_mut() {
-        Some(handler) => handler.poll(cx),
-        // Not reached: the handler is only taken out once this future is gone.
-        None => Poll::Pending,
+    let running = poll_fn(|cx| {
+        let _in_span = span.enter();
+        match handler.as_mut().as_pin_mut() {
+            Some(handler) => handler.poll(cx),
+            // Not reached: the handler is only taken out once this future is gone.
+            None => Poll::Pending,
+        }
     });
     let limited = async {
         match spec.timeout() {
@@ -320,7 +373,10 @@ pub(crate) async fn run_handler(
     };
     // A finished handler's future holds nothing left to drop; a stopped one is dropped
     // now, and a panic in its `Drop` becomes the call's one outcome.
-    match std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))) {
+    let dropped =
+        span.in_scope(|| std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))));
+    let took = started.elapsed();
+    let outcome = match dropped {
         Ok(()) => outcome,
         Err(panic) => {
             let stopped_by = match &outcome {
@@ -337,7 +393,9 @@ pub(crate) async fn run_handler(
                 ),
             }
         }
-    }
+    };
+    trace::record_outcome(&span, &outcome, ctx);
+    (outcome, took)
 }
 
 /// A done output, unless it activates a tool the set does not have: then the call failed,

@@ -63,6 +63,8 @@ pub struct ToolContext {
     cancellation: CancellationToken,
     progress: Option<Arc<dyn ProgressSink>>,
     extensions: Arc<Extensions>,
+    /// Whether call spans record arguments, results and error texts (off by default).
+    traced_content: bool,
 }
 
 impl ToolContext {
@@ -82,6 +84,22 @@ impl ToolContext {
     pub fn with_extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
         Arc::make_mut(&mut self.extensions).insert(value);
         self
+    }
+
+    /// Records each call's arguments (`gen_ai.tool.call.arguments`), its result
+    /// (`gen_ai.tool.call.result`) and a failed handler's own error text
+    /// (`otel.status_description`) on its `execute_tool` span. Off by default: they may
+    /// hold secrets or personal data, so turn it on only where the traces are kept as
+    /// safely as the data. Without a tracing subscriber nothing is recorded either way.
+    pub fn with_traced_content(mut self, on: bool) -> Self {
+        self.traced_content = on;
+        self
+    }
+
+    /// Whether call spans record arguments and results (see
+    /// [`ToolContext::with_traced_content`]).
+    pub fn traces_content(&self) -> bool {
+        self.traced_content
     }
 
     /// The context for one call: the same services, with that call's id.
@@ -134,6 +152,7 @@ impl fmt::Debug for ToolContext {
             .field("cancelled", &self.is_cancelled())
             .field("progress", &self.progress.is_some())
             .field("extensions", &self.extensions)
+            .field("traced_content", &self.traced_content)
             .finish()
     }
 }

@@ -35,6 +35,11 @@ impl Rejected {
         &self.problems
     }
 
+    /// The index of the call each problem is about, parallel to [`Rejected::problems`].
+    pub(crate) fn problem_calls(&self) -> &[usize] {
+        &self.problem_calls
+    }
+
     /// Every call of the rejected program.
     pub fn calls(&self) -> &[ToolCall] {
         &self.calls

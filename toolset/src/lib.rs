@@ -69,6 +69,7 @@ mod spec;
 pub mod stream;
 mod tier;
 pub mod toolbox;
+mod trace;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]

@@ -9,6 +9,7 @@ use crate::consumer::Format;
 use crate::gate::{Checked, Program, Rejected, Route, check_program};
 use crate::proposal::Proposal;
 use crate::toolbox::RuntimeTool;
+use crate::trace;
 use crate::verify::CallProblem;
 use crate::verify::Verified;
 use crate::{Autonomy, Policy, Request, Tier, ToolCall, ToolOutput, ToolSet};
@@ -77,7 +78,11 @@ pub(crate) fn plan_routed<T: ToolSet>(
     policy: &Policy<T>,
     route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
 ) -> Result<Plan<T>, Rejected> {
-    let Program { calls, checked } = check_program::<T>(calls, route)?;
+    let span = trace::gate();
+    let _in_gate = span.enter();
+    let Program { calls, checked } = check_program::<T>(calls, route).inspect_err(|rejected| {
+        trace::record_rejected::<T>(&span, rejected);
+    })?;
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
     for (index, checked) in checked.into_iter().enumerate() {
@@ -97,7 +102,9 @@ pub(crate) fn plan_routed<T: ToolSet>(
                         authority: Authority::Autonomy(policy.autonomy()),
                     });
                 } else {
-                    proposals.push(Proposal::runtime::<T>(&calls[index], &tool));
+                    let proposal = Proposal::runtime::<T>(&calls[index], &tool);
+                    trace::proposal_created(&proposal);
+                    proposals.push(proposal);
                     steps.push(Step::AwaitRuntimeApproval { tool });
                 }
                 continue;
@@ -114,10 +121,18 @@ pub(crate) fn plan_routed<T: ToolSet>(
                 authority: Authority::Autonomy(policy.autonomy()),
             });
         } else {
-            proposals.push(Proposal::new::<T>(&calls[index], name, tier, escalation));
+            let proposal = Proposal::new::<T>(&calls[index], name, tier, escalation);
+            trace::proposal_created(&proposal);
+            proposals.push(proposal);
             steps.push(Step::AwaitApproval { name });
         }
     }
+    trace::record_planned(
+        &span,
+        calls.len(),
+        steps.len() - proposals.len(),
+        proposals.len(),
+    );
     Ok(Plan {
         calls,
         steps,

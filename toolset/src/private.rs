@@ -34,7 +34,9 @@ pub fn approve<T: ToolSet, S: crate::ProposalStore>(
     approval: &Approval,
     policy: &Policy<T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    crate::approval::approve(approvals, approval, policy)
+    let approved = crate::approval::approve(approvals, approval, policy);
+    crate::trace::proposal_resolved(approval, &approved);
+    approved
 }
 
 // Every sentence the model reads. Declared here so that the snapshot test

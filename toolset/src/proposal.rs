@@ -199,8 +199,11 @@ impl Proposal {
         self.result(ToolOutput::text(messages::AWAITING_APPROVAL))
     }
 
-    /// The result to send the model when the human declines the proposal.
+    /// The result to send the model when the human declines the proposal. Records the
+    /// decision as a `toolset.proposal.resolved` event (resolution `declined`) in the
+    /// current span.
     pub fn declined_result(&self, reason: &str) -> ToolResult {
+        crate::trace::proposal_declined(self);
         self.result(ToolOutput::error(messages::declined(reason)))
     }
 

@@ -4,7 +4,9 @@
 //! the next request on.
 //!
 //! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
-//! turns as streamed responses, whose calls are assembled and checked as they arrive.
+//! turns as streamed responses, whose calls are assembled and checked as they arrive, and
+//! `-- --trace` to print the `tracing` spans toolset records (each call's `execute_tool`
+//! span, the gate's) as each one closes.
 //!
 //! A proposal the user does not answer at once waits in a SQLite file (`--db <path>`,
 //! by default in the system's temporary directory); a second invocation,
@@ -41,12 +43,13 @@ enum Command {
 }
 
 const USAGE: &str =
-    "usage: inbox-agent [--db <path>] [--stream | approve <id> | decline <id> [reason]]";
+    "usage: inbox-agent [--db <path>] [--trace] [--stream | approve <id> | decline <id> [reason]]";
 
-fn parse_args() -> Result<(Command, PathBuf), String> {
+fn parse_args() -> Result<(Command, PathBuf, bool), String> {
     let mut args = std::env::args().skip(1);
     let mut db = std::env::temp_dir().join("inbox-agent-proposals.db");
     let mut command = Command::Run { streaming: false };
+    let mut tracing = false;
     let id = |text: Option<String>| {
         let text = text.ok_or_else(|| format!("a proposal id is missing; {USAGE}"))?;
         ProposalId::parse(&text).ok_or_else(|| {
@@ -56,6 +59,7 @@ fn parse_args() -> Result<(Command, PathBuf), String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--stream" => command = Command::Run { streaming: true },
+            "--trace" => tracing = true,
             "--db" => {
                 db = args
                     .next()
@@ -71,7 +75,7 @@ fn parse_args() -> Result<(Command, PathBuf), String> {
             other => return Err(format!("unknown argument {other:?}; {USAGE}")),
         }
     }
-    Ok((command, db))
+    Ok((command, db, tracing))
 }
 
 fn open_approvals(db: &PathBuf) -> Result<Approvals<SqliteStore>, String> {
@@ -91,10 +95,13 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
-    let (command, db) = parse_args()?;
+    let (command, db, tracing) = parse_args()?;
+    if tracing {
+        print_spans();
+    }
     let approvals = open_approvals(&db)?;
     match command {
-        Command::Run { streaming } => conversation(streaming, &approvals, &db).await,
+        Command::Run { streaming } => conversation(streaming, tracing, &approvals, &db).await,
         Command::Approve(id) => approve(&approvals, &id).await,
         Command::Decline(id, reason) => {
             let result = approvals
@@ -145,6 +152,7 @@ fn follow_up(late: &[toolset::ToolResult]) {
 
 async fn conversation(
     streaming: bool,
+    tracing: bool,
     approvals: &Approvals<SqliteStore>,
     db: &std::path::Path,
 ) -> Result<(), String> {
@@ -152,7 +160,9 @@ async fn conversation(
     show::tool_list(InboxTools::specs());
 
     let mut inbox = Inbox::sample();
-    let ctx = ToolContext::default();
+    // With --trace, the spans show each call's arguments and result too: fine for this
+    // sample inbox; a real host turns it on only where its traces are kept safe.
+    let ctx = ToolContext::default().with_traced_content(tracing);
     let mut model = ScriptedModel::new(streaming);
     let mut conversation = vec![json!({
         "role": "user",
@@ -164,7 +174,7 @@ async fn conversation(
     // What the conversation's searches activated, and the tools its history names.
     let mut activations = Activations::new();
     let mut history: Vec<String> = Vec::new();
-    let mut offered_before: Vec<&str> = Vec::new();
+    let mut offered_before: Vec<String> = Vec::new();
 
     while let Some(response) = model.respond(&conversation) {
         // One request: its tool list (what a live agent sends) and its gate decide together.
@@ -175,7 +185,7 @@ async fn conversation(
         let offered = request.offered();
         if offered != offered_before {
             println!("\nThis request offers: {}", offered.join(", "));
-            offered_before = offered;
+            offered_before = offered.iter().map(|name| (*name).to_owned()).collect();
         }
         let (file, reply) = response?;
         let (message, calls) = match reply {
@@ -316,4 +326,16 @@ fn tool_messages(results: &[toolset::ToolResult]) -> Vec<serde_json::Value> {
         serde_json::Value::Array(messages) => messages,
         other => vec![other],
     }
+}
+
+/// Prints every span toolset records when it closes, with its fields (the OpenTelemetry
+/// attribute names), on stdout between the agent's own lines.
+fn print_spans() {
+    use tracing_subscriber::fmt::format::FmtSpan;
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stdout)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_target(false)
+        .without_time()
+        .init();
 }

@@ -168,3 +168,37 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
     assert!(stderr.contains("already approved at"), "{stderr}");
     assert!(!String::from_utf8_lossy(&third.stdout).contains("forwarded"));
 }
+
+#[test]
+fn the_traced_run_prints_an_execute_tool_span_for_each_call_and_the_gates_decisions() {
+    let stdout = run(&["--trace"]);
+    let spans: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.contains("execute_tool{") && line.ends_with(": close"))
+        .collect();
+    // Two rejected calls of the first program, six run of the second, one tool search,
+    // and one call of the deferred tool.
+    assert!(spans.len() >= 9, "{stdout}");
+    for expected in [
+        "otel.name=execute_tool search",
+        "gen_ai.operation.name=\"execute_tool\"",
+        "gen_ai.tool.call.id=\"call_2e\"",
+        "error.type=\"failed\"",
+        "error.type=\"unknown_tool\"",
+        "toolset.gate.rejected=2",
+        "toolset.proposal.created",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in:\n{stdout}"
+        );
+    }
+    // Traced or not, the agent does the same.
+    let outcomes = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| line.starts_with("- call_") || line.starts_with("  -> "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
+}

@@ -108,6 +108,7 @@ mod presence;
 mod progress;
 mod server;
 mod session;
+mod trace;
 
 use crate::consumer::Format;
 use crate::{Autonomy, Policy, Request, ToolContext, ToolName, ToolSet};
@@ -120,6 +121,7 @@ use tokio::sync::RwLock;
 
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
+pub use trace::TraceParent;
 
 /// How long a call may wait for the state, and then run, unless
 /// [`McpServer::with_call_timeout`] says otherwise.
@@ -157,6 +159,8 @@ pub struct McpServer<T: ToolSet> {
     base: Listed,
     /// This session's activations and its list; a fresh one per connection served.
     session: Arc<Session>,
+    /// The host's hook continuing a caller's trace ([`McpServer::with_trace_parent`]).
+    continue_trace: Option<trace::ContinueTrace>,
 }
 
 impl<T: ToolSet> McpServer<T> {
@@ -178,6 +182,7 @@ impl<T: ToolSet> McpServer<T> {
             name: Arc::from(T::NAME),
             version: Arc::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
+            continue_trace: None,
         }
     }
 
@@ -367,6 +372,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             instructions: self.instructions.clone(),
             base: self.base.clone(),
             session: Arc::clone(&self.session),
+            continue_trace: self.continue_trace.clone(),
         }
     }
 }
@@ -380,6 +386,7 @@ impl<T: ToolSet> fmt::Debug for McpServer<T> {
             .field("approval_timeout", &self.approval_timeout)
             .field("name", &self.name)
             .field("version", &self.version)
+            .field("continues_traces", &self.continue_trace.is_some())
             .finish_non_exhaustive()
     }
 }

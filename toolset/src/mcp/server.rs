@@ -7,7 +7,7 @@ use super::elicit;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
-use crate::apply::{call_context, refusal, run_one};
+use crate::apply::{call_context, refusal, run_call};
 use crate::consumer::mcp::result as call_tool_result;
 use crate::plan::{Authority, Step};
 use crate::{Access, Outcome, Tier, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec};
@@ -23,6 +23,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use std::io;
 use std::time::Duration;
 use tokio::sync::{RwLockReadGuard, RwLockWriteGuard};
+use tracing::Instrument;
 
 impl<T: ToolSet> McpServer<T> {
     /// Serves the set over stdio (newline-delimited JSON-RPC on stdin/stdout) until the
@@ -197,7 +198,10 @@ impl<T: ToolSet> McpServer<T> {
         context: &RequestContext<RoleServer>,
     ) -> ToolOutput {
         if let Some(reason) = refusal(spec, authority) {
-            return Outcome::Refused { reason }.to_tool_output();
+            let outcome = Outcome::Refused { reason };
+            let ctx = &self.context;
+            crate::trace::not_run(spec, call, crate::trace::ToolType::Function, ctx, &outcome);
+            return outcome.to_tool_output();
         }
         let client = Client {
             presence: context.extensions.get::<Presence>().cloned(),
@@ -216,7 +220,7 @@ impl<T: ToolSet> McpServer<T> {
         }
         let own_ctx = call_context(&ctx, spec, call);
         let output = match self
-            .run_locked(spec, typed, own_ctx.as_ref().unwrap_or(&ctx), &client)
+            .run_locked(call, spec, typed, own_ctx.as_ref().unwrap_or(&ctx), &client)
             .await
         {
             Ok(outcome) => outcome.to_tool_output(),
@@ -239,6 +243,7 @@ impl<T: ToolSet> McpServer<T> {
     /// than the time limit.
     async fn run_locked(
         &self,
+        call: &ToolCall,
         spec: &'static ToolSpec,
         typed: T::Call,
         ctx: &ToolContext,
@@ -265,10 +270,10 @@ impl<T: ToolSet> McpServer<T> {
             Held::Read(state) => Access::Shared(&**state),
             Held::Write(state) => Access::Exclusive(&mut **state),
         };
-        let running = tokio::time::timeout(limit, run_one::<T>(access, ctx, typed, spec));
+        let running = tokio::time::timeout(limit, run_call::<T>(access, ctx, call, typed, spec));
         let outcome = tokio::select! {
             biased;
-            finished = running => finished.unwrap_or(Outcome::TimedOut { after: limit }),
+            finished = running => finished.map_or(Outcome::TimedOut { after: limit }, |(outcome, _)| outcome),
             // Dropping the handler's future stops it; its context says so too.
             () = client.gone() => {
                 ctx.cancellation().cancel();
@@ -371,13 +376,18 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let span = self.request_span("tools/list", None, &context);
+        let _in_request = span.enter();
         // rmcp takes the tools by value: a copy of the shared list, whose schemas are
         // `Arc`s and whose names and descriptions borrow the specs.
         match self.session.listed(&self.base) {
             Ok(tools) => Ok(ListToolsResult::with_all_items(tools.to_vec())),
-            Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
+            Err(error) => {
+                super::trace::record_error(&span, &ErrorCode::INTERNAL_ERROR.0.to_string());
+                Err(ErrorData::internal_error(error.to_string(), None))
+            }
         }
     }
 
@@ -386,9 +396,10 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context)
-            .await
-            .map(CallToolResponse::from)
+        let span = self.request_span("tools/call", Some(&request.name), &context);
+        let answer = self.call(request, context).instrument(span.clone()).await;
+        super::trace::record_call(&span, &answer);
+        answer.map(CallToolResponse::from)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -1,0 +1,324 @@
+//! What the pipeline records: the `tracing` spans and events of every stage, with the
+//! names and attributes of the OpenTelemetry GenAI semantic conventions. Every span shape
+//! and attribute name lives here; the stages only call these functions.
+//!
+//! - each applied call is a span `execute_tool {gen_ai.tool.name}` (the name in
+//!   `otel.name`, which `tracing-opentelemetry` uses as the span's name; `otel.kind =
+//!   "internal"`), with `gen_ai.operation.name`, `gen_ai.tool.name`,
+//!   `gen_ai.tool.call.id`, `gen_ai.tool.description`, `gen_ai.tool.type`, the outcome
+//!   kind in `toolset.outcome`, and `error.type` (plus `otel.status_code = "error"`)
+//!   when the call did not succeed (a call to a request's tool search, answered by the
+//!   gate, gets one too, without a description);
+//! - the gate is a span `gate` with the counts of approved, proposed and rejected calls,
+//!   one event `toolset.call.rejected` per problem of a rejected call, and an
+//!   `execute_tool` span per rejected call (outcome `rejected`, `error.type` its problem
+//!   kind), so that a call the model made but that never ran is still seen;
+//! - proposals: events `toolset.proposal.created`, `toolset.proposal.resolved` and
+//!   `toolset.proposal.declined`.
+//!
+//! Arguments and results (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) and the
+//! handler's own error text (`otel.status_description`) may hold secrets: they are
+//! recorded only when the host opts in with [`ToolContext::with_traced_content`].
+//!
+//! Cost with no subscriber (or one that filters these spans out): a call's span is one
+//! inlined check of the maximum level, no field is computed and nothing allocates; every
+//! function below returns at once on a disabled span (measured in BENCHMARKS.md,
+//! "Tracing").
+
+use crate::approval::{Approval, ApprovalError, Approved};
+use crate::gate::Rejected;
+use crate::outcome::Outcome;
+use crate::proposal::Proposal;
+use crate::verify::ProblemKind;
+use crate::{ToolCall, ToolContext, ToolName, ToolOutput, ToolSet, ToolSpec};
+use tracing::Span;
+use tracing::field::Empty;
+
+/// `gen_ai.tool.type`: what kind of tool a call is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolType {
+    /// A tool compiled into the set (`#[tool]`).
+    Function,
+    /// A tool run by another system on the agent's behalf (a proxied MCP tool).
+    Extension,
+}
+
+impl ToolType {
+    fn as_str(self) -> &'static str {
+        match self {
+            ToolType::Function => "function",
+            ToolType::Extension => "extension",
+        }
+    }
+}
+
+/// The span of one call: `execute_tool {name}`, entered while the handler runs.
+/// The arguments are recorded only when `ctx` opts in.
+///
+/// Inlined down to one check of the maximum level when nothing records `INFO` spans, so
+/// that a call pays neither a function call nor the span's construction.
+#[inline]
+pub(crate) fn execute_tool(
+    spec: &ToolSpec,
+    call: &ToolCall,
+    tool_type: ToolType,
+    ctx: &ToolContext,
+) -> Span {
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return Span::none();
+    }
+    recorded_execute_tool(spec, call, tool_type, ctx)
+}
+
+/// [`execute_tool`] when something may record it.
+#[inline(never)]
+fn recorded_execute_tool(
+    spec: &ToolSpec,
+    call: &ToolCall,
+    tool_type: ToolType,
+    ctx: &ToolContext,
+) -> Span {
+    let span = call_span(call, Some(spec.description()), tool_type);
+    if ctx.traces_content() && !span.is_disabled() {
+        span.record("gen_ai.tool.call.arguments", call.arguments.as_str());
+    }
+    span
+}
+
+/// A span for a call by the model's tool name, described when the tool is known.
+fn call_span(call: &ToolCall, description: Option<&str>, tool_type: ToolType) -> Span {
+    tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {}", call.name),
+        otel.kind = "internal",
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = call.name.as_str(),
+        gen_ai.tool.call.id = call.id.as_str(),
+        gen_ai.tool.description = description,
+        "gen_ai.tool.type" = tool_type.as_str(),
+        gen_ai.tool.call.arguments = Empty,
+        gen_ai.tool.call.result = Empty,
+        toolset.outcome = Empty,
+        "error.type" = Empty,
+    )
+}
+
+/// The span of a call that was not started (refused at apply time), closed at once
+/// with its outcome.
+pub(crate) fn not_run(
+    spec: &ToolSpec,
+    call: &ToolCall,
+    tool_type: ToolType,
+    ctx: &ToolContext,
+    outcome: &Outcome,
+) {
+    record_outcome(&execute_tool(spec, call, tool_type, ctx), outcome, ctx);
+}
+
+/// The span of a call the gate answered itself (the request's tool search), closed at
+/// once with its outcome.
+pub(crate) fn answered(call: &ToolCall, ctx: &ToolContext, outcome: &Outcome) {
+    let span = call_span(call, None, ToolType::Function);
+    if ctx.traces_content() && !span.is_disabled() {
+        span.record("gen_ai.tool.call.arguments", call.arguments.as_str());
+    }
+    record_outcome(&span, outcome, ctx);
+}
+
+/// Records how the call ended on its span: the outcome kind, `error.type` and the error
+/// status when it did not succeed, and (when `ctx` opts in) the result the model reads
+/// and the handler's error text.
+#[inline]
+pub(crate) fn record_outcome(span: &Span, outcome: &Outcome, ctx: &ToolContext) {
+    if !span.is_disabled() {
+        record_enabled_outcome(span, outcome, ctx);
+    }
+}
+
+/// [`record_outcome`] on a span something records.
+#[inline(never)]
+fn record_enabled_outcome(span: &Span, outcome: &Outcome, ctx: &ToolContext) {
+    span.record("toolset.outcome", outcome.kind());
+    if let Some(error) = error_type(outcome) {
+        span.record("error.type", error);
+        span.record("otel.status_code", "error");
+    }
+    if ctx.traces_content() {
+        if let Some(text) = error_text(outcome) {
+            span.record("otel.status_description", text);
+        }
+        span.record(
+            "gen_ai.tool.call.result",
+            result_text(&outcome.to_tool_output()).as_str(),
+        );
+    }
+}
+
+/// The `error.type` of an outcome: its kind for every way a call fails, `tool_error`
+/// for a handler's output marked as an error; `None` for a call that went well (a skip
+/// is a deliberate answer, not an error).
+fn error_type(outcome: &Outcome) -> Option<&'static str> {
+    match outcome {
+        Outcome::Done(output) if output.is_error => Some("tool_error"),
+        Outcome::Done(_) | Outcome::Skipped { .. } => None,
+        Outcome::Failed { .. }
+        | Outcome::Refused { .. }
+        | Outcome::TimedOut { .. }
+        | Outcome::Cancelled
+        | Outcome::Panicked { .. } => Some(outcome.kind()),
+    }
+}
+
+/// The host-side text of why a call did not succeed.
+fn error_text(outcome: &Outcome) -> Option<&str> {
+    match outcome {
+        Outcome::Failed { message } | Outcome::Panicked { message } => Some(message),
+        Outcome::Refused { reason } => Some(reason),
+        _ => None,
+    }
+}
+
+/// A result as recorded: its structured JSON when it has one, else its text.
+fn result_text(output: &ToolOutput) -> String {
+    match &output.structured {
+        Some(value) => value.to_string(),
+        None => output.text_content(),
+    }
+}
+
+/// The span of the gate: what it decided about a program, recorded when it is done.
+pub(crate) fn gate() -> Span {
+    tracing::info_span!(
+        "gate",
+        otel.name = "gate",
+        otel.kind = "internal",
+        otel.status_code = Empty,
+        toolset.gate.calls = Empty,
+        toolset.gate.approved = Empty,
+        toolset.gate.proposed = Empty,
+        toolset.gate.rejected = Empty,
+    )
+}
+
+/// Records a program the gate let through: how many calls run and how many wait.
+pub(crate) fn record_planned(span: &Span, calls: usize, approved: usize, proposed: usize) {
+    if span.is_disabled() {
+        return;
+    }
+    span.record("toolset.gate.calls", calls);
+    span.record("toolset.gate.approved", approved);
+    span.record("toolset.gate.proposed", proposed);
+    span.record("toolset.gate.rejected", 0_usize);
+}
+
+/// Records a rejected program on the gate's span (called inside it): nothing approved,
+/// one event per problem, and an `execute_tool` span per rejected call with `error.type`
+/// set to its (first) problem's kind. The problem messages are not recorded: they may
+/// quote the arguments; the kinds say what went wrong.
+pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &Rejected) {
+    if span.is_disabled() {
+        return;
+    }
+    let calls = rejected.calls();
+    let mut bad = vec![false; calls.len()];
+    for (problem, &index) in rejected.problems().iter().zip(rejected.problem_calls()) {
+        tracing::info!(
+            gen_ai.tool.name = problem.name.as_str(),
+            gen_ai.tool.call.id = problem.call_id.as_str(),
+            toolset.problem = problem_kind(problem.kind),
+            "toolset.call.rejected"
+        );
+        let Some(call) = calls.get(index) else {
+            continue;
+        };
+        if std::mem::replace(&mut bad[index], true) {
+            continue;
+        }
+        let description = T::Name::from_name(&call.name).map(|name| T::spec_of(name).description());
+        let call_span = call_span(call, description, ToolType::Function);
+        call_span.record("toolset.outcome", "rejected");
+        call_span.record("error.type", problem_kind(problem.kind));
+        call_span.record("otel.status_code", "error");
+    }
+    span.record("toolset.gate.calls", calls.len());
+    span.record("toolset.gate.approved", 0_usize);
+    span.record("toolset.gate.proposed", 0_usize);
+    span.record(
+        "toolset.gate.rejected",
+        bad.iter().filter(|bad| **bad).count(),
+    );
+    span.record("otel.status_code", "error");
+}
+
+/// The name of a problem kind, as `error.type` and events record it.
+fn problem_kind(kind: ProblemKind) -> &'static str {
+    match kind {
+        ProblemKind::UnknownTool => "unknown_tool",
+        ProblemKind::Denied => "denied",
+        ProblemKind::MalformedJson => "malformed_json",
+        ProblemKind::InvalidArguments => "invalid_arguments",
+        ProblemKind::Misdeclared => "misdeclared",
+        ProblemKind::InvalidCallId => "invalid_call_id",
+    }
+}
+
+/// An event: the plan withheld this call for a human.
+pub(crate) fn proposal_created(proposal: &Proposal) {
+    tracing::info!(
+        gen_ai.tool.name = proposal.call().name.as_str(),
+        gen_ai.tool.call.id = proposal.call().id.as_str(),
+        toolset.tier = proposal.tier().as_str(),
+        toolset.propose_only = proposal.is_propose_only(),
+        "toolset.proposal.created"
+    );
+}
+
+/// An event: a human's approval of a proposal was acted on, and with what result
+/// (`run`, `handoff`, or `refused` with the kind of refusal). The tool and call are named
+/// when the approval held; a refused one names only the proposal it was for.
+pub(crate) fn proposal_resolved<T: ToolSet>(
+    approval: &Approval,
+    approved: &Result<Approved<T>, ApprovalError>,
+) {
+    let (resolution, refusal, call) = match approved {
+        Ok(Approved::Run(plan)) => ("run", None, plan.calls().first()),
+        Ok(Approved::Handoff { call, .. }) => ("handoff", None, Some(call)),
+        Err(error) => ("refused", Some(approval_error_kind(error)), None),
+    };
+    tracing::info!(
+        toolset.proposal.id = approval.proposal.as_str(),
+        gen_ai.tool.name = call.map(|call| call.name.as_str()),
+        gen_ai.tool.call.id = call.map(|call| call.id.as_str()),
+        toolset.resolution = resolution,
+        "error.type" = refusal,
+        "toolset.proposal.resolved"
+    );
+}
+
+/// An event: a human declined a proposal.
+pub(crate) fn proposal_declined(proposal: &Proposal) {
+    tracing::info!(
+        gen_ai.tool.name = proposal.call().name.as_str(),
+        gen_ai.tool.call.id = proposal.call().id.as_str(),
+        toolset.resolution = "declined",
+        "toolset.proposal.resolved"
+    );
+}
+
+/// The name of a refused approval's reason.
+fn approval_error_kind(error: &ApprovalError) -> &'static str {
+    match error {
+        ApprovalError::UnknownProposal(_) => "unknown_proposal",
+        ApprovalError::AlreadyResolved(_) => "already_resolved",
+        ApprovalError::Expired { .. } => "expired",
+        ApprovalError::Forged => "forged",
+        ApprovalError::OtherSet { .. } => "other_set",
+        ApprovalError::SetChanged => "set_changed",
+        ApprovalError::ArgumentsChanged => "arguments_changed",
+        ApprovalError::TierChanged { .. } => "tier_changed",
+        ApprovalError::Invalid(problem) => problem_kind(problem.kind),
+        ApprovalError::Store(_) => "store",
+    }
+}
