@@ -2,7 +2,7 @@
 //! run time"), passing the same gate, plan, apply, proposals and renderers.
 //!
 //! A [`Toolbox`] owns its runtime tools ([`RuntimeTool`], registered from a
-//! [`DynamicTool`] by [`register`]); a [`Request`] built from it offers them after the
+//! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`] built from it offers them after the
 //! set's tools, routes their calls to the gate's JSON Schema check (`verify.rs`) and puts
 //! them in the same [`Plan`], so a program mixing both is gated as one and applied as one,
 //! outcomes in the model's order. What a runtime tool is made of lives in `dynamic.rs`,
