@@ -138,7 +138,7 @@ pub fn declined(reason: &str) -> String {
 /// approval ended: `outcome` is the late result's text.
 pub fn late_result(call_id: &str, tool: &str, outcome: &str) -> String {
     format!(
-        "Update on your earlier call {call_id} to `{tool}`, which was awaiting approval, is resolved. Its result: {outcome}"
+        "Update: your earlier call {call_id} to `{tool}`, which was awaiting approval, has now been resolved. Its result: {outcome}"
     )
 }
 

@@ -150,7 +150,7 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
     for expected in [
         "call_4c forward: DONE forwarded item 3 (Invoice 4471) to billing@cy-partners.example",
         "Follow-up message for the model:",
-        "Update on your earlier call call_4c to `forward`, which was awaiting approval",
+        "Update: your earlier call call_4c to `forward`, which was awaiting approval, has now been resolved",
     ] {
         assert!(
             second.contains(expected),
