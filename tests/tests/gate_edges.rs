@@ -908,6 +908,7 @@ mod agreement {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+    use toolset_tests::exclusions::{huge_integers_zeroed, integral_floats_as_integers};
 
     /// A small deterministic generator: the proptest input is its seed.
     struct Rng(u64);
@@ -1143,25 +1144,6 @@ mod agreement {
         }
     }
 
-    fn integral_floats_as_integers(value: &Value) -> Value {
-        match value {
-            Value::Number(number) if number.is_f64() => match number.as_f64() {
-                Some(float) if float.fract() == 0.0 && float.abs() < 9e15 => json!(float as i64),
-                _ => value.clone(),
-            },
-            Value::Array(items) => {
-                Value::Array(items.iter().map(integral_floats_as_integers).collect())
-            }
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(key, member)| (key.clone(), integral_floats_as_integers(member)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
-
     /// `value` as JSON text, with every integral float written in integer digits.
     fn integral_floats_in_digits(value: &Value) -> String {
         match value {
@@ -1187,25 +1169,6 @@ mod agreement {
                 format!("{{{}}}", members.join(","))
             }
             other => other.to_string(),
-        }
-    }
-
-    fn huge_integers_zeroed(value: &Value) -> Value {
-        match value {
-            Value::Number(number)
-                if number.as_u64().is_some_and(|n| n > 1 << 53)
-                    || number.as_i64().is_some_and(|n| n < -(1 << 53)) =>
-            {
-                json!(0)
-            }
-            Value::Array(items) => Value::Array(items.iter().map(huge_integers_zeroed).collect()),
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(key, member)| (key.clone(), huge_integers_zeroed(member)))
-                    .collect(),
-            ),
-            other => other.clone(),
         }
     }
 

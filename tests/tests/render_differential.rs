@@ -43,6 +43,7 @@ use std::collections::BTreeSet;
 use std::sync::LazyLock;
 use toolset::consumer::{Format, tool_value};
 use toolset::{ToolName, ToolSet};
+use toolset_tests::exclusions::{huge_integers_zeroed, integral_floats_as_integers};
 
 type Name = <Corpus as ToolSet>::Name;
 
@@ -440,49 +441,12 @@ fn case_and_value() -> impl Strategy<Value = (usize, Value)> {
 // Exclusions
 // ----------------------------------------------------------------------------------------
 
-/// `value` with every integral float written as an integer (`1.0` → `1`).
-fn integral_floats_as_integers(value: &Value) -> Value {
-    match value {
-        Value::Number(number) if number.is_f64() => match number.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
-            _ => value.clone(),
-        },
-        Value::Array(items) => items.iter().map(integral_floats_as_integers).collect(),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(key, value)| (key.clone(), integral_floats_as_integers(value)))
-                .collect(),
-        ),
-        _ => value.clone(),
-    }
-}
-
 /// E1: the disagreement is exactly the integral-float spelling.
 fn explained_by_integral_floats(case: &Case, validator: &Validator, value: &Value) -> bool {
     let normalized = integral_floats_as_integers(value);
     normalized != *value
         && validator.is_valid(&normalized) == validator.is_valid(value)
         && parses(case, &normalized) == validator.is_valid(&normalized)
-}
-
-/// `value` with every integer beyond ±2^53 replaced by 0.
-fn huge_integers_zeroed(value: &Value) -> Value {
-    match value {
-        Value::Number(number)
-            if number.as_u64().is_some_and(|n| n > 1 << 53)
-                || number.as_i64().is_some_and(|n| n < -(1 << 53)) =>
-        {
-            json!(0)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(huge_integers_zeroed).collect()),
-        Value::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(key, member)| (key.clone(), huge_integers_zeroed(member)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
 }
 
 /// E4: the schema refuses only because of an integer in the last few values of a 64-bit
