@@ -233,12 +233,12 @@ impl<T: ToolSet> Job<T> {
         }
     }
 
-    /// What the call's span says the tool is: a compiled function, or a runtime tool
-    /// (an extension: configured or proxied).
+    /// What the call's span says the tool is: a function run here (compiled or a runtime
+    /// tool's own handler), or an extension (a tool proxied from another MCP server).
     fn tool_type(&self) -> ToolType {
         match self {
             Job::Compiled { .. } => ToolType::Function,
-            Job::Runtime { .. } => ToolType::Extension,
+            Job::Runtime { tool, .. } => tool.tool_type(),
         }
     }
 
@@ -259,7 +259,7 @@ impl<T: ToolSet> Job<T> {
                     ctx,
                     call,
                     tool.spec(),
-                    ToolType::Extension,
+                    tool.tool_type(),
                     tool.run(args, ctx),
                     checked_activations::<T>,
                 )

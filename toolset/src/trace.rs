@@ -37,9 +37,11 @@ use tracing::field::Empty;
 /// `gen_ai.tool.type`: what kind of tool a call is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ToolType {
-    /// A tool compiled into the set (`#[tool]`).
+    /// A tool run here: compiled into the set (`#[tool]`), or a runtime tool's own handler.
     Function,
     /// A tool run by another system on the agent's behalf (a proxied MCP tool).
+    // Only tools proxied through `McpTools` (feature `mcp-client`) are extensions.
+    #[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
     Extension,
 }
 

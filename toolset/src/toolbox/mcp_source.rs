@@ -336,7 +336,7 @@ impl Shared {
             match register(tool, |candidate| {
                 names.iter().any(|known| known == candidate)
             }) {
-                Ok(tool) => tools.push(Arc::new(tool)),
+                Ok(tool) => tools.push(Arc::new(tool.proxied())),
                 Err(found) => problems.extend(found),
             }
             names.push(name);

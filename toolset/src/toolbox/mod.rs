@@ -20,6 +20,7 @@ pub use register::{RegistrationError, RegistrationProblem};
 
 use crate::consumer::Format;
 use crate::consumer::cache::render_fragment;
+use crate::trace::ToolType;
 use crate::{
     Autonomy, Plan, Policy, Proposal, Rejected, Report, Request, ToolCall, ToolContext, ToolError,
     ToolName, ToolOutput, ToolSet, ToolSpec,
@@ -38,6 +39,9 @@ pub struct RuntimeTool {
     handler: Option<Arc<dyn DynamicHandler>>,
     preview: Option<PreviewFn>,
     fragments: [OnceLock<Box<str>>; Format::ALL.len()],
+    /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
+    /// another server runs (a proxied MCP tool).
+    tool_type: ToolType,
 }
 
 impl RuntimeTool {
@@ -51,7 +55,20 @@ impl RuntimeTool {
             handler,
             preview,
             fragments: [const { OnceLock::new() }; Format::ALL.len()],
+            tool_type: ToolType::Function,
         }
+    }
+
+    /// This tool as one another MCP server runs: its calls are `extension` spans.
+    #[cfg(feature = "mcp-client")]
+    pub(crate) fn proxied(mut self) -> Self {
+        self.tool_type = ToolType::Extension;
+        self
+    }
+
+    /// What its `execute_tool` span calls it (`gen_ai.tool.type`).
+    pub(crate) fn tool_type(&self) -> ToolType {
+        self.tool_type
     }
 
     /// The tool's spec: what renderers, the gate and apply read.
