@@ -3,11 +3,13 @@
 //! a call whose client has gone never starts, progress stays bounded for a client that
 //! does not read, and malformed params get -32602.
 
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject,
-};
+#[path = "support/client.rs"]
+mod client;
+
+use client::{call, params, text};
+use rmcp::RoleClient;
+use rmcp::model::{CallToolRequest, ClientRequest};
 use rmcp::service::{PeerRequestOptions, RunningService};
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -80,42 +82,9 @@ toolset! {
 
 type Client = RunningService<RoleClient, ()>;
 
-/// A new session with `server` (a clone sharing its state) over an in-memory pipe.
+/// A new session with `server` (a clone sharing its state).
 async fn connect(server: &McpServer<BoardTools>) -> Client {
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    let server = server.clone();
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("the client connects")
-}
-
-fn params(name: &'static str, args: Value) -> CallToolRequestParams {
-    let Value::Object(map) = args else {
-        panic!("arguments must be an object, got {args}")
-    };
-    CallToolRequestParams::new(name).with_arguments(JsonObject::from_iter(map))
-}
-
-async fn call(client: &Client, name: &'static str, args: Value) -> CallToolResult {
-    tokio::time::timeout(
-        Duration::from_secs(20),
-        client.call_tool(params(name, args)),
-    )
-    .await
-    .expect("the call answers in time")
-    .expect("the call succeeds at the protocol level")
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    client::connect(server.clone(), ()).await
 }
 
 fn board_server() -> McpServer<BoardTools> {

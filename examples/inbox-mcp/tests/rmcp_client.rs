@@ -1,12 +1,13 @@
 //! `toolset::mcp::McpServer` driven by rmcp's own client over an in-memory pipe: progress
 //! notifications, cancellation, image content, host-only metadata and output schemas.
 
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject,
-    ProgressNotificationParam,
-};
+#[path = "support/client.rs"]
+mod client;
+
+use client::{call, params, text};
+use rmcp::model::{CallToolRequest, ClientRequest, ProgressNotificationParam};
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::json;
@@ -85,46 +86,15 @@ impl ClientHandler for ProgressClient {
 
 type Client = RunningService<RoleClient, ProgressClient>;
 
-/// A client connected to `server` through an in-memory pipe, and its progress reports.
+/// A client connected to `server`, and its progress reports.
 async fn connect(
     server: McpServer<DeskTools>,
 ) -> (Client, mpsc::UnboundedReceiver<ProgressNotificationParam>) {
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
     let (sender, receiver) = mpsc::unbounded_channel();
-    let client = ProgressClient(sender)
-        .serve(client_io)
-        .await
-        .expect("the client connects");
-    (client, receiver)
-}
-
-fn arguments(value: serde_json::Value) -> JsonObject {
-    match value {
-        serde_json::Value::Object(map) => map,
-        other => panic!("arguments must be an object, got {other}"),
-    }
-}
-
-async fn call(client: &Client, name: &'static str, args: serde_json::Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name).with_arguments(arguments(args));
-    tokio::time::timeout(Duration::from_secs(10), client.call_tool(params))
-        .await
-        .expect("the call answers in time")
-        .expect("the call succeeds at the protocol level")
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    (
+        client::connect(server, ProgressClient(sender)).await,
+        receiver,
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -133,9 +103,10 @@ async fn progress_reaches_the_client_and_cancellation_stops_the_call() {
     let state = server.state().clone();
     let (client, mut progress) = connect(server).await;
 
-    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-        CallToolRequestParams::new("slow_write").with_arguments(arguments(json!({"steps": 2}))),
-    ));
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params(
+        "slow_write",
+        json!({"steps": 2}),
+    )));
     let handle = client
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await

@@ -4,10 +4,13 @@
 //! `notifications/tools/list_changed`; and, for many policies, what a session is listed
 //! is exactly what its gate lets through.
 
+#[path = "support/client.rs"]
+mod client;
+
+use client::{call, text};
 use inbox_agent::{Inbox, InboxTools, InboxToolsName};
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::service::{NotificationContext, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::json;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -26,40 +29,10 @@ impl ClientHandler for ListWatcher {
 
 type Client = RunningService<RoleClient, ListWatcher>;
 
-/// A new session with `server`, over an in-memory pipe, and its list-changed signals.
+/// A new session with `server` and its list-changed signals.
 async fn connect(server: McpServer<InboxTools>) -> (Client, mpsc::UnboundedReceiver<()>) {
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
     let (sender, receiver) = mpsc::unbounded_channel();
-    let client = ListWatcher(sender)
-        .serve(client_io)
-        .await
-        .expect("the client connects");
-    (client, receiver)
-}
-
-async fn call(client: &Client, name: &str, args: serde_json::Value) -> CallToolResult {
-    let serde_json::Value::Object(args) = args else {
-        panic!("arguments must be an object");
-    };
-    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(JsonObject::from(args));
-    tokio::time::timeout(Duration::from_secs(10), client.call_tool(params))
-        .await
-        .expect("the call answers in time")
-        .expect("the call succeeds at the protocol level")
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    (client::connect(server, ListWatcher(sender)).await, receiver)
 }
 
 async fn listed(client: &Client) -> Vec<String> {
