@@ -49,6 +49,24 @@ pub struct PartialCall {
     pub arguments: String,
 }
 
+impl PartialCall {
+    /// What the stream had sent of the call at `position`: its id and name where it had
+    /// sent them, and the argument text so far.
+    pub(crate) fn seen(
+        position: usize,
+        id: Option<&str>,
+        name: Option<&str>,
+        arguments: &str,
+    ) -> Self {
+        PartialCall {
+            position,
+            id: id.map(str::to_owned),
+            name: name.map(str::to_owned),
+            arguments: arguments.to_owned(),
+        }
+    }
+}
+
 /// A stream of tool calls that cannot be assembled faithfully.
 ///
 /// It says what is wrong ([`kind`](Self::kind), and the message), names the call(s)

@@ -169,12 +169,7 @@ impl Anthropic {
             None => Err(StreamError::about(
                 PROVIDER,
                 StreamErrorKind::UnknownCall,
-                vec![PartialCall {
-                    position: index,
-                    id: None,
-                    name: None,
-                    arguments: String::new(),
-                }],
+                vec![PartialCall::seen(index, None, None, "")],
                 format!("a `{kind}` event arrived for a content block that was never started"),
             )),
         }

@@ -182,12 +182,7 @@ impl OpenAiChat {
             return Err(StreamError::about(
                 PROVIDER,
                 StreamErrorKind::MalformedEvent,
-                vec![PartialCall {
-                    position: index,
-                    id: id.map(str::to_owned),
-                    name: name.map(str::to_owned),
-                    arguments: String::new(),
-                }],
+                vec![PartialCall::seen(index, id, name, "")],
                 format!(
                     "the call's type is {kind:?}; only \"function\" tool calls can be run as tools"
                 ),
@@ -197,12 +192,12 @@ impl OpenAiChat {
             return Err(StreamError::about(
                 PROVIDER,
                 StreamErrorKind::AfterEnd,
-                vec![PartialCall {
-                    position: index,
-                    id: id.map(str::to_owned),
-                    name: name.map(str::to_owned),
-                    arguments: arguments.unwrap_or_default().to_owned(),
-                }],
+                vec![PartialCall::seen(
+                    index,
+                    id,
+                    name,
+                    arguments.unwrap_or_default(),
+                )],
                 format!("a fragment arrived after the choice's finish_reason `{reason}`"),
             ));
         }
@@ -216,12 +211,12 @@ impl OpenAiChat {
                     return Err(StreamError::about(
                         PROVIDER,
                         StreamErrorKind::UnknownCall,
-                        vec![PartialCall {
-                            position: index,
-                            id: None,
-                            name: name.map(str::to_owned),
-                            arguments: arguments.unwrap_or_default().to_owned(),
-                        }],
+                        vec![PartialCall::seen(
+                            index,
+                            None,
+                            name,
+                            arguments.unwrap_or_default(),
+                        )],
                         "a fragment arrived for an index no call was started at (a call's first fragment carries its `id`)",
                     ));
                 };

@@ -159,12 +159,7 @@ impl OpenAiResponses {
             StreamError::about(
                 PROVIDER,
                 StreamErrorKind::UnknownCall,
-                vec![PartialCall {
-                    position: index,
-                    id: None,
-                    name: None,
-                    arguments: String::new(),
-                }],
+                vec![PartialCall::seen(index, None, None, "")],
                 what,
             )
         };
