@@ -652,42 +652,31 @@ fn a_json_array_is_refused_as_the_arguments_whatever_the_tier() {
 
 #[test]
 fn a_number_out_of_range_or_a_wrong_shape_is_invalid_arguments_naming_the_field() {
-    let fine = r#"{"ratio":0.5,"count":1,"point":[1,2],"order":"oldest"}"#;
+    // `measure`'s arguments, fine but for `field`, whose JSON text is `raw`.
+    let measure = |field: &str, raw: &str| {
+        let fields = [
+            ("ratio", "0.5"),
+            ("count", "1"),
+            ("point", "[1,2]"),
+            ("order", r#""oldest""#),
+        ];
+        let fields = fields
+            .map(|(key, fine)| format!(r#""{key}":{}"#, if key == field { raw } else { fine }));
+        format!("{{{}}}", fields.join(","))
+    };
+    let fine = measure("", "");
     assert!(EdgeTools::gate([ToolCall::new("1", "measure", fine)], Autonomy::ReadOnly).is_ok());
-    for (arguments, path) in [
-        (
-            r#"{"ratio":1e39,"count":1,"point":[1,2],"order":"oldest"}"#,
-            "/ratio",
-        ),
-        (
-            r#"{"ratio":0.5,"count":340282366920938463463374607431768211456,"point":[1,2],"order":"oldest"}"#,
-            "/count",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1.5,"point":[1,2],"order":"oldest"}"#,
-            "/count",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1,"point":[1,2,3],"order":"oldest"}"#,
-            "/point",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1,"point":[1],"order":"oldest"}"#,
-            "/point",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":{"oldest":1}}"#,
-            "/order",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":"newest"}"#,
-            "/order",
-        ),
-        (
-            r#"{"ratio":0.5,"count":1,"point":[1,2],"order":{"by_field":7}}"#,
-            "/order/by_field",
-        ),
+    for (field, raw, path) in [
+        ("ratio", "1e39", "/ratio"),
+        ("count", "340282366920938463463374607431768211456", "/count"),
+        ("count", "1.5", "/count"),
+        ("point", "[1,2,3]", "/point"),
+        ("point", "[1]", "/point"),
+        ("order", r#"{"oldest":1}"#, "/order"),
+        ("order", r#""newest""#, "/order"),
+        ("order", r#"{"by_field":7}"#, "/order/by_field"),
     ] {
+        let arguments = &measure(field, raw);
         let (kind, message) = refusal("measure", arguments);
         assert_eq!(
             kind,
