@@ -70,7 +70,8 @@ fn recorded<F: Future>(work: impl FnOnce() -> F) -> (F::Output, Vec<SpanData>) {
         .with_tracked_inactivity(false);
     let subscriber = tracing_subscriber::registry().with(layer);
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        // Time for the handlers, I/O for the proxied MCP server's pipes.
+        .enable_all()
         .build()
         .expect("a tokio runtime");
     let output = tracing::subscriber::with_default(subscriber, || runtime.block_on(work()));
@@ -167,6 +168,95 @@ fn every_applied_call_is_an_internal_execute_tool_span_with_exactly_the_genai_at
     let gate = span(&spans, "gate");
     assert_eq!(text(gate, "toolset.gate.approved").as_deref(), Some("2"));
     assert_eq!(text(gate, "toolset.gate.rejected").as_deref(), Some("0"));
+}
+
+/// A runtime tool of a toolbox over `FileTools`, with its own handler.
+fn weather() -> toolset::DynamicTool {
+    async fn forecast(args: serde_json::Value, _ctx: &ToolContext) -> String {
+        format!("sunny in {}", args["city"].as_str().unwrap_or("?"))
+    }
+    toolset::DynamicTool::new("weather", toolset::Tier::ReadOnly, "Today's weather.")
+        .input_schema(serde_json::json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+        }))
+        .handler(forecast)
+}
+
+/// Gates `calls` at `read_only` through `toolbox` and applies them.
+async fn run_toolbox(toolbox: &toolset::Toolbox<FileTools>, calls: Vec<ToolCall>) -> Report {
+    let plan = toolbox
+        .gate(calls, &FileTools::policy(Autonomy::ReadOnly))
+        .expect("the program is valid");
+    toolbox
+        .apply(&mut Files::default(), &ToolContext::default(), plan)
+        .await
+}
+
+#[test]
+fn a_runtime_tools_execute_tool_span_is_a_function_like_a_compiled_ones() {
+    let toolbox = FileTools::toolbox()
+        .with(weather())
+        .expect("the runtime tool registers");
+    let calls = vec![
+        ToolCall::new("c1", "lookup", r#"{"word":"tax"}"#),
+        ToolCall::new("c2", "weather", r#"{"city":"Oslo"}"#),
+    ];
+    let (report, spans) = recorded(|| run_toolbox(&toolbox, calls));
+    assert!(report.outcomes().all(|(_, outcome)| outcome.is_done()));
+    let weather = span(&spans, "execute_tool weather");
+    assert_eq!(weather.span_kind, SpanKind::Internal);
+    assert_eq!(
+        gen_ai(weather),
+        expected(&[
+            ("gen_ai.operation.name", "execute_tool"),
+            ("gen_ai.tool.name", "weather"),
+            ("gen_ai.tool.call.id", "c2"),
+            ("gen_ai.tool.description", "Today's weather."),
+            ("gen_ai.tool.type", "function"),
+        ])
+    );
+    let lookup = span(&spans, "execute_tool lookup");
+    assert_eq!(
+        text(lookup, "gen_ai.tool.type").as_deref(),
+        Some("function")
+    );
+}
+
+#[cfg(feature = "mcp-client")]
+#[test]
+fn a_proxied_mcp_tools_execute_tool_span_is_an_extension() {
+    let (report, spans) = recorded(|| async {
+        let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_mcp"));
+        let fixture = toolset::toolbox::McpTools::connect_stdio("fix", command)
+            .await
+            .expect("the fixture server starts")
+            .tier_of("echo", toolset::Tier::ReadOnly);
+        let toolbox = FileTools::toolbox()
+            .with(weather())
+            .and_then(|toolbox| toolbox.with_namespace(fixture))
+            .expect("the tools register");
+        let calls = vec![
+            ToolCall::new("c1", "fix_echo", r#"{"text":"hi"}"#),
+            ToolCall::new("c2", "weather", r#"{"city":"Oslo"}"#),
+        ];
+        run_toolbox(&toolbox, calls).await
+    });
+    assert!(
+        report.outcomes().all(|(_, outcome)| outcome.is_done()),
+        "{:?}",
+        report.entries()
+    );
+    let echo = span(&spans, "execute_tool fix_echo");
+    assert_eq!(echo.span_kind, SpanKind::Internal);
+    assert_eq!(text(echo, "gen_ai.tool.type").as_deref(), Some("extension"));
+    assert_eq!(text(echo, "gen_ai.tool.call.id").as_deref(), Some("c1"));
+    // Beside it, a runtime tool with its own handler is still a function.
+    let weather = span(&spans, "execute_tool weather");
+    assert_eq!(
+        text(weather, "gen_ai.tool.type").as_deref(),
+        Some("function")
+    );
 }
 
 #[test]

@@ -254,17 +254,7 @@ impl<T: ToolSet> Job<T> {
             Job::Compiled { name, typed } => {
                 run_call::<T>(state, ctx, call, typed, T::spec_of(name)).await
             }
-            Job::Runtime { tool, args } => {
-                run_handler(
-                    ctx,
-                    call,
-                    tool.spec(),
-                    tool.tool_type(),
-                    tool.run(args, ctx),
-                    checked_activations::<T>,
-                )
-                .await
-            }
+            Job::Runtime { tool, args } => run_runtime::<T>(ctx, call, &tool, args).await,
         }
     }
 }
@@ -308,6 +298,25 @@ pub(crate) async fn run_call<T: ToolSet>(
         spec,
         ToolType::Function,
         T::dispatch(state, ctx, typed),
+        checked_activations::<T>,
+    )
+    .await
+}
+
+/// Runs one call of a runtime tool of a toolbox over `T` to its outcome (see
+/// [`run_handler`]), and says how long it took.
+pub(crate) async fn run_runtime<T: ToolSet>(
+    ctx: &ToolContext,
+    call: &ToolCall,
+    tool: &RuntimeTool,
+    args: Value,
+) -> (Outcome, Duration) {
+    run_handler(
+        ctx,
+        call,
+        tool.spec(),
+        tool.tool_type(),
+        tool.run(args, ctx),
         checked_activations::<T>,
     )
     .await

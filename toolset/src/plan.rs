@@ -168,6 +168,26 @@ impl<T: ToolSet> Plan<T> {
         }
     }
 
+    /// A plan of the one call to a runtime tool a human approved, with its arguments as
+    /// the gate validated them.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn runtime_approved_by_human(
+        call: ToolCall,
+        tool: Arc<RuntimeTool>,
+        args: serde_json::Value,
+    ) -> Self {
+        Plan {
+            calls: vec![call],
+            steps: vec![Step::RunRuntime {
+                index: 0,
+                tool,
+                args,
+                authority: Authority::Human,
+            }],
+            proposals: Vec::new(),
+        }
+    }
+
     pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>) {
         (self.calls, self.steps)
     }

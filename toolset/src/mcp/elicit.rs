@@ -5,7 +5,7 @@
 //! on the very call that was shown).
 
 use super::messages;
-use crate::{Proposal, ToolSet};
+use crate::Proposal;
 use rmcp::model::{
     ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest,
 };
@@ -28,15 +28,24 @@ pub(crate) fn client_can_ask(peer: &Peer<RoleServer>) -> bool {
     })
 }
 
+/// What the form shows of the tool beside the proposal: its title and the preview of
+/// these arguments, both computed now by the tool (the set's, or the toolbox's runtime
+/// tool), never read from the proposal.
+pub(crate) struct Shown<'a> {
+    pub(crate) title: Option<&'a str>,
+    pub(crate) preview: Option<String>,
+}
+
 /// Asks the human whether `proposal` may run; `true` only on an explicit accept with the
 /// approval box ticked, within `limit`. Decline, cancel, an unticked box, an error or no
 /// answer in time all mean no.
-pub(crate) async fn human_approves<T: ToolSet>(
+pub(crate) async fn human_approves(
     peer: &Peer<RoleServer>,
     proposal: &Proposal,
+    shown: Shown<'_>,
     limit: Duration,
 ) -> bool {
-    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form::<T>(proposal)) else {
+    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form(proposal, shown)) else {
         return false;
     };
     let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
@@ -61,9 +70,8 @@ pub(crate) async fn human_approves<T: ToolSet>(
     }
 }
 
-/// The elicitation form for `proposal`; its title and preview come from the set `T` and
-/// the arguments now, never from the proposal.
-fn form<T: ToolSet>(proposal: &Proposal) -> Value {
+/// The elicitation form for `proposal`, showing what `shown` says of its tool.
+fn form(proposal: &Proposal, shown: Shown<'_>) -> Value {
     let call = proposal.call();
     let arguments = serde_json::from_str::<Value>(&call.arguments)
         .ok()
@@ -74,8 +82,8 @@ fn form<T: ToolSet>(proposal: &Proposal) -> Value {
         "message": messages::approval_request(
             &call.name,
             proposal.tier(),
-            proposal.title::<T>(),
-            proposal.preview::<T>().as_deref(),
+            shown.title,
+            shown.preview.as_deref(),
             &arguments,
         ),
         "requestedSchema": {

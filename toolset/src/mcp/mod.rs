@@ -1,11 +1,14 @@
 //! Serve any tool set over the Model Context Protocol, through [rmcp].
 //!
-//! [`McpServer`] wraps a set's per-run state and answers MCP `tools/list` and `tools/call`
+//! [`McpServer`] wraps a set's per-run state (and, with [`McpServer::with_toolbox`], the
+//! runtime tools of a [`Toolbox`], other MCP servers' included, so one gated, namespaced
+//! server can aggregate several) and answers MCP `tools/list` and `tools/call`
 //! over stdio ([`McpServer::serve_stdio`]) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
-//! - `tools/list` is the list of the session's [`Request`] (the server's
-//!   policy and what the session activated) in the MCP rendering ([`crate::consumer`]):
+//! - `tools/list` is the list of the session's [`Request`](crate::Request) (the server's
+//!   policy, the served toolbox's runtime tools as they are now, and what the session
+//!   activated) in the MCP rendering ([`crate::consumer`]):
 //!   names, descriptions, input and output schemas, and annotations derived from each
 //!   tool's tier (`read_only` → `readOnlyHint`, `irreversible` → `destructiveHint`, …).
 //!   It is composed once per server, and again per session only when an activation
@@ -106,14 +109,14 @@ mod http;
 mod messages;
 mod presence;
 mod progress;
+mod runtime;
 mod server;
 mod session;
 mod trace;
 
-use crate::consumer::Format;
-use crate::{Autonomy, Policy, Request, ToolContext, ToolName, ToolSet};
+use crate::{Autonomy, Policy, ToolContext, ToolName, ToolSet, Toolbox};
 use rmcp::model::Tool;
-use session::{Listed, Session};
+use session::{Base, Session};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -154,9 +157,10 @@ pub struct McpServer<T: ToolSet> {
     name: Arc<str>,
     version: Arc<str>,
     instructions: Option<Arc<str>>,
-    /// The `tools/list` of a session that activated nothing, composed once for the policy
-    /// and shared by every session.
-    base: Listed,
+    /// The policy and the toolbox every session starts from, with the `tools/list` of a
+    /// session that activated nothing: composed once, again when a namespace of the toolbox
+    /// refreshes, and shared by every session.
+    base: Arc<Base<T>>,
     /// This session's activations and its list; a fresh one per connection served.
     session: Arc<Session>,
     /// The host's hook continuing a caller's trace ([`McpServer::with_trace_parent`]).
@@ -168,11 +172,11 @@ impl<T: ToolSet> McpServer<T> {
     /// ([`Autonomy::ReadOnly`]), named after the set (`T::NAME`) with this crate's
     /// version.
     pub fn new(state: T::State) -> Self {
-        let policy = Policy::new(Autonomy::ReadOnly);
+        let policy = Arc::new(Policy::new(Autonomy::ReadOnly));
         McpServer {
             state: Arc::new(RwLock::new(state)),
-            base: session::listed(&Request::new(&policy, Format::Mcp)),
-            policy: Arc::new(policy),
+            base: Arc::new(Base::new(Arc::clone(&policy), Toolbox::new())),
+            policy,
             session: Arc::default(),
             autonomy_set: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
@@ -234,9 +238,58 @@ impl<T: ToolSet> McpServer<T> {
             }
         }
         self.autonomy_set = true;
-        self.base = session::listed(&Request::new(&merged, Format::Mcp));
         self.policy = Arc::new(merged);
+        self.base = Arc::new(Base::new(
+            Arc::clone(&self.policy),
+            self.base.toolbox.clone(),
+        ));
         self
+    }
+
+    /// Serves `toolbox`: the set's tools and, after them, the toolbox's runtime tools
+    /// (those added with [`Toolbox::with`] and every namespace's, such as another MCP
+    /// server's [`McpTools`](crate::toolbox::McpTools)), under the same policy.
+    ///
+    /// `tools/list` lists them and `tools/call` gates them through the same request as
+    /// the set's; a runtime call the autonomy level allows runs its handler under the
+    /// server's time limit, with the client's cancellation and progress (it takes no
+    /// state, so no lock), and one above it is put to the human or withheld like a
+    /// compiled one. When a namespace refreshes (its server sent `tools/list_changed`),
+    /// every connected client is sent `notifications/tools/list_changed`, and from then on
+    /// lists and is gated against the new tools: a tool that vanished is unknown.
+    ///
+    /// ```no_run
+    /// # use toolset::{tool, toolset, Autonomy, DynamicTool, Tier, ToolContext};
+    /// # pub struct Notes(Vec<String>);
+    /// # /// List the notes.
+    /// # #[tool(tier = "read_only")]
+    /// # pub async fn list(notes: &Notes) -> String { notes.0.join("\n") }
+    /// # toolset! { /// Notes.
+    /// #   pub NoteTools<Notes> = [list]; }
+    /// use toolset::mcp::McpServer;
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// async fn now(_args: serde_json::Value, _ctx: &ToolContext) -> String {
+    ///     "noon".to_owned()
+    /// }
+    /// let toolbox = NoteTools::toolbox()
+    ///     .with(DynamicTool::new("now", Tier::ReadOnly, "The time of day.").handler(now))?;
+    /// McpServer::<NoteTools>::new(Notes(Vec::new()))
+    ///     .with_toolbox(toolbox)
+    ///     .with_autonomy(Autonomy::ReadOnly)
+    ///     .serve_stdio()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_toolbox(mut self, toolbox: Toolbox<T>) -> Self {
+        self.base = Arc::new(Base::new(Arc::clone(&self.policy), toolbox));
+        self
+    }
+
+    /// The toolbox served: the set's tools and the runtime ones (see
+    /// [`with_toolbox`](McpServer::with_toolbox)); the set's alone unless one was given.
+    pub fn toolbox(&self) -> &Toolbox<T> {
+        &self.base.toolbox
     }
 
     /// The longest a call may wait for the state (other calls hold it) and then run;
@@ -326,19 +379,17 @@ impl<T: ToolSet> McpServer<T> {
         self.call_timeout
     }
 
-    /// The tools `tools/list` answers a new session with: the tools the policy offers, in
-    /// declared order, then the search tool `tool_search` when some are deferred. A
+    /// The tools `tools/list` answers a new session with now: the tools the policy offers,
+    /// in declared order, then the toolbox's runtime tools as they are now, then the search
+    /// tool `tool_search` when some are deferred. A
     /// session's search (or any tool's output) activates deferred tools: they are listed
     /// after these, for that session only, once it was sent
     /// `notifications/tools/list_changed`.
     ///
     /// Fails only if the set's MCP rendering does not parse as MCP tools (a renderer
     /// bug), with the parse error.
-    pub fn tools(&self) -> Result<&[Tool], &str> {
-        match &self.base {
-            Ok(tools) => Ok(tools),
-            Err(error) => Err(error),
-        }
+    pub fn tools(&self) -> Result<Arc<[Tool]>, Arc<str>> {
+        self.base.listed()
     }
 
     /// The withheld message for a call to `tool` of `tier`, placeholders filled in.
@@ -370,7 +421,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             name: Arc::clone(&self.name),
             version: Arc::clone(&self.version),
             instructions: self.instructions.clone(),
-            base: self.base.clone(),
+            base: Arc::clone(&self.base),
             session: Arc::clone(&self.session),
             continue_trace: self.continue_trace.clone(),
         }

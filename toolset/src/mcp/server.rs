@@ -17,7 +17,7 @@ use rmcp::model::{
     ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ResultType,
     ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::{RequestContext, RunningService, ServerInitializeError};
+use rmcp::service::{NotificationContext, RequestContext, RunningService, ServerInitializeError};
 use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use std::io;
@@ -71,10 +71,7 @@ impl<T: ToolSet> McpServer<T> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let output = self.answer(request, &context).await?;
-        if self
-            .session
-            .activate(&self.policy, &self.base, &output.activate)
-        {
+        if self.session.activate(&self.base, &output.activate) {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
         }
@@ -92,7 +89,7 @@ impl<T: ToolSet> McpServer<T> {
         })?;
         let call = crate::consumer::mcp::call(&context.id, &params)
             .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
-        let plan = match self.session.gate(&self.policy, call) {
+        let plan = match self.session.gate(&self.base, call) {
             Ok(plan) => plan,
             Err(rejected) => {
                 let output = rejected
@@ -135,9 +132,19 @@ impl<T: ToolSet> McpServer<T> {
                     self.withheld_text(spec.name(), spec.tier()),
                 ));
             }
-            // A session's request holds the set's tools only, so no runtime step comes
-            // here; were one to, it is withheld, never run unchecked.
-            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+            // A runtime tool of the toolbox served: its handler, no state.
+            Step::RunRuntime {
+                tool,
+                args,
+                authority,
+                ..
+            } => {
+                return Ok(self
+                    .run_runtime(call, &tool, args, authority, context)
+                    .await);
+            }
+            // As for the set's: put to the human above; an approved plan has none.
+            Step::AwaitRuntimeApproval { tool } => {
                 let spec = tool.spec();
                 return Ok(ToolOutput::error(
                     self.withheld_text(spec.name(), spec.tier()),
@@ -168,17 +175,26 @@ impl<T: ToolSet> McpServer<T> {
         if proposal.is_propose_only() || !elicit::client_can_ask(&context.peer) {
             return None;
         }
-        let client = Client {
-            presence: context.extensions.get::<Presence>().cloned(),
-            request: context.ct.clone(),
+        let client = Client::of(context);
+        let runtime = self.base.toolbox.runtime_tool(&proposal.call().name);
+        let shown = elicit::Shown {
+            title: match &runtime {
+                Some(tool) => tool.spec().title(),
+                None => proposal.title::<T>(),
+            },
+            preview: self.base.toolbox.preview(proposal),
         };
         let approved = tokio::select! {
             biased;
             () = client.gone() => false,
-            approved = elicit::human_approves::<T>(&context.peer, proposal, limit) => approved,
+            approved = elicit::human_approves(&context.peer, proposal, shown, limit) => approved,
         };
         if !approved || client.is_gone() {
             return None;
+        }
+        if runtime.is_some() {
+            // Bound to the very call shown: re-gated against the session's request now.
+            return self.runtime_approved(proposal);
         }
         // Bound to the very call shown: approving re-verifies it against the set, once.
         match crate::approval::approve_in_flight::<T>(proposal, &self.policy) {
@@ -203,10 +219,7 @@ impl<T: ToolSet> McpServer<T> {
             crate::trace::not_run(spec, call, crate::trace::ToolType::Function, ctx, &outcome);
             return outcome.to_tool_output();
         }
-        let client = Client {
-            presence: context.extensions.get::<Presence>().cloned(),
-            request: context.ct.clone(),
-        };
+        let client = Client::of(context);
         let (progress, forwarder) = match context.meta.get_progress_token() {
             Some(token) => {
                 let (sink, forwarder) = Forwarder::start(context.peer.clone(), token);
@@ -310,7 +323,7 @@ enum NotStarted {
 }
 
 /// What tells that the client of a call has gone.
-struct Client {
+pub(super) struct Client {
     /// The connection's presence; `None` when served through rmcp's own `serve`,
     /// bypassing [`McpServer::serve_on`].
     presence: Option<Presence>,
@@ -319,11 +332,19 @@ struct Client {
 }
 
 impl Client {
-    fn is_gone(&self) -> bool {
+    /// The client of the request `context`.
+    pub(super) fn of(context: &RequestContext<RoleServer>) -> Self {
+        Client {
+            presence: context.extensions.get::<Presence>().cloned(),
+            request: context.ct.clone(),
+        }
+    }
+
+    pub(super) fn is_gone(&self) -> bool {
         self.request.is_cancelled() || self.presence.as_ref().is_some_and(Presence::is_gone)
     }
 
-    async fn gone(&self) {
+    pub(super) async fn gone(&self) {
         match &self.presence {
             Some(presence) => tokio::select! {
                 () = presence.gone() => {}
@@ -371,6 +392,11 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
             Some(instructions) => config.with_instructions(instructions.to_string()),
             None => config,
         }
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // A namespace of the toolbox refreshing changes this session's list.
+        self.forward_refreshes(context.peer);
     }
 
     async fn list_tools(

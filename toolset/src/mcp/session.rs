@@ -1,6 +1,7 @@
 //! What one MCP session is offered: the [`Request`] its `tools/list` and `tools/call`
-//! share (the server's policy and the deferred tools this session activated), and the
-//! tool list that request composes, kept until an activation changes it.
+//! share (the server's policy, its toolbox's runtime tools as they are now, and the
+//! deferred tools this session activated), and the tool list that request composes, kept
+//! until an activation or a refresh of the toolbox's namespaces changes it.
 //!
 //! This is the server's one seam onto the set: listing, gating and activating go through
 //! here, so what the client is listed and what the gate lets through cannot drift apart
@@ -8,15 +9,60 @@
 
 use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
-use crate::{Activations, Plan, Policy, Rejected, Request, ToolCall, ToolName, ToolSet};
+use crate::{Activations, Plan, Policy, Rejected, Request, ToolCall, ToolName, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use tokio_util::sync::CancellationToken;
 
 /// A composed `tools/list`, shared: every `tools/list` of a session hands out this one
 /// rendering; an `Err` only if the MCP rendering does not parse as MCP tools, which would
 /// be a bug of the renderer.
 pub(super) type Listed = Result<Arc<[Tool]>, Arc<str>>;
+
+/// What every session of a server starts from: the policy, the toolbox (the compiled set
+/// and the runtime tools), and the list of a session that activated nothing, composed once
+/// and again only when one of the toolbox's namespaces refreshed.
+pub(super) struct Base<T: ToolSet> {
+    pub(super) policy: Arc<Policy<T>>,
+    pub(super) toolbox: Toolbox<T>,
+    /// The base list and the toolbox generation it was composed at.
+    listed: RwLock<(u64, Listed)>,
+}
+
+impl<T: ToolSet> Base<T> {
+    pub(super) fn new(policy: Arc<Policy<T>>, toolbox: Toolbox<T>) -> Self {
+        let generation = toolbox.generation();
+        let listed = listed(&Request::new(&policy, Format::Mcp).toolbox(&toolbox));
+        Base {
+            policy,
+            toolbox,
+            listed: RwLock::new((generation, listed)),
+        }
+    }
+
+    /// The list of a session with nothing activated, as the toolbox is now.
+    pub(super) fn listed(&self) -> Listed {
+        let generation = self.toolbox.generation();
+        {
+            let held = self.listed.read().unwrap_or_else(PoisonError::into_inner);
+            if held.0 == generation {
+                return held.1.clone();
+            }
+        }
+        // Read before composing: a refresh meanwhile leaves this one stale, recomposed next time.
+        let now = listed(&Request::new(&self.policy, Format::Mcp).toolbox(&self.toolbox));
+        *self.listed.write().unwrap_or_else(PoisonError::into_inner) = (generation, now.clone());
+        now
+    }
+
+    /// The request of a session that activated `activations`.
+    fn request<'a>(&'a self, activations: &Activations) -> Request<'a, T> {
+        Request::new(&self.policy, Format::Mcp)
+            .toolbox(&self.toolbox)
+            .activated(activations)
+    }
+}
 
 /// One session's activations and the list they give.
 ///
@@ -25,13 +71,23 @@ pub(super) type Listed = Result<Arc<[Tool]>, Arc<str>>;
 #[derive(Default)]
 pub(super) struct Session {
     inner: Mutex<Activated>,
+    /// Cancelled when the session ends (its handler's last clone is dropped), which stops
+    /// its forwarding of the toolbox's refreshes.
+    ended: CancellationToken,
 }
 
 #[derive(Default)]
 struct Activated {
     activations: Activations,
-    /// The list for `activations`, once there are any; `None`: the server's base list.
-    listed: Option<Listed>,
+    /// The list for `activations` and the toolbox generation it was composed at, once
+    /// something is activated; `None`: the server's base list.
+    listed: Option<(u64, Listed)>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.ended.cancel();
+    }
 }
 
 impl Session {
@@ -40,36 +96,45 @@ impl Session {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The request of this session under `policy`: what it lists and what its gate
-    /// permits.
-    pub(super) fn request<'p, T: ToolSet>(&self, policy: &'p Policy<T>) -> Request<'p, T> {
-        Request::new(policy, Format::Mcp).activated(&self.lock().activations)
+    /// Completes when the session has ended.
+    pub(super) fn ended(&self) -> CancellationToken {
+        self.ended.clone()
     }
 
-    /// The session's current tool list: `base` (the list of a session with nothing
-    /// activated) until something is activated.
-    pub(super) fn listed(&self, base: &Listed) -> Listed {
-        self.lock().listed.clone().unwrap_or_else(|| base.clone())
+    /// The session's current tool list: `base`'s (the list of a session with nothing
+    /// activated) until something is activated; recomposed once the toolbox refreshed.
+    pub(super) fn listed<T: ToolSet>(&self, base: &Base<T>) -> Listed {
+        let mut inner = self.lock();
+        match &inner.listed {
+            None => base.listed(),
+            Some((generation, listed)) if *generation == base.toolbox.generation() => {
+                listed.clone()
+            }
+            Some(_) => {
+                let generation = base.toolbox.generation();
+                let now = listed(&base.request(&inner.activations));
+                inner.listed = Some((generation, now.clone()));
+                now
+            }
+        }
     }
 
-    /// Gates one call against the session's request.
+    /// Gates one call against the session's request, with the toolbox's tools as they are
+    /// now: a tool a namespace dropped is unknown from its refresh on.
     pub(super) fn gate<T: ToolSet>(
         &self,
-        policy: &Policy<T>,
+        base: &Base<T>,
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
-        self.request(policy).gate([call])
+        // The request copies the names it needs, so the lock is released before gating.
+        let request = base.request(&self.lock().activations);
+        request.gate([call])
     }
 
     /// Activates `names` (a search's finds, or what any tool's output activates) and
-    /// re-composes the list when one is new; `base` is the list before any activation. Returns whether the list changed, i.e.
+    /// re-composes the list when one is new. Returns whether the list changed, i.e.
     /// whether the client must be sent `notifications/tools/list_changed`.
-    pub(super) fn activate<T: ToolSet>(
-        &self,
-        policy: &Policy<T>,
-        base: &Listed,
-        names: &[String],
-    ) -> bool {
+    pub(super) fn activate<T: ToolSet>(&self, base: &Base<T>, names: &[String]) -> bool {
         if names.is_empty() {
             return false;
         }
@@ -81,15 +146,18 @@ impl Session {
         if !added {
             return false;
         }
-        let request = Request::new(policy, Format::Mcp).activated(&inner.activations);
-        let listed = listed(&request);
+        let generation = base.toolbox.generation();
+        let listed = listed(&base.request(&inner.activations));
         // Activating only appends, so a list of the same length is the same list: the
         // names activated were offered already, or are not the policy's to offer.
-        let changed = match (inner.listed.as_ref().unwrap_or(base), &listed) {
-            (Ok(before), Ok(now)) => before.len() != now.len(),
+        let changed = match (&inner.listed, &listed) {
+            (Some((_, Ok(before))), Ok(now)) => before.len() != now.len(),
+            (None, Ok(now)) => base
+                .listed()
+                .map_or(true, |before| before.len() != now.len()),
             _ => true,
         };
-        inner.listed = Some(listed);
+        inner.listed = Some((generation, listed));
         changed
     }
 }

@@ -409,6 +409,14 @@ impl Source for Shared {
     fn tools(&self) -> Arc<[Arc<RuntimeTool>]> {
         Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
     }
+
+    fn generation(&self) -> u64 {
+        *self.generation.borrow()
+    }
+
+    fn refreshes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.generation.subscribe()
+    }
 }
 
 /// The handler of a proxied tool: forwards the call to the server.

@@ -163,6 +163,12 @@ pub(crate) trait Source: Send + Sync {
     fn label(&self) -> &str;
     /// Its tools now, in the order the source lists them.
     fn tools(&self) -> Arc<[Arc<RuntimeTool>]>;
+    #[cfg(feature = "mcp")]
+    /// How many times its tools were re-listed: grows by one with every refresh.
+    fn generation(&self) -> u64;
+    #[cfg(feature = "mcp")]
+    /// A receiver told of every refresh (its value is the generation).
+    fn refreshes(&self) -> tokio::sync::watch::Receiver<u64>;
 }
 
 impl<T: ToolSet> Toolbox<T> {
@@ -258,6 +264,30 @@ impl<T: ToolSet> Toolbox<T> {
         tools
     }
 
+    #[cfg(feature = "mcp")]
+    /// Which version of its namespaces' tools the toolbox holds: grows with every refresh
+    /// of any of them, so a list composed at one generation is stale at a later one.
+    pub(crate) fn generation(&self) -> u64 {
+        self.sources.iter().map(|source| source.generation()).sum()
+    }
+
+    #[cfg(feature = "mcp")]
+    /// Whether some of the toolbox's tools can change while it lives (it has namespaces).
+    pub(crate) fn can_change(&self) -> bool {
+        !self.sources.is_empty()
+    }
+
+    #[cfg(feature = "mcp")]
+    /// What tells of the refreshes of the toolbox's namespaces, from now on.
+    pub(crate) fn refreshes(&self) -> Refreshes {
+        Refreshes(
+            self.sources
+                .iter()
+                .map(|source| source.refreshes())
+                .collect(),
+        )
+    }
+
     /// The runtime tool `name`, if the toolbox has one now: its spec and what renders it.
     pub fn runtime_tool(&self, name: &str) -> Option<Arc<RuntimeTool>> {
         self.runtime(name)
@@ -324,6 +354,31 @@ impl<T: ToolSet> Toolbox<T> {
     /// model's order: consecutive read-only calls together, writes one at a time.
     pub async fn apply(&self, state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
         crate::apply::apply(state, ctx, plan).await
+    }
+}
+
+#[cfg(feature = "mcp")]
+/// The refreshes of a toolbox's namespaces ([`Toolbox::refreshes`]); several refreshes
+/// between two waits are one.
+pub(crate) struct Refreshes(Vec<tokio::sync::watch::Receiver<u64>>);
+
+#[cfg(feature = "mcp")]
+impl Refreshes {
+    /// Completes at the next refresh of any namespace not waited for yet; never, when the
+    /// toolbox has none.
+    pub(crate) async fn next(&mut self) {
+        if self.0.is_empty() {
+            return std::future::pending().await;
+        }
+        let waits = self
+            .0
+            .iter_mut()
+            .map(|receiver| Box::pin(receiver.changed()));
+        if futures_util::future::select_all(waits).await.0.is_err() {
+            // A namespace's sender lives as long as the toolbox holding it; gone, it never
+            // refreshes again.
+            std::future::pending::<()>().await;
+        }
     }
 }
 

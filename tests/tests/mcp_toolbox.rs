@@ -1,0 +1,406 @@
+//! A toolbox served over MCP (`McpServer::with_toolbox`), driven by rmcp's own client over an
+//! in-memory pipe: runtime tools listed after the set's and gated by the same request, run
+//! under the server's limits, withheld or approved by elicitation like compiled ones; and,
+//! with `mcp-client`, another server's tools proxied through it, refreshed on its
+//! `tools/list_changed`.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, JsonObject,
+};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use toolset::mcp::McpServer;
+use toolset::{Autonomy, DynamicTool, Tier, ToolContext, ToolOutput, Toolbox, tool, toolset};
+
+/// The host's own state.
+#[derive(Default)]
+pub struct Shelf {
+    books: Vec<String>,
+}
+
+/// Count the books on the shelf.
+#[tool(tier = "read_only")]
+pub async fn count_books(shelf: &Shelf) -> String {
+    shelf.books.len().to_string()
+}
+
+toolset! { pub ShelfTools<Shelf> = [count_books]; }
+
+/// A test client: tells the test of every `tools/list_changed`, and answers elicitations
+/// as told (approve or not), counting them.
+#[derive(Clone)]
+struct Client {
+    changed: mpsc::UnboundedSender<()>,
+    approves: Option<bool>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = match self.approves {
+            Some(_) => json!({"elicitation": {}}),
+            None => json!({}),
+        };
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": capabilities,
+            "clientInfo": {"name": "toolbox-test", "version": "0.1.0"},
+        }))
+        .expect("a client config")
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.changed.send(());
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let approve = self.approves == Some(true);
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"approve": approve})))
+    }
+}
+
+struct Connected {
+    client: RunningService<RoleClient, Client>,
+    changed: mpsc::UnboundedReceiver<()>,
+    asked: Arc<AtomicUsize>,
+}
+
+/// A client connected to `server` through an in-memory pipe; `approves`: whether it can be
+/// asked by elicitation, and what it answers.
+async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Connected {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve_on(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (sender, changed) = mpsc::unbounded_channel();
+    let asked = Arc::new(AtomicUsize::new(0));
+    let client = Client {
+        changed: sender,
+        approves,
+        asked: Arc::clone(&asked),
+    }
+    .serve(client_io)
+    .await
+    .expect("the client connects");
+    Connected {
+        client,
+        changed,
+        asked,
+    }
+}
+
+fn arguments(value: Value) -> JsonObject {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("arguments must be an object, got {other}"),
+    }
+}
+
+async fn call(connected: &Connected, name: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments(args));
+    tokio::time::timeout(Duration::from_secs(20), connected.client.call_tool(params))
+        .await
+        .expect("the call answers in time")
+        .expect("the call succeeds at the protocol level")
+}
+
+async fn listed(connected: &Connected) -> Vec<String> {
+    connected
+        .client
+        .list_all_tools()
+        .await
+        .expect("tools/list answers")
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect()
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A read-only runtime tool with an output schema, and a reversible one counting its runs.
+fn toolbox(writes: &Arc<AtomicUsize>) -> Toolbox<ShelfTools> {
+    let writes = Arc::clone(writes);
+    ShelfTools::toolbox()
+        .with_all([
+            DynamicTool::new("weather", Tier::ReadOnly, "Today's weather for a city.")
+                .input_schema(json!({
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}},
+                    "required": ["city"],
+                    "additionalProperties": false,
+                }))
+                .output_schema(json!({
+                    "type": "object",
+                    "properties": {"sky": {"type": "string"}},
+                    "required": ["sky"],
+                }))
+                .handler(|args: Value, _ctx: &ToolContext| async move {
+                    let city = args["city"].as_str().unwrap_or_default().to_owned();
+                    ToolOutput::structured(json!({"sky": format!("sunny in {city}")}))
+                }),
+            DynamicTool::new(
+                "order_book",
+                Tier::Reversible,
+                "Order a book for the shelf.",
+            )
+            .title("Order a book")
+            .input_schema(json!({
+                "type": "object",
+                "properties": {"title": {"type": "string"}},
+                "required": ["title"],
+            }))
+            .handler(move |args: Value, _ctx: &ToolContext| {
+                let writes = Arc::clone(&writes);
+                async move {
+                    writes.fetch_add(1, Ordering::SeqCst);
+                    format!("ordered {}", args["title"].as_str().unwrap_or_default())
+                }
+            }),
+        ])
+        .expect("the runtime tools register")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runtime_tool_served_over_mcp_is_listed_and_gated_as_the_toolbox_is() {
+    let writes = Arc::new(AtomicUsize::new(0));
+    let toolbox = toolbox(&writes);
+    let server = McpServer::<ShelfTools>::new(Shelf::default())
+        .with_toolbox(toolbox.clone())
+        .without_elicitation();
+    let connected = connect(server, None).await;
+
+    // The set's tools, then the runtime ones: what the toolbox's own request offers.
+    let policy = ShelfTools::policy(Autonomy::ReadOnly);
+    let offered: Vec<String> = toolbox
+        .request(&policy, toolset::consumer::Format::Mcp)
+        .offered()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(listed(&connected).await, offered);
+    assert_eq!(offered, ["count_books", "weather", "order_book"]);
+
+    // A read-only runtime call runs; its output schema makes it answer structuredContent.
+    let weather = call(&connected, "weather", json!({"city": "Oslo"})).await;
+    assert_eq!(weather.is_error, Some(false), "{weather:?}");
+    assert_eq!(
+        weather.structured_content,
+        Some(json!({"sky": "sunny in Oslo"}))
+    );
+
+    // Arguments the schema refuses are the gate's model-legible error; nothing runs.
+    let bad = call(&connected, "weather", json!({"town": "Oslo"})).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("city"), "{}", text(&bad));
+
+    // A write above the server's autonomy is withheld, and its handler never runs.
+    let withheld = call(&connected, "order_book", json!({"title": "Dune"})).await;
+    assert_eq!(withheld.is_error, Some(true));
+    assert!(
+        text(&withheld).contains("order_book") && text(&withheld).contains("reversible"),
+        "{}",
+        text(&withheld)
+    );
+    assert_eq!(
+        writes.load(Ordering::SeqCst),
+        0,
+        "the withheld write never ran"
+    );
+
+    // A tool the toolbox does not have is unknown, and the message names the listed ones.
+    let unknown = call(&connected, "order_a_book", json!({})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert!(text(&unknown).contains("order_book"), "{}", text(&unknown));
+    let _ = connected.client.cancel().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runtime_write_runs_once_after_a_human_approves_it_by_elicitation_and_never_otherwise() {
+    let writes = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox(&writes));
+
+    let declines = connect(server.clone(), Some(false)).await;
+    let declined = call(&declines, "order_book", json!({"title": "Dune"})).await;
+    assert_eq!(
+        declines.asked.load(Ordering::SeqCst),
+        1,
+        "the human was asked"
+    );
+    assert_eq!(declined.is_error, Some(true));
+    assert_eq!(writes.load(Ordering::SeqCst), 0, "declined: not run");
+    let _ = declines.client.cancel().await;
+
+    let approves = connect(server, Some(true)).await;
+    let approved = call(&approves, "order_book", json!({"title": "Dune"})).await;
+    assert_eq!(approves.asked.load(Ordering::SeqCst), 1);
+    assert_eq!(approved.is_error, Some(false), "{approved:?}");
+    assert_eq!(text(&approved), "ordered Dune");
+    assert_eq!(writes.load(Ordering::SeqCst), 1, "approved: run once");
+    let _ = approves.client.cancel().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runtime_call_gets_the_servers_time_limit() {
+    let toolbox = ShelfTools::toolbox()
+        .with(
+            DynamicTool::new("nap", Tier::ReadOnly, "Sleep for a minute.").handler(
+                |_args: Value, _ctx: &ToolContext| async {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                    "woke up"
+                },
+            ),
+        )
+        .expect("registers");
+    let server = McpServer::<ShelfTools>::new(Shelf::default())
+        .with_toolbox(toolbox)
+        .with_call_timeout(Duration::from_millis(200));
+    let connected = connect(server, None).await;
+    let napped = call(&connected, "nap", json!({})).await;
+    assert_eq!(napped.is_error, Some(true));
+    assert!(text(&napped).contains("200 ms"), "{}", text(&napped));
+    let _ = connected.client.cancel().await;
+}
+
+#[cfg(feature = "mcp-client")]
+mod proxied {
+    use super::*;
+    use toolset::toolbox::McpTools;
+
+    async fn fixture() -> McpTools {
+        let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_mcp"));
+        McpTools::connect_stdio("fix", command)
+            .await
+            .expect("the fixture server starts")
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_proxied_write_without_a_tier_mapping_is_withheld_by_the_served_toolbox() {
+        let tools = fixture().await;
+        let refreshes = tools.refreshes();
+        let toolbox = ShelfTools::toolbox()
+            .with_namespace(tools)
+            .expect("the fixture's tools register");
+        let server = McpServer::<ShelfTools>::new(Shelf::default())
+            .with_toolbox(toolbox)
+            .with_autonomy(Autonomy::ExternalReversible)
+            .without_elicitation();
+        let connected = connect(server, None).await;
+        let names = listed(&connected).await;
+        assert_eq!(
+            names,
+            [
+                "count_books",
+                "fix_echo",
+                "fix_fail",
+                "fix_die",
+                "fix_toggle"
+            ]
+        );
+        let before = *refreshes.borrow();
+        // `toggle` would change the fixture's tools; the host mapped no tier for it.
+        let withheld = call(&connected, "fix_toggle", json!({})).await;
+        assert_eq!(withheld.is_error, Some(true));
+        assert!(
+            text(&withheld).contains("fix_toggle") && text(&withheld).contains("irreversible"),
+            "{}",
+            text(&withheld)
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(*refreshes.borrow(), before, "the fixture never ran toggle");
+        assert_eq!(listed(&connected).await, names);
+        let _ = connected.client.cancel().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_namespaces_refresh_reaches_the_served_client_and_changes_what_it_lists_and_gates() {
+        let tools = fixture()
+            .await
+            .tier(|tool| {
+                if tool.annotations.read_only() {
+                    Tier::ReadOnly
+                } else {
+                    Tier::Irreversible
+                }
+            })
+            .tier_of("toggle", Tier::Reversible);
+        let toolbox = ShelfTools::toolbox()
+            .with_namespace(tools)
+            .expect("registers");
+        let server = McpServer::<ShelfTools>::new(Shelf::default())
+            .with_toolbox(toolbox)
+            .with_autonomy(Autonomy::Reversible);
+        let mut connected = connect(server, None).await;
+        assert!(!listed(&connected).await.contains(&"fix_extra".to_owned()));
+
+        let added = call(&connected, "fix_toggle", json!({})).await;
+        assert_eq!(text(&added), "extra listed: true");
+        tokio::time::timeout(Duration::from_secs(10), connected.changed.recv())
+            .await
+            .expect("the client is told the list changed")
+            .expect("the client lives");
+        assert!(listed(&connected).await.contains(&"fix_extra".to_owned()));
+        let extra = call(&connected, "fix_extra", json!({})).await;
+        assert_eq!(text(&extra), "extra ran");
+
+        let removed = call(&connected, "fix_toggle", json!({})).await;
+        assert_eq!(text(&removed), "extra listed: false");
+        tokio::time::timeout(Duration::from_secs(10), connected.changed.recv())
+            .await
+            .expect("the client is told the list changed again")
+            .expect("the client lives");
+        assert!(!listed(&connected).await.contains(&"fix_extra".to_owned()));
+        let gone = call(&connected, "fix_extra", json!({})).await;
+        assert_eq!(gone.is_error, Some(true));
+        assert!(
+            text(&gone).contains("There is no tool named"),
+            "{}",
+            text(&gone)
+        );
+        let _ = connected.client.cancel().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_remote_error_through_the_served_toolbox_is_an_error_result_with_the_remote_message()
+    {
+        let tools = fixture()
+            .await
+            .tier_of("fail", Tier::ReadOnly)
+            .tier_of("echo", Tier::ReadOnly);
+        let toolbox = ShelfTools::toolbox()
+            .with_namespace(tools)
+            .expect("registers");
+        let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox);
+        let connected = connect(server, None).await;
+        let echoed = call(&connected, "fix_echo", json!({"text": "hi"})).await;
+        assert_eq!(echoed.is_error, Some(false));
+        assert_eq!(text(&echoed), "echo: hi");
+        let failed = call(&connected, "fix_fail", json!({})).await;
+        assert_eq!(failed.is_error, Some(true));
+        assert!(
+            text(&failed).contains("the remote tool failed"),
+            "{}",
+            text(&failed)
+        );
+        let _ = connected.client.cancel().await;
+    }
+}

@@ -1,0 +1,127 @@
+//! What the server does for the runtime tools of the toolbox it serves
+//! ([`McpServer::with_toolbox`]): runs an approved call's handler (no state, so no lock)
+//! under the server's time limit, the client's cancellation and progress; re-gates a call
+//! a human approved by elicitation against the session's request as it is then; and tells
+//! the session's client when a namespace of the toolbox refreshed.
+
+use super::McpServer;
+use super::progress::Forwarder;
+use super::server::Client;
+use crate::apply::{call_context, refusal, run_runtime};
+use crate::plan::{Authority, Step};
+use crate::toolbox::RuntimeTool;
+use crate::verify::verify_runtime_arguments;
+use crate::{Outcome, Plan, Proposal, ToolCall, ToolOutput, ToolSet};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+use std::sync::Arc;
+
+impl<T: ToolSet> McpServer<T> {
+    /// Runs one approved call to a runtime tool, with its progress forwarded, and says
+    /// what the model reads about it.
+    pub(super) async fn run_runtime(
+        &self,
+        call: &ToolCall,
+        tool: &RuntimeTool,
+        args: serde_json::Value,
+        authority: Authority,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolOutput {
+        let spec = tool.spec();
+        if let Some(reason) = refusal(spec, authority) {
+            let outcome = Outcome::Refused { reason };
+            crate::trace::not_run(spec, call, tool.tool_type(), &self.context, &outcome);
+            return outcome.to_tool_output();
+        }
+        let client = Client::of(context);
+        let (progress, forwarder) = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (sink, forwarder) = Forwarder::start(context.peer.clone(), token);
+                (Some(sink), Some(forwarder))
+            }
+            None => (None, None),
+        };
+        let mut ctx = self.context.clone().with_cancellation(context.ct.clone());
+        if let Some(sink) = progress {
+            ctx = ctx.with_progress(sink);
+        }
+        let own_ctx = call_context(&ctx, spec, call);
+        let call_ctx = own_ctx.as_ref().unwrap_or(&ctx);
+        let mut output = if client.is_gone() {
+            ToolOutput::error(crate::messages::GONE_BEFORE_START)
+        } else {
+            let limit = self.call_timeout;
+            let running = tokio::time::timeout(limit, run_runtime::<T>(call_ctx, call, tool, args));
+            let outcome = tokio::select! {
+                biased;
+                finished = running => finished.map_or(Outcome::TimedOut { after: limit }, |(outcome, _)| outcome),
+                // Dropping the handler's future stops it (a proxied call tells its server);
+                // its context says so too.
+                () = client.gone() => {
+                    call_ctx.cancellation().cancel();
+                    Outcome::Cancelled
+                }
+            };
+            outcome.to_tool_output()
+        };
+        // Every progress notification goes out before the result.
+        drop(own_ctx);
+        drop(ctx);
+        if let Some(forwarder) = forwarder {
+            forwarder.finish().await;
+        }
+        // A tool with an output schema must answer with a conforming object (clients
+        // check it); an answer without one can only be sent as an error.
+        let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
+        if !output.is_error && !conforms && spec.output_schema().is_some() {
+            output.is_error = true;
+        }
+        output
+    }
+
+    /// The one-call plan of a proposal of a runtime tool a human approved, re-gated
+    /// against the session's request now: the tool must still be offered, at the tier the
+    /// human saw, and the arguments still valid; `None` otherwise.
+    pub(super) fn runtime_approved(&self, proposal: &Proposal) -> Option<Plan<T>> {
+        let call = proposal.call().clone();
+        let plan = self.session.gate(&self.base, call).ok()?;
+        let (mut calls, steps) = plan.into_parts();
+        let tool = match steps.into_iter().next()? {
+            Step::AwaitRuntimeApproval { tool } | Step::RunRuntime { tool, .. } => tool,
+            Step::Run { .. } | Step::AwaitApproval { .. } | Step::Answered { .. } => return None,
+        };
+        let spec = tool.spec();
+        if spec.tier() != proposal.tier() || spec.is_propose_only() {
+            return None;
+        }
+        let call = calls.pop()?;
+        let args = verify_runtime_arguments(&call, spec).ok()?;
+        Some(Plan::runtime_approved_by_human(
+            call,
+            Arc::clone(&tool),
+            args,
+        ))
+    }
+
+    /// Sends the session's client `notifications/tools/list_changed` after every refresh
+    /// of a namespace of the toolbox, until the session ends or the client is gone.
+    pub(super) fn forward_refreshes(&self, peer: Peer<RoleServer>) {
+        if !self.base.toolbox.can_change() {
+            return;
+        }
+        let mut refreshes = self.base.toolbox.refreshes();
+        let ended = self.session.ended();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    biased;
+                    () = ended.cancelled() => return,
+                    () = refreshes.next() => {}
+                }
+                if peer.is_transport_closed() || peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+}
