@@ -358,6 +358,9 @@ const _: () = {
         ::toolset::ToolSpec::__new(<now as ::toolset::Tool>::META),
     ];
     const NAMES: [&str; 1usize] = [<now as ::toolset::Tool>::NAME];
+    static NAME_INDEX: ::toolset::__private::NameIndex<1, 2> = ::toolset::__private::NameIndex::new(
+        &NAMES,
+    );
     #[automatically_derived]
     impl ::toolset::ToolName for ClockName {
         const ALL: &'static [Self] = &[ClockName::Now];
@@ -367,13 +370,12 @@ const _: () = {
         fn index(self) -> usize {
             self as usize
         }
-        #[allow(unreachable_patterns)]
         fn from_name(name: &str) -> ::std::option::Option<Self> {
-            match name {
-                <now as ::toolset::Tool>::NAME => {
-                    ::std::option::Option::Some(ClockName::Now)
+            match NAME_INDEX.find(name, &NAMES) {
+                ::std::option::Option::Some(index) => {
+                    ::std::option::Option::Some(Self::ALL[index])
                 }
-                _ => ::std::option::Option::None,
+                ::std::option::Option::None => ::std::option::Option::None,
             }
         }
     }
