@@ -42,3 +42,13 @@ pub const DENY_UNKNOWN_FIELDS: &str = "deny_unknown_fields";
 
 /// The type a handler takes as its call's context.
 pub const TOOL_CONTEXT: &str = "ToolContext";
+
+/// `#[serde(...)]` keys on an argument with which serde no longer deserializes the field's
+/// type itself, so it need not be `Deserialize`.
+pub const SERDE_TAKES_OVER_DESERIALIZING: &[&str] =
+    &["with", "deserialize_with", "skip", "skip_deserializing"];
+
+/// `#[serde(...)]` keys with which schemars no longer asks the field's type for its schema.
+pub const SERDE_TAKES_OVER_SCHEMA: &[&str] = &["with", "flatten"];
+/// `#[schemars(...)]` keys with which schemars no longer asks the field's type for its schema.
+pub const SCHEMARS_TAKES_OVER_SCHEMA: &[&str] = &["with", "schema_with", "flatten"];

@@ -45,16 +45,19 @@ pub fn approve<T: ToolSet, S: crate::ProposalStore>(
 #[path = "messages.rs"]
 pub mod messages;
 
-/// A model-facing argument's JSON must deserialize into its type. Generated argument
-/// fields deserialize through [`deserialize_argument`], so a type that cannot gets this
-/// one error, at the parameter's type, instead of a pile from inside serde's derive.
+/// A model-facing argument's JSON must deserialize into its type. The generated
+/// arguments struct's `Deserialize` impl is bounded by `T: DeserializeArgument<'de>` for
+/// each argument type `T` (`#[serde(bound)]`, spanned at `T`), so serde's derived code
+/// adds no errors of its own, and a type that cannot deserialize gets one, at the type,
+/// where `Tool::Args` needs the impl. (rustc words it with serde's own note, which
+/// says to add the derive; the message here shows where the bound is not a blanket.)
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
     label = "the model's JSON cannot be deserialized into this type",
     note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
 )]
-pub trait DeserializeArgument: serde::de::DeserializeOwned {}
-impl<T: serde::de::DeserializeOwned> DeserializeArgument for T {}
+pub trait DeserializeArgument<'de>: serde::Deserialize<'de> {}
+impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 
 /// A model-facing argument's type must describe itself as a JSON schema, which the
 /// model reads. Generated argument fields get their schema through [`argument_schema`].
@@ -65,26 +68,6 @@ impl<T: serde::de::DeserializeOwned> DeserializeArgument for T {}
 )]
 pub trait SchemaArgument: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema> SchemaArgument for T {}
-
-/// `#[serde(deserialize_with)]` of a generated argument field: `T::deserialize`, with
-/// the bound that explains a missing derive.
-pub fn deserialize_argument<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-where
-    T: DeserializeArgument,
-    D: serde::Deserializer<'de>,
-{
-    T::deserialize(deserializer)
-}
-
-/// [`deserialize_argument`] of an `Option<T>` field, with the bound on `T` itself so
-/// the error names the type to fix.
-pub fn deserialize_optional_argument<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    T: DeserializeArgument,
-    D: serde::Deserializer<'de>,
-{
-    <Option<T> as serde::Deserialize<'de>>::deserialize(deserializer)
-}
 
 /// `#[schemars(schema_with)]` of a generated argument field: `subschema_for::<T>()`,
 /// with the bound that explains a missing derive.

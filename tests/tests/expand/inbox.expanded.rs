@@ -20,18 +20,18 @@ pub async fn set_due_date(
 ///The arguments of the tool [`set_due_date`](fn@set_due_date), as the model passes them.
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
+#[serde(
+    bound(
+        deserialize = "u32: ::toolset::__private::DeserializeArgument<'de>, String: ::toolset::__private::DeserializeArgument<'de>"
+    )
+)]
 #[schemars(crate = "::toolset::__private::schemars")]
 pub struct set_due_date {
     /// The item to change.
-    #[serde(deserialize_with = "::toolset::__private::deserialize_argument")]
     #[schemars(schema_with = "::toolset::__private::argument_schema::<u32>")]
     pub id: u32,
     /// The deadline, as an ISO-8601 date.
-    #[serde(
-        deserialize_with = "::toolset::__private::deserialize_optional_argument::<String, _>",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[schemars(schema_with = "::toolset::__private::optional_argument_schema::<String>")]
     pub due: Option<String>,
 }
@@ -45,7 +45,11 @@ pub struct set_due_date {
 const _: () = {
     use ::toolset::__private::serde as _serde;
     #[automatically_derived]
-    impl<'de> _serde::Deserialize<'de> for set_due_date {
+    impl<'de> _serde::Deserialize<'de> for set_due_date
+    where
+        u32: ::toolset::__private::DeserializeArgument<'de>,
+        String: ::toolset::__private::DeserializeArgument<'de>,
+    {
         fn deserialize<__D>(
             __deserializer: __D,
         ) -> _serde::__private229::Result<Self, __D::Error>
@@ -146,12 +150,20 @@ const _: () = {
                 }
             }
             #[doc(hidden)]
-            struct __Visitor<'de> {
+            struct __Visitor<'de>
+            where
+                u32: ::toolset::__private::DeserializeArgument<'de>,
+                String: ::toolset::__private::DeserializeArgument<'de>,
+            {
                 marker: _serde::__private229::PhantomData<set_due_date>,
                 lifetime: _serde::__private229::PhantomData<&'de ()>,
             }
             #[automatically_derived]
-            impl<'de> _serde::de::Visitor<'de> for __Visitor<'de> {
+            impl<'de> _serde::de::Visitor<'de> for __Visitor<'de>
+            where
+                u32: ::toolset::__private::DeserializeArgument<'de>,
+                String: ::toolset::__private::DeserializeArgument<'de>,
+            {
                 type Value = set_due_date;
                 fn expecting(
                     &self,
@@ -170,37 +182,9 @@ const _: () = {
                 where
                     __A: _serde::de::SeqAccess<'de>,
                 {
-                    let __field0 = match {
-                        #[doc(hidden)]
-                        struct __DeserializeWith<'de> {
-                            value: u32,
-                            phantom: _serde::__private229::PhantomData<set_due_date>,
-                            lifetime: _serde::__private229::PhantomData<&'de ()>,
-                        }
-                        #[automatically_derived]
-                        impl<'de> _serde::Deserialize<'de> for __DeserializeWith<'de> {
-                            fn deserialize<__D>(
-                                __deserializer: __D,
-                            ) -> _serde::__private229::Result<Self, __D::Error>
-                            where
-                                __D: _serde::Deserializer<'de>,
-                            {
-                                _serde::__private229::Ok(__DeserializeWith {
-                                    value: ::toolset::__private::deserialize_argument(
-                                        __deserializer,
-                                    )?,
-                                    phantom: _serde::__private229::PhantomData,
-                                    lifetime: _serde::__private229::PhantomData,
-                                })
-                            }
-                        }
-                        _serde::__private229::Option::map(
-                            _serde::de::SeqAccess::next_element::<
-                                __DeserializeWith<'de>,
-                            >(&mut __seq)?,
-                            |__wrap| __wrap.value,
-                        )
-                    } {
+                    let __field0 = match _serde::de::SeqAccess::next_element::<
+                        u32,
+                    >(&mut __seq)? {
                         _serde::__private229::Some(__value) => __value,
                         _serde::__private229::None => {
                             return _serde::__private229::Err(
@@ -211,38 +195,9 @@ const _: () = {
                             );
                         }
                     };
-                    let __field1 = match {
-                        #[doc(hidden)]
-                        struct __DeserializeWith<'de> {
-                            value: Option<String>,
-                            phantom: _serde::__private229::PhantomData<set_due_date>,
-                            lifetime: _serde::__private229::PhantomData<&'de ()>,
-                        }
-                        #[automatically_derived]
-                        impl<'de> _serde::Deserialize<'de> for __DeserializeWith<'de> {
-                            fn deserialize<__D>(
-                                __deserializer: __D,
-                            ) -> _serde::__private229::Result<Self, __D::Error>
-                            where
-                                __D: _serde::Deserializer<'de>,
-                            {
-                                _serde::__private229::Ok(__DeserializeWith {
-                                    value: ::toolset::__private::deserialize_optional_argument::<
-                                        String,
-                                        _,
-                                    >(__deserializer)?,
-                                    phantom: _serde::__private229::PhantomData,
-                                    lifetime: _serde::__private229::PhantomData,
-                                })
-                            }
-                        }
-                        _serde::__private229::Option::map(
-                            _serde::de::SeqAccess::next_element::<
-                                __DeserializeWith<'de>,
-                            >(&mut __seq)?,
-                            |__wrap| __wrap.value,
-                        )
-                    } {
+                    let __field1 = match _serde::de::SeqAccess::next_element::<
+                        Option<String>,
+                    >(&mut __seq)? {
                         _serde::__private229::Some(__value) => __value,
                         _serde::__private229::None => {
                             _serde::__private229::Default::default()
@@ -273,40 +228,9 @@ const _: () = {
                                         <__A::Error as _serde::de::Error>::duplicate_field("id"),
                                     );
                                 }
-                                __field0 = _serde::__private229::Some({
-                                    #[doc(hidden)]
-                                    struct __DeserializeWith<'de> {
-                                        value: u32,
-                                        phantom: _serde::__private229::PhantomData<set_due_date>,
-                                        lifetime: _serde::__private229::PhantomData<&'de ()>,
-                                    }
-                                    #[automatically_derived]
-                                    impl<'de> _serde::Deserialize<'de>
-                                    for __DeserializeWith<'de> {
-                                        fn deserialize<__D>(
-                                            __deserializer: __D,
-                                        ) -> _serde::__private229::Result<Self, __D::Error>
-                                        where
-                                            __D: _serde::Deserializer<'de>,
-                                        {
-                                            _serde::__private229::Ok(__DeserializeWith {
-                                                value: ::toolset::__private::deserialize_argument(
-                                                    __deserializer,
-                                                )?,
-                                                phantom: _serde::__private229::PhantomData,
-                                                lifetime: _serde::__private229::PhantomData,
-                                            })
-                                        }
-                                    }
-                                    match _serde::de::MapAccess::next_value::<
-                                        __DeserializeWith<'de>,
-                                    >(&mut __map) {
-                                        _serde::__private229::Ok(__wrapper) => __wrapper.value,
-                                        _serde::__private229::Err(__err) => {
-                                            return _serde::__private229::Err(__err);
-                                        }
-                                    }
-                                });
+                                __field0 = _serde::__private229::Some(
+                                    _serde::de::MapAccess::next_value::<u32>(&mut __map)?,
+                                );
                             }
                             __Field::__field1 => {
                                 if _serde::__private229::Option::is_some(&__field1) {
@@ -314,50 +238,18 @@ const _: () = {
                                         <__A::Error as _serde::de::Error>::duplicate_field("due"),
                                     );
                                 }
-                                __field1 = _serde::__private229::Some({
-                                    #[doc(hidden)]
-                                    struct __DeserializeWith<'de> {
-                                        value: Option<String>,
-                                        phantom: _serde::__private229::PhantomData<set_due_date>,
-                                        lifetime: _serde::__private229::PhantomData<&'de ()>,
-                                    }
-                                    #[automatically_derived]
-                                    impl<'de> _serde::Deserialize<'de>
-                                    for __DeserializeWith<'de> {
-                                        fn deserialize<__D>(
-                                            __deserializer: __D,
-                                        ) -> _serde::__private229::Result<Self, __D::Error>
-                                        where
-                                            __D: _serde::Deserializer<'de>,
-                                        {
-                                            _serde::__private229::Ok(__DeserializeWith {
-                                                value: ::toolset::__private::deserialize_optional_argument::<
-                                                    String,
-                                                    _,
-                                                >(__deserializer)?,
-                                                phantom: _serde::__private229::PhantomData,
-                                                lifetime: _serde::__private229::PhantomData,
-                                            })
-                                        }
-                                    }
-                                    match _serde::de::MapAccess::next_value::<
-                                        __DeserializeWith<'de>,
-                                    >(&mut __map) {
-                                        _serde::__private229::Ok(__wrapper) => __wrapper.value,
-                                        _serde::__private229::Err(__err) => {
-                                            return _serde::__private229::Err(__err);
-                                        }
-                                    }
-                                });
+                                __field1 = _serde::__private229::Some(
+                                    _serde::de::MapAccess::next_value::<
+                                        Option<String>,
+                                    >(&mut __map)?,
+                                );
                             }
                         }
                     }
                     let __field0 = match __field0 {
                         _serde::__private229::Some(__field0) => __field0,
                         _serde::__private229::None => {
-                            return _serde::__private229::Err(
-                                <__A::Error as _serde::de::Error>::missing_field("id"),
-                            );
+                            _serde::__private229::de::missing_field("id")?
                         }
                     };
                     let __field1 = match __field1 {
@@ -665,9 +557,9 @@ pub async fn search(
 ///The arguments of the tool [`search`](fn@search), as the model passes them.
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
+#[serde(bound(deserialize = "String: ::toolset::__private::DeserializeArgument<'de>"))]
 #[schemars(crate = "::toolset::__private::schemars")]
 pub struct search {
-    #[serde(deserialize_with = "::toolset::__private::deserialize_argument")]
     #[schemars(schema_with = "::toolset::__private::argument_schema::<String>")]
     pub query: String,
 }
@@ -681,7 +573,10 @@ pub struct search {
 const _: () = {
     use ::toolset::__private::serde as _serde;
     #[automatically_derived]
-    impl<'de> _serde::Deserialize<'de> for search {
+    impl<'de> _serde::Deserialize<'de> for search
+    where
+        String: ::toolset::__private::DeserializeArgument<'de>,
+    {
         fn deserialize<__D>(
             __deserializer: __D,
         ) -> _serde::__private229::Result<Self, __D::Error>
@@ -778,12 +673,18 @@ const _: () = {
                 }
             }
             #[doc(hidden)]
-            struct __Visitor<'de> {
+            struct __Visitor<'de>
+            where
+                String: ::toolset::__private::DeserializeArgument<'de>,
+            {
                 marker: _serde::__private229::PhantomData<search>,
                 lifetime: _serde::__private229::PhantomData<&'de ()>,
             }
             #[automatically_derived]
-            impl<'de> _serde::de::Visitor<'de> for __Visitor<'de> {
+            impl<'de> _serde::de::Visitor<'de> for __Visitor<'de>
+            where
+                String: ::toolset::__private::DeserializeArgument<'de>,
+            {
                 type Value = search;
                 fn expecting(
                     &self,
@@ -802,37 +703,9 @@ const _: () = {
                 where
                     __A: _serde::de::SeqAccess<'de>,
                 {
-                    let __field0 = match {
-                        #[doc(hidden)]
-                        struct __DeserializeWith<'de> {
-                            value: String,
-                            phantom: _serde::__private229::PhantomData<search>,
-                            lifetime: _serde::__private229::PhantomData<&'de ()>,
-                        }
-                        #[automatically_derived]
-                        impl<'de> _serde::Deserialize<'de> for __DeserializeWith<'de> {
-                            fn deserialize<__D>(
-                                __deserializer: __D,
-                            ) -> _serde::__private229::Result<Self, __D::Error>
-                            where
-                                __D: _serde::Deserializer<'de>,
-                            {
-                                _serde::__private229::Ok(__DeserializeWith {
-                                    value: ::toolset::__private::deserialize_argument(
-                                        __deserializer,
-                                    )?,
-                                    phantom: _serde::__private229::PhantomData,
-                                    lifetime: _serde::__private229::PhantomData,
-                                })
-                            }
-                        }
-                        _serde::__private229::Option::map(
-                            _serde::de::SeqAccess::next_element::<
-                                __DeserializeWith<'de>,
-                            >(&mut __seq)?,
-                            |__wrap| __wrap.value,
-                        )
-                    } {
+                    let __field0 = match _serde::de::SeqAccess::next_element::<
+                        String,
+                    >(&mut __seq)? {
                         _serde::__private229::Some(__value) => __value,
                         _serde::__private229::None => {
                             return _serde::__private229::Err(
@@ -864,49 +737,16 @@ const _: () = {
                                         <__A::Error as _serde::de::Error>::duplicate_field("query"),
                                     );
                                 }
-                                __field0 = _serde::__private229::Some({
-                                    #[doc(hidden)]
-                                    struct __DeserializeWith<'de> {
-                                        value: String,
-                                        phantom: _serde::__private229::PhantomData<search>,
-                                        lifetime: _serde::__private229::PhantomData<&'de ()>,
-                                    }
-                                    #[automatically_derived]
-                                    impl<'de> _serde::Deserialize<'de>
-                                    for __DeserializeWith<'de> {
-                                        fn deserialize<__D>(
-                                            __deserializer: __D,
-                                        ) -> _serde::__private229::Result<Self, __D::Error>
-                                        where
-                                            __D: _serde::Deserializer<'de>,
-                                        {
-                                            _serde::__private229::Ok(__DeserializeWith {
-                                                value: ::toolset::__private::deserialize_argument(
-                                                    __deserializer,
-                                                )?,
-                                                phantom: _serde::__private229::PhantomData,
-                                                lifetime: _serde::__private229::PhantomData,
-                                            })
-                                        }
-                                    }
-                                    match _serde::de::MapAccess::next_value::<
-                                        __DeserializeWith<'de>,
-                                    >(&mut __map) {
-                                        _serde::__private229::Ok(__wrapper) => __wrapper.value,
-                                        _serde::__private229::Err(__err) => {
-                                            return _serde::__private229::Err(__err);
-                                        }
-                                    }
-                                });
+                                __field0 = _serde::__private229::Some(
+                                    _serde::de::MapAccess::next_value::<String>(&mut __map)?,
+                                );
                             }
                         }
                     }
                     let __field0 = match __field0 {
                         _serde::__private229::Some(__field0) => __field0,
                         _serde::__private229::None => {
-                            return _serde::__private229::Err(
-                                <__A::Error as _serde::de::Error>::missing_field("query"),
-                            );
+                            _serde::__private229::de::missing_field("query")?
                         }
                     };
                     _serde::__private229::Ok(search { query: __field0 })

@@ -4,6 +4,7 @@
 
 use super::item::UserItem;
 use super::model::{Arg, Handler, Kind, Param, Tier, Tool};
+use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -21,6 +22,12 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     let vis = &tool.vis;
     let whole_args = handler.whole_args();
 
+    let checks: Vec<ArgumentChecks> = handler.args.iter().map(argument_checks).collect();
+    let bounded: Vec<syn::Type> = checks
+        .iter()
+        .filter_map(|checks| checks.deserialize_bound.clone())
+        .collect();
+
     // The arguments struct shares the fn's name: fns live in the value namespace and
     // braced structs only in the type namespace, so `toolset![set_due_date]` can name the
     // tool by the one identifier the user wrote.
@@ -31,15 +38,22 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             #vis struct #ident {}
         },
         None => {
-            let fields = handler.args.iter().map(|arg @ Arg { ident, ty, attrs }| {
-                let checked = checked_field_attrs(arg);
-                quote!(#(#attrs)* #checked pub #ident: #ty,)
-            });
+            let fields =
+                handler
+                    .args
+                    .iter()
+                    .zip(&checks)
+                    .map(|(Arg { ident, ty, attrs }, checks)| {
+                        let checked = &checks.field_attrs;
+                        quote!(#(#attrs)* #checked pub #ident: #ty,)
+                    });
+            let bound = deserialize_bound(&bounded);
             quote! {
                 #[doc = concat!("The arguments of the tool [`", stringify!(#ident), "`](fn@", stringify!(#ident), "), as the model passes them.")]
                 #[allow(non_camel_case_types, missing_docs)]
                 #[derive(::toolset::__private::serde::Deserialize, ::toolset::__private::schemars::JsonSchema)]
                 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
+                #bound
                 #[schemars(crate = "::toolset::__private::schemars")]
                 #vis struct #ident {
                     #(#fields)*
@@ -47,9 +61,12 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             }
         }
     };
-    let args_type = match whole_args {
-        Some(ty) => quote!(#ty),
-        None => quote!(Self),
+    // `Tool::Args: DeserializeOwned` is where an argument type that does not deserialize is
+    // reported (see `deserialize_bound`): spanned at the first checked argument's type.
+    let args_type = match (whole_args, bounded.first()) {
+        (Some(ty), _) => quote!(#ty),
+        (None, Some(first)) => quote_spanned!(first.span()=> Self),
+        (None, None) => quote!(Self),
     };
     let output = &handler.output;
     let output_span = output.span();
@@ -175,13 +192,32 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
     }
 }
 
-/// The serde and schemars attributes that route an argument field through
-/// `__private::{deserialize_argument, argument_schema}`: the same code the derives would
-/// write, but a type that is not `Deserialize` or `JsonSchema` then gets one error each,
-/// spanned at the parameter's type and saying which derive to add, instead of several from
-/// inside the derives. Fields whose user attributes take over deserializing or the schema
-/// (`with`, `flatten`, …) are left alone.
-fn checked_field_attrs(arg: &Arg) -> TokenStream {
+/// What makes a missing derive on an argument's type one error, at that type, saying
+/// which derive to add (the runtime traits' `on_unimplemented` messages).
+struct ArgumentChecks {
+    /// The field's extra attributes: `#[schemars(schema_with)]` through
+    /// `__private::argument_schema`, whose bound explains a missing `JsonSchema`.
+    field_attrs: TokenStream,
+    /// The type to bound the arguments struct's `Deserialize` impl by, as
+    /// `T: __private::DeserializeArgument<'de>`: serde's derived code then type-checks
+    /// under that bound, and the one error is the bound's, at the impl's use.
+    deserialize_bound: Option<syn::Type>,
+}
+
+/// The checks of one argument. Fields whose user attributes take over deserializing or the
+/// schema (`with`, `flatten`, …) are not checked for what those take over.
+///
+/// Deserializing is checked with a bound, not by routing each field through
+/// `#[serde(deserialize_with)]`: serde writes a wrapper type and impl per routed field in
+/// each of its visitors, which cost a 100-tool crate about as much as the rest of its
+/// expansion. The schema stays routed: schemars writes far less for it, and a bound cannot
+/// be written (a `JsonSchema` bound has no lifetime, so on a concrete type it is a "trivial
+/// bound" rustc rejects).
+fn argument_checks(arg: &Arg) -> ArgumentChecks {
+    let unchecked = ArgumentChecks {
+        field_attrs: TokenStream::new(),
+        deserialize_bound: None,
+    };
     let keys = |name: &str| -> Option<Vec<String>> {
         let mut keys = Vec::new();
         for attr in arg.attrs.iter().filter(|attr| attr.path().is_ident(name)) {
@@ -199,71 +235,76 @@ fn checked_field_attrs(arg: &Arg) -> TokenStream {
         Some(keys)
     };
     // Attributes we cannot read are serde's or schemars' to report; add nothing.
-    let (Some(serde), Some(schemars)) = (keys("serde"), keys("schemars")) else {
-        return quote!();
+    let (Some(serde), Some(schemars)) = (keys(symbol::SERDE), keys(symbol::SCHEMARS)) else {
+        return unchecked;
     };
     let has =
         |keys: &[String], names: &[&str]| keys.iter().any(|key| names.contains(&key.as_str()));
     let ty = &arg.ty;
     // An `Option<T>`'s check is on `T`, so the error names and underlines the type to fix.
     let inner = option_inner(ty);
-    let span = inner.map_or(ty.span(), Spanned::span);
-    let lit = |path: String| syn::LitStr::new(&path, span);
+    let checked = inner.unwrap_or(ty);
+    let serde_deserializes = !has(&serde, symbol::SERDE_TAKES_OVER_DESERIALIZING);
+    let deserialize_bound = serde_deserializes.then(|| checked.clone());
+
     let mut serde_items = Vec::new();
-    let routed = !has(
-        &serde,
-        &[
-            "with",
-            "deserialize_with",
-            "flatten",
-            "skip",
-            "skip_deserializing",
-        ],
-    );
-    if routed {
-        let path = match inner {
-            Some(inner) => lit(format!(
-                "::toolset::__private::deserialize_optional_argument::<{}, _>",
-                quote!(#inner)
-            )),
-            None => lit("::toolset::__private::deserialize_argument".to_owned()),
-        };
-        serde_items.push(quote!(deserialize_with = #path));
-        // With `deserialize_with`, serde no longer treats a missing `Option` as `None`, nor
-        // schemars (with `schema_with`) as optional: `default` says so to both, and
-        // `skip_serializing_if` keeps schemars from writing `"default": null`.
-        if inner.is_some() && !has(&serde, &["default"]) {
-            serde_items.push(quote!(default));
-            if !has(&serde, &["skip_serializing_if"]) {
-                serde_items.push(quote!(
-                    skip_serializing_if = "::std::option::Option::is_none"
-                ));
-            }
+    // With `schema_with`, schemars no longer sees that an `Option` may be left out:
+    // `default` says so (to serde too, which already reads a missing `Option` as `None`),
+    // and `skip_serializing_if` keeps schemars from writing `"default": null`.
+    if inner.is_some() && serde_deserializes && !has(&serde, &["default"]) {
+        serde_items.push(quote!(default));
+        if !has(&serde, &["skip_serializing_if"]) {
+            serde_items.push(quote!(
+                skip_serializing_if = "::std::option::Option::is_none"
+            ));
         }
     }
-    let optional_kept = inner.is_none() || routed || has(&serde, &["default"]);
-    let mut out = if serde_items.is_empty() {
+    let optional_kept = inner.is_none() || !serde_items.is_empty() || has(&serde, &["default"]);
+    let mut field_attrs = if serde_items.is_empty() {
         TokenStream::new()
     } else {
         quote!(#[serde(#(#serde_items),*)])
     };
     if optional_kept
-        && !has(&serde, &["with", "flatten"])
-        && !has(&schemars, &["with", "schema_with", "flatten"])
+        && !has(&serde, symbol::SERDE_TAKES_OVER_SCHEMA)
+        && !has(&schemars, symbol::SCHEMARS_TAKES_OVER_SCHEMA)
     {
-        let path = match inner {
-            Some(inner) => lit(format!(
-                "::toolset::__private::optional_argument_schema::<{}>",
-                quote!(#inner)
-            )),
-            None => lit(format!(
-                "::toolset::__private::argument_schema::<{}>",
-                quote!(#ty)
-            )),
+        let function = if inner.is_some() {
+            "optional_argument_schema"
+        } else {
+            "argument_schema"
         };
-        out.extend(quote!(#[schemars(schema_with = #path)]));
+        let path = syn::LitStr::new(
+            &format!("::toolset::__private::{function}::<{}>", quote!(#checked)),
+            checked.span(),
+        );
+        field_attrs.extend(quote!(#[schemars(schema_with = #path)]));
     }
-    out
+    ArgumentChecks {
+        field_attrs,
+        deserialize_bound,
+    }
+}
+
+/// `#[serde(bound(deserialize = "A: DeserializeArgument<'de>, ..."))]` for the arguments
+/// struct, or nothing when no argument is checked. The bound carries 'de, so it is not a
+/// "trivial bound": serde's generated code type-checks under it, and a type that does not
+/// deserialize is reported once, where the `Deserialize` impl is used (`Tool::Args`).
+fn deserialize_bound(types: &[syn::Type]) -> TokenStream {
+    let Some(first) = types.first() else {
+        return quote!();
+    };
+    let predicates: Vec<String> = types
+        .iter()
+        .map(|ty| {
+            format!(
+                "{}: ::toolset::__private::DeserializeArgument<'de>",
+                quote!(#ty)
+            )
+        })
+        .collect();
+    let bound = syn::LitStr::new(&predicates.join(", "), first.span());
+    quote!(#[serde(bound(deserialize = #bound))])
 }
 
 /// The `T` of `Option<T>` as written (`Option`, `std::option::Option`, …).
