@@ -493,7 +493,10 @@ fn initialize_and_ping_are_server_spans_and_a_pings_traceparent_is_continued() {
         let client = ().serve(client_io).await.expect("the client initializes");
         let mut ping = ClientRequest::PingRequest(PingRequest::default());
         ping.get_meta_mut().set_traceparent(TRACEPARENT);
-        client.send_request(ping).await.expect("the ping is answered");
+        client
+            .send_request(ping)
+            .await
+            .expect("the ping is answered");
         let _ = client.cancel().await;
         let _ = serving.await;
     });

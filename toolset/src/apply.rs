@@ -145,9 +145,12 @@ pub(crate) async fn apply<T: ToolSet>(
         let read_only = spec.tier() == Tier::ReadOnly;
         // A read-only call followed by another that may run: the run goes together.
         let batch = read_only
-            && steps.peek().and_then(Job::peek).is_some_and(|(next, authority)| {
-                next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
-            });
+            && steps
+                .peek()
+                .and_then(Job::peek)
+                .is_some_and(|(next, authority)| {
+                    next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
+                });
         if !batch {
             let started = clock.unwrap_or_else(Instant::now);
             let call = &entries[index].call;
@@ -196,7 +199,8 @@ pub(crate) async fn apply<T: ToolSet>(
                 let call_ctx = call_ctx.as_ref().unwrap_or(ctx);
                 let call = &calls[index].call;
                 let ended = if traced {
-                    job.run::<Span>(Access::Shared(shared), call_ctx, call).await
+                    job.run::<Span>(Access::Shared(shared), call_ctx, call)
+                        .await
                 } else {
                     job.run::<Untraced>(Access::Shared(shared), call_ctx, call)
                         .await
@@ -280,7 +284,7 @@ impl<T: ToolSet> Job<T> {
     /// Runs the call to its one outcome in span `S`, and says when it ended. A runtime
     /// tool's handler takes no state. Not an `async fn`: the future it returns is the
     /// handler's run itself, not one more state machine around it.
-    fn run<'a, S: CallSpan>(
+    fn run<'a, S>(
         self,
         state: Access<'a, T::State>,
         ctx: &'a ToolContext,
@@ -288,7 +292,7 @@ impl<T: ToolSet> Job<T> {
     ) -> impl Future<Output = (Outcome, Instant)> + 'a
     where
         T: 'a,
-        S: 'a,
+        S: CallSpan + 'a,
     {
         match self {
             Job::Compiled { name, typed } => Either::Left(run_handler::<S, _, _>(

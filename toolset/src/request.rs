@@ -519,9 +519,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Availability::Deferred => {
                 self.activated.contains(&tool) || self.injected.contains(&tool)
             }
-            Availability::Hidden => {
-                self.injected.contains(&tool) && !self.policy.is_denied(tool)
-            }
+            Availability::Hidden => self.injected.contains(&tool) && !self.policy.is_denied(tool),
             Availability::Denied => false,
         }
     }

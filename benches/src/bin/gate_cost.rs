@@ -70,7 +70,9 @@ macro_rules! run_size {
                     let run = async {
                         let mut parsed = Vec::with_capacity(calls.len());
                         for call in &calls {
-                            parsed.push($hand::$hand_program::parse(&call.name, &call.arguments).ok()?);
+                            parsed.push(
+                                $hand::$hand_program::parse(&call.name, &call.arguments).ok()?,
+                            );
                         }
                         let mut results = Vec::with_capacity(parsed.len());
                         for typed in parsed {
@@ -84,7 +86,9 @@ macro_rules! run_size {
                     }
                 }
                 other => {
-                    result = Err(format!("unknown workload {other:?}: gate, gate_apply or hand"));
+                    result = Err(format!(
+                        "unknown workload {other:?}: gate, gate_apply or hand"
+                    ));
                     break;
                 }
             }
@@ -107,10 +111,34 @@ fn main() -> ExitCode {
     };
     let workload = workload.as_str();
     let result = match tools {
-        10 => run_size!(toolset_10, hand_10, hand_program_10, 10, workload, iterations, len),
-        100 => run_size!(toolset_100, hand_100, hand_program_100, 100, workload, iterations, len),
+        10 => run_size!(
+            toolset_10,
+            hand_10,
+            hand_program_10,
+            10,
+            workload,
+            iterations,
+            len
+        ),
+        100 => run_size!(
+            toolset_100,
+            hand_100,
+            hand_program_100,
+            100,
+            workload,
+            iterations,
+            len
+        ),
         #[cfg(large_sets)]
-        1000 => run_size!(toolset_1000, hand_1000, hand_program_1000, 1000, workload, iterations, len),
+        1000 => run_size!(
+            toolset_1000,
+            hand_1000,
+            hand_program_1000,
+            1000,
+            workload,
+            iterations,
+            len
+        ),
         other => Err(format!(
             "no {other}-tool set: 10, 100, or 1000 when built with TOOLSET_BENCH_LARGE=1"
         )),
