@@ -33,6 +33,9 @@ fn main() {
             std::fs::write(&path, source).expect("OUT_DIR is writable");
         }
     }
-    let program = generate::hand_program_module(100);
-    std::fs::write(out.join("hand_program_100.rs"), program).expect("OUT_DIR is writable");
+    for n in generate::SIZES.into_iter().filter(|&n| large || n < 1000) {
+        let program = generate::hand_program_module(n);
+        let path = out.join(format!("hand_program_{n}.rs"));
+        std::fs::write(path, program).expect("OUT_DIR is writable");
+    }
 }

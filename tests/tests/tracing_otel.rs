@@ -551,3 +551,67 @@ fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
     assert_eq!(call.parent_span_id, request.span_context.span_id());
     assert_eq!(call.span_context.trace_id(), expected_trace);
 }
+
+#[test]
+fn initialize_and_ping_are_server_spans_and_a_pings_traceparent_is_continued() {
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+    };
+    use rmcp::ServiceExt;
+    use rmcp::model::{ClientRequest, GetMeta, PingRequest};
+    use toolset::mcp::McpServer;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    let server = McpServer::<FileTools>::new(Files::default()).with_trace_parent(|span, parent| {
+        let remote = SpanContext::new(
+            TraceId::from_bytes(parent.trace_id()),
+            SpanId::from_bytes(parent.parent_id()),
+            TraceFlags::new(parent.flags()),
+            true,
+            TraceState::default(),
+        );
+        let parent = opentelemetry::Context::new().with_remote_span_context(remote);
+        span.set_parent(parent).expect("the span has not started");
+    });
+    let ((), spans) = recorded(|| async move {
+        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move {
+            if let Ok(running) = server.serve_on(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ().serve(client_io).await.expect("the client initializes");
+        let mut ping = ClientRequest::PingRequest(PingRequest::default());
+        ping.get_meta_mut().set_traceparent(TRACEPARENT);
+        client
+            .send_request(ping)
+            .await
+            .expect("the ping is answered");
+        let _ = client.cancel().await;
+        let _ = serving.await;
+    });
+
+    for (name, method) in [("initialize", "initialize"), ("ping", "ping")] {
+        let request = span(&spans, name);
+        assert_eq!(request.span_kind, SpanKind::Server, "{request:#?}");
+        assert_eq!(text(request, "mcp.method.name").as_deref(), Some(method));
+        assert!(
+            text(request, "jsonrpc.request.id").is_some(),
+            "{request:#?}"
+        );
+        assert_eq!(text(request, "error.type"), None, "{request:#?}");
+    }
+    // The ping carried the caller's trace; the initialize did not, so it is a root.
+    let ping = span(&spans, "ping");
+    let expected_trace = TraceId::from_bytes(
+        toolset::mcp::TraceParent::parse(TRACEPARENT)
+            .expect("a valid traceparent")
+            .trace_id(),
+    );
+    assert_eq!(ping.span_context.trace_id(), expected_trace);
+    assert_eq!(ping.parent_span_id.to_string(), "b7ad6b7169203331");
+    assert!(ping.parent_span_is_remote);
+    let initialize = span(&spans, "initialize");
+    assert_ne!(initialize.span_context.trace_id(), expected_trace);
+    assert_eq!(initialize.parent_span_id, SpanId::INVALID);
+}

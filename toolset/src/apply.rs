@@ -6,12 +6,13 @@
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::toolbox::RuntimeTool;
-use crate::trace::{self, ToolType};
+use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
     Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
     ToolResult, ToolSet, ToolSpec, messages,
 };
 use futures_util::FutureExt;
+use futures_util::future::Either;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
@@ -19,8 +20,9 @@ use std::future::{Future, poll_fn};
 use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+use tracing::Span;
 
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,9 +33,11 @@ pub struct Entry {
     pub tier: Tier,
     /// Its outcome; `None` when the call was proposed to a human and did not run.
     pub outcome: Option<Outcome>,
-    /// How long the call took, from the start of its handler to its outcome (a
-    /// timeout or a cancellation included); `None` when no handler was started: the
-    /// call was proposed, refused, or answered by the gate (a tool search).
+    /// How long the call took, from the start of its run to its outcome (a timeout or a
+    /// cancellation included); `None` when no handler was started: the call was
+    /// proposed, refused, or answered by the gate (a tool search). One clock reading
+    /// ends a call and starts the one that runs right after it, so the durations of a
+    /// program's calls add up to the time its calls ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<Duration>,
 }
@@ -81,33 +85,47 @@ impl Report {
 /// again against what approved it. A handler taking `&ToolContext` gets one carrying its
 /// call id; the tool's `timeout_ms` applies; cancelling `ctx` stops the current call and
 /// skips the rest (each recorded as cancelled).
+///
+/// Whether the calls are traced is decided once, here ([`trace::calls_traced`]): with no
+/// subscriber a call carries no span at all. One clock reading ends a call and starts the
+/// next one that runs right after it.
 pub(crate) async fn apply<T: ToolSet>(
     state: &mut T::State,
     ctx: &ToolContext,
     plan: Plan<T>,
 ) -> Report {
     let (calls, steps) = plan.into_parts();
-    // The plan holds one step per call, in the calls' order.
-    let tiers: Vec<Tier> = steps
-        .iter()
-        .map(|step| match step {
-            Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
-            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
-                tool.spec().tier()
-            }
-            // The tool search only reads the set's specs.
-            Step::Answered { .. } => Tier::ReadOnly,
+    let traced = trace::calls_traced();
+    // The plan holds one step per call, in the calls' order: each entry gets its tier now,
+    // its outcome and duration as its call ends.
+    let mut entries: Vec<Entry> = calls
+        .into_iter()
+        .zip(&steps)
+        .map(|(call, step)| Entry {
+            call,
+            tier: match step {
+                Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
+                Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+                    tool.spec().tier()
+                }
+                // The tool search only reads the set's specs.
+                Step::Answered { .. } => Tier::ReadOnly,
+            },
+            outcome: None,
+            duration: None,
         })
         .collect();
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; calls.len()];
-    let mut durations: Vec<Option<Duration>> = vec![None; calls.len()];
+    // The last clock reading, when nothing but bookkeeping happened since: the start of
+    // the next call that runs.
+    let mut clock: Option<Instant> = None;
     let mut steps = steps.into_iter().peekable();
     while let Some(step) = steps.next() {
         let (index, job, authority) = match step {
             Step::Answered { index, output } => {
                 let outcome = Outcome::Done(output);
-                trace::answered(&calls[index], ctx, &outcome);
-                outcomes[index] = Some(outcome);
+                trace::answered(&entries[index].call, ctx, &outcome);
+                entries[index].outcome = Some(outcome);
+                clock = None;
                 continue;
             }
             Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => continue,
@@ -119,18 +137,40 @@ pub(crate) async fn apply<T: ToolSet>(
         let spec = job.spec();
         if let Some(reason) = refusal(spec, authority) {
             let outcome = Outcome::Refused { reason };
-            trace::not_run(spec, &calls[index], job.tool_type(), ctx, &outcome);
-            outcomes[index] = Some(outcome);
+            trace::not_run(spec, &entries[index].call, job.tool_type(), ctx, &outcome);
+            entries[index].outcome = Some(outcome);
+            clock = None;
             continue;
         }
-        if spec.tier() != Tier::ReadOnly {
-            let own_ctx = call_context(ctx, spec, &calls[index]);
+        let read_only = spec.tier() == Tier::ReadOnly;
+        // A read-only call followed by another that may run: the run goes together.
+        let batch = read_only
+            && steps
+                .peek()
+                .and_then(Job::peek)
+                .is_some_and(|(next, authority)| {
+                    next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
+                });
+        if !batch {
+            let started = clock.unwrap_or_else(Instant::now);
+            let call = &entries[index].call;
+            let own_ctx = call_context(ctx, spec, call);
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
-            let (outcome, took) = job
-                .run(Access::Exclusive(state), call_ctx, &calls[index])
-                .await;
-            outcomes[index] = Some(outcome);
-            durations[index] = Some(took);
+            let access = if read_only {
+                Access::Shared(&*state)
+            } else {
+                Access::Exclusive(&mut *state)
+            };
+            let (outcome, ended) = if traced {
+                job.run::<Span>(access, call_ctx, call).await
+            } else {
+                job.run::<Untraced>(access, call_ctx, call).await
+            };
+            drop(own_ctx);
+            let entry = &mut entries[index];
+            entry.outcome = Some(outcome);
+            entry.duration = Some(ended.saturating_duration_since(started));
+            clock = Some(ended);
             continue;
         }
         // A run of read-only calls (compiled or runtime): they only read, so they run
@@ -145,40 +185,39 @@ pub(crate) async fn apply<T: ToolSet>(
                 batch.push((index, job));
             }
         }
+        let started = clock.unwrap_or_else(Instant::now);
         let shared: &T::State = state;
+        let calls = &entries;
         let contexts: Vec<Option<ToolContext>> = batch
             .iter()
-            .map(|(index, job)| call_context(ctx, job.spec(), &calls[*index]))
+            .map(|(index, job)| call_context(ctx, job.spec(), &calls[*index].call))
             .collect();
-        let calls = &calls;
         let runs = batch
             .into_iter()
             .zip(&contexts)
             .map(|((index, job), call_ctx)| async move {
                 let call_ctx = call_ctx.as_ref().unwrap_or(ctx);
-                (
-                    index,
-                    job.run(Access::Shared(shared), call_ctx, &calls[index])
-                        .await,
-                )
+                let call = &calls[index].call;
+                let ended = if traced {
+                    job.run::<Span>(Access::Shared(shared), call_ctx, call)
+                        .await
+                } else {
+                    job.run::<Untraced>(Access::Shared(shared), call_ctx, call)
+                        .await
+                };
+                (index, ended)
             });
-        for (index, (outcome, took)) in futures_util::future::join_all(runs).await {
-            outcomes[index] = Some(outcome);
-            durations[index] = Some(took);
+        let finished = futures_util::future::join_all(runs).await;
+        drop(contexts);
+        let mut last = started;
+        for (index, (outcome, ended)) in finished {
+            let entry = &mut entries[index];
+            entry.outcome = Some(outcome);
+            entry.duration = Some(ended.saturating_duration_since(started));
+            last = last.max(ended);
         }
+        clock = Some(last);
     }
-    let entries = calls
-        .into_iter()
-        .zip(outcomes)
-        .zip(tiers)
-        .zip(durations)
-        .map(|(((call, outcome), tier), duration)| Entry {
-            call,
-            tier,
-            outcome,
-            duration,
-        })
-        .collect();
     Report { entries }
 }
 
@@ -242,19 +281,39 @@ impl<T: ToolSet> Job<T> {
         }
     }
 
-    /// Runs the call to its one outcome, and says how long it took. A runtime tool's
-    /// handler takes no state.
-    async fn run(
+    /// Runs the call to its one outcome in span `S`, and says when it ended. A runtime
+    /// tool's handler takes no state. Not an `async fn`: the future it returns is the
+    /// handler's run itself, not one more state machine around it.
+    fn run<'a, S>(
         self,
-        state: Access<'_, T::State>,
-        ctx: &ToolContext,
-        call: &ToolCall,
-    ) -> (Outcome, Duration) {
+        state: Access<'a, T::State>,
+        ctx: &'a ToolContext,
+        call: &'a ToolCall,
+    ) -> impl Future<Output = (Outcome, Instant)> + 'a
+    where
+        T: 'a,
+        S: CallSpan + 'a,
+    {
         match self {
-            Job::Compiled { name, typed } => {
-                run_call::<T>(state, ctx, call, typed, T::spec_of(name)).await
-            }
-            Job::Runtime { tool, args } => run_runtime::<T>(ctx, call, &tool, args).await,
+            Job::Compiled { name, typed } => Either::Left(run_handler::<S, _, _>(
+                ctx,
+                call,
+                T::spec_of(name),
+                ToolType::Function,
+                move || T::dispatch(state, ctx, typed),
+                checked_activations::<T>,
+            )),
+            Job::Runtime { tool, args } => Either::Right(async move {
+                run_handler::<S, _, _>(
+                    ctx,
+                    call,
+                    tool.spec(),
+                    tool.tool_type(),
+                    || tool.run(args, ctx),
+                    checked_activations::<T>,
+                )
+                .await
+            }),
         }
     }
 }
@@ -283,8 +342,8 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     }
 }
 
-/// Runs one call of a compiled tool to its outcome (see [`run_handler`]), and says how long
-/// it took.
+/// Runs one call of a compiled tool to its outcome (see [`run_handler`]), in its span
+/// when something records it, and says how long it took.
 pub(crate) async fn run_call<T: ToolSet>(
     state: Access<'_, T::State>,
     ctx: &ToolContext,
@@ -292,40 +351,78 @@ pub(crate) async fn run_call<T: ToolSet>(
     typed: T::Call,
     spec: &ToolSpec,
 ) -> (Outcome, Duration) {
-    run_handler(
-        ctx,
-        call,
-        spec,
-        ToolType::Function,
-        T::dispatch(state, ctx, typed),
-        checked_activations::<T>,
-    )
+    timed::<T, _, _>(ctx, call, spec, ToolType::Function, move || {
+        T::dispatch(state, ctx, typed)
+    })
     .await
 }
 
 /// Runs one call of a runtime tool of a toolbox over `T` to its outcome (see
-/// [`run_handler`]), and says how long it took.
+/// [`run_handler`]), in its span when something records it, and says how long it took.
 pub(crate) async fn run_runtime<T: ToolSet>(
     ctx: &ToolContext,
     call: &ToolCall,
     tool: &RuntimeTool,
     args: Value,
 ) -> (Outcome, Duration) {
-    run_handler(
-        ctx,
-        call,
-        tool.spec(),
-        tool.tool_type(),
-        tool.run(args, ctx),
-        checked_activations::<T>,
-    )
+    timed::<T, _, _>(ctx, call, tool.spec(), tool.tool_type(), || {
+        tool.run(args, ctx)
+    })
     .await
 }
 
-/// Runs one call's handler (a compiled tool's dispatch, a runtime tool's handler) to
-/// completion in its `execute_tool` span (see [`crate::trace`]), turning every way it can
-/// end into an outcome, recorded on the span, and says how long it took; `done` turns a
-/// finished output into its outcome.
+/// Runs `handler` to its outcome (see [`run_handler`]) in an `execute_tool` span when
+/// something records one, with no span at all otherwise, and says how long it took.
+async fn timed<T: ToolSet, F, H>(
+    ctx: &ToolContext,
+    call: &ToolCall,
+    spec: &ToolSpec,
+    tool_type: ToolType,
+    handler: H,
+) -> (Outcome, Duration)
+where
+    H: FnOnce() -> F,
+    F: Future<Output = Result<ToolOutput, ToolError>>,
+{
+    let started = Instant::now();
+    let (outcome, ended) = if trace::calls_traced() {
+        run_handler::<Span, _, _>(
+            ctx,
+            call,
+            spec,
+            tool_type,
+            handler,
+            checked_activations::<T>,
+        )
+        .await
+    } else {
+        run_handler::<Untraced, _, _>(
+            ctx,
+            call,
+            spec,
+            tool_type,
+            handler,
+            checked_activations::<T>,
+        )
+        .await
+    };
+    (outcome, ended.saturating_duration_since(started))
+}
+
+/// How a handler's run stopped, before its future is dropped.
+enum Stopped {
+    /// It finished: its result, or the panic of one of its polls.
+    Finished(Result<Result<ToolOutput, ToolError>, Box<dyn Any + Send>>),
+    /// It ran past this limit.
+    TimedOut(Duration),
+    /// The context was cancelled while it ran.
+    Cancelled,
+}
+
+/// Runs one call's handler (a compiled tool's dispatch, a runtime tool's handler, made by
+/// `handler` when the run starts) to completion in span `S` (its `execute_tool` span, see
+/// [`crate::trace`], or none), turning every way it can end into an outcome, recorded on
+/// the span, and says when it ended; `done` turns a finished output into its outcome.
 ///
 /// Never panics: a panic while the handler is polled is caught as it unwinds out of the
 /// poll, and a panic while it is dropped (a timeout or a cancellation stops a handler by
@@ -333,58 +430,76 @@ pub(crate) async fn run_runtime<T: ToolSet>(
 /// the handler lives in a pinned `Option`: stopped, it is dropped by `Pin::set` inside
 /// `catch_unwind`, not wherever `select!` or `timeout` would drop it.
 ///
-/// The span is entered around each poll of the handler (and its drop) rather than by
-/// wrapping this future in `Instrument`: a wrapper would move the whole handler future
-/// once more per call, which costs more than the span itself when nobody records it.
-pub(crate) async fn run_handler(
+/// Most handlers finish on their first poll, so the handler is polled once before any
+/// timer or cancellation future is set up; the timeout still counts from the start (on
+/// tokio's clock, which a test may pause). The span is entered around each poll of the
+/// handler (and its drop) rather than by wrapping this future in `Instrument`: a wrapper
+/// would move the whole handler future once more per call.
+pub(crate) async fn run_handler<S, F, H>(
     ctx: &ToolContext,
     call: &ToolCall,
     spec: &ToolSpec,
     tool_type: ToolType,
-    handler: impl Future<Output = Result<ToolOutput, ToolError>>,
+    handler: H,
     done: impl FnOnce(ToolOutput) -> Outcome,
-) -> (Outcome, Duration) {
-    let span = trace::execute_tool(spec, call, tool_type, ctx);
-    let started = Instant::now();
+) -> (Outcome, Instant)
+where
+    S: CallSpan,
+    H: FnOnce() -> F,
+    F: Future<Output = Result<ToolOutput, ToolError>>,
+{
+    let span = S::start(spec, call, tool_type, ctx);
     if ctx.is_cancelled() {
         let outcome = Outcome::Cancelled;
-        trace::record_outcome(&span, &outcome, ctx);
-        return (outcome, started.elapsed());
+        span.record(&outcome, ctx);
+        return (outcome, Instant::now());
     }
-    let mut handler = pin!(Some(AssertUnwindSafe(handler).catch_unwind()));
-    let running = poll_fn(|cx| {
-        let _in_span = span.enter();
-        match handler.as_mut().as_pin_mut() {
+    let deadline = spec
+        .timeout()
+        .map(|limit| (tokio::time::Instant::now() + limit, limit));
+    let mut handler = pin!(Some(AssertUnwindSafe(handler()).catch_unwind()));
+    let mut poll = |cx: &mut Context<'_>| {
+        span.in_scope(|| match handler.as_mut().as_pin_mut() {
             Some(handler) => handler.poll(cx),
-            // Not reached: the handler is only taken out once this future is gone.
+            // Not reached: the handler is only taken out once its polls are over.
             None => Poll::Pending,
-        }
-    });
-    let limited = async {
-        match spec.timeout() {
-            Some(limit) => tokio::time::timeout(limit, running)
-                .await
-                .map_err(|_| limit),
-            None => Ok(running.await),
+        })
+    };
+    let stopped = match poll_fn(|cx| Poll::Ready(poll(cx))).await {
+        Poll::Ready(finished) => Stopped::Finished(finished),
+        Poll::Pending => {
+            let running = poll_fn(&mut poll);
+            let limited = async {
+                match deadline {
+                    Some((at, limit)) => tokio::time::timeout_at(at, running)
+                        .await
+                        .map_or(Stopped::TimedOut(limit), Stopped::Finished),
+                    None => Stopped::Finished(running.await),
+                }
+            };
+            // `biased`: the handler is polled first, so a call that finishes when it is
+            // woken never registers with the cancellation token.
+            tokio::select! {
+                biased;
+                stopped = limited => stopped,
+                () = ctx.cancellation().cancelled() => Stopped::Cancelled,
+            }
         }
     };
-    // `biased`: the handler is polled first, so a call that finishes at once never
-    // registers with the cancellation token.
-    let outcome = tokio::select! {
-        biased;
-        finished = limited => match finished {
-            Ok(Ok(Ok(output))) => done(output),
-            Ok(Ok(Err(error))) => from_error(error),
-            Ok(Err(panic)) => Outcome::Panicked { message: take_panic_message(panic) },
-            Err(after) => Outcome::TimedOut { after },
+    let outcome = match stopped {
+        Stopped::Finished(Ok(Ok(output))) => done(output),
+        Stopped::Finished(Ok(Err(error))) => from_error(error),
+        Stopped::Finished(Err(panic)) => Outcome::Panicked {
+            message: take_panic_message(panic),
         },
-        () = ctx.cancellation().cancelled() => Outcome::Cancelled,
+        Stopped::TimedOut(after) => Outcome::TimedOut { after },
+        Stopped::Cancelled => Outcome::Cancelled,
     };
     // A finished handler's future holds nothing left to drop; a stopped one is dropped
     // now, and a panic in its `Drop` becomes the call's one outcome.
     let dropped =
         span.in_scope(|| std::panic::catch_unwind(AssertUnwindSafe(|| handler.set(None))));
-    let took = started.elapsed();
+    let ended = Instant::now();
     let outcome = match dropped {
         Ok(()) => outcome,
         Err(panic) => {
@@ -403,8 +518,8 @@ pub(crate) async fn run_handler(
             }
         }
     };
-    trace::record_outcome(&span, &outcome, ctx);
-    (outcome, took)
+    span.record(&outcome, ctx);
+    (outcome, ended)
 }
 
 /// A done output, unless it activates a tool the set does not have: then the call failed,

@@ -123,22 +123,20 @@ pub(crate) enum Checked<T: ToolSet> {
     },
 }
 
-/// A program every call of which passed verification, in the model's order.
-pub(crate) struct Program<T: ToolSet> {
-    pub(crate) calls: Vec<ToolCall>,
-    /// One per call, at the call's index.
-    pub(crate) checked: Vec<Checked<T>>,
-}
-
 /// Verifies every call of `calls`: `route` decides from what the request offers which tool
-/// a call is for (or answers it), then its arguments are checked. Any bad call rejects the
-/// whole program; every call is still checked, so the model learns all its mistakes at once.
+/// a call is for (or answers it), then its arguments are checked, and `keep` gets each
+/// verified call (its index, the call, what was checked) while the program is still
+/// good. Any bad call rejects the whole program; every call is still checked, so the
+/// model learns all its mistakes at once. The calls of a good program come back in the
+/// model's order.
+///
+/// `keep` builds the caller's own per-call record (the plan's steps) as the calls are
+/// checked, so a program costs no vector of checked calls in between.
 pub(crate) fn check_program<T: ToolSet>(
-    calls: impl IntoIterator<Item = ToolCall>,
+    calls: Vec<ToolCall>,
     mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
-) -> Result<Program<T>, Rejected> {
-    let calls: Vec<ToolCall> = calls.into_iter().collect();
-    let mut checked = Vec::with_capacity(calls.len());
+    mut keep: impl FnMut(usize, &ToolCall, Checked<T>),
+) -> Result<Vec<ToolCall>, Rejected> {
     let mut problems = Vec::new();
     let mut problem_calls = Vec::new();
     let id_problems = id_problems(&calls);
@@ -156,7 +154,7 @@ pub(crate) fn check_program<T: ToolSet>(
         match outcome {
             // Once the program is rejected, the rest is only checked, not kept.
             Ok(_) if !problems.is_empty() => {}
-            Ok(call) => checked.push(call),
+            Ok(checked) => keep(index, call, checked),
             Err(problem) => {
                 problems.push(problem);
                 problem_calls.push(index);
@@ -164,7 +162,7 @@ pub(crate) fn check_program<T: ToolSet>(
         }
     }
     if problems.is_empty() {
-        Ok(Program { calls, checked })
+        Ok(calls)
     } else {
         Err(Rejected {
             problems,

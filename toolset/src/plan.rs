@@ -6,7 +6,7 @@
 //! proposal cannot be smuggled into `apply`.
 
 use crate::consumer::Format;
-use crate::gate::{Checked, Program, Rejected, Route, check_program};
+use crate::gate::{Checked, Rejected, Route, check_program};
 use crate::proposal::Proposal;
 use crate::toolbox::RuntimeTool;
 use crate::trace;
@@ -80,17 +80,16 @@ pub(crate) fn plan_routed<T: ToolSet>(
 ) -> Result<Plan<T>, Rejected> {
     let span = trace::gate();
     let _in_gate = span.enter();
-    let Program { calls, checked } = check_program::<T>(calls, route).inspect_err(|rejected| {
-        trace::record_rejected::<T>(&span, rejected);
-    })?;
+    let calls: Vec<ToolCall> = calls.into_iter().collect();
+    // One step per call of a good program.
     let mut steps = Vec::with_capacity(calls.len());
     let mut proposals = Vec::new();
-    for (index, checked) in checked.into_iter().enumerate() {
+    let keep = |index: usize, call: &ToolCall, checked: Checked<T>| {
         let Verified { name, typed } = match checked {
             Checked::Verified(verified) => verified,
             Checked::Answered(output) => {
                 steps.push(Step::Answered { index, output });
-                continue;
+                return;
             }
             Checked::Runtime { tool, args } => {
                 let spec = tool.spec();
@@ -102,12 +101,12 @@ pub(crate) fn plan_routed<T: ToolSet>(
                         authority: Authority::Autonomy(policy.autonomy()),
                     });
                 } else {
-                    let proposal = Proposal::runtime::<T>(&calls[index], &tool);
+                    let proposal = Proposal::runtime::<T>(call, &tool);
                     trace::proposal_created(&proposal);
                     proposals.push(proposal);
                     steps.push(Step::AwaitRuntimeApproval { tool });
                 }
-                continue;
+                return;
             }
         };
         let spec = T::spec_of(name);
@@ -121,12 +120,15 @@ pub(crate) fn plan_routed<T: ToolSet>(
                 authority: Authority::Autonomy(policy.autonomy()),
             });
         } else {
-            let proposal = Proposal::new::<T>(&calls[index], name, tier, escalation);
+            let proposal = Proposal::new::<T>(call, name, tier, escalation);
             trace::proposal_created(&proposal);
             proposals.push(proposal);
             steps.push(Step::AwaitApproval { name });
         }
-    }
+    };
+    let calls = check_program::<T>(calls, route, keep).inspect_err(|rejected| {
+        trace::record_rejected::<T>(&span, rejected);
+    })?;
     trace::record_planned(
         &span,
         calls.len(),

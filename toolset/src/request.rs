@@ -33,6 +33,7 @@ use crate::{CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::cell::OnceCell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -503,12 +504,32 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// rejected as unknown, its message listing what is offered; a tool declared only for
     /// the history is refused. A call to the search tool is answered here, at once.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {
-        let layout = self.layout();
+        // The list's layout costs a walk of the whole set: it is built only for a call
+        // that is not simply to a permitted tool (see `permits`).
+        let layout = OnceCell::new();
         crate::plan::plan_routed(calls, self.policy, |call| self.route(&layout, call))
     }
 
+    /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
+    /// `permitted`, decided for one tool without walking the set. Offered by the policy,
+    /// or deferred and activated, or injected (unless denied).
+    fn permits(&self, tool: T::Name) -> bool {
+        match self.policy.availability(tool) {
+            Availability::Offered => true,
+            Availability::Deferred => {
+                self.activated.contains(&tool) || self.injected.contains(&tool)
+            }
+            Availability::Hidden => self.injected.contains(&tool) && !self.policy.is_denied(tool),
+            Availability::Denied => false,
+        }
+    }
+
     /// Routes one call: to a permitted tool, to the search (answered), or a problem.
-    fn route(&self, layout: &Layout, call: &ToolCall) -> Result<Route<T::Name>, CallProblem> {
+    fn route(
+        &self,
+        layout: &OnceCell<Layout>,
+        call: &ToolCall,
+    ) -> Result<Route<T::Name>, CallProblem> {
         let problem = |kind, message| CallProblem {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -516,11 +537,20 @@ impl<'p, T: ToolSet> Request<'p, T> {
             message,
         };
         let tool = T::Name::from_name(&call.name);
-        if let Some(tool) = tool
-            && layout.permitted[tool.index()]
-        {
-            return Ok(Route::Tool(tool));
+        if let Some(tool) = tool {
+            let permitted = self.permits(tool);
+            // Every test run checks the one-tool rule against the whole layout's.
+            debug_assert_eq!(
+                permitted,
+                self.layout().permitted[tool.index()],
+                "permits({}) disagrees with the layout",
+                tool.as_str()
+            );
+            if permitted {
+                return Ok(Route::Tool(tool));
+            }
         }
+        let layout = layout.get_or_init(|| self.layout());
         if let Some((_, tool)) = self.runtime_tool(&call.name) {
             return Ok(Route::Runtime(Arc::clone(tool)));
         }

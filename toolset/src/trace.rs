@@ -20,9 +20,11 @@
 //! handler's own error text (`otel.status_description`) may hold secrets: they are
 //! recorded only when the host opts in with [`ToolContext::with_traced_content`].
 //!
-//! Cost with no subscriber (or one that filters these spans out): a call's span is one
-//! inlined check of the maximum level, no field is computed and nothing allocates; every
-//! function below returns at once on a disabled span (measured in BENCHMARKS.md,
+//! Cost with no subscriber: `apply` checks the maximum level once per program
+//! ([`calls_traced`]) and, when nothing records `INFO` spans, runs every call with
+//! [`Untraced`], which holds no span, enters nothing and records nothing; the gate's span
+//! is one level check. With a subscriber that filters these spans out, a call's span is
+//! disabled and every function below returns at once on it (measured in BENCHMARKS.md,
 //! "Tracing").
 
 use crate::approval::{Approval, ApprovalError, Approved};
@@ -52,6 +54,60 @@ impl ToolType {
             ToolType::Extension => "extension",
         }
     }
+}
+
+/// Whether anything may record a call's span: one check of the maximum level, which
+/// `apply` makes once per program to pick a call's [`CallSpan`].
+#[inline]
+pub(crate) fn calls_traced() -> bool {
+    tracing::level_enabled!(tracing::Level::INFO)
+}
+
+/// What a running call carries for tracing: its `execute_tool` span ([`Span`]), or
+/// nothing at all ([`Untraced`]) when no subscriber could record it, so that an
+/// untraced call's future holds no span and its polls enter none.
+pub(crate) trait CallSpan {
+    /// The span of a call about to run (see [`execute_tool`]).
+    fn start(spec: &ToolSpec, call: &ToolCall, tool_type: ToolType, ctx: &ToolContext) -> Self;
+    /// Runs `work` (a poll of the handler, its drop) inside the span.
+    fn in_scope<R>(&self, work: impl FnOnce() -> R) -> R;
+    /// Records how the call ended (see [`record_outcome`]).
+    fn record(&self, outcome: &Outcome, ctx: &ToolContext);
+}
+
+impl CallSpan for Span {
+    #[inline]
+    fn start(spec: &ToolSpec, call: &ToolCall, tool_type: ToolType, ctx: &ToolContext) -> Self {
+        execute_tool(spec, call, tool_type, ctx)
+    }
+
+    #[inline]
+    fn in_scope<R>(&self, work: impl FnOnce() -> R) -> R {
+        Span::in_scope(self, work)
+    }
+
+    #[inline]
+    fn record(&self, outcome: &Outcome, ctx: &ToolContext) {
+        record_outcome(self, outcome, ctx);
+    }
+}
+
+/// The [`CallSpan`] of a call nothing records: no span, no work.
+pub(crate) struct Untraced;
+
+impl CallSpan for Untraced {
+    #[inline(always)]
+    fn start(_: &ToolSpec, _: &ToolCall, _: ToolType, _: &ToolContext) -> Self {
+        Untraced
+    }
+
+    #[inline(always)]
+    fn in_scope<R>(&self, work: impl FnOnce() -> R) -> R {
+        work()
+    }
+
+    #[inline(always)]
+    fn record(&self, _: &Outcome, _: &ToolContext) {}
 }
 
 /// The span of one call: `execute_tool {name}`, entered while the handler runs.
@@ -191,7 +247,17 @@ fn result_text(output: &ToolOutput) -> String {
 }
 
 /// The span of the gate: what it decided about a program, recorded when it is done.
+#[inline]
 pub(crate) fn gate() -> Span {
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return Span::none();
+    }
+    gate_span()
+}
+
+/// [`gate`] when something may record it.
+#[inline(never)]
+fn gate_span() -> Span {
     tracing::info_span!(
         "gate",
         otel.name = "gate",

@@ -399,6 +399,19 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         self.forward_refreshes(context.peer);
     }
 
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        self.initialize_in_span(request, context)
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.ping_in_span(&context);
+        Ok(())
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,

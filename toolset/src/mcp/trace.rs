@@ -1,12 +1,15 @@
 //! The MCP server's request spans, named after the OpenTelemetry MCP semantic
 //! conventions, and the W3C trace context a client sends in a request's `_meta`.
 //!
-//! Each `tools/call` and `tools/list` request is a span `{mcp.method.name} {target}`
-//! (`tools/call archive`, `tools/list`; kind `server`) with `mcp.method.name`,
+//! Each `initialize`, `ping`, `tools/call` and `tools/list` request is a span
+//! `{mcp.method.name} {target}` (`tools/call archive`, `tools/list`, `initialize`; kind
+//! `server`) with `mcp.method.name`,
 //! `jsonrpc.request.id`, `mcp.session.id` (streamable HTTP sessions) and, for a call,
 //! `gen_ai.tool.name` and `gen_ai.operation.name = "execute_tool"`; the call's own
 //! `execute_tool` span (see `crate::trace`) is its child. A failed request records
 //! `error.type` (the JSON-RPC error code, or `tool_error` for a result with `isError`).
+//! A `ping` sent before `initialize` is answered by rmcp's handshake itself, which calls
+//! no handler: it has no span.
 //!
 //! A `traceparent` in the request's `_meta` is parsed into a [`TraceParent`] and handed to
 //! the host's hook ([`McpServer::with_trace_parent`]) before the span starts, so that the
@@ -18,7 +21,10 @@
 use super::McpServer;
 use crate::ToolSet;
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, ErrorData, NumberOrString};
+use rmcp::ServerHandler;
+use rmcp::model::{
+    CallToolResult, ErrorData, InitializeRequestParams, InitializeResult, NumberOrString,
+};
 use rmcp::service::RequestContext;
 use std::fmt;
 use std::sync::Arc;
@@ -187,6 +193,33 @@ impl<T: ToolSet> McpServer<T> {
             continue_trace(&span, &parent);
         }
         span
+    }
+}
+
+impl<T: ToolSet> McpServer<T> {
+    /// `initialize`, in its request span: records the client, then negotiates the
+    /// protocol version as rmcp's own handler does; a refused version is the span's
+    /// `error.type`.
+    pub(super) fn initialize_in_span(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let span = self.request_span("initialize", None, &context);
+        let _in_request = span.enter();
+        let answer = self.negotiate_initialize(&request);
+        context.peer.set_peer_info(request);
+        if let Err(error) = &answer
+            && !span.is_disabled()
+        {
+            record_error(&span, &error.code.0.to_string());
+        }
+        answer
+    }
+
+    /// `ping`, in its request span (it always succeeds).
+    pub(super) fn ping_in_span(&self, context: &RequestContext<RoleServer>) {
+        let _span = self.request_span("ping", None, context);
     }
 }
 
