@@ -403,4 +403,79 @@ mod proxied {
         );
         let _ = connected.client.cancel().await;
     }
+
+    /// The remote server of the HTTP test: a shelf of its own.
+    mod remote {
+        use toolset::{ToolError, tool, toolset};
+
+        /// The remote shelf.
+        #[derive(Default)]
+        pub struct Stock {
+            pub titles: Vec<String>,
+        }
+
+        /// Look a title up in the stock; an unknown one is an error.
+        #[tool(tier = "read_only")]
+        pub async fn look_up(stock: &Stock, title: String) -> Result<String, ToolError> {
+            if stock.titles.contains(&title) {
+                Ok(format!("{title}: in stock"))
+            } else {
+                Err(ToolError::failed(format!("{title:?} is not in stock")))
+            }
+        }
+
+        toolset! { pub StockTools<Stock> = [look_up]; }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_server_over_streamable_http_is_a_namespace_whose_calls_run_and_whose_errors_fail() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let addr = listener.local_addr().expect("its address");
+        let stock = remote::Stock {
+            titles: vec!["Dune".to_owned()],
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = tokio::spawn(McpServer::<remote::StockTools>::new(stock).serve_http_on(
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let tools = McpTools::connect_http("stock", &format!("http://{addr}/mcp"))
+            .await
+            .expect("connects over HTTP")
+            .tier_of("look_up", Tier::ReadOnly);
+        let toolbox = ShelfTools::toolbox()
+            .with_namespace(tools)
+            .expect("registers");
+        assert_eq!(toolbox.names(), ["count_books", "stock_look_up"]);
+        let plan = toolbox
+            .gate(
+                [
+                    toolset::ToolCall::new("1", "stock_look_up", r#"{"title":"Dune"}"#),
+                    toolset::ToolCall::new("2", "stock_look_up", r#"{"title":"Emma"}"#),
+                ],
+                &ShelfTools::policy(Autonomy::ReadOnly),
+            )
+            .expect("valid");
+        let report = toolbox
+            .apply(&mut Shelf::default(), &ToolContext::default(), plan)
+            .await;
+        let outcomes: Vec<toolset::Outcome> = report
+            .outcomes()
+            .map(|(_, outcome)| outcome.clone())
+            .collect();
+        assert!(
+            matches!(&outcomes[0], toolset::Outcome::Done(output) if output.text_content() == "Dune: in stock"),
+            "{outcomes:?}"
+        );
+        assert!(
+            matches!(&outcomes[1], toolset::Outcome::Failed { message } if message.contains("\"Emma\" is not in stock")),
+            "{outcomes:?}"
+        );
+        let _ = stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
+    }
 }

@@ -219,7 +219,10 @@ impl<T: ToolSet> McpServer<T> {
             crate::trace::not_run(spec, call, crate::trace::ToolType::Function, ctx, &outcome);
             return outcome.to_tool_output();
         }
-        let client = Client::of(context);
+        let client = Client {
+            presence: context.extensions.get::<Presence>().cloned(),
+            request: context.ct.clone(),
+        };
         let (progress, forwarder) = match context.meta.get_progress_token() {
             Some(token) => {
                 let (sink, forwarder) = Forwarder::start(context.peer.clone(), token);

@@ -1,5 +1,5 @@
 //! Another MCP server's tools as a toolbox namespace ([`McpTools`], feature `mcp-client`):
-//! rmcp's client over a child process's stdio or any rmcp client transport, each remote
+//! rmcp's client over a child process's stdio, streamable HTTP or any rmcp client transport, each remote
 //! tool registered as the runtime tool `label_tool`, with the tier the host maps it to.
 //!
 //! The server's annotations are hints a host may read to decide; they never decide
@@ -21,7 +21,7 @@ use rmcp::model::{
     RequestId, ServerResult, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService};
-use rmcp::transport::{IntoTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -194,8 +194,21 @@ impl McpTools {
         McpTools::connect(label, transport).await
     }
 
-    /// Connects over any rmcp client transport (for streamable HTTP, rmcp's
-    /// `StreamableHttpClientTransport`) and lists the server's tools.
+    /// Connects to the MCP server at `url` over streamable HTTP (rmcp's reqwest client)
+    /// and lists its tools, to be namespaced `label_tool`. `url` is the server's MCP
+    /// endpoint, e.g. `http://127.0.0.1:8931/mcp`.
+    ///
+    /// Plain `http://` works as built; for `https://`, enable rmcp's `reqwest` (rustls)
+    /// or `reqwest-native-tls` feature in your crate. For headers, authentication or a
+    /// client of your own, build rmcp's `StreamableHttpClientTransport` and pass it to
+    /// [`connect`](Self::connect).
+    pub async fn connect_http(label: &str, url: &str) -> Result<McpTools, McpSourceError> {
+        let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+        McpTools::connect(label, transport).await
+    }
+
+    /// Connects over any rmcp client transport (for streamable HTTP with settings of your
+    /// own, rmcp's `StreamableHttpClientTransport`) and lists the server's tools.
     pub async fn connect<Tr, E, A>(label: &str, transport: Tr) -> Result<McpTools, McpSourceError>
     where
         Tr: IntoTransport<RoleClient, E, A>,
