@@ -145,10 +145,10 @@ impl Forwarder {
     pub(crate) async fn finish(self) {
         self.mailbox.close();
         let task = self.mailbox.lock().task.take();
-        if let Some(mut task) = task {
-            if tokio::time::timeout(FLUSH_LIMIT, &mut task).await.is_err() {
-                task.abort();
-            }
+        if let Some(mut task) = task
+            && tokio::time::timeout(FLUSH_LIMIT, &mut task).await.is_err()
+        {
+            task.abort();
         }
     }
 }

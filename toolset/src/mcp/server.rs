@@ -502,7 +502,11 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let span = self.request_span("tools/call", Some(&request.name), &context);
-        let answer = self.call(request, context).instrument(span.clone()).await;
+        // Answering is a large future (gate, elicitation, lock, time limits) and rmcp
+        // moves each request's future into a task of its own: boxed, it is one allocation
+        // instead of its whole state copied at every move (callgrind: 87,000 of a round
+        // trip's 267,000 instructions).
+        let answer = Box::pin(self.call(request, context).instrument(span.clone())).await;
         super::trace::record_call(&span, &answer);
         answer.map(CallToolResponse::from)
     }
