@@ -1,16 +1,20 @@
 //! `mcp_round_trip`: one MCP `tools/call` round trip through rmcp's own client, over an
-//! in-memory pipe (`tokio::io::duplex`), to a server holding the 100-tool set, for
+//! in-memory pipe (`tokio::io::duplex`), to a server holding the 10-, 100- (and with
+//! `TOOLSET_BENCH_LARGE=1`, 1000-) tool set, for
 //!
-//! - `toolset` — `toolset::mcp::McpServer<T>` (gate + apply behind rmcp's service loop);
+//! - `toolset` — `toolset::mcp::McpServer<T>` (gate + apply behind rmcp's service loop),
+//!   served with `McpServer::serve_io`;
+//! - `rmcp_cached` — the generated `#[tool_router]` server with its router built once
+//!   ([`toolset_benches::rmcp_cached`]), rmcp's fastest documented server;
 //! - `rmcp` — the generated `#[tool_router]` / `#[tool_handler]` server, as rmcp
-//!   documents it.
+//!   documents it (it rebuilds its router per request).
 //!
 //! Both sessions are initialized before timing; each iteration is only
 //! `client.call_tool(...)`, with the same tool name and arguments for both: the request is
 //! serialized, written to the pipe, read and dispatched by the server, and the response
 //! travels back the same way. The runtime is multi-threaded, as a real server's would be.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -18,13 +22,17 @@ use std::hint::black_box;
 use std::time::Duration;
 use toolset::Autonomy;
 use toolset::mcp::McpServer;
+use toolset_benches::rmcp_cached::CachedServer;
 use toolset_benches::{fixture, generate};
 
+fixture!(toolset_10);
 fixture!(toolset_100);
+fixture!(rmcp_10);
 fixture!(rmcp_100);
-
-/// The tool every iteration calls: one in the middle of the set.
-const TOOL: usize = 50;
+#[cfg(large_sets)]
+fixture!(toolset_1000);
+#[cfg(large_sets)]
+fixture!(rmcp_1000);
 
 /// How much the in-memory pipe buffers in each direction.
 const PIPE: usize = 64 * 1024;
@@ -48,11 +56,21 @@ where
     ().serve(client_io).await.expect("the client connects")
 }
 
-/// The request both servers answer.
-fn request() -> CallToolRequestParams {
-    let args: JsonObject = serde_json::from_str(&generate::tool_args(TOOL))
+/// Serves `server` with `McpServer::serve_io` (no rmcp types on the host's side) and
+/// connects rmcp's client to it.
+async fn connect_toolset<T: toolset::ToolSet>(server: McpServer<T>) -> Client {
+    let (client_io, server_io) = tokio::io::duplex(PIPE);
+    let (reader, writer) = tokio::io::split(server_io);
+    tokio::spawn(server.serve_io(reader, writer));
+    ().serve(client_io).await.expect("the client connects")
+}
+
+/// The request every server answers: the tool in the middle of a set of `n`.
+fn request(n: usize) -> CallToolRequestParams {
+    let tool = n / 2;
+    let args: JsonObject = serde_json::from_str(&generate::tool_args(tool))
         .expect("the fixture's arguments are a JSON object");
-    CallToolRequestParams::new(generate::tool_name(TOOL)).with_arguments(args)
+    CallToolRequestParams::new(generate::tool_name(tool)).with_arguments(args)
 }
 
 /// The text of a result, which must not be an error.
@@ -66,44 +84,62 @@ fn text(result: &CallToolResult) -> String {
         .join("\n")
 }
 
+/// Times one round trip of each server holding the sets of `$n` tools.
+macro_rules! round_trip_at {
+    ($group:expr, $rt:expr, $n:literal, $toolset:ident, $rmcp:ident) => {{
+        let params = request($n);
+        let clients = [
+            (
+                "toolset",
+                $rt.block_on(connect_toolset(
+                    McpServer::<$toolset::Tools>::new($toolset::State::default())
+                        .with_autonomy(Autonomy::Reversible),
+                )),
+            ),
+            (
+                "rmcp_cached",
+                $rt.block_on(connect(CachedServer::new(
+                    $rmcp::Server::default(),
+                    $rmcp::Server::cached_router(),
+                ))),
+            ),
+            ("rmcp", $rt.block_on(connect($rmcp::Server::default()))),
+        ];
+        // Every server answers the call, with the same text, before anything is timed.
+        for (_, client) in &clients {
+            let result = $rt
+                .block_on(client.call_tool(params.clone()))
+                .expect("the call succeeds at the protocol level");
+            assert_eq!(text(&result), "hello world");
+        }
+        for (name, client) in &clients {
+            $group.bench_function(BenchmarkId::new(*name, $n), |b| {
+                b.to_async(&$rt).iter(|| async {
+                    let result = client
+                        .call_tool(black_box(params.clone()))
+                        .await
+                        .expect("the call succeeds at the protocol level");
+                    black_box(result)
+                });
+            });
+        }
+        for (_, client) in clients {
+            let _ = $rt.block_on(client.cancel());
+        }
+    }};
+}
+
 fn round_trip(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a multi-thread tokio runtime builds");
-    let params = request();
-
-    let toolset_client = rt.block_on(connect(
-        McpServer::<toolset_100::Tools>::new(toolset_100::State::default())
-            .with_autonomy(Autonomy::Reversible),
-    ));
-    let rmcp_client = rt.block_on(connect(rmcp_100::Server::default()));
-
-    // Both answer the call, with the same text, before anything is timed.
-    for client in [&toolset_client, &rmcp_client] {
-        let result = rt
-            .block_on(client.call_tool(params.clone()))
-            .expect("the call succeeds at the protocol level");
-        assert_eq!(text(&result), "hello world");
-    }
-
     let mut group = c.benchmark_group("mcp_round_trip");
-    for (name, client) in [("toolset", &toolset_client), ("rmcp", &rmcp_client)] {
-        group.bench_function(name, |b| {
-            b.to_async(&rt).iter(|| async {
-                let result = client
-                    .call_tool(black_box(params.clone()))
-                    .await
-                    .expect("the call succeeds at the protocol level");
-                black_box(result)
-            });
-        });
-    }
+    round_trip_at!(group, rt, 10, toolset_10, rmcp_10);
+    round_trip_at!(group, rt, 100, toolset_100, rmcp_100);
+    #[cfg(large_sets)]
+    round_trip_at!(group, rt, 1000, toolset_1000, rmcp_1000);
     group.finish();
-
-    for client in [toolset_client, rmcp_client] {
-        let _ = rt.block_on(client.cancel());
-    }
 }
 
 fn config() -> Criterion {

@@ -8,6 +8,7 @@
 
 pub mod generate;
 pub mod mcp_load;
+pub mod rmcp_cached;
 
 use rmcp::RoleServer;
 use rmcp::model::NumberOrString;

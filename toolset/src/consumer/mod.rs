@@ -113,7 +113,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 mod openai_strict;
 pub mod prompt;
-mod result_content;
+pub(crate) mod result_content;
 mod schema_adapt;
 mod wire;
 

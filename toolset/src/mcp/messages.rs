@@ -17,15 +17,10 @@ pub(crate) fn unknown_method(method: &str) -> String {
     format!("Method not found: {method}")
 }
 
-/// The params of a `tools/call` could not be re-serialized for the call parser (never
+/// The arguments of a `tools/call` could not be written as JSON text for the gate (never
 /// expected: rmcp parsed them from JSON).
 pub(crate) fn unreadable_params(error: &str) -> String {
     format!("unreadable tools/call params: {error}")
-}
-
-/// A tool output could not be turned into a `CallToolResult` (a bug of the renderer).
-pub(crate) fn unbuildable_result(error: &str) -> String {
-    format!("could not build the tool result: {error}")
 }
 
 /// The MCP rendering of the set did not parse as MCP tools (a bug of the renderer).

@@ -3,7 +3,10 @@
 //! [`McpServer`] wraps a set's per-run state (and, with [`McpServer::with_toolbox`], the
 //! runtime tools of a [`Toolbox`], other MCP servers' included, so one gated, namespaced
 //! server can aggregate several) and answers MCP `tools/list` and `tools/call`
-//! over stdio ([`McpServer::serve_stdio`]) or streamable HTTP ([`McpServer::serve_http`],
+//! over stdio ([`McpServer::serve_stdio`]), any byte streams the host owns
+//! ([`McpServer::serve_io`]: a socket, pipes, a `tokio::io::duplex`), any rmcp transport
+//! ([`McpServer::serve_on`], with rmcp re-exported as [`rmcp`](self::rmcp) so the host
+//! needs no matching version of its own) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
 //! - `tools/list` is the list of the session's [`Request`](crate::Request) (the server's
@@ -124,6 +127,9 @@ use tokio::sync::RwLock;
 
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
+/// The rmcp this server is built on, for [`McpServer::serve_on`]'s transports and its
+/// `RunningService`: a host naming rmcp types through this path cannot mismatch versions.
+pub use rmcp;
 pub use trace::TraceParent;
 
 /// How long a call may wait for the state, and then run, unless
@@ -141,8 +147,9 @@ pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 /// [module docs](self)). Every connection served (every HTTP session) is a session of its
 /// own, with its own activated tools. Built with [`McpServer::new`] and the `with_*` methods, which
 /// can only tighten what runs unattended; served with
-/// [`serve_stdio`](McpServer::serve_stdio), [`serve_http`](McpServer::serve_http) or
-/// [`serve_on`](McpServer::serve_on) any rmcp transport.
+/// [`serve_stdio`](McpServer::serve_stdio), [`serve_io`](McpServer::serve_io) (any byte
+/// streams), [`serve_http`](McpServer::serve_http) or [`serve_on`](McpServer::serve_on)
+/// any rmcp transport.
 pub struct McpServer<T: ToolSet> {
     state: Arc<RwLock<T::State>>,
     policy: Arc<Policy<T>>,

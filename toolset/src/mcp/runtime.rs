@@ -6,7 +6,7 @@
 
 use super::McpServer;
 use super::progress::Forwarder;
-use super::server::Client;
+use super::server::{Client, has_output_schema};
 use crate::apply::{call_context, refusal, run_runtime};
 use crate::plan::{Authority, Step};
 use crate::toolbox::RuntimeTool;
@@ -34,17 +34,19 @@ impl<T: ToolSet> McpServer<T> {
             return outcome.to_tool_output();
         }
         let client = Client::of(context);
-        let (progress, forwarder) = match context.meta.get_progress_token() {
-            Some(token) => {
-                let (sink, forwarder) = Forwarder::start(context.peer.clone(), token);
-                (Some(sink), Some(forwarder))
-            }
-            None => (None, None),
-        };
+        // The forwarding task is spawned only by a first report (see `progress`).
+        let progress = context
+            .meta
+            .get_progress_token()
+            .and_then(|token| Forwarder::start(context.peer.clone(), token));
         let mut ctx = self.context.clone().with_cancellation(context.ct.clone());
-        if let Some(sink) = progress {
-            ctx = ctx.with_progress(sink);
-        }
+        let forwarder = match progress {
+            Some((sink, forwarder)) => {
+                ctx = ctx.with_progress(sink);
+                Some(forwarder)
+            }
+            None => None,
+        };
         let own_ctx = call_context(&ctx, spec, call);
         let call_ctx = own_ctx.as_ref().unwrap_or(&ctx);
         let mut output = if client.is_gone() {
@@ -73,7 +75,7 @@ impl<T: ToolSet> McpServer<T> {
         // A tool with an output schema must answer with a conforming object (clients
         // check it); an answer without one can only be sent as an error.
         let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
-        if !output.is_error && !conforms && spec.output_schema().is_some() {
+        if !output.is_error && !conforms && has_output_schema(spec) {
             output.is_error = true;
         }
         output

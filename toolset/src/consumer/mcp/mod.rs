@@ -11,4 +11,5 @@ mod tools;
 
 pub use calls::{call, calls};
 pub use results::{result, results};
+pub(crate) use tools::lists_output_schema;
 pub use tools::tool;

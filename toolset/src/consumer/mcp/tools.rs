@@ -46,12 +46,19 @@ pub fn tool(spec: &ToolSpec) -> Value {
     tool.into()
 }
 
+/// Whether the tool's MCP listing carries an `outputSchema` (MCP allows only an object
+/// schema there).
+pub(crate) fn lists_output_schema(spec: &ToolSpec) -> bool {
+    spec.output_schema()
+        .is_some_and(|schema| schema.get("type").and_then(Value::as_str) == Some("object"))
+}
+
 /// The output schema MCP may carry: an object schema, or nothing.
 fn output_schema(spec: &ToolSpec) -> Option<Value> {
-    let schema = spec.output_schema()?;
-    if schema.get("type").and_then(Value::as_str) != Some("object") {
+    if !lists_output_schema(spec) {
         return None;
     }
+    let schema = spec.output_schema()?;
     let mut schema = schema.clone();
     if let Value::Object(map) = &mut schema {
         map.shift_remove("$schema");
