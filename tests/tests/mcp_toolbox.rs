@@ -5,10 +5,11 @@
 //! `tools/list_changed`.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientConfig, ElicitRequestParams, ElicitResult,
-    ElicitationAction, JsonObject,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, JsonObject, ProgressNotificationParam,
+    ServerResult,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -37,6 +38,7 @@ toolset! { pub ShelfTools<Shelf> = [count_books]; }
 #[derive(Clone)]
 struct Client {
     changed: mpsc::UnboundedSender<()>,
+    progress: mpsc::UnboundedSender<ProgressNotificationParam>,
     approves: Option<bool>,
     asked: Arc<AtomicUsize>,
 }
@@ -59,6 +61,14 @@ impl ClientHandler for Client {
         let _ = self.changed.send(());
     }
 
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.progress.send(params);
+    }
+
     async fn create_elicitation(
         &self,
         _request: ElicitRequestParams,
@@ -73,6 +83,7 @@ impl ClientHandler for Client {
 struct Connected {
     client: RunningService<RoleClient, Client>,
     changed: mpsc::UnboundedReceiver<()>,
+    progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
     asked: Arc<AtomicUsize>,
 }
 
@@ -86,9 +97,11 @@ async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Conne
         }
     });
     let (sender, changed) = mpsc::unbounded_channel();
+    let (progress_sender, progress) = mpsc::unbounded_channel();
     let asked = Arc::new(AtomicUsize::new(0));
     let client = Client {
         changed: sender,
+        progress: progress_sender,
         approves,
         asked: Arc::clone(&asked),
     }
@@ -98,6 +111,7 @@ async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Conne
     Connected {
         client,
         changed,
+        progress,
         asked,
     }
 }
@@ -278,6 +292,49 @@ async fn a_runtime_call_gets_the_servers_time_limit() {
     let napped = call(&connected, "nap", json!({})).await;
     assert_eq!(napped.is_error, Some(true));
     assert!(text(&napped).contains("200 ms"), "{}", text(&napped));
+    let _ = connected.client.cancel().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runtime_calls_progress_reaches_the_client_before_its_result() {
+    let toolbox = ShelfTools::toolbox()
+        .with(
+            DynamicTool::new("count", Tier::ReadOnly, "Count to two, saying so.").handler(
+                |_args: Value, ctx: &ToolContext| {
+                    ctx.report_progress(1.0, Some(2.0), Some("one"));
+                    ctx.report_progress(2.0, Some(2.0), Some("two"));
+                    async { "counted" }
+                },
+            ),
+        )
+        .expect("registers");
+    let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox);
+    let mut connected = connect(server, None).await;
+    // rmcp gives the request a progress token of its own.
+    let request =
+        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("count")));
+    let handle = connected
+        .client
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await
+        .expect("the request is sent");
+    let answer = tokio::time::timeout(Duration::from_secs(10), handle.await_response())
+        .await
+        .expect("answered in time")
+        .expect("answered");
+    let ServerResult::CallToolResult(result) = answer else {
+        panic!("not a tool result: {answer:?}");
+    };
+    assert_eq!(text(&result), "counted");
+    let mut reports = Vec::new();
+    while let Ok(report) = connected.progress.try_recv() {
+        reports.push((report.progress, report.message));
+    }
+    assert_eq!(
+        reports,
+        [(1.0, Some("one".to_owned())), (2.0, Some("two".to_owned()))],
+        "both reports arrived before the result"
+    );
     let _ = connected.client.cancel().await;
 }
 
