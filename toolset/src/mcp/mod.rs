@@ -5,7 +5,7 @@
 //! server can aggregate several) and answers MCP `tools/list` and `tools/call`
 //! over stdio ([`McpServer::serve_stdio`]), any byte streams the host owns
 //! ([`McpServer::serve_io`]: a socket, pipes, a `tokio::io::duplex`), any rmcp transport
-//! ([`McpServer::serve_on`], with rmcp re-exported as [`rmcp`](self::rmcp) so the host
+//! ([`McpServer::serve_on`], with rmcp re-exported as [`rmcp`] so the host
 //! needs no matching version of its own) or streamable HTTP ([`McpServer::serve_http`],
 //! or [`McpServer::http_service`] to mount it in your own router).
 //!
