@@ -5,11 +5,10 @@
 //! `tools/list_changed`.
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
-    ElicitRequestParams, ElicitResult, ElicitationAction, JsonObject, ProgressNotificationParam,
-    ServerResult,
+    CallToolRequestParams, CallToolResult, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, JsonObject,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -38,7 +37,6 @@ toolset! { pub ShelfTools<Shelf> = [count_books]; }
 #[derive(Clone)]
 struct Client {
     changed: mpsc::UnboundedSender<()>,
-    progress: mpsc::UnboundedSender<ProgressNotificationParam>,
     approves: Option<bool>,
     asked: Arc<AtomicUsize>,
 }
@@ -61,14 +59,6 @@ impl ClientHandler for Client {
         let _ = self.changed.send(());
     }
 
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let _ = self.progress.send(params);
-    }
-
     async fn create_elicitation(
         &self,
         _request: ElicitRequestParams,
@@ -83,7 +73,6 @@ impl ClientHandler for Client {
 struct Connected {
     client: RunningService<RoleClient, Client>,
     changed: mpsc::UnboundedReceiver<()>,
-    progress: mpsc::UnboundedReceiver<ProgressNotificationParam>,
     asked: Arc<AtomicUsize>,
 }
 
@@ -97,11 +86,9 @@ async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Conne
         }
     });
     let (sender, changed) = mpsc::unbounded_channel();
-    let (progress_sender, progress) = mpsc::unbounded_channel();
     let asked = Arc::new(AtomicUsize::new(0));
     let client = Client {
         changed: sender,
-        progress: progress_sender,
         approves,
         asked: Arc::clone(&asked),
     }
@@ -111,7 +98,6 @@ async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Conne
     Connected {
         client,
         changed,
-        progress,
         asked,
     }
 }
@@ -297,6 +283,9 @@ async fn a_runtime_call_gets_the_servers_time_limit() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_runtime_calls_progress_reaches_the_client_before_its_result() {
+    // Read on the wire, where the order is the server's: rmcp's client hands each
+    // notification to a task of its own, so the order its handler sees them in is not.
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let toolbox = ShelfTools::toolbox()
         .with(
             DynamicTool::new("count", Tier::ReadOnly, "Count to two, saying so.").handler(
@@ -309,33 +298,49 @@ async fn a_runtime_calls_progress_reaches_the_client_before_its_result() {
         )
         .expect("registers");
     let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox);
-    let mut connected = connect(server, None).await;
-    // rmcp gives the request a progress token of its own.
-    let request =
-        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("count")));
-    let handle = connected
-        .client
-        .send_request_with_option(request, PeerRequestOptions::no_options())
-        .await
-        .expect("the request is sent");
-    let answer = tokio::time::timeout(Duration::from_secs(10), handle.await_response())
-        .await
-        .expect("answered in time")
-        .expect("answered");
-    let ServerResult::CallToolResult(result) = answer else {
-        panic!("not a tool result: {answer:?}");
-    };
-    assert_eq!(text(&result), "counted");
-    let mut reports = Vec::new();
-    while let Ok(report) = connected.progress.try_recv() {
-        reports.push((report.progress, report.message));
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_io);
+    tokio::spawn(server.serve_io(server_read, server_write));
+    let (read, mut write) = tokio::io::split(client_io);
+    let mut lines = BufReader::new(read).lines();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "wire", "version": "0.1.0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "count", "arguments": {}, "_meta": {"progressToken": "p"}}}),
+    ];
+    for message in messages {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .expect("the server reads");
     }
+    let mut reports = Vec::new();
+    let result = loop {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("the server answers in time")
+            .expect("the pipe reads")
+            .expect("the server answers before it closes");
+        let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "p", "{message}");
+            reports.push((
+                message["params"]["progress"].clone(),
+                message["params"]["message"].clone(),
+            ));
+        } else if message["id"] == 2 {
+            break message["result"].clone();
+        }
+    };
+    assert_eq!(result["content"][0]["text"], "counted", "{result}");
     assert_eq!(
         reports,
-        [(1.0, Some("one".to_owned())), (2.0, Some("two".to_owned()))],
-        "both reports arrived before the result"
+        [(json!(1.0), json!("one")), (json!(2.0), json!("two"))],
+        "both reports, in order, before the result"
     );
-    let _ = connected.client.cancel().await;
 }
 
 #[cfg(feature = "mcp-client")]
