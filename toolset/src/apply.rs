@@ -344,6 +344,7 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
 
 /// Runs one call of a compiled tool to its outcome (see [`run_handler`]), in its span
 /// when something records it, and says how long it took.
+#[cfg(feature = "mcp")]
 pub(crate) async fn run_call<T: ToolSet>(
     state: Access<'_, T::State>,
     ctx: &ToolContext,
@@ -359,6 +360,7 @@ pub(crate) async fn run_call<T: ToolSet>(
 
 /// Runs one call of a runtime tool of a toolbox over `T` to its outcome (see
 /// [`run_handler`]), in its span when something records it, and says how long it took.
+#[cfg(feature = "mcp")]
 pub(crate) async fn run_runtime<T: ToolSet>(
     ctx: &ToolContext,
     call: &ToolCall,
@@ -373,6 +375,7 @@ pub(crate) async fn run_runtime<T: ToolSet>(
 
 /// Runs `handler` to its outcome (see [`run_handler`]) in an `execute_tool` span when
 /// something records one, with no span at all otherwise, and says how long it took.
+#[cfg(feature = "mcp")]
 async fn timed<T: ToolSet, F, H>(
     ctx: &ToolContext,
     call: &ToolCall,

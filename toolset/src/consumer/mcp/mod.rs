@@ -11,5 +11,6 @@ mod tools;
 
 pub use calls::{call, calls};
 pub use results::{result, results};
+#[cfg(feature = "mcp")]
 pub(crate) use tools::lists_output_schema;
 pub use tools::tool;
