@@ -5,7 +5,6 @@
 //! the session's client when a namespace of the toolbox refreshed.
 
 use super::McpServer;
-use super::progress::Forwarder;
 use super::server::{Client, has_output_schema};
 use crate::apply::{call_context, refusal, run_runtime};
 use crate::plan::{Authority, Step};
@@ -34,19 +33,7 @@ impl<T: ToolSet> McpServer<T> {
             return outcome.to_tool_output();
         }
         let client = Client::of(context);
-        // The forwarding task is spawned only by a first report (see `progress`).
-        let progress = context
-            .meta
-            .get_progress_token()
-            .and_then(|token| Forwarder::start(context.peer.clone(), token));
-        let mut ctx = self.context.clone().with_cancellation(context.ct.clone());
-        let forwarder = match progress {
-            Some((sink, forwarder)) => {
-                ctx = ctx.with_progress(sink);
-                Some(forwarder)
-            }
-            None => None,
-        };
+        let (ctx, forwarder) = self.request_context(context);
         let own_ctx = call_context(&ctx, spec, call);
         let call_ctx = own_ctx.as_ref().unwrap_or(&ctx);
         let mut output = if client.is_gone() {

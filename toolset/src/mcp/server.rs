@@ -278,20 +278,7 @@ impl<T: ToolSet> McpServer<T> {
             presence: context.extensions.get::<Presence>().cloned(),
             request: context.ct.clone(),
         };
-        // rmcp's client sends a progress token with every request; the forwarding task
-        // is spawned only by a first report (see `progress`).
-        let progress = context
-            .meta
-            .get_progress_token()
-            .and_then(|token| Forwarder::start(context.peer.clone(), token));
-        let mut ctx = self.context.clone().with_cancellation(context.ct.clone());
-        let forwarder = match progress {
-            Some((sink, forwarder)) => {
-                ctx = ctx.with_progress(sink);
-                Some(forwarder)
-            }
-            None => None,
-        };
+        let (ctx, forwarder) = self.request_context(context);
         let own_ctx = call_context(&ctx, spec, call);
         let output = match self
             .run_locked(call, spec, typed, own_ctx.as_ref().unwrap_or(&ctx), &client)
@@ -310,6 +297,26 @@ impl<T: ToolSet> McpServer<T> {
             forwarder.finish().await;
         }
         output
+    }
+
+    /// The context a call of this request runs with: the server's, cancelled with the
+    /// request, and reporting progress to the client when the request carries a progress
+    /// token; with the forwarder to finish before the result is sent. rmcp's client sends
+    /// a token with every request, so the forwarding task is spawned only by a first
+    /// report (see `progress`).
+    pub(super) fn request_context(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> (ToolContext, Option<Forwarder>) {
+        let progress = context
+            .meta
+            .get_progress_token()
+            .and_then(|token| Forwarder::start(context.peer.clone(), token));
+        let ctx = self.context.clone().with_cancellation(context.ct.clone());
+        match progress {
+            Some((sink, forwarder)) => (ctx.with_progress(sink), Some(forwarder)),
+            None => (ctx, None),
+        }
     }
 
     /// Takes the state as the tool's tier needs it (shared for `read_only`, exclusive
