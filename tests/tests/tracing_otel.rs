@@ -107,6 +107,20 @@ fn span<'a>(spans: &'a [SpanData], name: &str) -> &'a SpanData {
     found[0]
 }
 
+/// Asserts that `span` continues the trace of [`TRACEPARENT`]: the caller's trace id,
+/// the caller's (remote) span as its parent; returns that trace id.
+fn continues_the_caller(span: &SpanData) -> opentelemetry::trace::TraceId {
+    let expected_trace = opentelemetry::trace::TraceId::from_bytes(
+        toolset::mcp::TraceParent::parse(TRACEPARENT)
+            .expect("a valid traceparent")
+            .trace_id(),
+    );
+    assert_eq!(span.span_context.trace_id(), expected_trace, "{span:#?}");
+    assert_eq!(span.parent_span_id.to_string(), "b7ad6b7169203331");
+    assert!(span.parent_span_is_remote, "{span:#?}");
+    expected_trace
+}
+
 /// The GenAI attributes (`gen_ai.*`) of a span, as text.
 fn gen_ai(span: &SpanData) -> BTreeMap<String, String> {
     attributes(span)
@@ -538,14 +552,7 @@ fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
         "{request:#?}"
     );
     // The caller's trace goes on: same trace id, the caller's span as the parent.
-    let expected_trace = TraceId::from_bytes(
-        toolset::mcp::TraceParent::parse(TRACEPARENT)
-            .expect("a valid traceparent")
-            .trace_id(),
-    );
-    assert_eq!(request.span_context.trace_id(), expected_trace);
-    assert_eq!(request.parent_span_id.to_string(), "b7ad6b7169203331");
-    assert!(request.parent_span_is_remote);
+    let expected_trace = continues_the_caller(request);
     // The call's own span is the request's child, in the same trace.
     let call = span(&spans, "execute_tool file");
     assert_eq!(call.parent_span_id, request.span_context.span_id());
@@ -603,14 +610,7 @@ fn initialize_and_ping_are_server_spans_and_a_pings_traceparent_is_continued() {
     }
     // The ping carried the caller's trace; the initialize did not, so it is a root.
     let ping = span(&spans, "ping");
-    let expected_trace = TraceId::from_bytes(
-        toolset::mcp::TraceParent::parse(TRACEPARENT)
-            .expect("a valid traceparent")
-            .trace_id(),
-    );
-    assert_eq!(ping.span_context.trace_id(), expected_trace);
-    assert_eq!(ping.parent_span_id.to_string(), "b7ad6b7169203331");
-    assert!(ping.parent_span_is_remote);
+    let expected_trace = continues_the_caller(ping);
     let initialize = span(&spans, "initialize");
     assert_ne!(initialize.span_context.trace_id(), expected_trace);
     assert_eq!(initialize.parent_span_id, SpanId::INVALID);
