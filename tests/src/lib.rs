@@ -3,6 +3,7 @@
 
 pub mod exclusions;
 pub mod ledger;
+pub mod process;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

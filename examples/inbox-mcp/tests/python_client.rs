@@ -4,8 +4,9 @@
 //! Needs `python3` with the `mcp` package: `pip install -r tests/mcp/requirements.txt`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use toolset_tests::process::run_bounded;
 
 const INSTALL: &str = "install the MCP client: pip install -r tests/mcp/requirements.txt";
 
@@ -14,34 +15,6 @@ const LIMIT: Duration = Duration::from_secs(240);
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Runs `command` to completion, killing it if it outlives `limit`.
-fn run_bounded(command: &mut Command, limit: Duration) -> Output {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() > limit => {
-                let _ = child.kill();
-                let output = child.wait_with_output().ok();
-                let stdout = output
-                    .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
-                    .unwrap_or_default();
-                panic!("{command:?} did not finish within {limit:?}; its output:\n{stdout}");
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(error) => panic!("waiting for {command:?} failed: {error}"),
-        }
-    }
-    child
-        .wait_with_output()
-        .unwrap_or_else(|error| panic!("reading the output of {command:?} failed: {error}"))
 }
 
 #[test]
