@@ -71,6 +71,33 @@ def main():
         rows,
     )
 
+    def by_size(title, group, impls, per, baseline):
+        """A table of `group`'s medians per set size, each divided by `per`, with every
+        implementation's ratio to `baseline`."""
+        print(f"### {title}\n")
+        others = [i for i in impls if i != baseline]
+        rows = []
+        for n in ["10", "100", "1000"]:
+            v = {i: get(group, i, n, per) for i in impls}
+            if all(x is None for x in v.values()):
+                continue
+            rows.append([n] + [fmt(v[i]) for i in impls] + [ratio(v[i], v[baseline]) for i in others])
+        table(["tools"] + impls + [f"{i} / {baseline}" for i in others], rows)
+
+    by_size(
+        "mcp_call (in-process `tools/call`, per call; median of 16-call iterations / 16)",
+        "mcp_call", ["rmcp_cached", "toolset"], CALLS, "rmcp_cached",
+    )
+    by_size("mcp_list (in-process `tools/list`)", "mcp_list", ["rmcp_cached", "toolset"], 1, "rmcp_cached")
+    by_size(
+        "mcp_round_trip (one `tools/call` through rmcp's client over a duplex pipe)",
+        "mcp_round_trip", ["rmcp_cached", "toolset", "rmcp"], 1, "rmcp_cached",
+    )
+    by_size(
+        "program_100_calls (a 100-call program, per call)",
+        "program_100_calls", ["hand", "toolset_gate_apply"], 100, "hand",
+    )
+
     print("### tool_list_cached (MCP list, after the first render)\n")
     table(
         ["tools", "toolset cached"],
@@ -88,10 +115,18 @@ def main():
         rows.append([fmt_name] + [fmt(v[i]) for i in v])
     table(["format", "toolset cached", "toolset render (uncached)", "rmcp cached router", "rmcp default"], rows)
 
+    print("### compose (100 tools, 5 activated, 3 history names)\n")
+    rows = []
+    for fmt_name in sorted({g.split("/", 1)[1] for (g, _, _) in results if g.startswith("compose/")}):
+        group = f"compose/{fmt_name}"
+        rows.append([fmt_name, fmt(get(group, "request_list", "100")), fmt(get(group, "cached_list", "100"))])
+    table(["format", "request's list", "cached fixed list"], rows)
+
     print("### program (100-tool set; gate + apply vs hand-written parse-all-then-run-all)\n")
     rows = []
     for n in ["1", "10", "100", "1000"]:
         t = get("program", "toolset_gate_apply", n)
+        g = get("program", "toolset_gate", n)
         h = get("program", "hand", n)
         k = int(n)
         rows.append(
@@ -99,12 +134,22 @@ def main():
                 n,
                 fmt(t),
                 fmt(None if t is None else t / k),
+                fmt(None if g is None else g / k),
                 fmt(h),
                 fmt(None if h is None else h / k),
                 ratio(t, h),
             ]
         )
-    table(["calls", "toolset total", "toolset / call", "hand total", "hand / call", "toolset / hand"], rows)
+    table(
+        ["calls", "toolset total", "toolset / call", "gate alone / call", "hand total", "hand / call", "toolset / hand"],
+        rows,
+    )
+
+    for group in ["toolbox", "proxy_round_trip"]:
+        functions = sorted(f for (g, f, _) in results if g == group)
+        if functions:
+            print(f"### {group}\n")
+            table(["benchmark", "median"], [[f, fmt(get(group, f, None))] for f in functions])
 
 
 if __name__ == "__main__":

@@ -10,12 +10,9 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::Duration;
 use toolset::consumer::{Format, Order, tool_list};
 use toolset::{Activations, Autonomy, Policy, Request, ToolName, ToolSet};
-use toolset_benches::fixture;
-
-fixture!(toolset_100);
+use toolset_benches::toolset_100;
 
 type Tools = toolset_100::Tools;
 type Name = <Tools as ToolSet>::Name;
@@ -52,16 +49,9 @@ fn compose(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = toolset_benches::criterion();
     targets = compose
 }
 criterion_main!(benches);

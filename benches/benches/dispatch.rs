@@ -22,23 +22,19 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use std::hint::black_box;
-use std::time::Duration;
 use toolset::consumer::{Format, Order, tool_list};
 use toolset::{Access, Autonomy, ToolCall, ToolContext, ToolError, ToolName, ToolOutput, ToolSet};
-use toolset_benches::{CALLS, RmcpPeer, fixture, runtime, spread_calls};
+use toolset_benches::{
+    CALLS, RmcpPeer, hand_10, hand_100, rmcp_10, rmcp_100, runtime, spread_calls, toolset_10,
+    toolset_100,
+};
 
-fixture!(toolset_10);
-fixture!(toolset_100);
 #[cfg(large_sets)]
-fixture!(toolset_1000);
-fixture!(hand_10);
-fixture!(hand_100);
+use toolset_benches::hand_1000;
 #[cfg(large_sets)]
-fixture!(hand_1000);
-fixture!(rmcp_10);
-fixture!(rmcp_100);
+use toolset_benches::rmcp_1000;
 #[cfg(large_sets)]
-fixture!(rmcp_1000);
+use toolset_benches::toolset_1000;
 
 /// toolset without the gate: name lookup, typed parse, dispatch.
 async fn toolset_call<T: ToolSet>(
@@ -203,16 +199,9 @@ fn tool_list_cached(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = toolset_benches::criterion();
     targets = dispatch, tool_list_cached
 }
 criterion_main!(benches);

@@ -1,37 +1,43 @@
 //! `program`: gate + apply (and the gate alone, `toolset_gate`) of programs of 1, 10, 100
 //! and 1000 calls on the 100-tool set,
 //! side by side with a hand-written dispatcher doing the same work (parse every call,
-//! rejecting the program on the first bad one, then run them all in order).
+//! rejecting the program on the first bad one, then run them all in order);
+//! `program_100_calls`: the same for a 100-call program on the 10-, 100- (and with
+//! `TOOLSET_BENCH_LARGE=1`, 1000-) tool set, so the cost per call can be compared
+//! across sizes.
 //!
 //! Throughput is in calls, so criterion's per-element rate shows whether the cost per
 //! call stays flat as the program grows (it should: the cost is linear).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use std::time::Duration;
 use toolset::{Autonomy, ToolContext};
-use toolset_benches::{fixture, program, runtime};
+use toolset_benches::{hand_10, hand_100, program, runtime, toolset_10, toolset_100};
 
-fixture!(toolset_100);
-fixture!(hand_100 {
-    toolset_benches::fixture!(hand_program_100);
-});
+#[cfg(large_sets)]
+use toolset_benches::hand_1000;
+#[cfg(large_sets)]
+use toolset_benches::toolset_1000;
 
-/// What the hand-written dispatcher hands back for a program: every call's result, or
-/// the first call that did not parse.
-type HandOutcome = Result<Vec<String>, (usize, hand_100::Error)>;
-
-async fn hand_program(state: &mut hand_100::State, calls: &[toolset::ToolCall]) -> HandOutcome {
-    let mut parsed = Vec::with_capacity(calls.len());
-    for (index, call) in calls.iter().enumerate() {
-        let typed = hand_100::hand_program_100::parse(&call.name, &call.arguments)
-            .map_err(|error| (index, error))?;
-        parsed.push(typed);
-    }
-    let mut results = Vec::with_capacity(parsed.len());
-    for typed in parsed {
-        results.push(hand_100::hand_program_100::run(state, typed).await);
-    }
-    Ok(results)
+/// The hand-written dispatcher of one generated set: parses every call (the program is
+/// rejected, with the index, at the first that does not parse), then runs them all.
+macro_rules! hand_program {
+    ($hand:ident :: $program:ident) => {
+        async |state: &mut $hand::State,
+               calls: &[toolset::ToolCall]|
+               -> Result<Vec<String>, (usize, $hand::Error)> {
+            let mut parsed = Vec::with_capacity(calls.len());
+            for (index, call) in calls.iter().enumerate() {
+                let typed = $hand::$program::parse(&call.name, &call.arguments)
+                    .map_err(|error| (index, error))?;
+                parsed.push(typed);
+            }
+            let mut results = Vec::with_capacity(parsed.len());
+            for typed in parsed {
+                results.push($hand::$program::run(state, typed).await);
+            }
+            Ok(results)
+        }
+    };
 }
 
 fn programs(c: &mut Criterion) {
@@ -68,6 +74,7 @@ fn programs(c: &mut Criterion) {
         });
 
         let mut state = hand_100::State::default();
+        let hand_program = hand_program!(hand_100::hand_program_100);
         group.bench_function(BenchmarkId::new("hand", len), |b| {
             b.iter_batched(
                 || (),
@@ -79,16 +86,49 @@ fn programs(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
+/// A 100-call program at one set size: gate + apply beside the hand-written dispatcher.
+macro_rules! hundred_calls {
+    ($group:expr, $n:literal, $toolset:ident, $hand:ident :: $program:ident) => {{
+        let rt = runtime();
+        let ctx = ToolContext::default();
+        let calls = program($n, 100);
+        let mut state = $toolset::State::default();
+        $group.bench_function(BenchmarkId::new("toolset_gate_apply", $n), |b| {
+            b.iter_batched(
+                || calls.clone(),
+                |calls| {
+                    let plan = $toolset::Tools::gate(calls, Autonomy::Reversible)
+                        .expect("the program is valid");
+                    rt.block_on($toolset::Tools::apply(&mut state, &ctx, plan))
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        let mut state = $hand::State::default();
+        let hand_program = hand_program!($hand::$program);
+        $group.bench_function(BenchmarkId::new("hand", $n), |b| {
+            b.iter_batched(
+                || (),
+                |()| rt.block_on(hand_program(&mut state, &calls)),
+                BatchSize::SmallInput,
+            )
+        });
+    }};
+}
+
+fn programs_by_size(c: &mut Criterion) {
+    let mut group = c.benchmark_group("program_100_calls");
+    group.throughput(Throughput::Elements(100));
+    hundred_calls!(group, 10, toolset_10, hand_10::hand_program_10);
+    hundred_calls!(group, 100, toolset_100, hand_100::hand_program_100);
+    #[cfg(large_sets)]
+    hundred_calls!(group, 1000, toolset_1000, hand_1000::hand_program_1000);
+    group.finish();
 }
 
 criterion_group! {
     name = benches;
-    config = config();
-    targets = programs
+    config = toolset_benches::criterion();
+    targets = programs, programs_by_size
 }
 criterion_main!(benches);

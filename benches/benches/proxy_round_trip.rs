@@ -16,13 +16,10 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use std::hint::black_box;
-use std::time::Duration;
 use toolset::mcp::McpServer;
 use toolset::toolbox::McpTools;
 use toolset::{Autonomy, Tier, tool, toolset};
-use toolset_benches::{fixture, generate};
-
-fixture!(toolset_100);
+use toolset_benches::{generate, toolset_100};
 
 /// The tool every iteration calls: one in the middle of the set.
 const TOOL: usize = 50;
@@ -149,16 +146,9 @@ fn round_trip(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = toolset_benches::criterion();
     targets = round_trip
 }
 criterion_main!(benches);

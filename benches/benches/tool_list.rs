@@ -14,13 +14,9 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rmcp::ServerHandler;
 use rmcp::model::ListToolsResult;
 use std::hint::black_box;
-use std::time::Duration;
 use toolset::ToolSpec;
 use toolset::consumer::{Format, Order, render_specs, tool_list};
-use toolset_benches::{RmcpPeer, fixture, runtime};
-
-fixture!(toolset_100);
-fixture!(rmcp_100);
+use toolset_benches::{RmcpPeer, rmcp_100, runtime, toolset_100};
 
 type Tools = toolset_100::Tools;
 
@@ -69,16 +65,9 @@ fn tool_lists(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = toolset_benches::criterion();
     targets = tool_lists
 }
 criterion_main!(benches);

@@ -7,7 +7,6 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use std::time::Duration;
 use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
 use toolset_benches::runtime;
 
@@ -61,9 +60,7 @@ fn calls(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_secs(1));
+    config = toolset_benches::criterion();
     targets = calls
 }
 criterion_main!(benches);

@@ -2,16 +2,17 @@
 //! router. See `BENCHMARKS.md` at the repository root for the commands and the results.
 //!
 //! The same tools are generated three ways by [`generate`] (at build time, by
-//! `build.rs`, into `OUT_DIR`). Each benchmark target pulls in only the generated modules
-//! it drives with [`fixture!`]: a 1000-tool module costs a minute or more of compile
-//! time, so nothing compiles one that does not use it (and `cargo test` compiles none).
+//! `build.rs`, into `OUT_DIR`) and compiled here, once, as the modules `toolset_N`,
+//! `hand_N` and `rmcp_N` every benchmark target uses: a 1000-tool module costs minutes of
+//! release compile, and a copy in each of the targets that drive it multiplied that (the
+//! 1000-tool sets are compiled only with `TOOLSET_BENCH_LARGE=1`, under `cfg(large_sets)`).
 
 pub mod generate;
 pub mod mcp_load;
 pub mod rmcp_cached;
 
 use rmcp::RoleServer;
-use rmcp::model::NumberOrString;
+use rmcp::model::{JsonObject, NumberOrString, ProgressToken};
 use rmcp::service::{Peer, RequestContext, RunningService};
 
 /// Declares a module holding one generated tool set from `OUT_DIR`, e.g.
@@ -19,9 +20,10 @@ use rmcp::service::{Peer, RequestContext, RunningService};
 ///
 /// Generated files: `toolset_{10,100,1000}`, `hand_{10,100,1000}`, `rmcp_{10,100,1000}`
 /// (the 1000s only with `TOOLSET_BENCH_LARGE=1`, under `cfg(large_sets)`; see `build.rs`)
-/// and `hand_program_100`, the hand-written parse-all-then-run-all dispatcher, which uses
-/// the items of `hand_100` and so is declared inside it:
-/// `fixture!(hand_100 { toolset_benches::fixture!(hand_program_100); })`.
+/// and `hand_program_{10,100,1000}`, the hand-written parse-all-then-run-all dispatcher,
+/// which uses the items of `hand_N` and so is declared inside it:
+/// `fixture!(hand_100 { fixture!(hand_program_100); })`. This crate declares them all
+/// (below); a benchmark target `use`s them.
 #[macro_export]
 macro_rules! fixture {
     ($name:ident $({ $($inner:tt)* })?) => {
@@ -31,6 +33,37 @@ macro_rules! fixture {
             $($($inner)*)?
         }
     };
+}
+
+// The generated sets, each compiled once, here, for every target that drives it.
+fixture!(toolset_10);
+fixture!(hand_10 {
+    fixture!(hand_program_10);
+});
+fixture!(rmcp_10);
+fixture!(toolset_100);
+fixture!(hand_100 {
+    fixture!(hand_program_100);
+});
+fixture!(rmcp_100);
+#[cfg(large_sets)]
+fixture!(toolset_1000);
+#[cfg(large_sets)]
+fixture!(hand_1000 {
+    fixture!(hand_program_1000);
+});
+#[cfg(large_sets)]
+fixture!(rmcp_1000);
+
+/// The configuration of every criterion target: short (1 s of warm-up, 3 s of
+/// measurement, 30 samples), so that the whole run of BENCHMARKS.md stays within minutes;
+/// the ratios compare implementations measured in the same run, which the short
+/// measurement does not bias.
+pub fn criterion() -> criterion::Criterion {
+    criterion::Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .sample_size(30)
 }
 
 /// A single-threaded tokio runtime: every implementation is driven by the same one.
@@ -77,6 +110,16 @@ impl<S: rmcp::ServerHandler> RmcpPeer<S> {
     pub fn context(&self, id: i64) -> RequestContext<RoleServer> {
         RequestContext::new(NumberOrString::Number(id), self.peer().clone())
     }
+
+    /// A fresh request context carrying the `progressToken` rmcp's client puts on every
+    /// request it sends: what an in-process `tools/call` benchmark hands the server.
+    pub fn client_context(&self, id: i64) -> RequestContext<RoleServer> {
+        let mut context = self.context(id);
+        context
+            .meta
+            .set_progress_token(ProgressToken(NumberOrString::Number(id)));
+        context
+    }
 }
 
 /// The calls a dispatch benchmark makes per iteration: `CALLS` tools spread evenly over
@@ -88,6 +131,18 @@ pub fn spread_calls(n: usize) -> Vec<(&'static str, String)> {
             let k = i * n / CALLS;
             let name: &'static str = Box::leak(generate::tool_name(k).into_boxed_str());
             (name, generate::tool_args(k))
+        })
+        .collect()
+}
+
+/// [`spread_calls`] as MCP `tools/call` parameters: each name with its arguments parsed
+/// into the JSON object rmcp's client sends.
+pub fn spread_requests(n: usize) -> Vec<(&'static str, JsonObject)> {
+    spread_calls(n)
+        .into_iter()
+        .map(|(name, args)| {
+            let args = serde_json::from_str(&args).expect("generated arguments are a JSON object");
+            (name, args)
         })
         .collect()
 }

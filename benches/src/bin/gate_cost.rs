@@ -23,22 +23,12 @@
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolset::{Autonomy, ToolContext};
-use toolset_benches::{fixture, program, runtime};
+use toolset_benches::{hand_10, hand_100, program, runtime, toolset_10, toolset_100};
 
-fixture!(toolset_10);
-fixture!(hand_10 {
-    toolset_benches::fixture!(hand_program_10);
-});
-fixture!(toolset_100);
-fixture!(hand_100 {
-    toolset_benches::fixture!(hand_program_100);
-});
 #[cfg(large_sets)]
-fixture!(toolset_1000);
+use toolset_benches::hand_1000;
 #[cfg(large_sets)]
-fixture!(hand_1000 {
-    toolset_benches::fixture!(hand_program_1000);
-});
+use toolset_benches::toolset_1000;
 
 /// Runs `$workload` `$iterations` times on a program of `$len` calls over one set size
 /// (the `toolset_*` and `hand_*` fixtures of that size); `Err` with a message when the

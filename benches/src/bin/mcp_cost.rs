@@ -21,52 +21,26 @@
 //!   generated `#[tool_router]` server with its router built once);
 //! - `<n>`: 10, 100, or 1000 (built only with `TOOLSET_BENCH_LARGE=1`).
 
-use rmcp::model::{CallToolRequestParams, JsonObject, NumberOrString, ProgressToken};
-use rmcp::service::RequestContext;
-use rmcp::{RoleServer, ServerHandler, ServiceExt};
+use rmcp::model::CallToolRequestParams;
+use rmcp::{ServerHandler, ServiceExt};
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolset::Autonomy;
 use toolset::mcp::McpServer;
 use toolset_benches::rmcp_cached::CachedServer;
-use toolset_benches::{RmcpPeer, fixture, runtime, spread_calls};
+use toolset_benches::{
+    RmcpPeer, rmcp_10, rmcp_100, runtime, spread_requests, toolset_10, toolset_100,
+};
 
-fixture!(toolset_10);
-fixture!(toolset_100);
-fixture!(rmcp_10);
-fixture!(rmcp_100);
 #[cfg(large_sets)]
-fixture!(toolset_1000);
+use toolset_benches::rmcp_1000;
 #[cfg(large_sets)]
-fixture!(rmcp_1000);
-
-/// The requests of one iteration: tool names and their parsed arguments.
-type Requests = Vec<(&'static str, JsonObject)>;
-
-fn requests(n: usize) -> Requests {
-    spread_calls(n)
-        .into_iter()
-        .map(|(name, args)| {
-            let args = serde_json::from_str(&args).unwrap_or_default();
-            (name, args)
-        })
-        .collect()
-}
-
-/// A request context as rmcp's service loop makes one, with the `progressToken` rmcp's
-/// client puts on every request.
-fn context<S: ServerHandler>(peer: &RmcpPeer<S>, id: i64) -> RequestContext<RoleServer> {
-    let mut context = peer.context(id);
-    context
-        .meta
-        .set_progress_token(ProgressToken(NumberOrString::Number(id)));
-    context
-}
+use toolset_benches::toolset_1000;
 
 /// Runs `workload` against `server` for `iterations` iterations; false if a call failed.
 fn drive<S: ServerHandler>(workload: &str, server: S, n: usize, iterations: usize) -> bool {
     let rt = runtime();
-    let requests = requests(n);
+    let requests = spread_requests(n);
     match workload {
         "call" => rt.block_on(async {
             let peer = RmcpPeer::start(server);
@@ -75,7 +49,10 @@ fn drive<S: ServerHandler>(workload: &str, server: S, n: usize, iterations: usiz
                 for (name, args) in &requests {
                     id += 1;
                     let params = CallToolRequestParams::new(*name).with_arguments(args.clone());
-                    let answer = peer.server().call_tool(params, context(&peer, id)).await;
+                    let answer = peer
+                        .server()
+                        .call_tool(params, peer.client_context(id))
+                        .await;
                     if black_box(answer).is_err() {
                         return false;
                     }

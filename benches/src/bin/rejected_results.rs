@@ -6,9 +6,7 @@
 
 use std::time::Instant;
 use toolset::{Autonomy, ToolCall};
-use toolset_benches::{fixture, generate};
-
-fixture!(toolset_100);
+use toolset_benches::{generate, toolset_100};
 
 fn main() {
     for len in [7_500_usize, 15_000, 30_000, 60_000] {

@@ -12,12 +12,10 @@ use std::process::ExitCode;
 #[cfg(large_sets)]
 use toolset::consumer::{Format, Order, tool_list};
 #[cfg(large_sets)]
-use toolset_benches::fixture;
-
+use toolset_benches::rmcp_1000;
 #[cfg(large_sets)]
-fixture!(toolset_1000);
 #[cfg(large_sets)]
-fixture!(rmcp_1000);
+use toolset_benches::toolset_1000;
 
 #[cfg(not(large_sets))]
 fn main() -> ExitCode {

@@ -18,10 +18,8 @@ use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolset::{Access, Autonomy, ToolContext, ToolName, ToolSet};
-use toolset_benches::{fixture, program, runtime, spread_calls};
+use toolset_benches::{program, runtime, spread_calls, toolset_100};
 use tracing_subscriber::layer::SubscriberExt;
-
-fixture!(toolset_100);
 
 type Tools = toolset_100::Tools;
 

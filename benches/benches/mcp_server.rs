@@ -1,6 +1,8 @@
+//! `mcp_server`: the MCP server holding the 10-, 100- (and with `TOOLSET_BENCH_LARGE=1`,
+//! 1000-) tool set, in process and over a pipe.
+//!
 //! `mcp_round_trip`: one MCP `tools/call` round trip through rmcp's own client, over an
-//! in-memory pipe (`tokio::io::duplex`), to a server holding the 10-, 100- (and with
-//! `TOOLSET_BENCH_LARGE=1`, 1000-) tool set, for
+//! in-memory pipe (`tokio::io::duplex`), for
 //!
 //! - `toolset` — `toolset::mcp::McpServer<T>` (gate + apply behind rmcp's service loop),
 //!   served with `McpServer::serve_io`;
@@ -13,26 +15,33 @@
 //! `client.call_tool(...)`, with the same tool name and arguments for both: the request is
 //! serialized, written to the pipe, read and dispatched by the server, and the response
 //! travels back the same way. The runtime is multi-threaded, as a real server's would be.
+//!
+//! What the server's handler costs without a transport, for `toolset` and `rmcp_cached`:
+//!
+//! - `mcp_call`: 16 `tools/call`s per iteration, spread over the set, each through
+//!   `ServerHandler::call_tool` with a fresh request context carrying the `progressToken`
+//!   rmcp's client puts on every request (what rmcp's service loop hands a server);
+//! - `mcp_list`: one `tools/list` through `ServerHandler::list_tools`, the list as the
+//!   server hands it to rmcp (which serializes it afterwards, for both servers alike).
+//!
+//! The same work is counted in instructions by `src/bin/mcp_cost.rs`.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{RoleClient, ServerHandler, ServiceExt};
 use std::hint::black_box;
-use std::time::Duration;
 use toolset::Autonomy;
 use toolset::mcp::McpServer;
 use toolset_benches::rmcp_cached::CachedServer;
-use toolset_benches::{fixture, generate};
+use toolset_benches::{
+    CALLS, RmcpPeer, generate, rmcp_10, rmcp_100, runtime, spread_requests, toolset_10, toolset_100,
+};
 
-fixture!(toolset_10);
-fixture!(toolset_100);
-fixture!(rmcp_10);
-fixture!(rmcp_100);
 #[cfg(large_sets)]
-fixture!(toolset_1000);
+use toolset_benches::rmcp_1000;
 #[cfg(large_sets)]
-fixture!(rmcp_1000);
+use toolset_benches::toolset_1000;
 
 /// How much the in-memory pipe buffers in each direction.
 const PIPE: usize = 64 * 1024;
@@ -142,16 +151,94 @@ fn round_trip(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
+/// Benchmarks `tools/call` and `tools/list` of one server as `name` at size `n`.
+fn bench_server<S: ServerHandler>(c: &mut Criterion, name: &str, n: usize, server: S) {
+    let rt = runtime();
+    let requests = spread_requests(n);
+    let peer = rt.block_on(async { RmcpPeer::start(server) });
+    // Every call must succeed, or the benchmark would time error paths.
+    rt.block_on(async {
+        for (i, (tool, args)) in requests.iter().enumerate() {
+            let params = CallToolRequestParams::new(*tool).with_arguments(args.clone());
+            let answer = peer
+                .server()
+                .call_tool(params, peer.client_context(i as i64))
+                .await;
+            assert!(answer.is_ok(), "{name}: {tool} answers");
+        }
+    });
+
+    let mut group = c.benchmark_group("mcp_call");
+    group.throughput(Throughput::Elements(CALLS as u64));
+    let mut id = 0_i64;
+    group.bench_function(BenchmarkId::new(name, n), |b| {
+        b.iter_batched(
+            || {
+                requests
+                    .iter()
+                    .map(|(tool, args)| {
+                        id += 1;
+                        let params = CallToolRequestParams::new(*tool).with_arguments(args.clone());
+                        (params, peer.client_context(id))
+                    })
+                    .collect::<Vec<_>>()
+            },
+            |calls| {
+                rt.block_on(async {
+                    let mut answers = Vec::with_capacity(CALLS);
+                    for (params, context) in calls {
+                        answers.push(peer.server().call_tool(params, context).await);
+                    }
+                    answers
+                })
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("mcp_list");
+    group.bench_function(BenchmarkId::new(name, n), |b| {
+        b.iter_batched(
+            || {
+                id += 1;
+                peer.context(id)
+            },
+            |context| rt.block_on(peer.server().list_tools(None, context)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+    black_box(peer);
+}
+
+macro_rules! sizes {
+    ($c:expr, $($n:literal => $toolset:ident, $rmcp:ident;)*) => {$(
+        bench_server(
+            $c,
+            "toolset",
+            $n,
+            McpServer::<$toolset::Tools>::new($toolset::State::default())
+                .with_autonomy(Autonomy::Reversible),
+        );
+        bench_server(
+            $c,
+            "rmcp_cached",
+            $n,
+            CachedServer::new($rmcp::Server::default(), $rmcp::Server::cached_router()),
+        );
+    )*};
+}
+
+fn in_process(c: &mut Criterion) {
+    sizes!(c, 10 => toolset_10, rmcp_10; 100 => toolset_100, rmcp_100;);
+    #[cfg(large_sets)]
+    sizes!(c, 1000 => toolset_1000, rmcp_1000;);
 }
 
 criterion_group! {
     name = benches;
-    config = config();
-    targets = round_trip
+    config = toolset_benches::criterion();
+    targets = round_trip, in_process
 }
 criterion_main!(benches);
