@@ -126,6 +126,13 @@ impl Session {
         base: &Base<T>,
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
+        // A tool the policy offers is permitted whatever the session activated and the
+        // toolbox holds (`Request::permits`; a runtime tool cannot take a compiled tool's
+        // name, and the route asks the set first): gated by the policy's request alone,
+        // it costs no snapshot of the toolbox, no copy of the activations and no lock.
+        if T::Name::from_name(&call.name).is_some_and(|tool| base.policy.offers(tool)) {
+            return Request::new(&base.policy, Format::Mcp).gate([call]);
+        }
         // The request copies the names it needs, so the lock is released before gating.
         let request = base.request(&self.lock().activations);
         request.gate([call])
