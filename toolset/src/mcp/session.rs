@@ -127,11 +127,11 @@ impl Session {
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
         // A tool the policy offers is permitted whatever the session activated and the
-        // toolbox holds (`Request::permits`; a runtime tool cannot take a compiled tool's
-        // name, and the route asks the set first): gated by the policy's request alone,
-        // it costs no snapshot of the toolbox, no copy of the activations and no lock.
-        if T::Name::from_name(&call.name).is_some_and(|tool| base.policy.offers(tool)) {
-            return Request::new(&base.policy, Format::Mcp).gate([call]);
+        // toolbox holds: gated without the session's request, it costs no snapshot of
+        // the toolbox, no copy of the activations, no lock and no second name lookup.
+        if let Some(tool) = T::Name::from_name(&call.name).filter(|&tool| base.policy.offers(tool))
+        {
+            return Request::gate_offered(&base.policy, tool, call);
         }
         // The request copies the names it needs, so the lock is released before gating.
         let request = base.request(&self.lock().activations);
