@@ -26,17 +26,15 @@ pub(crate) enum ArgumentsError {
     Invalid(Vec<String>),
 }
 
-/// Deserializes `arguments` (the model's text; empty means `{}`) into the typed call of
-/// the tool `name`, refusing anything but an object and every key serde would ignore.
+/// Deserializes `text` (the model's arguments as `verify_arguments` hands them: trimmed,
+/// and `{}` for none, so they are trimmed once per call) into the typed call of the tool
+/// `name`, refusing anything but an object and every key serde would ignore.
 pub(crate) fn read<T: ToolSet>(
     name: T::Name,
     spec: &ToolSpec,
-    arguments: &str,
+    text: &str,
 ) -> Result<T::Call, ArgumentsError> {
-    let text = match arguments.trim() {
-        "" => "{}",
-        text => text,
-    };
+    debug_assert_eq!(text, text.trim(), "the caller trims the arguments");
     if !text.starts_with('{') {
         return Err(not_an_object(text));
     }

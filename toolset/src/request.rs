@@ -510,6 +510,21 @@ impl<'p, T: ToolSet> Request<'p, T> {
         crate::plan::plan_routed(calls, self.policy, |call| self.route(&layout, call))
     }
 
+    /// What [`gate`](Self::gate) makes of one `call` to `tool` (the name `call` names),
+    /// which `policy` offers: permitted by every request under `policy` whatever it
+    /// activated, injected or took from a toolbox (see `permits`; a runtime tool cannot
+    /// take a compiled tool's name, and the route asks the set first), so it is gated
+    /// without composing one. For a server that looked the name up to know this.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn gate_offered(
+        policy: &Policy<T>,
+        tool: T::Name,
+        call: ToolCall,
+    ) -> Result<Plan<T>, Rejected> {
+        debug_assert!(policy.offers(tool) && T::Name::from_name(&call.name) == Some(tool));
+        crate::plan::plan_routed([call], policy, |_| Ok(Route::Tool(tool)))
+    }
+
     /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
     /// `permitted`, decided for one tool without walking the set. Offered by the policy,
     /// or deferred and activated, or injected (unless denied).

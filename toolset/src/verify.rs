@@ -135,7 +135,8 @@ pub(crate) fn verify_arguments<T: ToolSet>(
             messages::invalid_arguments(&call.name, &problems.join("; ")),
         )
     };
-    // Models send "" (or whitespace) for a tool without arguments.
+    // Models send "" (or whitespace) for a tool without arguments. Trimmed here, once:
+    // `arguments::read` and the constraint check take the text as it is.
     let arguments = match call.arguments.trim() {
         "" => "{}",
         text => text,

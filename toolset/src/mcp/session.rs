@@ -126,6 +126,13 @@ impl Session {
         base: &Base<T>,
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
+        // A tool the policy offers is permitted whatever the session activated and the
+        // toolbox holds: gated without the session's request, it costs no snapshot of
+        // the toolbox, no copy of the activations, no lock and no second name lookup.
+        if let Some(tool) = T::Name::from_name(&call.name).filter(|&tool| base.policy.offers(tool))
+        {
+            return Request::gate_offered(&base.policy, tool, call);
+        }
         // The request copies the names it needs, so the lock is released before gating.
         let request = base.request(&self.lock().activations);
         request.gate([call])
