@@ -27,7 +27,7 @@
 //! The same work is counted in instructions by `src/bin/mcp_cost.rs`.
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServerHandler, ServiceExt};
 use std::hint::black_box;
@@ -35,7 +35,8 @@ use toolset::Autonomy;
 use toolset::mcp::McpServer;
 use toolset_benches::rmcp_cached::CachedServer;
 use toolset_benches::{
-    CALLS, RmcpPeer, generate, rmcp_10, rmcp_100, runtime, spread_requests, toolset_10, toolset_100,
+    CALLS, RmcpPeer, generate, result_text, rmcp_10, rmcp_100, runtime, spread_requests,
+    toolset_10, toolset_100,
 };
 
 #[cfg(large_sets)]
@@ -82,17 +83,6 @@ fn request(n: usize) -> CallToolRequestParams {
     CallToolRequestParams::new(generate::tool_name(tool)).with_arguments(args)
 }
 
-/// The text of a result, which must not be an error.
-fn text(result: &CallToolResult) -> String {
-    assert_ne!(result.is_error, Some(true), "the call failed: {result:?}");
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// Times one round trip of each server holding the sets of `$n` tools.
 macro_rules! round_trip_at {
     ($group:expr, $rt:expr, $n:literal, $toolset:ident, $rmcp:ident) => {{
@@ -119,7 +109,7 @@ macro_rules! round_trip_at {
             let result = $rt
                 .block_on(client.call_tool(params.clone()))
                 .expect("the call succeeds at the protocol level");
-            assert_eq!(text(&result), "hello world");
+            assert_eq!(result_text(&result), "hello world");
         }
         for (name, client) in &clients {
             $group.bench_function(BenchmarkId::new(*name, $n), |b| {

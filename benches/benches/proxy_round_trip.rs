@@ -12,14 +12,14 @@
 //! real server's would be.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use std::hint::black_box;
 use toolset::mcp::McpServer;
 use toolset::toolbox::McpTools;
 use toolset::{Autonomy, Tier, tool, toolset};
-use toolset_benches::{generate, toolset_100};
+use toolset_benches::{generate, result_text, toolset_100};
 
 /// The tool every iteration calls: one in the middle of the set.
 const TOOL: usize = 50;
@@ -96,17 +96,6 @@ fn request(prefix: &str) -> CallToolRequestParams {
         .with_arguments(args)
 }
 
-/// The text of a result, which must not be an error.
-fn text(result: &CallToolResult) -> String {
-    assert_ne!(result.is_error, Some(true), "the call failed: {result:?}");
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn round_trip(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -124,7 +113,7 @@ fn round_trip(c: &mut Criterion) {
         let result = rt
             .block_on(client.call_tool(params.clone()))
             .expect("the call succeeds at the protocol level");
-        assert_eq!(text(&result), "hello world");
+        assert_eq!(result_text(&result), "hello world");
     }
 
     let mut group = c.benchmark_group("proxy_round_trip");

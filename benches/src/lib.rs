@@ -147,6 +147,18 @@ pub fn spread_requests(n: usize) -> Vec<(&'static str, JsonObject)> {
         .collect()
 }
 
+/// The text of an MCP `tools/call` result, which must not be an error: what a benchmark
+/// checks every server answers, with the same text, before it times anything.
+pub fn result_text(result: &rmcp::model::CallToolResult) -> String {
+    assert_ne!(result.is_error, Some(true), "the call failed: {result:?}");
+    result
+        .content
+        .iter()
+        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// How many calls one dispatch iteration makes.
 pub const CALLS: usize = 16;
 
