@@ -12,7 +12,7 @@
 #   load.txt          the MCP HTTP load comparison (src/bin/mcp_load.rs, 200 clients x 20)
 #   compile.txt       compile cost, 100 tools (benches/compile_cost.sh, hyperfine medians)
 #
-# About an hour on 2 quiet cores: ~25 min of release build, ~10 min of criterion, ~10 min
+# About an hour or more on 2 cores: 20-50 min of release build, ~15 min of criterion, ~10 min
 # of callgrind, ~15 min of compiling the 100-tool crates. Needs valgrind, hyperfine and GNU
 # time (apt-get install valgrind hyperfine time).
 #
