@@ -329,7 +329,7 @@ fn set_impl(names: &Names) -> TokenStream {
 }
 
 /// The set's inherent methods, so callers need not import `ToolSet`. Kept together: their
-/// signatures are the public surface DESIGN.md fixes.
+/// signatures are the public surface `toolset/docs/toolset.md` documents.
 fn inherent_methods(names: &Names) -> TokenStream {
     let Names {
         set,
