@@ -33,6 +33,19 @@
 //!
 //! assert_eq!(InboxTools::specs()[0].name(), "search");
 //! ```
+//!
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `constraints` | yes | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`), with the `jsonschema` crate, for the tools that declare any |
+//! | `mcp` | no | [`mcp`]: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
+//! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp`) |
+//! | `sqlite` | no | `SqliteStore`: an embedded SQLite proposal store (SQLite is compiled in) |
+//!
+//! The design and its guarantees are in the repository's `DESIGN.md`; where each piece
+//! lives, in its `ARCHITECTURE.md`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The run-time pipeline, one stage per file, each importing only the stages before it:
 // call → verify (one call) → gate (the whole program) → plan (split by tier) → apply →
