@@ -39,7 +39,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `constraints` | yes | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`), with the `jsonschema` crate, for the tools that declare any |
-//! | `mcp` | no | [`mcp`]: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
+//! | `mcp` | no | `toolset::mcp`: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
 //! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp`) |
 //! | `sqlite` | no | `SqliteStore`: an embedded SQLite proposal store (SQLite is compiled in) |
 //!
