@@ -1190,6 +1190,63 @@ fn gemini_arguments_streamed_in_pieces_are_refused_not_read_short() {
     assert!(error.problem().contains("partialArgs"), "{error}");
 }
 
+proptest! {
+    /// Random Gemini function calls, with and without ids, some taking an id the stream
+    /// synthesized for an earlier call: the stream's program is the non-streamed parse,
+    /// or, where a later id would re-number an earlier call already handed out, an
+    /// `Inconsistent` error, never a program that differs.
+    #[test]
+    fn gemini_ids_given_or_synthesized_are_the_non_streamed_parsers(
+        calls in prop::collection::vec((0..3usize, any::<bool>(), 0..4usize, any::<usize>()), 1..8),
+    ) {
+        let mut parts: Vec<Value> = Vec::new();
+        for (name, with_args, id_kind, earlier) in calls {
+            let name = ["a", "b", "c"][name];
+            let mut call = json!({ "name": name });
+            if with_args {
+                call["args"] = json!({"n": parts.len()});
+            }
+            match id_kind {
+                0 | 1 => {}
+                2 => call["id"] = json!(format!("given-{}", earlier % 3)),
+                _ if !parts.is_empty() => {
+                    // The id the parts so far give an earlier call (perhaps synthesized).
+                    let so_far = ToolCall::from_gemini(&json!({"role": "model", "parts": parts}))
+                        .expect("valid parts");
+                    call["id"] = json!(so_far[earlier % so_far.len()].id);
+                }
+                _ => {}
+            }
+            parts.push(json!({"functionCall": call}));
+        }
+        let events: Vec<Value> = parts
+            .iter()
+            .enumerate()
+            .map(|(index, part)| {
+                let mut candidate = json!({"content": {"role": "model", "parts": [part]}, "index": 0});
+                if index + 1 == parts.len() {
+                    candidate["finishReason"] = json!("STOP");
+                }
+                json!({"candidates": [candidate]})
+            })
+            .collect();
+        let parsed = ToolCall::from_gemini(&json!({"role": "model", "parts": parts}))
+            .expect("valid parts");
+        let (handed_out, program) = assemble_events::<Gemini>(&events);
+        match program {
+            Ok(program) => {
+                prop_assert_eq!(&program, &parsed);
+                prop_assert_eq!(handed_out, parsed);
+            }
+            Err(error) => {
+                prop_assert_eq!(error.kind(), StreamErrorKind::Inconsistent, "{}", error);
+                let before = error.completed();
+                prop_assert_ne!(before, &parsed[..before.len()], "{}", error);
+            }
+        }
+    }
+}
+
 #[test]
 fn gemini_a_later_call_taking_an_id_already_given_away_is_an_error() {
     let given_away = ToolCall::from_gemini(
