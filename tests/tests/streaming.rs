@@ -10,11 +10,15 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
+use toolset::consumer::Format;
+use toolset::search::Ranking;
 use toolset::stream::{
     Anthropic, CallStream, Gemini, OpenAiChat, OpenAiResponses, Protocol, StreamError,
     StreamErrorKind,
 };
-use toolset::{Activations, Autonomy, ProviderError, ToolCall, ToolError, tool, toolset};
+use toolset::{
+    Activations, Autonomy, ProviderError, Request, ToolCall, ToolError, ToolSearch, tool, toolset,
+};
 
 fn fixture(path: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -265,6 +269,67 @@ fn a_streamed_hosted_search_records_what_the_non_streamed_response_records() {
             [found],
             "{stream}"
         );
+    }
+}
+
+/// Tell the weather in a city.
+#[tool(tier = "read_only", deferred)]
+pub async fn get_weather(
+    /// The city.
+    city: String,
+) -> String {
+    city
+}
+
+/// Convert an amount between currencies.
+#[tool(tier = "read_only", deferred)]
+pub async fn convert(
+    /// The currency code to convert to, e.g. "EUR".
+    to: Option<String>,
+) -> String {
+    format!("{to:?}")
+}
+
+toolset! {
+    /// Deferred tools a hosted search finds in the recorded search streams.
+    pub SearchedTools = [get_weather, convert];
+}
+
+#[test]
+fn a_tool_a_streamed_hosted_search_loaded_is_permitted_once_the_host_records_it() {
+    fn stream<P: Protocol>(name: &str) -> (Value, Vec<ToolCall>) {
+        let mut stream = CallStream::<P>::new();
+        stream.feed_sse(&fixture(name)).expect("a valid stream");
+        let hosted = stream.hosted_search();
+        (hosted, stream.finish().expect("a valid stream"))
+    }
+    let policy = SearchedTools::policy(Autonomy::ReadOnly);
+    let search = ToolSearch::Hosted(Ranking::Bm25);
+    for (name, format, (hosted, program)) in [
+        (
+            "anthropic/hosted_search.sse",
+            Format::Anthropic,
+            stream::<Anthropic>("anthropic/hosted_search.sse"),
+        ),
+        (
+            "openai_responses/hosted_search.sse",
+            Format::OpenAiResponses,
+            stream::<OpenAiResponses>("openai_responses/hosted_search.sse"),
+        ),
+    ] {
+        let mut activations = Activations::new();
+        let request = |activations: &Activations| {
+            Request::new(&policy, format)
+                .search(search)
+                .activated(activations)
+                .gate(program.clone())
+                .map(|_| ())
+        };
+        assert!(request(&activations).is_err(), "{name}: not loaded yet");
+        assert_eq!(activations.record_hosted(&hosted).len(), 1, "{name}");
+        if let Err(rejected) = request(&activations) {
+            panic!("{name}: {:?}", rejected.problems());
+        }
     }
 }
 
