@@ -1,17 +1,24 @@
 //! Tool calls from streamed responses, against streams recorded in each provider's shape
 //! under `fixtures/streams/<provider>/` (SSE bodies as the API sends them, each beside the
-//! non-streamed `response.json` of the same content): the assembled program is the one the
-//! non-streamed parser reads, calls come out as soon as they are complete, any split of a
-//! body assembles the same, and broken streams are errors naming the call.
+//! non-streamed `response.json` of the same content; the tool search streams beside their
+//! own `<name>.json`): the assembled program is the one the non-streamed parser reads,
+//! every item kind it reads included (a client-executed tool search call), a hosted
+//! search's results record what the non-streamed response records, calls come out as soon
+//! as they are complete, any split of a body assembles the same, and broken streams are
+//! errors naming the call.
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
+use toolset::consumer::Format;
+use toolset::search::Ranking;
 use toolset::stream::{
     Anthropic, CallStream, Gemini, OpenAiChat, OpenAiResponses, Protocol, StreamError,
     StreamErrorKind,
 };
-use toolset::{Autonomy, ProviderError, ToolCall, ToolError, tool, toolset};
+use toolset::{
+    Activations, Autonomy, ProviderError, Request, ToolCall, ToolError, ToolSearch, tool, toolset,
+};
 
 fn fixture(path: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -123,6 +130,57 @@ fn valid_streams() -> Vec<(&'static str, &'static str, Parser)> {
     ]
 }
 
+/// Recorded streams of responses with a tool search in them, with the non-streamed response
+/// each must agree with: a client-executed OpenAI Responses `tool_search_call` (a call of
+/// the search tool), and each provider's hosted search (results the host records).
+fn search_streams() -> Vec<(&'static str, &'static str, Parser)> {
+    vec![
+        (
+            "openai_responses/client_search.sse",
+            "openai_responses/client_search.json",
+            ToolCall::from_openai_responses,
+        ),
+        (
+            "openai_responses/hosted_search.sse",
+            "openai_responses/hosted_search.json",
+            ToolCall::from_openai_responses,
+        ),
+        (
+            "anthropic/hosted_search.sse",
+            "anthropic/hosted_search.json",
+            ToolCall::from_anthropic,
+        ),
+    ]
+}
+
+/// Every valid recorded stream, whatever items it holds.
+fn all_streams() -> Vec<(&'static str, &'static str, Parser)> {
+    let mut streams = valid_streams();
+    streams.extend(search_streams());
+    streams
+}
+
+/// The hosted search results a stream has shown once all of `pieces` is fed, before
+/// `finish`: what the host records before gating the program.
+fn hosted_after(stream: &str, pieces: &[&[u8]]) -> Value {
+    fn feed<P: Protocol>(pieces: &[&[u8]]) -> Value {
+        let mut stream = CallStream::<P>::new();
+        for piece in pieces {
+            if stream.feed_bytes(piece).is_err() {
+                break;
+            }
+        }
+        stream.hosted_search()
+    }
+    match stream.split('/').next() {
+        Some("openai_chat") => feed::<OpenAiChat>(pieces),
+        Some("openai_responses") => feed::<OpenAiResponses>(pieces),
+        Some("anthropic") => feed::<Anthropic>(pieces),
+        Some("gemini") => feed::<Gemini>(pieces),
+        other => panic!("no provider for {other:?}"),
+    }
+}
+
 fn assemble_fixture(stream: &str, pieces: &[&[u8]]) -> Assembled {
     let pieces = pieces.iter().copied();
     match stream.split('/').next() {
@@ -159,6 +217,141 @@ fn every_recorded_stream_assembles_to_the_program_the_non_streamed_parser_reads(
         // another order (interleaved calls complete out of order).
         assert_eq!(sorted(handed_out), sorted(expected), "{stream}");
     }
+}
+
+#[test]
+fn a_streamed_tool_search_assembles_to_the_program_the_non_streamed_parser_reads() {
+    for (stream, response, parse) in search_streams() {
+        let body = fixture(stream);
+        let (handed_out, program) = assemble_fixture(stream, &[body.as_bytes()]);
+        let program = program.unwrap_or_else(|error| panic!("{stream}: {error}"));
+        let expected =
+            parse(&fixture_json(response)).unwrap_or_else(|error| panic!("{response}: {error}"));
+        assert_eq!(program, expected, "{stream} against {response}");
+        assert_eq!(sorted(handed_out), sorted(expected), "{stream}");
+    }
+    // The client-executed search is a call of the search tool, in its place in the output.
+    let (_, program) =
+        assemble_whole::<OpenAiResponses>(&fixture("openai_responses/client_search.sse"));
+    let program = program.expect("a valid stream");
+    assert_eq!(
+        program.last(),
+        Some(&ToolCall::new(
+            "call_Ts5vQ1",
+            "tool_search",
+            r#"{"query":"archive an item","limit":3}"#
+        ))
+    );
+}
+
+#[test]
+fn a_streamed_hosted_search_records_what_the_non_streamed_response_records() {
+    for (stream, response, _) in all_streams() {
+        let body = fixture(stream);
+        let hosted = hosted_after(stream, &[body.as_bytes()]);
+        let mut streamed = Activations::new();
+        let mut parsed = Activations::new();
+        assert_eq!(
+            streamed.record_hosted(&hosted),
+            parsed.record_hosted(&fixture_json(response)),
+            "{stream}"
+        );
+        assert_eq!(streamed, parsed, "{stream}");
+    }
+    for (stream, found) in [
+        ("openai_responses/hosted_search.sse", "convert"),
+        ("anthropic/hosted_search.sse", "get_weather"),
+    ] {
+        let body = fixture(stream);
+        let mut activations = Activations::new();
+        assert_eq!(
+            activations.record_hosted(&hosted_after(stream, &[body.as_bytes()])),
+            [found],
+            "{stream}"
+        );
+    }
+}
+
+/// Tell the weather in a city.
+#[tool(tier = "read_only", deferred)]
+pub async fn get_weather(
+    /// The city.
+    city: String,
+) -> String {
+    city
+}
+
+/// Convert an amount between currencies.
+#[tool(tier = "read_only", deferred)]
+pub async fn convert(
+    /// The currency code to convert to, e.g. "EUR".
+    to: Option<String>,
+) -> String {
+    format!("{to:?}")
+}
+
+toolset! {
+    /// Deferred tools a hosted search finds in the recorded search streams.
+    pub SearchedTools = [get_weather, convert];
+}
+
+#[test]
+fn a_tool_a_streamed_hosted_search_loaded_is_permitted_once_the_host_records_it() {
+    fn stream<P: Protocol>(name: &str) -> (Value, Vec<ToolCall>) {
+        let mut stream = CallStream::<P>::new();
+        stream.feed_sse(&fixture(name)).expect("a valid stream");
+        let hosted = stream.hosted_search();
+        (hosted, stream.finish().expect("a valid stream"))
+    }
+    let policy = SearchedTools::policy(Autonomy::ReadOnly);
+    let search = ToolSearch::Hosted(Ranking::Bm25);
+    for (name, format, (hosted, program)) in [
+        (
+            "anthropic/hosted_search.sse",
+            Format::Anthropic,
+            stream::<Anthropic>("anthropic/hosted_search.sse"),
+        ),
+        (
+            "openai_responses/hosted_search.sse",
+            Format::OpenAiResponses,
+            stream::<OpenAiResponses>("openai_responses/hosted_search.sse"),
+        ),
+    ] {
+        let mut activations = Activations::new();
+        let request = |activations: &Activations| {
+            Request::new(&policy, format)
+                .search(search)
+                .activated(activations)
+                .gate(program.clone())
+                .map(|_| ())
+        };
+        assert!(request(&activations).is_err(), "{name}: not loaded yet");
+        assert_eq!(activations.record_hosted(&hosted).len(), 1, "{name}");
+        if let Err(rejected) = request(&activations) {
+            panic!("{name}: {:?}", rejected.problems());
+        }
+    }
+}
+
+#[test]
+fn a_hosted_search_is_shown_before_the_call_of_the_tool_it_found() {
+    fn check<P: Protocol>(stream: &str, found: &str) {
+        let mut assembler = CallStream::<P>::new();
+        let mut seen = false;
+        for event in sse_events(&fixture(stream)) {
+            for call in assembler.feed_sse(&event).expect("a valid stream") {
+                if call.name == found {
+                    let mut activations = Activations::new();
+                    activations.record_hosted(&assembler.hosted_search());
+                    assert!(activations.contains(found), "{stream}");
+                    seen = true;
+                }
+            }
+        }
+        assert!(seen, "{stream}: no call of {found}");
+    }
+    check::<OpenAiResponses>("openai_responses/hosted_search.sse", "convert");
+    check::<Anthropic>("anthropic/hosted_search.sse", "get_weather");
 }
 
 #[test]
@@ -416,10 +609,10 @@ fn cut_points(body_len: usize, cuts: &[usize]) -> Vec<usize> {
 proptest! {
     #[test]
     fn any_split_of_a_valid_stream_into_byte_pieces_assembles_the_same_calls(
-        stream in 0..7usize,
+        stream in 0..10usize,
         cuts in prop::collection::vec(any::<usize>(), 0..60),
     ) {
-        let (name, _, _) = valid_streams()[stream];
+        let (name, response, parse) = all_streams()[stream];
         let body = fixture(name);
         let whole = assemble_fixture(name, &[body.as_bytes()]);
         let bytes = body.as_bytes();
@@ -427,15 +620,27 @@ proptest! {
         let pieces: Vec<&[u8]> = points.windows(2).map(|pair| &bytes[pair[0]..pair[1]]).collect();
         let split = assemble_fixture(name, &pieces);
         prop_assert_eq!(&split.0, &whole.0, "handed out, {}", name);
-        prop_assert_eq!(split.1, whole.1, "program, {}", name);
+        prop_assert_eq!(&split.1, &whole.1, "program, {}", name);
+        // Whatever the split, the program is the non-streamed parse, and the hosted
+        // search results shown before `finish` record what the response records.
+        let response = fixture_json(response);
+        let parsed_program = parse(&response).ok();
+        prop_assert_eq!(split.1.as_ref().ok(), parsed_program.as_ref(), "parse, {}", name);
+        let mut streamed = Activations::new();
+        let mut parsed = Activations::new();
+        prop_assert_eq!(
+            streamed.record_hosted(&hosted_after(name, &pieces)),
+            parsed.record_hosted(&response),
+            "hosted, {}", name
+        );
     }
 
     #[test]
     fn any_split_of_a_valid_stream_into_text_pieces_assembles_the_same_calls(
-        stream in 0..7usize,
+        stream in 0..10usize,
         cuts in prop::collection::vec(any::<usize>(), 0..60),
     ) {
-        let (name, _, _) = valid_streams()[stream];
+        let (name, _, _) = all_streams()[stream];
         let body = fixture(name);
         let whole = assemble_fixture(name, &[body.as_bytes()]);
         let mut points = cut_points(body.len(), &cuts);
@@ -455,10 +660,10 @@ proptest! {
 proptest! {
     #[test]
     fn a_valid_stream_cut_anywhere_is_the_whole_program_or_an_error_never_a_shorter_one(
-        stream in 0..7usize,
+        stream in 0..10usize,
         cut in any::<usize>(),
     ) {
-        let (name, _, _) = valid_streams()[stream];
+        let (name, _, _) = all_streams()[stream];
         let body = fixture(name);
         let whole = assemble_fixture(name, &[body.as_bytes()]).1.expect("a valid stream");
         let cut = cut % (body.len() + 1);
@@ -479,10 +684,10 @@ proptest! {
 
     #[test]
     fn a_corrupted_stream_never_panics(
-        stream in 0..7usize,
+        stream in 0..10usize,
         edits in prop::collection::vec((any::<usize>(), any::<u8>()), 1..8),
     ) {
-        let (name, _, _) = valid_streams()[stream];
+        let (name, _, _) = all_streams()[stream];
         let mut body = fixture(name).into_bytes();
         for (at, byte) in edits {
             let at = at % body.len();
@@ -835,6 +1040,69 @@ fn responses_an_incomplete_response_in_the_middle_of_a_call_is_truncated() {
     assert!(error.problem().contains("max_output_tokens"), "{error}");
 }
 
+fn responses_search_item(call_id: &str, status: &str, arguments: Value) -> Value {
+    json!({"id": "tsc_1", "type": "tool_search_call", "call_id": call_id,
+           "execution": "client", "arguments": arguments, "status": status})
+}
+
+#[test]
+fn responses_a_client_tool_search_cut_before_its_item_is_done_is_truncated_naming_it() {
+    let added = responses_event(
+        "response.output_item.added",
+        json!({"output_index": 0, "item": responses_search_item("call_s", "in_progress", json!({}))}),
+    );
+    for end in [
+        Some(responses_event(
+            "response.incomplete",
+            json!({"response": {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}}),
+        )),
+        None,
+    ] {
+        let events: Vec<Value> = [added.clone()].into_iter().chain(end).collect();
+        let error = expect_error(assemble_events::<OpenAiResponses>(&events));
+        assert_eq!(error.kind(), StreamErrorKind::Truncated, "{error}");
+        assert_eq!(error.calls()[0].id.as_deref(), Some("call_s"), "{error}");
+        assert_eq!(
+            error.calls()[0].name.as_deref(),
+            Some("tool_search"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn responses_a_tool_search_item_finished_as_another_call_is_an_error() {
+    let error = expect_error(assemble_events::<OpenAiResponses>(&[
+        responses_event(
+            "response.output_item.added",
+            json!({"output_index": 0, "item": responses_search_item("call_s", "in_progress", json!({}))}),
+        ),
+        responses_event(
+            "response.output_item.done",
+            json!({"output_index": 0, "item": responses_search_item("call_t", "completed", json!({"query": "x"}))}),
+        ),
+    ]));
+    assert_eq!(error.kind(), StreamErrorKind::Inconsistent, "{error}");
+    assert!(error.problem().contains("call_t"), "{error}");
+}
+
+#[test]
+fn responses_a_tool_search_item_without_arguments_is_the_non_streamed_parsers_error() {
+    let error = expect_error(assemble_events::<OpenAiResponses>(&[
+        responses_event(
+            "response.output_item.added",
+            json!({"output_index": 0, "item": responses_search_item("call_s", "in_progress", json!({}))}),
+        ),
+        responses_event(
+            "response.output_item.done",
+            json!({"output_index": 0, "item": {"id": "tsc_1", "type": "tool_search_call",
+                   "call_id": "call_s", "execution": "client", "status": "completed"}}),
+        ),
+    ]));
+    assert_eq!(error.kind(), StreamErrorKind::MalformedEvent, "{error}");
+    assert!(error.problem().contains("arguments is missing"), "{error}");
+}
+
 #[test]
 fn responses_a_failed_response_is_an_api_error() {
     let error = expect_error(assemble_events::<OpenAiResponses>(&[responses_event(
@@ -985,6 +1253,63 @@ fn gemini_arguments_streamed_in_pieces_are_refused_not_read_short() {
     ]));
     assert_eq!(error.kind(), StreamErrorKind::MalformedEvent);
     assert!(error.problem().contains("partialArgs"), "{error}");
+}
+
+proptest! {
+    /// Random Gemini function calls, with and without ids, some taking an id the stream
+    /// synthesized for an earlier call: the stream's program is the non-streamed parse,
+    /// or, where a later id would re-number an earlier call already handed out, an
+    /// `Inconsistent` error, never a program that differs.
+    #[test]
+    fn gemini_ids_given_or_synthesized_are_the_non_streamed_parsers(
+        calls in prop::collection::vec((0..3usize, any::<bool>(), 0..4usize, any::<usize>()), 1..8),
+    ) {
+        let mut parts: Vec<Value> = Vec::new();
+        for (name, with_args, id_kind, earlier) in calls {
+            let name = ["a", "b", "c"][name];
+            let mut call = json!({ "name": name });
+            if with_args {
+                call["args"] = json!({"n": parts.len()});
+            }
+            match id_kind {
+                0 | 1 => {}
+                2 => call["id"] = json!(format!("given-{}", earlier % 3)),
+                _ if !parts.is_empty() => {
+                    // The id the parts so far give an earlier call (perhaps synthesized).
+                    let so_far = ToolCall::from_gemini(&json!({"role": "model", "parts": parts}))
+                        .expect("valid parts");
+                    call["id"] = json!(so_far[earlier % so_far.len()].id);
+                }
+                _ => {}
+            }
+            parts.push(json!({"functionCall": call}));
+        }
+        let events: Vec<Value> = parts
+            .iter()
+            .enumerate()
+            .map(|(index, part)| {
+                let mut candidate = json!({"content": {"role": "model", "parts": [part]}, "index": 0});
+                if index + 1 == parts.len() {
+                    candidate["finishReason"] = json!("STOP");
+                }
+                json!({"candidates": [candidate]})
+            })
+            .collect();
+        let parsed = ToolCall::from_gemini(&json!({"role": "model", "parts": parts}))
+            .expect("valid parts");
+        let (handed_out, program) = assemble_events::<Gemini>(&events);
+        match program {
+            Ok(program) => {
+                prop_assert_eq!(&program, &parsed);
+                prop_assert_eq!(handed_out, parsed);
+            }
+            Err(error) => {
+                prop_assert_eq!(error.kind(), StreamErrorKind::Inconsistent, "{}", error);
+                let before = error.completed();
+                prop_assert_ne!(before, &parsed[..before.len()], "{}", error);
+            }
+        }
+    }
 }
 
 #[test]

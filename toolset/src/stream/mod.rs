@@ -52,7 +52,10 @@
 //!   byte-identical to the non-streamed message even if the model sends whitespace after
 //!   the object; interleaved calls are fine.
 //! - **OpenAI Responses**: at `response.function_call_arguments.done` (or the item's
-//!   `response.output_item.done`, whichever comes first); the other one must agree.
+//!   `response.output_item.done`, whichever comes first); the other one must agree. A
+//!   client-executed `tool_search_call` (a call of the search tool, `tool_search`, as the
+//!   non-streamed parser reads it) at its `response.output_item.done`, which carries it
+//!   whole.
 //! - **Anthropic**: at the block's `content_block_stop`. A `tool_use` block without
 //!   `input_json_delta` fragments (or with only empty ones) has the input of its
 //!   `content_block_start`, `{}`.
@@ -63,6 +66,14 @@
 //!
 //! Calls come out in the order they complete; [`CallStream::finish`] returns the program
 //! in the response's order (the one the non-streamed parser gives).
+//!
+//! # A hosted tool search
+//!
+//! When the provider runs the tool search itself (Anthropic's `tool_search_tool_*`,
+//! OpenAI Responses' hosted `tool_search`), what it loaded is not a call:
+//! [`CallStream::hosted_search`] gives its results as the non-streamed response holds
+//! them, for [`Activations::record_hosted`](crate::Activations::record_hosted) to record
+//! before the program is gated, exactly as it records them from the non-streamed response.
 //!
 //! # Checking a call before the stream ends
 //!
@@ -153,6 +164,13 @@ pub trait Protocol: Default + Sealed {
     /// The whole program, once the stream has ended: an error if it ended before the
     /// provider's stop event or in the middle of a call.
     fn program(&mut self) -> Result<Vec<ToolCall>, StreamError>;
+
+    /// The hosted tool search results complete so far, in the response's order, each the
+    /// item the non-streamed response holds (see [`CallStream::hosted_search`]); none for
+    /// a provider without a hosted search.
+    fn hosted_search(&self) -> Vec<Value> {
+        Vec::new()
+    }
 }
 
 /// Assembles the tool calls of one streamed response of the provider `P`.
@@ -241,6 +259,44 @@ impl<P: Protocol> CallStream<P> {
     /// The calls complete so far, in the order they completed.
     pub fn completed(&self) -> &[ToolCall] {
         &self.completed
+    }
+
+    /// What the provider's hosted tool search loaded, as far as the stream has shown it:
+    /// a JSON array of the very items the non-streamed response holds (Anthropic
+    /// `tool_search_tool_result` blocks, OpenAI Responses `tool_search_output` items), in
+    /// the response's order, each once it is complete. Empty for providers without a
+    /// hosted search.
+    ///
+    /// Pass it to [`Activations::record_hosted`](crate::Activations::record_hosted), which
+    /// then records exactly what it records from the non-streamed response. Do it before
+    /// gating the program (the model may call a tool in the response whose search found
+    /// it), so before [`finish`](Self::finish): every result comes before the provider's
+    /// stop event, so a stream that finishes without error has shown them all here. A
+    /// call handed out by a `feed_*` is preceded here by every result the response put
+    /// before it.
+    ///
+    /// ```
+    /// use toolset::Activations;
+    /// use toolset::stream::{CallStream, OpenAiResponses};
+    ///
+    /// let body = concat!(
+    ///     "data: {\"type\":\"response.output_item.added\",\"output_index\":0,",
+    ///     "\"item\":{\"type\":\"tool_search_output\",\"id\":\"tso_1\",\"execution\":\"server\",\"tools\":[]}}\n\n",
+    ///     "data: {\"type\":\"response.output_item.done\",\"output_index\":0,",
+    ///     "\"item\":{\"type\":\"tool_search_output\",\"id\":\"tso_1\",\"execution\":\"server\",",
+    ///     "\"tools\":[{\"type\":\"function\",\"name\":\"convert\"}],\"status\":\"completed\"}}\n\n",
+    ///     "data: {\"type\":\"response.completed\",\"response\":{}}\n\n",
+    /// );
+    /// let mut stream = CallStream::<OpenAiResponses>::new();
+    /// stream.feed_sse(body)?;
+    /// let mut activations = Activations::new();
+    /// assert_eq!(activations.record_hosted(&stream.hosted_search()), ["convert"]);
+    /// let program = stream.finish()?; // gate it under a request built with `activations`
+    /// assert!(program.is_empty());
+    /// # Ok::<(), toolset::stream::StreamError>(())
+    /// ```
+    pub fn hosted_search(&self) -> Value {
+        Value::Array(self.protocol.hosted_search())
     }
 
     /// Ends the stream and returns the whole program, in the response's order: what the

@@ -19,10 +19,14 @@ const PROVIDER: Format = Format::Anthropic;
 /// stop event is `message_stop`; an `error` event is an [`Api`](StreamErrorKind::Api)
 /// error. Other blocks (text, thinking, server tools) are tracked, not turned into
 /// calls, as the non-streamed parser skips them; unknown event types are skipped, as
-/// Anthropic asks.
+/// Anthropic asks. The hosted tool search's `tool_search_tool_result` blocks (whole in
+/// their `content_block_start`) are kept, once stopped, for
+/// [`CallStream::hosted_search`](crate::stream::CallStream::hosted_search).
 #[derive(Debug, Default)]
 pub struct Anthropic {
     blocks: BTreeMap<usize, Block>,
+    /// The stopped `tool_search_tool_result` blocks, by index.
+    hosted: BTreeMap<usize, Value>,
     stop_reason: Option<String>,
     stopped: bool,
 }
@@ -34,6 +38,8 @@ struct Block {
     /// The `tool_use` call, or `None` for another kind of block.
     call: Option<Call>,
     kind: String,
+    /// A hosted tool search result block as it started: it arrives whole.
+    search_result: Option<Value>,
     stopped: bool,
 }
 
@@ -98,6 +104,10 @@ impl Protocol for Anthropic {
         }
         Ok(calls)
     }
+
+    fn hosted_search(&self) -> Vec<Value> {
+        self.hosted.values().cloned().collect()
+    }
 }
 
 impl Anthropic {
@@ -155,6 +165,8 @@ impl Anthropic {
             Block {
                 call,
                 kind: block_kind.to_owned(),
+                // What record_hosted reads in a non-streamed message.
+                search_result: (block_kind == "tool_search_tool_result").then(|| block.clone()),
                 stopped: false,
             },
         );
@@ -239,9 +251,15 @@ impl Anthropic {
             ));
         }
         block.stopped = true;
-        if let Some(call) = &block.call {
-            completed.push(tool_call(index, call)?);
+        let search_result = block.search_result.take();
+        let call = match &block.call {
+            Some(call) => Some(tool_call(index, call)?),
+            None => None,
+        };
+        if let Some(result) = search_result {
+            self.hosted.insert(index, result);
         }
+        completed.extend(call);
         Ok(())
     }
 

@@ -84,37 +84,71 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 
     let taken: HashSet<&str> = found.iter().filter_map(|(id, _, _)| *id).collect();
     let mut calls = Vec::with_capacity(found.len());
-    // What the calls so far say, for the synthesized ids.
-    let mut so_far = Sha256::new();
-    for (index, (id, name, arguments)) in found.into_iter().enumerate() {
-        so_far.update(name.as_bytes());
-        so_far.update([0]);
-        so_far.update(arguments.as_bytes());
-        so_far.update([0]);
-        let id = match id {
-            Some(id) => id.to_owned(),
-            None => synthesized_id(&so_far, index, &taken),
-        };
+    let mut ids = CallIds::default();
+    for (id, name, arguments) in found {
+        let id = ids.next(id, name, &arguments, |id| taken.contains(id));
         calls.push(ToolCall::new(id, name, arguments));
     }
     Ok(calls)
 }
 
+/// The ids of a message's function calls, one call at a time in order, by the rule of
+/// [`calls`]: the id the call gives, or one synthesized from the calls so far. The
+/// stream (`gemini/stream.rs`) follows a growing message with it, at a cost per call
+/// that does not grow with the calls before.
+#[derive(Clone, Default)]
+pub(crate) struct CallIds {
+    /// What the calls so far say: their names and arguments.
+    so_far: Sha256,
+    count: usize,
+}
+
+impl std::fmt::Debug for CallIds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallIds")
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CallIds {
+    /// The id of the next call (`given`, or synthesized); `taken` says whether an id is
+    /// one the message gives a call.
+    pub(crate) fn next(
+        &mut self,
+        given: Option<&str>,
+        name: &str,
+        arguments: &str,
+        taken: impl Fn(&str) -> bool,
+    ) -> String {
+        self.so_far.update(name.as_bytes());
+        self.so_far.update([0]);
+        self.so_far.update(arguments.as_bytes());
+        self.so_far.update([0]);
+        let index = self.count;
+        self.count += 1;
+        match given {
+            Some(id) => id.to_owned(),
+            None => synthesized_id(&self.so_far, index, taken),
+        }
+    }
+}
+
 /// `call_<h>_<index>` with `h` from the hash of the calls so far, or, if the message
 /// already uses that id, that id and `_<k>` for the first free `k`.
-fn synthesized_id(so_far: &Sha256, index: usize, taken: &HashSet<&str>) -> String {
+fn synthesized_id(so_far: &Sha256, index: usize, taken: impl Fn(&str) -> bool) -> String {
     let digest = so_far.clone().finalize();
     let hex: String = digest[..6]
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect();
     let id = format!("call_{hex}_{index}");
-    if !taken.contains(id.as_str()) {
+    if !taken(&id) {
         return id;
     }
     (1..)
         .map(|k| format!("{id}_{k}"))
-        .find(|id| !taken.contains(id.as_str()))
+        .find(|id| !taken(id))
         .unwrap_or(id)
 }
 

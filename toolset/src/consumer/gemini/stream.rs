@@ -2,8 +2,10 @@
 //! `GenerateContentResponse` chunk whose candidate carries whole `functionCall` parts,
 //! until a chunk carries the candidate's `finishReason`.
 
+use super::calls::CallIds;
 use crate::stream::assemble::*;
 use serde_json::json;
+use std::collections::{HashMap, HashSet};
 
 const PROVIDER: Format = Format::Gemini;
 const CHUNK: &str = "GenerateContentResponse";
@@ -14,16 +16,21 @@ const CHUNK: &str = "GenerateContentResponse";
 /// Reads the first candidate (`index` 0) of each chunk, as [`ToolCall::from_gemini`]
 /// reads `candidates[0]`. Every `functionCall` part arrives whole, so each is a complete
 /// call at once, with its arguments serialized as the non-streamed parser does and its id
-/// given or synthesized by the same rule (`call_<h>_<n>`, `h` from the calls so far). The stop event is the candidate's
+/// given or synthesized by the same rule (`call_<h>_<n>`, `h` from the calls so far),
+/// followed call by call, so a call costs the same however many came before. The stop event is the candidate's
 /// `finishReason` (a blocked prompt, `promptFeedback.blockReason`, ends the stream with no
 /// calls, as it has none non-streamed). Arguments streamed in pieces (`partialArgs`, a
 /// Vertex AI option) are refused rather than read as a shorter call.
 #[derive(Debug, Default)]
 pub struct Gemini {
-    /// The `functionCall` parts so far, in order: the content the non-streamed parser
-    /// would read.
-    parts: Vec<Value>,
-    /// The calls handed out, in order, to check that later ids do not re-number them.
+    /// The ids of the calls so far, by the non-streamed parser's rule.
+    ids: CallIds,
+    /// The ids the response gave its calls so far.
+    given: HashSet<String>,
+    /// The ids this stream synthesized, with the name of the call each went to: a later
+    /// call giving one of them would make the non-streamed parser re-number that call.
+    synthesized: HashMap<String, String>,
+    /// The calls handed out, in order.
     handed_out: Vec<ToolCall>,
     finish_reason: Option<String>,
     chunks: usize,
@@ -121,7 +128,7 @@ impl Gemini {
         part_index: usize,
         completed: &mut Vec<ToolCall>,
     ) -> Result<(), StreamError> {
-        let position = self.parts.len();
+        let position = self.handed_out.len();
         let call = &part["functionCall"];
         let partial = || PartialCall {
             position,
@@ -149,52 +156,51 @@ impl Gemini {
         }
         // The part alone must read as a call: the non-streamed parser's checks, with its
         // message, placed at the chunk and part it came from.
-        ToolCall::from_gemini(&json!({"role": "model", "parts": [part]})).map_err(|error| {
-            StreamError::about(
-                PROVIDER,
-                StreamErrorKind::MalformedEvent,
-                vec![partial()],
-                format!(
-                    "chunk {chunk}, candidate part {part_index}: {} {}",
-                    error.path().replacen("parts[0].", "", 1),
-                    error.problem()
-                ),
-            )
-        })?;
-        self.parts.push(part.clone());
-        // The ids of the calls so far, by the non-streamed rule over the parts so far.
-        let calls = ToolCall::from_gemini(&json!({"role": "model", "parts": self.parts})).map_err(
-            |error| {
+        let mut alone =
+            ToolCall::from_gemini(&json!({"role": "model", "parts": [part]})).map_err(|error| {
                 StreamError::about(
                     PROVIDER,
                     StreamErrorKind::MalformedEvent,
                     vec![partial()],
-                    error.to_string(),
+                    format!(
+                        "chunk {chunk}, candidate part {part_index}: {} {}",
+                        error.path().replacen("parts[0].", "", 1),
+                        error.problem()
+                    ),
                 )
-            },
-        )?;
-        if let Some((earlier, now)) = self
-            .handed_out
-            .iter()
-            .zip(&calls)
-            .find(|(earlier, now)| earlier != now)
-        {
+            })?;
+        let Some(alone) = alone.pop() else {
             return Err(StreamError::about(
                 PROVIDER,
-                StreamErrorKind::Inconsistent,
+                StreamErrorKind::MalformedEvent,
                 vec![partial()],
-                format!(
-                    "the call carries the id {}, which this stream had already given to the id-less call {} ({}) before it; two calls cannot share an id",
-                    call.get("id").and_then(Value::as_str).unwrap_or_default(),
-                    earlier.id,
-                    now.name,
-                ),
+                format!("chunk {chunk}, candidate part {part_index} did not read as a call"),
             ));
+        };
+        let given = call.get("id").and_then(Value::as_str);
+        if let Some(id) = given {
+            if let Some(earlier) = self.synthesized.get(id) {
+                return Err(StreamError::about(
+                    PROVIDER,
+                    StreamErrorKind::Inconsistent,
+                    vec![partial()],
+                    format!(
+                        "the call carries the id {id}, which this stream had already given to the id-less call {earlier} before it; two calls cannot share an id"
+                    ),
+                ));
+            }
+            self.given.insert(id.to_owned());
         }
-        if let Some(new) = calls.into_iter().nth(position) {
-            self.handed_out.push(new.clone());
-            completed.push(new);
+        let given_ids = &self.given;
+        let id = self.ids.next(given, &alone.name, &alone.arguments, |id| {
+            given_ids.contains(id)
+        });
+        if given.is_none() {
+            self.synthesized.insert(id.clone(), alone.name.clone());
         }
+        let new = ToolCall::new(id, alone.name, alone.arguments);
+        self.handed_out.push(new.clone());
+        completed.push(new);
         Ok(())
     }
 }

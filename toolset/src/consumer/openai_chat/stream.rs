@@ -3,7 +3,7 @@
 //! choice's `finish_reason`.
 
 use crate::stream::assemble::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 const PROVIDER: Format = Format::OpenAiChat;
 const CHUNK: &str = "chat.completion.chunk";
@@ -16,14 +16,23 @@ const CHUNK: &str = "chat.completion.chunk";
 /// of a call carries its `id`, `type` and `function.name`; later ones carry `index` and a
 /// piece of `function.arguments`. A call is complete when its arguments form a JSON
 /// object and a fragment of another call arrives, or at the `finish_reason` (then empty
-/// arguments count as none, as the gate reads them).
+/// arguments count as none, as the gate reads them). Whether the arguments are a whole
+/// object is followed fragment by fragment, so a fragment costs work in proportion to its
+/// own length, however long its call or the others have grown.
 /// The stop event is `finish_reason`; `data: [DONE]` may follow it. A `finish_reason` of
 /// `length` or `content_filter` in the middle of a call is a
 /// [`Truncated`](StreamErrorKind::Truncated) error.
 #[derive(Debug, Default)]
 pub struct OpenAiChat {
     calls: BTreeMap<usize, Call>,
+    /// The calls not yet complete whose arguments are a whole object and whose name is
+    /// known: complete as soon as a fragment of another call arrives.
+    whole: BTreeSet<usize>,
     finish_reason: Option<String>,
+    /// How many bytes of argument text were parsed at the finish, to test that the work
+    /// stays proportional to what was fed.
+    #[cfg(test)]
+    examined: usize,
 }
 
 impl Sealed for OpenAiChat {}
@@ -33,6 +42,8 @@ struct Call {
     id: String,
     name: String,
     arguments: String,
+    /// Whether `arguments` is a whole JSON object so far.
+    scan: ObjectScan,
     complete: bool,
 }
 
@@ -98,6 +109,17 @@ impl Protocol for OpenAiChat {
 }
 
 impl OpenAiChat {
+    /// How many bytes of argument text the stream has examined.
+    #[cfg(test)]
+    fn examined(&self) -> usize {
+        self.examined
+            + self
+                .calls
+                .values()
+                .map(|call| call.scan.examined)
+                .sum::<usize>()
+    }
+
     fn choice(&mut self, choice: &Value, completed: &mut Vec<ToolCall>) -> Result<(), StreamError> {
         let delta = choice.get("delta").filter(|delta| !delta.is_null());
         if let Some(delta) = delta {
@@ -220,15 +242,19 @@ impl OpenAiChat {
                         "a fragment arrived for an index no call was started at (a call's first fragment carries its `id`)",
                     ));
                 };
-                self.calls.insert(
-                    index,
-                    Call {
-                        id: id.to_owned(),
-                        name: name.unwrap_or_default().to_owned(),
-                        arguments: arguments.unwrap_or_default().to_owned(),
-                        complete: false,
-                    },
-                );
+                let mut call = Call {
+                    id: id.to_owned(),
+                    name: name.unwrap_or_default().to_owned(),
+                    arguments: String::new(),
+                    scan: ObjectScan::default(),
+                    complete: false,
+                };
+                call.scan
+                    .push(&mut call.arguments, arguments.unwrap_or_default());
+                if call.scan.is_whole() && !call.name.is_empty() {
+                    self.whole.insert(index);
+                }
+                self.calls.insert(index, call);
             }
             Some(call) => {
                 if call.complete {
@@ -265,24 +291,33 @@ impl OpenAiChat {
                 {
                     call.name = name.to_owned();
                 }
-                call.arguments.push_str(arguments.unwrap_or_default());
+                call.scan
+                    .push(&mut call.arguments, arguments.unwrap_or_default());
+                if call.scan.is_whole() && !call.name.is_empty() {
+                    self.whole.insert(index);
+                } else {
+                    self.whole.remove(&index);
+                }
             }
         }
         Ok(())
     }
 
+    /// The stream moved on to the call at `current`: every other call whose arguments are
+    /// a whole object is complete, in index order. Only those calls are looked at, so the
+    /// cost grows neither with the number of calls nor with their text.
     fn complete_others(&mut self, current: usize, completed: &mut Vec<ToolCall>) {
-        for (index, call) in self.calls.iter_mut() {
-            // Empty arguments are whole only at finish_reason: here they may be about to
-            // begin (interleaved calls).
-            if *index != current
-                && !call.complete
-                && !call.name.is_empty()
-                && is_json_object(&call.arguments)
-            {
+        // Empty arguments are whole only at finish_reason: here they may be about to
+        // begin (interleaved calls), and `whole` never holds them.
+        let current_is_whole = self.whole.remove(&current);
+        for index in std::mem::take(&mut self.whole) {
+            if let Some(call) = self.calls.get_mut(&index) {
                 call.complete = true;
                 completed.push(ToolCall::new(&call.id, &call.name, &call.arguments));
             }
+        }
+        if current_is_whole {
+            self.whole.insert(current);
         }
     }
 
@@ -295,9 +330,14 @@ impl OpenAiChat {
             ));
         }
         self.finish_reason = Some(reason.to_owned());
+        self.whole.clear();
         for (index, call) in self.calls.iter_mut() {
             if call.complete {
                 continue;
+            }
+            #[cfg(test)]
+            {
+                self.examined += call.arguments.len();
             }
             if call.name.is_empty() {
                 return Err(StreamError::about(
@@ -309,7 +349,7 @@ impl OpenAiChat {
             }
             // Cut off by a limit, only a whole object is sure to be all the model meant.
             let cut_off = matches!(reason, "length" | "content_filter");
-            if cut_off && !is_json_object(&call.arguments) {
+            if cut_off && !call.scan.is_whole() {
                 let why = if reason == "length" {
                     "the response hit its token limit (finish_reason `length`) in the middle of the call's arguments; raise `max_completion_tokens` and retry"
                 } else {
@@ -357,5 +397,74 @@ fn optional_str<'a>(
             CHUNK,
             &format!("has a `{key}` that is not a string at tool call index {index}"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn start(index: usize, id: &str, name: &str) -> Value {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}
+        ]}}]})
+    }
+
+    fn arguments(index: usize, fragment: &str) -> Value {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": index, "function": {"arguments": fragment}}
+        ]}}]})
+    }
+
+    /// 20,000 fragments of 50 bytes, alternating between two calls whose arguments grow to
+    /// 500 kB each: every fragment makes the stream look again at the other call, so the
+    /// work must not depend on how long that call has grown.
+    #[test]
+    fn interleaved_fragments_cost_work_proportional_to_the_bytes_fed_not_to_their_square() {
+        const FRAGMENTS: usize = 20_000;
+        let mut stream = OpenAiChat::default();
+        let mut completed = Vec::new();
+        for (index, id) in [(0, "call_a"), (1, "call_b")] {
+            stream
+                .event(&start(index, id, "search"), &mut completed)
+                .expect("a start");
+        }
+        // Each call: `{"query":"` then 50-byte pieces of text, then `"}`.
+        let piece = "x".repeat(50);
+        let mut fed = 0;
+        for index in [0, 1] {
+            stream
+                .event(&arguments(index, r#"{"query":""#), &mut completed)
+                .expect("a fragment");
+            fed += 10;
+        }
+        for fragment in 0..FRAGMENTS {
+            stream
+                .event(&arguments(fragment % 2, &piece), &mut completed)
+                .expect("a fragment");
+            fed += piece.len();
+        }
+        for index in [0, 1] {
+            stream
+                .event(&arguments(index, r#""}"#), &mut completed)
+                .expect("a fragment");
+            fed += 2;
+        }
+        assert_eq!(completed.len(), 1, "call_a is whole and call_b moved on");
+        stream
+            .event(
+                &json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+                &mut completed,
+            )
+            .expect("the finish");
+        let program = stream.program().expect("a whole program");
+        assert_eq!(program.len(), 2);
+        assert_eq!(program[1].arguments.len(), 10 + 50 * FRAGMENTS / 2 + 2);
+        assert!(
+            stream.examined() <= 4 * fed,
+            "{} bytes examined for {fed} bytes fed",
+            stream.examined()
+        );
     }
 }

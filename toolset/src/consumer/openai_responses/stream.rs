@@ -1,8 +1,11 @@
 //! OpenAI Responses streams: typed events per output item; a `function_call` item is
 //! announced by `response.output_item.added`, filled by
 //! `response.function_call_arguments.delta`, closed by `.done` and
-//! `response.output_item.done`, and the response ends with `response.completed`.
+//! `response.output_item.done`, and the response ends with `response.completed`. Items
+//! without events of their own (a `tool_search_call`, a `tool_search_output`) come
+//! whole in their `response.output_item.done`.
 
+use crate::search::SEARCH_TOOL_NAME;
 use crate::stream::assemble::*;
 use std::collections::BTreeMap;
 
@@ -11,17 +14,24 @@ const PROVIDER: Format = Format::OpenAiResponses;
 /// The OpenAI Responses stream (`"stream": true`): use it as
 /// [`CallStream<OpenAiResponses>`](crate::stream::CallStream).
 ///
-/// Every output item is tracked by its `output_index`; `function_call` items become
-/// calls with the item's `call_id` as the id, as in [`ToolCall::from_openai_responses`].
-/// A call is complete at `response.function_call_arguments.done` or
-/// `response.output_item.done`, whichever comes first, and the other must agree with it.
+/// Every output item is tracked by its `output_index`; the items
+/// [`ToolCall::from_openai_responses`] reads become the same calls: `function_call`
+/// items, with the item's `call_id` as the id, and client-executed `tool_search_call`
+/// items, as calls of the search tool (`tool_search`). A function call is complete at
+/// `response.function_call_arguments.done` or `response.output_item.done`, whichever
+/// comes first, and the other must agree with it; a tool search call at its
+/// `response.output_item.done`, whose item is read by the non-streamed parser itself.
 /// The stop event is `response.completed` (or `response.incomplete`: a call it cuts is a
 /// [`Truncated`](StreamErrorKind::Truncated) error); `response.failed` and `error`
 /// events are [`Api`](StreamErrorKind::Api) errors. Events of other items (text,
-/// reasoning, built-in tools) are skipped, as the non-streamed parser skips those items.
+/// reasoning, built-in tools, the hosted search) are skipped, as the non-streamed parser
+/// skips those items; the hosted search's `tool_search_output` items are kept for
+/// [`CallStream::hosted_search`](crate::stream::CallStream::hosted_search).
 #[derive(Debug, Default)]
 pub struct OpenAiResponses {
     items: BTreeMap<usize, Item>,
+    /// The finished `tool_search_output` items, by output index.
+    hosted: BTreeMap<usize, Value>,
     stop: Option<String>,
 }
 
@@ -30,10 +40,28 @@ impl Sealed for OpenAiResponses {}
 #[derive(Debug)]
 enum Item {
     Call(Call),
+    /// A `tool_search_call`: a call of the search tool when the client executes it.
+    Search(Search),
     /// Any other item type; its events are not calls.
     Other {
         kind: String,
     },
+}
+
+#[derive(Debug)]
+struct Search {
+    /// The `call_id` the added item announced, if any.
+    call_id: Option<String>,
+    /// Whether the added item says the client executes it: a call the host answers.
+    client: bool,
+    /// The finished item's call (none for a search the API runs itself), once finished.
+    done: Option<Option<ToolCall>>,
+}
+
+impl Search {
+    fn partial(&self, index: usize) -> PartialCall {
+        PartialCall::seen(index, self.call_id.as_deref(), Some(SEARCH_TOOL_NAME), "")
+    }
 }
 
 #[derive(Debug)]
@@ -96,9 +124,14 @@ impl Protocol for OpenAiResponses {
             .values()
             .filter_map(|item| match item {
                 Item::Call(call) => Some(call.call()),
+                Item::Search(search) => search.done.clone().flatten(),
                 Item::Other { .. } => None,
             })
             .collect())
+    }
+
+    fn hosted_search(&self) -> Vec<Value> {
+        self.hosted.values().cloned().collect()
     }
 }
 
@@ -108,6 +141,9 @@ impl OpenAiResponses {
             .iter()
             .filter_map(|(index, item)| match item {
                 Item::Call(call) if !call.complete => Some(call.partial(*index)),
+                Item::Search(search) if search.client && search.done.is_none() => {
+                    Some(search.partial(*index))
+                }
                 _ => None,
             })
             .collect()
@@ -130,6 +166,15 @@ impl OpenAiResponses {
                     .to_owned(),
                 complete: false,
             })
+        } else if item_kind == "tool_search_call" {
+            Item::Search(Search {
+                call_id: item
+                    .get("call_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                client: item.get("execution").and_then(Value::as_str) == Some("client"),
+                done: None,
+            })
         } else {
             Item::Other {
                 kind: item_kind.to_owned(),
@@ -138,6 +183,7 @@ impl OpenAiResponses {
         if let Some(existing) = self.items.get(&index) {
             let calls = match existing {
                 Item::Call(call) => vec![call.partial(index)],
+                Item::Search(search) => vec![search.partial(index)],
                 Item::Other { .. } => Vec::new(),
             };
             return Err(StreamError::about(
@@ -170,6 +216,9 @@ impl OpenAiResponses {
             ))),
             Some(Item::Other { kind: item_kind }) => Err(unknown(format!(
                 "a `{kind}` event arrived for an output item that is a `{item_kind}`, not a function call"
+            ))),
+            Some(Item::Search(_)) => Err(unknown(format!(
+                "a `{kind}` event arrived for an output item that is a `tool_search_call`, not a function call"
             ))),
             Some(Item::Call(call)) => {
                 if let (Some(given), Some(known)) = (item_id, &call.item_id)
@@ -227,8 +276,16 @@ impl OpenAiResponses {
         const KIND: &str = "response.output_item.done";
         let index = required_index(PROVIDER, KIND, event, "output_index")?;
         let item = required_object(PROVIDER, KIND, event, "item")?;
-        if let Some(Item::Other { .. }) = self.items.get(&index) {
-            return Ok(());
+        match self.items.get_mut(&index) {
+            Some(Item::Other { .. }) => {
+                // What record_hosted reads in a non-streamed response, kept whole.
+                if item.get("type").and_then(Value::as_str) == Some("tool_search_output") {
+                    self.hosted.insert(index, item.clone());
+                }
+                return Ok(());
+            }
+            Some(Item::Search(search)) => return search_done(index, search, item, completed),
+            _ => {}
         }
         let (index, call) = self.call_for(event, KIND)?;
         let call_id = required_str(PROVIDER, KIND, item, "call_id")?;
@@ -279,6 +336,65 @@ impl OpenAiResponses {
             problem,
         ))
     }
+}
+
+/// Finishes a `tool_search_call` with its done `item`, read by the non-streamed parser
+/// itself: a client-executed search is a call of the search tool, in its place.
+fn search_done(
+    index: usize,
+    search: &mut Search,
+    item: &Value,
+    completed: &mut Vec<ToolCall>,
+) -> Result<(), StreamError> {
+    const KIND: &str = "response.output_item.done";
+    if search.done.is_some() {
+        return Err(StreamError::about(
+            PROVIDER,
+            StreamErrorKind::AfterComplete,
+            vec![search.partial(index)],
+            "a second `response.output_item.done` arrived for the tool search call",
+        ));
+    }
+    let kind = required_str(PROVIDER, KIND, item, "type")?;
+    let call_id = item.get("call_id").and_then(Value::as_str);
+    if kind != "tool_search_call"
+        || (search.call_id.is_some() && call_id != search.call_id.as_deref())
+    {
+        return Err(StreamError::about(
+            PROVIDER,
+            StreamErrorKind::Inconsistent,
+            vec![search.partial(index)],
+            format!(
+                "the finished item is a `{kind}` ({}), not the tool search call that was added",
+                call_id.unwrap_or("without call_id")
+            ),
+        ));
+    }
+    let client = item.get("execution").and_then(Value::as_str) == Some("client");
+    if (client || search.client) && item.get("status").and_then(Value::as_str) == Some("incomplete")
+    {
+        return Err(StreamError::about(
+            PROVIDER,
+            StreamErrorKind::Truncated,
+            vec![search.partial(index)],
+            "the tool search call finished with status `incomplete`: the response was cut in the middle of it (raise `max_output_tokens` and retry)",
+        ));
+    }
+    let mut calls =
+        ToolCall::from_openai_responses(&Value::Array(vec![item.clone()])).map_err(|error| {
+            StreamError::about(
+                PROVIDER,
+                StreamErrorKind::MalformedEvent,
+                vec![search.partial(index)],
+                format!("the finished tool search call does not read as one ({error})"),
+            )
+        })?;
+    let call = calls.pop();
+    if let Some(call) = &call {
+        completed.push(call.clone());
+    }
+    search.done = Some(call);
+    Ok(())
 }
 
 /// Completes `call` with the full `arguments` a done event carries, which must be what
