@@ -31,7 +31,8 @@ pub struct Approval {
 
 impl Proposal {
     /// A human's approval of this proposal exactly as it is now. Any later change to what
-    /// the digest covers (set, call, tool, tier, arguments) makes the approval fail.
+    /// the digest covers (set, call, tool, arguments, tier, escalation reason) makes the
+    /// approval fail.
     pub fn approve(&self) -> Approval {
         Approval {
             proposal: self.id.clone(),
@@ -82,9 +83,13 @@ pub enum ApprovalError {
         /// When it expired, in milliseconds since the Unix epoch.
         at_ms: u64,
     },
-    /// The approvals are sealed and this proposal is not sealed with the key: it was
-    /// written or altered outside this host.
+    /// The approvals are sealed and this proposal carries no seal: it was written (or its
+    /// seal stripped) outside this host.
     Forged,
+    /// The approvals are sealed and this proposal's seal does not match what it shows
+    /// (its call, arguments, tier, escalation reason, set or times): the stored proposal
+    /// was altered after this host sealed it (or it was sealed with another key).
+    Altered,
     /// The proposal belongs to another tool set than the one approving.
     OtherSet {
         /// The set that was asked to approve.
@@ -104,6 +109,15 @@ pub enum ApprovalError {
         reviewed: Tier,
         /// The call's tier now.
         declared: Tier,
+    },
+    /// The reason the proposal shows for its escalation is not the one the tool gives its
+    /// arguments now: the stored proposal was altered, or the tool's escalation changed.
+    /// The human read another reason than the tool's.
+    ReasonChanged {
+        /// The reason the proposal shows (`None`: no escalation).
+        shown: Option<String>,
+        /// The tool's reason for these arguments now.
+        now: Option<String>,
     },
     /// The call no longer passes verification under the policy in force (the tool is
     /// unknown, hidden or denied now, or its arguments no longer fit).
@@ -129,7 +143,10 @@ impl fmt::Display for ApprovalError {
                 Resolution { decision: crate::Decision::Approved, at_ms: *at_ms }.time()
             ),
             ApprovalError::Forged => f.write_str(
-                "the proposal is not sealed with this host's key: it was written or altered elsewhere, and is refused",
+                "the proposal carries no seal of this host's key: it was written or altered elsewhere, and is refused",
+            ),
+            ApprovalError::Altered => f.write_str(
+                "the stored proposal was altered: what it shows (call, arguments, tier, escalation reason, set or times) is not what this host sealed, or it was sealed with another key; it is refused: have the model propose the call again",
             ),
             ApprovalError::OtherSet { expected, found } => write!(
                 f,
@@ -145,6 +162,12 @@ impl fmt::Display for ApprovalError {
                 f,
                 "the call's tier is `{declared}` now, but the proposal was reviewed as `{reviewed}`: ask for a new approval"
             ),
+            ApprovalError::ReasonChanged { shown, now } => write!(
+                f,
+                "the proposal shows the escalation reason {}, but the tool gives these arguments {} now: the stored proposal was altered, or the tool changed; ask for a new approval",
+                quoted(shown.as_deref()),
+                quoted(now.as_deref())
+            ),
             ApprovalError::Invalid(problem) => write!(
                 f,
                 "the approved call is no longer valid: {}",
@@ -157,9 +180,15 @@ impl fmt::Display for ApprovalError {
 
 impl std::error::Error for ApprovalError {}
 
+/// A reason in quotes, or "none" when there is no escalation.
+fn quoted(reason: Option<&str>) -> String {
+    reason.map_or_else(|| "none".to_owned(), |reason| format!("{reason:?}"))
+}
+
 /// Approves the proposal `approval` names, once: checks its seal and expiry, that it is
-/// what the human reviewed, of this set as it is now, at the tier the tool gives these
-/// arguments now, and valid under `policy` (its deny and hide rules; not its autonomy,
+/// what the human reviewed, of this set as it is now,
+/// at the tier (and with the escalation reason) the tool gives these arguments now, and
+/// valid under `policy` (its deny and hide rules; not its autonomy,
 /// since a human approved); then resolves it in the store, and only the resolver that
 /// wins gets the call to run. What `Set::approve` does.
 pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
@@ -186,11 +215,17 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     }
     let verified = verify::<T>(&proposal.call, policy).map_err(ApprovalError::Invalid)?;
     let spec = T::spec_of(verified.name);
-    let (tier, _) = effective_tier::<T>(verified.name, &verified.typed);
+    let (tier, reason) = effective_tier::<T>(verified.name, &verified.typed);
     if tier != proposal.tier || spec.is_propose_only() != proposal.propose_only {
         return Err(ApprovalError::TierChanged {
             reviewed: proposal.tier,
             declared: tier,
+        });
+    }
+    if reason != proposal.escalation {
+        return Err(ApprovalError::ReasonChanged {
+            shown: proposal.escalation,
+            now: reason,
         });
     }
     // Resolve before running: a crash after this leaves it approved and not run, never

@@ -382,10 +382,12 @@ fn approval_error_kind(error: &ApprovalError) -> &'static str {
         ApprovalError::AlreadyResolved(_) => "already_resolved",
         ApprovalError::Expired { .. } => "expired",
         ApprovalError::Forged => "forged",
+        ApprovalError::Altered => "altered",
         ApprovalError::OtherSet { .. } => "other_set",
         ApprovalError::SetChanged => "set_changed",
         ApprovalError::ArgumentsChanged => "arguments_changed",
         ApprovalError::TierChanged { .. } => "tier_changed",
+        ApprovalError::ReasonChanged { .. } => "reason_changed",
         ApprovalError::Invalid(problem) => problem_kind(problem.kind),
         ApprovalError::Store(_) => "store",
     }

@@ -236,17 +236,17 @@ impl<S: ProposalStore> Approvals<S> {
             return Err(ApprovalError::Forged);
         }
         if let Some(key) = &self.key {
-            let sealed = proposal.seal.as_deref().is_some_and(|seal| {
-                key.verifies(
-                    seal,
-                    proposal.id.as_str(),
-                    &proposal.digest(),
-                    proposal.created_ms,
-                    proposal.expires_ms,
-                )
-            });
-            if !sealed {
+            let Some(seal) = proposal.seal.as_deref() else {
                 return Err(ApprovalError::Forged);
+            };
+            if !key.verifies(
+                seal,
+                proposal.id.as_str(),
+                &proposal.digest(),
+                proposal.created_ms,
+                proposal.expires_ms,
+            ) {
+                return Err(ApprovalError::Altered);
             }
         }
         if stored.resolution.is_none()
