@@ -517,3 +517,117 @@ async fn an_escalation_reason_rewritten_in_an_unsealed_store_is_refused_at_appro
     );
     assert_eq!(vault.forwarded, Vec::<String>::new());
 }
+
+/// An approved proposal whose resolution is set back to pending in the database (or whose
+/// row is deleted and written again as it was when it waited) is never approved, declined
+/// or run again: its effect is on record.
+#[tokio::test]
+async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
+    let dir = tempdir("replayed");
+    let path = dir.join("proposals.db");
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap()).sealed_with(key());
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let id = approvals.submit(&proposal).unwrap();
+    let waiting: String = attacker(&path)
+        .query_row(
+            "SELECT proposal FROM toolset_proposals WHERE id = ?1",
+            [id.as_str()],
+            |row| row.get(0),
+        )
+        .unwrap();
+    let approval = proposal.approve();
+    run(
+        Vault1::approve(&approvals, &approval, &policy).unwrap(),
+        &mut vault,
+    )
+    .await;
+    assert_eq!(vault.deleted, ["/old"]);
+
+    let resets = [
+        "UPDATE toolset_proposals SET decision = NULL, resolved_at_ms = NULL WHERE id = ?1",
+        "DELETE FROM toolset_proposals WHERE id = ?1",
+    ];
+    for reset in resets {
+        let attacker = attacker(&path);
+        attacker.execute(reset, [id.as_str()]).unwrap();
+        attacker
+            .execute(
+                "INSERT OR IGNORE INTO toolset_proposals (id, proposal) VALUES (?1, ?2)",
+                [id.as_str(), waiting.as_str()],
+            )
+            .unwrap();
+        assert_eq!(
+            approvals
+                .store()
+                .get(&id)
+                .unwrap()
+                .map(|stored| stored.resolution),
+            Some(None),
+            "the store says it waits again"
+        );
+        let again = Vault1::approve(&approvals, &approval, &policy);
+        let refused = again.as_ref().err().map(ToString::to_string);
+        if let Ok(again) = again {
+            run(again, &mut vault).await;
+        }
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|message| message.contains("already ran")),
+            "after `{reset}` the approval was replayed: {refused:?}"
+        );
+        assert!(
+            approvals.pending(&id).is_err(),
+            "after `{reset}` it is shown as waiting"
+        );
+        assert!(
+            approvals.decline(&id, "too late").is_err(),
+            "after `{reset}` a call that ran is recorded as declined"
+        );
+    }
+    assert_eq!(vault.deleted, ["/old"], "the call ran exactly once");
+}
+
+/// A database written before effects were recorded gets an effect for every proposal it
+/// had approved when it is opened, so those approvals cannot be replayed either.
+#[tokio::test]
+async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approvals() {
+    let dir = tempdir("before-effects");
+    let path = dir.join("proposals.db");
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let id = {
+        let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+        let id = approvals.submit(&proposal).unwrap();
+        run(
+            Vault1::approve(&approvals, &proposal.approve(), &policy).unwrap(),
+            &mut vault,
+        )
+        .await;
+        id
+    };
+    // As the database was before: no effects table.
+    attacker(&path)
+        .execute_batch("DROP TABLE toolset_effects")
+        .unwrap();
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+    let stored = approvals.store().get(&id).unwrap().unwrap();
+    assert!(
+        stored.effect.is_some(),
+        "the approval's effect is on record"
+    );
+    attacker(&path)
+        .execute(
+            "UPDATE toolset_proposals SET decision = NULL, resolved_at_ms = NULL WHERE id = ?1",
+            [id.as_str()],
+        )
+        .unwrap();
+    assert!(matches!(
+        Vault1::approve(&approvals, &proposal.approve(), &policy),
+        Err(ApprovalError::AlreadyRan(_))
+    ));
+    assert_eq!(vault.deleted, ["/old"]);
+}

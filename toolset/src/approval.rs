@@ -11,7 +11,7 @@ use crate::plan::{Plan, effective_tier};
 use crate::proposal::{Proposal, ProposalId};
 use crate::verify::verify;
 use crate::{
-    Approvals, CallProblem, Decision, Policy, ProposalStore, Resolution, StoreError, Tier,
+    Approvals, CallProblem, Decision, Effect, Policy, ProposalStore, Resolution, StoreError, Tier,
     ToolCall, ToolSet,
 };
 use serde::{Deserialize, Serialize};
@@ -78,6 +78,10 @@ pub enum ApprovalError {
     UnknownProposal(ProposalId),
     /// The proposal was already resolved; it never runs twice.
     AlreadyResolved(Resolution),
+    /// The proposal's call already ran (or was handed to the host): its effect is on
+    /// record, though the store says it waits. The store was altered (a resolution reset
+    /// to pending, a row written again); it never runs twice.
+    AlreadyRan(Effect),
     /// The proposal expired before it was approved.
     Expired {
         /// When it expired, in milliseconds since the Unix epoch.
@@ -142,6 +146,11 @@ impl fmt::Display for ApprovalError {
                 "the proposal expired at {}; the model must propose the call again",
                 Resolution { decision: crate::Decision::Approved, at_ms: *at_ms }.time()
             ),
+            ApprovalError::AlreadyRan(effect) => write!(
+                f,
+                "the proposal's call already ran (its effect was recorded at {}), yet the store says it waits: the stored proposal was altered, and it never runs twice",
+                effect.time()
+            ),
             ApprovalError::Forged => f.write_str(
                 "the proposal carries no seal of this host's key: it was written or altered elsewhere, and is refused",
             ),
@@ -185,12 +194,12 @@ fn quoted(reason: Option<&str>) -> String {
     reason.map_or_else(|| "none".to_owned(), |reason| format!("{reason:?}"))
 }
 
-/// Approves the proposal `approval` names, once: checks its seal and expiry, that it is
-/// what the human reviewed, of this set as it is now,
+/// Approves the proposal `approval` names, once: checks its seal and expiry, that its
+/// effect is not on record, that it is what the human reviewed, of this set as it is now,
 /// at the tier (and with the escalation reason) the tool gives these arguments now, and
-/// valid under `policy` (its deny and hide rules; not its autonomy,
-/// since a human approved); then resolves it in the store, and only the resolver that
-/// wins gets the call to run. What `Set::approve` does.
+/// valid under `policy` (its deny and hide rules; not its autonomy, since a human
+/// approved); then resolves it in the store, recording its effect, and only the resolver
+/// that wins gets the call to run. What `Set::approve` does.
 pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     approvals: &Approvals<S>,
     approval: &Approval,
@@ -228,8 +237,9 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
             now: reason,
         });
     }
-    // Resolve before running: a crash after this leaves it approved and not run, never
-    // run twice.
+    // Resolve before running, recording the effect as started in the same step: a crash
+    // after this leaves it approved and not run, never run twice, and a resolution reset
+    // to pending later finds the effect on record.
     approvals.resolve(&proposal.id, Decision::Approved)?;
     if spec.is_propose_only() {
         return Ok(Approved::Handoff {

@@ -381,6 +381,7 @@ fn approval_error_kind(error: &ApprovalError) -> &'static str {
         ApprovalError::UnknownProposal(_) => "unknown_proposal",
         ApprovalError::AlreadyResolved(_) => "already_resolved",
         ApprovalError::Expired { .. } => "expired",
+        ApprovalError::AlreadyRan(_) => "already_ran",
         ApprovalError::Forged => "forged",
         ApprovalError::Altered => "altered",
         ApprovalError::OtherSet { .. } => "other_set",
