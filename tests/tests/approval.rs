@@ -4,14 +4,31 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::{
-    ApprovalError, Approvals, Approved, Autonomy, Decision, MemoryStore, ProblemKind, Proposal,
-    ProposalStore, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool, toolset,
+    ApprovalError, Approvals, Approved, Autonomy, Decision, Escalation, MemoryStore, ProblemKind,
+    Proposal, ProposalId, ProposalStore, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool,
+    toolset,
 };
 
 /// What ran, so a test can count it.
 #[derive(Default)]
 pub struct Vault {
     deleted: Vec<String>,
+    forwarded: Vec<String>,
+}
+
+fn outside_the_company(args: &forward) -> Option<Escalation> {
+    (!args.to.ends_with("@example.com")).then(|| {
+        Escalation::to(
+            Tier::Irreversible,
+            format!("{} is outside the company", args.to),
+        )
+    })
+}
+
+/// Forward the vault's index to someone; outside the company it cannot be taken back.
+#[tool(tier = "reversible", escalate = outside_the_company)]
+pub async fn forward(vault: &mut Vault, to: String) {
+    vault.forwarded.push(to);
 }
 
 /// Delete a file for good.
@@ -34,7 +51,7 @@ pub struct Mail {
 
 toolset! {
     /// The vault's tools.
-    pub Vault1<Vault> = [delete_file, Mail];
+    pub Vault1<Vault> = [delete_file, Mail, forward];
 }
 
 /// Another crate's set that happens to have the same name and tools, with another
@@ -75,6 +92,58 @@ async fn run(approved: Approved<Vault1>, vault: &mut Vault) {
         }
         Approved::Handoff { .. } => panic!("delete_file has a handler"),
     }
+}
+
+/// A forward outside the company: escalated to irreversible, with its reason.
+fn propose_forward() -> Proposal {
+    let plan = Vault1::gate(
+        [ToolCall::new(
+            "call_1",
+            "forward",
+            r#"{"to":"billing@cy-partners.example"}"#,
+        )],
+        Autonomy::ExternalReversible,
+    )
+    .expect("a valid program");
+    let proposal = plan.proposals()[0].clone();
+    assert_eq!(proposal.tier(), Tier::Irreversible);
+    assert_eq!(
+        proposal.escalated_because(),
+        Some("billing@cy-partners.example is outside the company")
+    );
+    proposal
+}
+
+/// The attacker's handle on the store: a connection of its own to the database file.
+fn attacker(path: &std::path::Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).expect("the database file opens")
+}
+
+/// Rewrites the stored proposal `id` with the SQL expression `edit` of its JSON text
+/// (`proposal`), as anyone who can write the database could.
+fn edit_row(path: &std::path::Path, id: &ProposalId, edit: &str) {
+    let changed = attacker(path)
+        .execute(
+            &format!("UPDATE toolset_proposals SET proposal = {edit} WHERE id = ?1"),
+            [id.as_str()],
+        )
+        .expect("the edit is valid SQL");
+    assert_eq!(changed, 1, "the edit `{edit}` reached the row");
+}
+
+/// What a reviewer would approve after reading the stored proposal: its id and digest
+/// as the store shows them now.
+fn approval_as_shown<S: ProposalStore>(
+    approvals: &Approvals<S>,
+    id: &ProposalId,
+) -> toolset::Approval {
+    approvals
+        .store()
+        .get(id)
+        .expect("the store answers")
+        .expect("the row is there")
+        .proposal
+        .approve()
 }
 
 #[tokio::test]
@@ -209,7 +278,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     forged.store().insert(&altered).unwrap();
     assert_eq!(
         Vault1::approve(&forged, &altered.approve(), &Vault1::policy(Autonomy::Off)).err(),
-        Some(ApprovalError::Forged)
+        Some(ApprovalError::Altered)
     );
 
     // A proposal written by hand (never sealed) with an approval to match.
@@ -350,4 +419,215 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the target dir is writable");
     dir
+}
+
+/// Every field a reviewer is shown of a stored proposal (the escalation reason and its
+/// tier, the call's tool, id and exact argument text, the propose-only flag, the set, the
+/// times), rewritten in the database by someone who can write it but does not hold the
+/// key: the proposal is not shown as genuine, approving it is refused as altered, and
+/// nothing runs.
+#[tokio::test]
+async fn every_field_a_reviewer_is_shown_is_sealed_and_an_edited_row_never_runs() {
+    let dir = tempdir("edited-rows");
+    let path = dir.join("proposals.db");
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap())
+        .sealed_with(key())
+        .expiring_after(Duration::from_secs(3600));
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    let edits = [
+        // The reason the human reads for the escalation.
+        "json_set(proposal, '$.escalation', 'our auditor; routine')",
+        "json_remove(proposal, '$.escalation')",
+        // The tier it was escalated to.
+        "json_set(proposal, '$.tier', 'reversible')",
+        "json_set(proposal, '$.tier', 'external_reversible')",
+        // The call: its exact text as shown (same meaning, other characters), its meaning,
+        // its id, its tool.
+        r#"json_set(proposal, '$.call.arguments', '{"to":"billing@cy-partners.example"} ')"#,
+        r#"json_set(proposal, '$.call.arguments', '{"to":"\u0062illing@cy-partners.example"}')"#,
+        r#"json_set(proposal, '$.call.arguments', '{"to":"auditor@example.com"}')"#,
+        "json_set(proposal, '$.call.id', 'call_2')",
+        "json_set(proposal, '$.call.name', 'delete_file')",
+        // What approving does (run, or hand to the host), the set, the times.
+        "json_set(proposal, '$.propose_only', json('true'))",
+        "json_set(proposal, '$.set', 'Vault2')",
+        "json_set(proposal, '$.set_fingerprint', '00')",
+        "json_set(proposal, '$.created_ms', json_extract(proposal, '$.created_ms') + 1)",
+        "json_set(proposal, '$.expires_ms', json_extract(proposal, '$.expires_ms') + 86400000)",
+    ];
+    for edit in edits {
+        let id = approvals.submit(&propose_forward()).unwrap();
+        edit_row(&path, &id, edit);
+        let shown = approvals.pending(&id);
+        assert!(
+            shown
+                .as_ref()
+                .is_err_and(|error| error.to_string().contains("altered")),
+            "after `{edit}` the edited proposal is shown as genuine: {shown:?}"
+        );
+        let approved = Vault1::approve(&approvals, &approval_as_shown(&approvals, &id), &policy);
+        let refused = approved
+            .as_ref()
+            .err()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        if let Ok(approved) = approved {
+            run(approved, &mut vault).await;
+        }
+        assert!(
+            refused.contains("altered"),
+            "after `{edit}` approving was not refused as altered: {refused:?}"
+        );
+    }
+    assert_eq!(vault.forwarded, Vec::<String>::new(), "an edited row ran");
+    assert_eq!(vault.deleted, Vec::<String>::new(), "an edited row ran");
+}
+
+/// Unsealed, the reason a reviewer reads is still the tool's own for these arguments:
+/// a reason rewritten before review is refused at approval.
+#[tokio::test]
+async fn an_escalation_reason_rewritten_in_an_unsealed_store_is_refused_at_approval() {
+    let dir = tempdir("edited-reason");
+    let path = dir.join("proposals.db");
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+    let id = approvals.submit(&propose_forward()).unwrap();
+    edit_row(
+        &path,
+        &id,
+        "json_set(proposal, '$.escalation', 'our auditor; routine')",
+    );
+    let approved = Vault1::approve(
+        &approvals,
+        &approval_as_shown(&approvals, &id),
+        &Vault1::policy(Autonomy::Off),
+    );
+    let refused = approved
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let mut vault = Vault::default();
+    if let Ok(approved) = approved {
+        run(approved, &mut vault).await;
+    }
+    assert!(
+        refused.contains("altered"),
+        "not refused as altered: {refused:?}"
+    );
+    assert_eq!(vault.forwarded, Vec::<String>::new());
+}
+
+/// An approved proposal whose resolution is set back to pending in the database (or whose
+/// row is deleted and written again as it was when it waited) is never approved, declined
+/// or run again: its effect is on record.
+#[tokio::test]
+async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
+    let dir = tempdir("replayed");
+    let path = dir.join("proposals.db");
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap()).sealed_with(key());
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let id = approvals.submit(&proposal).unwrap();
+    let waiting: String = attacker(&path)
+        .query_row(
+            "SELECT proposal FROM toolset_proposals WHERE id = ?1",
+            [id.as_str()],
+            |row| row.get(0),
+        )
+        .unwrap();
+    let approval = proposal.approve();
+    run(
+        Vault1::approve(&approvals, &approval, &policy).unwrap(),
+        &mut vault,
+    )
+    .await;
+    assert_eq!(vault.deleted, ["/old"]);
+
+    let resets = [
+        "UPDATE toolset_proposals SET decision = NULL, resolved_at_ms = NULL WHERE id = ?1",
+        "DELETE FROM toolset_proposals WHERE id = ?1",
+    ];
+    for reset in resets {
+        let attacker = attacker(&path);
+        attacker.execute(reset, [id.as_str()]).unwrap();
+        attacker
+            .execute(
+                "INSERT OR IGNORE INTO toolset_proposals (id, proposal) VALUES (?1, ?2)",
+                [id.as_str(), waiting.as_str()],
+            )
+            .unwrap();
+        assert_eq!(
+            approvals
+                .store()
+                .get(&id)
+                .unwrap()
+                .map(|stored| stored.resolution),
+            Some(None),
+            "the store says it waits again"
+        );
+        let again = Vault1::approve(&approvals, &approval, &policy);
+        let refused = again.as_ref().err().map(ToString::to_string);
+        if let Ok(again) = again {
+            run(again, &mut vault).await;
+        }
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|message| message.contains("already ran")),
+            "after `{reset}` the approval was replayed: {refused:?}"
+        );
+        assert!(
+            approvals.pending(&id).is_err(),
+            "after `{reset}` it is shown as waiting"
+        );
+        assert!(
+            approvals.decline(&id, "too late").is_err(),
+            "after `{reset}` a call that ran is recorded as declined"
+        );
+    }
+    assert_eq!(vault.deleted, ["/old"], "the call ran exactly once");
+}
+
+/// A database written before effects were recorded gets an effect for every proposal it
+/// had approved when it is opened, so those approvals cannot be replayed either.
+#[tokio::test]
+async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approvals() {
+    let dir = tempdir("before-effects");
+    let path = dir.join("proposals.db");
+    let policy = Vault1::policy(Autonomy::Off);
+    let mut vault = Vault::default();
+    let proposal = propose(r#"{"path":"/old"}"#);
+    let id = {
+        let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+        let id = approvals.submit(&proposal).unwrap();
+        run(
+            Vault1::approve(&approvals, &proposal.approve(), &policy).unwrap(),
+            &mut vault,
+        )
+        .await;
+        id
+    };
+    // As the database was before: no effects table.
+    attacker(&path)
+        .execute_batch("DROP TABLE toolset_effects")
+        .unwrap();
+    let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
+    let stored = approvals.store().get(&id).unwrap().unwrap();
+    assert!(
+        stored.effect.is_some(),
+        "the approval's effect is on record"
+    );
+    attacker(&path)
+        .execute(
+            "UPDATE toolset_proposals SET decision = NULL, resolved_at_ms = NULL WHERE id = ?1",
+            [id.as_str()],
+        )
+        .unwrap();
+    assert!(matches!(
+        Vault1::approve(&approvals, &proposal.approve(), &policy),
+        Err(ApprovalError::AlreadyRan(_))
+    ));
+    assert_eq!(vault.deleted, ["/old"]);
 }

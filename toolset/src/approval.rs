@@ -11,7 +11,7 @@ use crate::plan::{Plan, effective_tier};
 use crate::proposal::{Proposal, ProposalId};
 use crate::verify::verify;
 use crate::{
-    Approvals, CallProblem, Decision, Policy, ProposalStore, Resolution, StoreError, Tier,
+    Approvals, CallProblem, Decision, Effect, Policy, ProposalStore, Resolution, StoreError, Tier,
     ToolCall, ToolSet,
 };
 use serde::{Deserialize, Serialize};
@@ -31,7 +31,8 @@ pub struct Approval {
 
 impl Proposal {
     /// A human's approval of this proposal exactly as it is now. Any later change to what
-    /// the digest covers (set, call, tool, tier, arguments) makes the approval fail.
+    /// the digest covers (set, call, tool, arguments, tier, escalation reason) makes the
+    /// approval fail.
     pub fn approve(&self) -> Approval {
         Approval {
             proposal: self.id.clone(),
@@ -77,14 +78,22 @@ pub enum ApprovalError {
     UnknownProposal(ProposalId),
     /// The proposal was already resolved; it never runs twice.
     AlreadyResolved(Resolution),
+    /// The proposal's call already ran (or was handed to the host): its effect is on
+    /// record, though the store says it waits. The store was altered (a resolution reset
+    /// to pending, a row written again); it never runs twice.
+    AlreadyRan(Effect),
     /// The proposal expired before it was approved.
     Expired {
         /// When it expired, in milliseconds since the Unix epoch.
         at_ms: u64,
     },
-    /// The approvals are sealed and this proposal is not sealed with the key: it was
-    /// written or altered outside this host.
+    /// The approvals are sealed and this proposal carries no seal: it was written (or its
+    /// seal stripped) outside this host.
     Forged,
+    /// The approvals are sealed and this proposal's seal does not match what it shows
+    /// (its call, arguments, tier, escalation reason, set or times): the stored proposal
+    /// was altered after this host sealed it (or it was sealed with another key).
+    Altered,
     /// The proposal belongs to another tool set than the one approving.
     OtherSet {
         /// The set that was asked to approve.
@@ -104,6 +113,15 @@ pub enum ApprovalError {
         reviewed: Tier,
         /// The call's tier now.
         declared: Tier,
+    },
+    /// The reason the proposal shows for its escalation is not the one the tool gives its
+    /// arguments now: the stored proposal was altered, or the tool's escalation changed.
+    /// The human read another reason than the tool's.
+    ReasonChanged {
+        /// The reason the proposal shows (`None`: no escalation).
+        shown: Option<String>,
+        /// The tool's reason for these arguments now.
+        now: Option<String>,
     },
     /// The call no longer passes verification under the policy in force (the tool is
     /// unknown, hidden or denied now, or its arguments no longer fit).
@@ -128,8 +146,16 @@ impl fmt::Display for ApprovalError {
                 "the proposal expired at {}; the model must propose the call again",
                 Resolution { decision: crate::Decision::Approved, at_ms: *at_ms }.time()
             ),
+            ApprovalError::AlreadyRan(effect) => write!(
+                f,
+                "the proposal's call already ran (its effect was recorded at {}), yet the store says it waits: the stored proposal was altered, and it never runs twice",
+                effect.time()
+            ),
             ApprovalError::Forged => f.write_str(
-                "the proposal is not sealed with this host's key: it was written or altered elsewhere, and is refused",
+                "the proposal carries no seal of this host's key: it was written or altered elsewhere, and is refused",
+            ),
+            ApprovalError::Altered => f.write_str(
+                "the stored proposal was altered: what it shows (call, arguments, tier, escalation reason, set or times) is not what this host sealed, or it was sealed with another key; it is refused: have the model propose the call again",
             ),
             ApprovalError::OtherSet { expected, found } => write!(
                 f,
@@ -145,6 +171,12 @@ impl fmt::Display for ApprovalError {
                 f,
                 "the call's tier is `{declared}` now, but the proposal was reviewed as `{reviewed}`: ask for a new approval"
             ),
+            ApprovalError::ReasonChanged { shown, now } => write!(
+                f,
+                "the proposal shows the escalation reason {}, but the tool gives these arguments {} now: the stored proposal was altered, or the tool changed; ask for a new approval",
+                quoted(shown.as_deref()),
+                quoted(now.as_deref())
+            ),
             ApprovalError::Invalid(problem) => write!(
                 f,
                 "the approved call is no longer valid: {}",
@@ -157,11 +189,17 @@ impl fmt::Display for ApprovalError {
 
 impl std::error::Error for ApprovalError {}
 
-/// Approves the proposal `approval` names, once: checks its seal and expiry, that it is
-/// what the human reviewed, of this set as it is now, at the tier the tool gives these
-/// arguments now, and valid under `policy` (its deny and hide rules; not its autonomy,
-/// since a human approved); then resolves it in the store, and only the resolver that
-/// wins gets the call to run. What `Set::approve` does.
+/// A reason in quotes, or "none" when there is no escalation.
+fn quoted(reason: Option<&str>) -> String {
+    reason.map_or_else(|| "none".to_owned(), |reason| format!("{reason:?}"))
+}
+
+/// Approves the proposal `approval` names, once: checks its seal and expiry, that its
+/// effect is not on record, that it is what the human reviewed, of this set as it is now,
+/// at the tier (and with the escalation reason) the tool gives these arguments now, and
+/// valid under `policy` (its deny and hide rules; not its autonomy, since a human
+/// approved); then resolves it in the store, recording its effect, and only the resolver
+/// that wins gets the call to run. What `Set::approve` does.
 pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     approvals: &Approvals<S>,
     approval: &Approval,
@@ -186,15 +224,22 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     }
     let verified = verify::<T>(&proposal.call, policy).map_err(ApprovalError::Invalid)?;
     let spec = T::spec_of(verified.name);
-    let (tier, _) = effective_tier::<T>(verified.name, &verified.typed);
+    let (tier, reason) = effective_tier::<T>(verified.name, &verified.typed);
     if tier != proposal.tier || spec.is_propose_only() != proposal.propose_only {
         return Err(ApprovalError::TierChanged {
             reviewed: proposal.tier,
             declared: tier,
         });
     }
-    // Resolve before running: a crash after this leaves it approved and not run, never
-    // run twice.
+    if reason != proposal.escalation {
+        return Err(ApprovalError::ReasonChanged {
+            shown: proposal.escalation,
+            now: reason,
+        });
+    }
+    // Resolve before running, recording the effect as started in the same step: a crash
+    // after this leaves it approved and not run, never run twice, and a resolution reset
+    // to pending later finds the effect on record.
     approvals.resolve(&proposal.id, Decision::Approved)?;
     if spec.is_propose_only() {
         return Ok(Approved::Handoff {

@@ -2,10 +2,12 @@
 //! reviewed proposal, and an optional HMAC-SHA256 seal with a host secret.
 //!
 //! The set fingerprint hashes every spec the model and the human rely on (names, tiers,
-//! propose-only flags, descriptions, input schemas in canonical JSON), so a proposal made
-//! by another set that happens to share the name, or by this set before its tools
-//! changed, does not match. The digest hashes exactly what the human reviewed: set name
-//! and fingerprint, call id, tool, tier and canonical arguments.
+//! propose-only flags, titles, descriptions, input schemas in canonical JSON), so a
+//! proposal made by another set that happens to share the name, or by this set before its
+//! tools changed, does not match. The digest hashes every field of a proposal a human can
+//! be shown: set name and fingerprint, call id, tool, the arguments (canonical, and as the
+//! exact text shown), tier, the escalation's reason and the propose-only flag. The seal
+//! adds the id and the times, so nothing a reviewer reads is outside it.
 
 use crate::action_key::write_canonical;
 use crate::{ToolCall, ToolSet};
@@ -32,15 +34,22 @@ pub(crate) fn set_fingerprint<T: ToolSet>() -> String {
         return fingerprint;
     }
     let mut hasher = Sha256::new();
-    hasher.update(b"toolset set v1\0");
+    // v2: titles are hashed too (a reviewer is shown them).
+    hasher.update(b"toolset set v2\0");
     hasher.update(T::NAME.as_bytes());
     for spec in T::specs() {
         let mut schema = Vec::new();
         write_canonical(spec.input_schema(), &mut schema);
+        let title = spec.title().map_or(Vec::new(), |title| {
+            let mut part = b"t".to_vec();
+            part.extend_from_slice(title.as_bytes());
+            part
+        });
         for part in [
             spec.name().as_bytes(),
             spec.tier().as_str().as_bytes(),
             if spec.is_propose_only() { b"p" } else { b"r" },
+            &title,
             spec.description().as_bytes(),
             &schema,
         ] {
@@ -56,25 +65,55 @@ pub(crate) fn set_fingerprint<T: ToolSet>() -> String {
     fingerprint
 }
 
+/// What a human reviews of a proposal, besides its id and times (which the seal covers):
+/// every part of it the digest hashes.
+pub(crate) struct Reviewed<'a> {
+    pub(crate) set: &'a str,
+    pub(crate) fingerprint: &'a str,
+    pub(crate) call: &'a ToolCall,
+    pub(crate) tier: &'a str,
+    pub(crate) escalation: Option<&'a str>,
+    pub(crate) propose_only: bool,
+}
+
 /// The digest of what a human reviews, as lowercase hex. Every part is length-prefixed,
 /// so no two different proposals share an encoding.
-pub(crate) fn proposal_digest(
-    set: &str,
-    fingerprint: &str,
-    call: &ToolCall,
-    tier: &str,
-    propose_only: bool,
-) -> String {
+pub(crate) fn proposal_digest(reviewed: &Reviewed<'_>) -> String {
+    let Reviewed {
+        set,
+        fingerprint,
+        call,
+        tier,
+        escalation,
+        propose_only,
+    } = reviewed;
+    // Destructured, so a field added to the call is a compile error here until it is
+    // either hashed or said not to be shown.
+    let ToolCall {
+        id,
+        name: _, // in the action key
+        arguments,
+    } = call;
     let mut hasher = Sha256::new();
-    hasher.update(b"toolset proposal v1");
+    // v2: the escalation's reason and the exact argument text are hashed too (stored
+    // proposals of v1 no longer verify: they are refused, never trusted).
+    hasher.update(b"toolset proposal v2");
     let action = call.action_key();
+    // "-" for no escalation, "+reason" for one: no reason is not the empty reason.
+    let escalation = escalation.map_or(b"-".to_vec(), |reason| {
+        let mut part = b"+".to_vec();
+        part.extend_from_slice(reason.as_bytes());
+        part
+    });
     for part in [
         set.as_bytes(),
         fingerprint.as_bytes(),
-        call.id.as_bytes(),
+        id.as_bytes(),
         tier.as_bytes(),
-        if propose_only { b"p" } else { b"r" },
+        &escalation,
+        if *propose_only { b"p" } else { b"r" },
         &action,
+        arguments.as_bytes(),
     ] {
         hasher.update(b"\0");
         hasher.update((part.len() as u64).to_be_bytes());
@@ -203,42 +242,59 @@ mod tests {
         assert!(SealKey::new(*b"short").is_err());
     }
 
+    fn digest(call: &ToolCall, change: impl FnOnce(&mut Reviewed<'_>)) -> String {
+        let mut reviewed = Reviewed {
+            set: "Set",
+            fingerprint: "f",
+            call,
+            tier: "irreversible",
+            escalation: Some("outside the company"),
+            propose_only: false,
+        };
+        change(&mut reviewed);
+        proposal_digest(&reviewed)
+    }
+
     #[test]
     fn the_digest_changes_with_each_reviewed_part() {
         let call = ToolCall::new("c1", "delete", r#"{"key":"a"}"#);
-        let base = proposal_digest("Set", "f", &call, "irreversible", false);
+        let base = digest(&call, |_| {});
         assert_eq!(
             base,
-            proposal_digest(
-                "Set",
-                "f",
-                &ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
-                "irreversible",
-                false
-            ),
-            "whitespace is not what was reviewed"
+            digest(&call.clone(), |_| {}),
+            "a digest is a function"
         );
-        for other in [
-            proposal_digest("Other", "f", &call, "irreversible", false),
-            proposal_digest("Set", "g", &call, "irreversible", false),
-            proposal_digest(
-                "Set",
-                "f",
-                &ToolCall::new("c2", "delete", r#"{"key":"a"}"#),
-                "irreversible",
-                false,
-            ),
-            proposal_digest(
-                "Set",
-                "f",
-                &ToolCall::new("c1", "delete", r#"{"key":"b"}"#),
-                "irreversible",
-                false,
-            ),
-            proposal_digest("Set", "f", &call, "reversible", false),
-            proposal_digest("Set", "f", &call, "irreversible", true),
-        ] {
-            assert_ne!(base, other);
+        let others = [
+            ToolCall::new("c2", "delete", r#"{"key":"a"}"#),
+            ToolCall::new("c1", "remove", r#"{"key":"a"}"#),
+            ToolCall::new("c1", "delete", r#"{"key":"b"}"#),
+            // The same meaning in other characters is not the text the human read.
+            ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
+            ToolCall::new("c1", "delete", r#"{"key":"\u0061"}"#),
+        ];
+        for other in &others {
+            assert_ne!(base, digest(other, |_| {}), "{other:?}");
         }
+        let changes: [fn(&mut Reviewed<'_>); 7] = [
+            |r| r.set = "Other",
+            |r| r.fingerprint = "g",
+            |r| r.tier = "reversible",
+            |r| r.escalation = Some("our auditor; routine"),
+            |r| r.escalation = None,
+            |r| r.escalation = Some(""),
+            |r| r.propose_only = true,
+        ];
+        let mut seen = std::collections::HashSet::from([base]);
+        for change in changes {
+            assert!(
+                seen.insert(digest(&call, change)),
+                "two parts share a digest"
+            );
+        }
+        assert_ne!(
+            digest(&call, |r| r.escalation = None),
+            digest(&call, |r| r.escalation = Some("")),
+            "no reason is not an empty reason"
+        );
     }
 }

@@ -108,7 +108,8 @@ pub use proposal::{Proposal, ProposalId};
 #[cfg(feature = "sqlite")]
 pub use proposal_store::SqliteStore;
 pub use proposal_store::{
-    Approvals, Decision, MemoryStore, ProposalStore, Resolution, StoreError, Stored,
+    Approvals, Decision, Effect, MemoryStore, ProposalStore, Resolution, ResolveOutcome,
+    StoreError, Stored,
 };
 pub use request::{Activations, Request};
 pub use search::ToolSearch;

@@ -3,10 +3,11 @@
 //! Proposals are built by the plan and resolved by an [approval](crate::Approval); they
 //! live in their own file so that neither of those stages imports the other backwards.
 //! Serializable, since a proposal may wait for hours in a database. What the human is
-//! shown (title, preview) is recomputed from the arguments every time, never stored, so a
-//! stored proposal cannot show one thing and do another.
+//! shown of the tool (title, preview) is recomputed from the arguments every time, never
+//! stored, so a stored proposal cannot show one thing and do another; everything it does
+//! store and show (the call, tier, escalation reason) is under its digest and seal.
 
-use crate::digest::{proposal_digest, set_fingerprint};
+use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
 use crate::toolbox::RuntimeTool;
 use crate::verify::verify;
 use crate::{
@@ -177,16 +178,33 @@ impl Proposal {
         self.expires_ms
     }
 
-    /// The digest of what a human reviews: set name and fingerprint, call id, tool, tier
-    /// and canonical arguments, as hex. An approval carries it.
+    /// The digest of what a human reviews: set name and fingerprint, call id, tool, the
+    /// arguments (canonical, and as the exact text shown), tier, the escalation's reason
+    /// and the propose-only flag, as hex. An approval carries it; a seal covers it with
+    /// the id and times, so every field a reviewer is shown is under the seal.
     pub fn digest(&self) -> String {
-        proposal_digest(
-            &self.set,
-            &self.set_fingerprint,
-            &self.call,
-            self.tier.as_str(),
-            self.propose_only,
-        )
+        // Destructured, so a field added to a proposal is a compile error here until it
+        // is either digested or covered by the seal.
+        let Proposal {
+            id: _,         // sealed
+            created_ms: _, // sealed
+            expires_ms: _, // sealed
+            seal: _,
+            set,
+            set_fingerprint,
+            call,
+            tier,
+            escalation,
+            propose_only,
+        } = self;
+        proposal_digest(&Reviewed {
+            set,
+            fingerprint: set_fingerprint,
+            call,
+            tier: tier.as_str(),
+            escalation: escalation.as_deref(),
+            propose_only: *propose_only,
+        })
     }
 
     /// The typed arguments, verified again against the set (with no tool denied).

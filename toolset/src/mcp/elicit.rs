@@ -1,8 +1,8 @@
 //! Asking the human at the client, by MCP elicitation, to approve a call the gate
-//! withheld: the exact tool, tier, preview and arguments are shown, and the call runs only
-//! on an explicit accept with the approval box ticked. The approval is bound to those
-//! arguments as a proposal's is ([`Proposal::approve`], then the checks of `Set::approve`
-//! on the very call that was shown).
+//! withheld: the exact tool, tier (and why it was raised), preview and arguments are
+//! shown, and the call runs only on an explicit accept with the approval box ticked. The
+//! approval is bound to those arguments as a proposal's is ([`Proposal::approve`], then
+//! the checks of `Set::approve` on the very call that was shown).
 
 use super::messages;
 use crate::Proposal;
@@ -82,6 +82,7 @@ fn form(proposal: &Proposal, shown: Shown<'_>) -> Value {
         "message": messages::approval_request(
             &call.name,
             proposal.tier(),
+            proposal.escalated_because(),
             shown.title,
             shown.preview.as_deref(),
             &arguments,
@@ -99,4 +100,42 @@ fn form(proposal: &Proposal, shown: Shown<'_>) -> Value {
             "required": [APPROVE_FIELD],
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ProposalId, Tier, ToolCall};
+
+    #[test]
+    fn the_form_shows_why_the_tool_raised_the_calls_tier() {
+        let proposal = Proposal {
+            id: ProposalId::parse("0123456789abcdef0123456789abcdef").unwrap(),
+            set: "Set".to_owned(),
+            set_fingerprint: "f".to_owned(),
+            call: ToolCall::new("c1", "forward", r#"{"to":"billing@cy-partners.example"}"#),
+            tier: Tier::Irreversible,
+            escalation: Some("billing@cy-partners.example is outside the company".to_owned()),
+            propose_only: false,
+            created_ms: 1,
+            expires_ms: None,
+            seal: None,
+        };
+        let shown = || Shown {
+            title: None,
+            preview: None,
+        };
+        let message = form(&proposal, shown())["message"].to_string();
+        assert!(
+            message.contains("of tier irreversible")
+                && message.contains("because: billing@cy-partners.example is outside the company"),
+            "{message}"
+        );
+        let unescalated = Proposal {
+            escalation: None,
+            ..proposal
+        };
+        let message = form(&unescalated, shown())["message"].to_string();
+        assert!(!message.contains("because"), "{message}");
+    }
 }

@@ -86,6 +86,7 @@ pub(crate) fn foreign_origin(origin: &str) -> String {
 pub(crate) fn approval_request(
     tool: &str,
     tier: crate::Tier,
+    escalated_because: Option<&str>,
     title: Option<&str>,
     preview: Option<&str>,
     arguments: &str,
@@ -97,6 +98,11 @@ pub(crate) fn approval_request(
     text.push_str(&format!(
         ", of tier {tier}, which this server does not run without your approval."
     ));
+    if let Some(reason) = escalated_because {
+        text.push_str(&format!(
+            " The tool raised this call to that tier because: {reason}"
+        ));
+    }
     if let Some(preview) = preview {
         text.push_str(&format!("\n\nWhat it would do: {preview}"));
     }

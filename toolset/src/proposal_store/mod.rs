@@ -2,7 +2,10 @@
 //!
 //! A [`ProposalStore`] keeps proposals and resolves each one (approved or declined)
 //! atomically, once, even with concurrent resolvers in several processes: the resolver
-//! that wins runs the call, every other is told "already approved at …". The crate ships
+//! that wins runs the call, every other is told "already approved at …". Approving
+//! records the proposal's [`Effect`] in the same atomic step, and a store never resolves
+//! a proposal whose effect is on record again, so a resolution reset to pending (someone
+//! writing the database) cannot replay an approval. The crate ships
 //! [`MemoryStore`] (one process) and, with the `sqlite` feature, [`SqliteStore`] (a real
 //! database file in WAL mode, shared by processes on one machine); a shared database for
 //! hosts with many replicas (PostgreSQL, say) implements the same trait with an
@@ -89,13 +92,55 @@ fn utc(ms: u64) -> String {
     )
 }
 
-/// A stored proposal and its resolution, if it has one.
+/// The record that an approved proposal's call was let happen (run, or handed to the
+/// host): written by the store when it resolves the proposal as approved, in the same
+/// atomic step, keyed by the proposal's id, and never removed. A proposal with an effect
+/// on record is never approved, declined or run again, whatever its resolution says.
+///
+/// It says when the effect started; an effect journal (when the call ended, and how)
+/// grows from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Effect {
+    /// When the approved call was let run, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+}
+
+impl Effect {
+    /// An effect that started at `started_at_ms` (ms since the Unix epoch): what a store
+    /// reads back from its record.
+    pub fn started_at(started_at_ms: u64) -> Self {
+        Effect { started_at_ms }
+    }
+
+    /// When it started, as `YYYY-MM-DDTHH:MM:SSZ`.
+    pub fn time(&self) -> String {
+        utc(self.started_at_ms)
+    }
+}
+
+/// A stored proposal, its resolution and its effect, if it has them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stored {
     /// The proposal as stored (to be checked again before it is trusted).
     pub proposal: Proposal,
     /// `None` while it waits.
     pub resolution: Option<Resolution>,
+    /// The record that its approved call was let run; `None` until it is approved.
+    pub effect: Option<Effect>,
+}
+
+/// What [`ProposalStore::resolve`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResolveOutcome {
+    /// This call resolved the proposal (and, approving it, recorded its [`Effect`]).
+    Resolved,
+    /// It was already resolved (approved or declined); nothing changed.
+    AlreadyResolved(Resolution),
+    /// Its effect is on record, though it was not resolved (its resolution was reset):
+    /// nothing changed, and it never runs again.
+    EffectRecorded(Effect),
 }
 
 /// A store that failed (I/O, a locked or corrupt database).
@@ -129,17 +174,25 @@ pub trait ProposalStore {
     /// Keeps `proposal`, pending. Inserting an id twice is an error.
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError>;
 
-    /// The proposal `id` with its resolution, if the store has it.
+    /// The proposal `id` with its resolution and its effect, if the store has it.
     fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError>;
 
-    /// Resolves the pending proposal `id`, atomically: `Ok(None)` when this call resolved
-    /// it, `Ok(Some(earlier))` when it was already resolved (nothing changes then). Of any
-    /// number of concurrent calls, in any number of processes, exactly one gets `None`.
+    /// Resolves the pending proposal `id`, atomically, and when `resolution` approves it,
+    /// records its [`Effect`] (started at `resolution.at_ms`) in the same atomic step.
+    ///
+    /// [`Resolved`](ResolveOutcome::Resolved) when this call resolved it;
+    /// [`AlreadyResolved`](ResolveOutcome::AlreadyResolved) when it was resolved before;
+    /// [`EffectRecorded`](ResolveOutcome::EffectRecorded) when its effect is on record
+    /// though it was not resolved (someone reset its resolution): nothing changes in
+    /// either case. Of any number of concurrent calls, in any number of processes, exactly
+    /// one gets `Resolved`, and once an effect is recorded for an id none ever does again:
+    /// keep effects where rewriting a proposal's row does not remove them (their own
+    /// table, keyed by the id).
     fn resolve(
         &self,
         id: &ProposalId,
         resolution: &Resolution,
-    ) -> Result<Option<Resolution>, StoreError>;
+    ) -> Result<ResolveOutcome, StoreError>;
 }
 
 /// What a host holds for human approval: a store, an optional seal key, an optional
@@ -223,7 +276,8 @@ impl<S: ProposalStore> Approvals<S> {
         Ok(proposal.declined_result(reason))
     }
 
-    /// The stored proposal, its seal checked when a key is set and its expiry.
+    /// The stored proposal, its seal checked when a key is set, its expiry, and that its
+    /// effect is not on record while it says it waits.
     pub(crate) fn checked(&self, id: &ProposalId) -> Result<Stored, crate::ApprovalError> {
         use crate::ApprovalError;
         let stored = self
@@ -236,18 +290,23 @@ impl<S: ProposalStore> Approvals<S> {
             return Err(ApprovalError::Forged);
         }
         if let Some(key) = &self.key {
-            let sealed = proposal.seal.as_deref().is_some_and(|seal| {
-                key.verifies(
-                    seal,
-                    proposal.id.as_str(),
-                    &proposal.digest(),
-                    proposal.created_ms,
-                    proposal.expires_ms,
-                )
-            });
-            if !sealed {
+            let Some(seal) = proposal.seal.as_deref() else {
                 return Err(ApprovalError::Forged);
+            };
+            if !key.verifies(
+                seal,
+                proposal.id.as_str(),
+                &proposal.digest(),
+                proposal.created_ms,
+                proposal.expires_ms,
+            ) {
+                return Err(ApprovalError::Altered);
             }
+        }
+        if stored.resolution.is_none()
+            && let Some(effect) = &stored.effect
+        {
+            return Err(ApprovalError::AlreadyRan(effect.clone()));
         }
         if stored.resolution.is_none()
             && let Some(expires_ms) = proposal.expires_ms
@@ -273,8 +332,11 @@ impl<S: ProposalStore> Approvals<S> {
             .resolve(id, &resolution)
             .map_err(crate::ApprovalError::Store)?
         {
-            None => Ok(()),
-            Some(earlier) => Err(crate::ApprovalError::AlreadyResolved(earlier)),
+            ResolveOutcome::Resolved => Ok(()),
+            ResolveOutcome::AlreadyResolved(earlier) => {
+                Err(crate::ApprovalError::AlreadyResolved(earlier))
+            }
+            ResolveOutcome::EffectRecorded(effect) => Err(crate::ApprovalError::AlreadyRan(effect)),
         }
     }
 }
