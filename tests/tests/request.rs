@@ -344,7 +344,9 @@ fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
 
 #[test]
 fn a_tool_declared_only_for_history_is_refused() {
-    let policy = Policy::<Tools>::new(Autonomy::Reversible).hide(ToolsName::Archive);
+    // Denied, it is known to the model: declared for the history, refused when called. (A
+    // hidden one is a name no tool has: `tests/tests/hidden.rs`.)
+    let policy = Policy::<Tools>::new(Autonomy::Reversible).deny(ToolsName::Archive);
     let request = Request::new(&policy, Format::Anthropic).history(["archive", "gone_tool"]);
     assert!(request.declared().contains(&"archive".to_owned()));
     assert!(!request.offered().contains(&"archive"));

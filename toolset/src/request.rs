@@ -16,7 +16,8 @@
 //! 3. **injected**: tools a procedure adds for this request;
 //! 4. **history**: every other tool the history names, declared so the provider accepts the
 //!    conversation, but *not* permitted; a name the set does not have gets a minimal
-//!    stand-in declaration.
+//!    stand-in declaration, and so does a tool the policy hides: to the model a hidden tool
+//!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work.
@@ -75,7 +76,8 @@ impl Activations {
     }
 
     /// Records what the calls of `report` activated (a search's finds, or any tool's
-    /// [`ToolOutput::activate`]); `apply` has already checked every name against the set.
+    /// [`ToolOutput::activate`]); `apply` has already checked every name against the set
+    /// and the policy (a name the set lacks, or a tool the policy hides, failed the call).
     /// Returns how many names were new.
     pub fn record(&mut self, report: &Report) -> usize {
         let mut added = 0;
@@ -238,6 +240,15 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .find(|(_, tool)| tool.spec().name() == name)
     }
 
+    /// The set's tool `name` names, as the model may know it in this request: `None` for a
+    /// name the set does not have and for a tool the policy hides (unless injected here)
+    /// alike ([`Policy::conceals`], the one rule of what a hidden tool is). Every name the
+    /// model or the history brings is looked up through this, so a hidden tool is declared,
+    /// refused and suggested exactly as a name no tool has.
+    fn lookup(&self, name: &str) -> Option<T::Name> {
+        T::Name::from_name(name).filter(|&tool| !self.policy.conceals(tool, &self.injected))
+    }
+
     /// The conversation's activated tools. Names the set does not have are ignored (they
     /// cannot come from `apply`, which refuses them); a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
@@ -262,7 +273,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The tool names the conversation's history already uses (its calls and results):
     /// each is declared, so the provider accepts the history, but only permitted if the
-    /// request offers it anyway.
+    /// request offers it anyway. A name the set does not have, and a tool the policy hides,
+    /// are declared by the same stand-in, which says nothing of the tool.
     pub fn history<I, N>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = N>,
@@ -360,7 +372,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
             }
         }
         for (position, name) in self.history.iter().enumerate() {
-            match T::Name::from_name(name) {
+            // A hidden tool the history names gets the stand-in of a name no tool has.
+            match self.lookup(name) {
                 Some(tool) if listed[tool.index()] => {}
                 Some(tool) => {
                     listed[tool.index()] = true;
@@ -411,8 +424,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
             self.format,
             self.search.ranking(),
         ) {
-            (true, Format::Anthropic, crate::search::Ranking::Bm25) => "tool_search_tool_bm25",
-            (true, Format::Anthropic, crate::search::Ranking::Regex) => "tool_search_tool_regex",
+            (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
+                toolset_names::ANTHROPIC_BM25_SEARCH_NAME
+            }
+            (true, Format::Anthropic, crate::search::Ranking::Regex) => {
+                toolset_names::ANTHROPIC_REGEX_SEARCH_NAME
+            }
             _ => SEARCH_TOOL_NAME,
         }
     }
@@ -507,7 +524,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // The list's layout costs a walk of the whole set: it is built only for a call
         // that is not simply to a permitted tool (see `permits`).
         let layout = OnceCell::new();
-        crate::plan::plan_routed(calls, self.policy, |call| self.route(&layout, call))
+        let concealed = self.policy.concealed(&self.injected);
+        crate::plan::plan_routed(calls, self.policy, concealed, |call| {
+            self.route(&layout, call)
+        })
     }
 
     /// What [`gate`](Self::gate) makes of one `call` to `tool` (the name `call` names),
@@ -522,7 +542,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
         debug_assert!(policy.offers(tool) && T::Name::from_name(&call.name) == Some(tool));
-        crate::plan::plan_routed([call], policy, |_| Ok(Route::Tool(tool)))
+        crate::plan::plan_routed([call], policy, policy.concealed(&[]), |_| {
+            Ok(Route::Tool(tool))
+        })
     }
 
     /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
@@ -534,7 +556,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Availability::Deferred => {
                 self.activated.contains(&tool) || self.injected.contains(&tool)
             }
-            Availability::Hidden => self.injected.contains(&tool) && !self.policy.is_denied(tool),
+            Availability::Hidden => !self.policy.conceals(tool, &self.injected),
             Availability::Denied => false,
         }
     }
@@ -551,8 +573,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             kind,
             message,
         };
-        let tool = T::Name::from_name(&call.name);
-        if let Some(tool) = tool {
+        if let Some(tool) = T::Name::from_name(&call.name) {
             let permitted = self.permits(tool);
             // Every test run checks the one-tool rule against the whole layout's.
             debug_assert_eq!(
@@ -565,6 +586,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 return Ok(Route::Tool(tool));
             }
         }
+        // From here on a concealed tool is the unknown name it looks like to the model:
+        // neither "not available" (denied) nor "declared only" (history) may tell it exists.
+        let tool = self.lookup(&call.name);
         let layout = layout.get_or_init(|| self.layout());
         if let Some((_, tool)) = self.runtime_tool(&call.name) {
             return Ok(Route::Runtime(Arc::clone(tool)));
