@@ -535,3 +535,49 @@ mod fixtures {
         );
     }
 }
+
+#[test]
+fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() {
+    let policy = Tools::policy(Autonomy::Off);
+    for format in FORMATS {
+        for ranking in [Ranking::Bm25, Ranking::Regex] {
+            let request = Request::new(&policy, format).search(ToolSearch::Local(ranking));
+            let declared = request.declared();
+            assert!(
+                !declared.iter().any(|name| name == SEARCH_TOOL_NAME),
+                "{format:?}: {declared:?}"
+            );
+            // No search could load them: the deferred tools stay out of every list.
+            assert!(
+                !declared.iter().any(|name| name == "get_weather"),
+                "{format:?}: {declared:?}"
+            );
+            let rejected = request
+                .gate([ToolCall::new(
+                    "s1",
+                    SEARCH_TOOL_NAME,
+                    r#"{"query": "weather", "pattern": "weather"}"#,
+                )])
+                .expect_err("no search runs at Off");
+            assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+            // An activated deferred tool is still offered, its call a proposal.
+            let mut activations = Activations::new();
+            activations.activate("get_weather");
+            let plan = Request::new(&policy, format)
+                .search(ToolSearch::Local(ranking))
+                .activated(&activations)
+                .gate([ToolCall::new("w1", "get_weather", "{}")])
+                .expect("an activated tool is offered");
+            assert_eq!(plan.approved().count(), 0);
+            assert_eq!(plan.proposals().len(), 1);
+        }
+    }
+    // A hosted search runs at the provider: offered at Off too.
+    let hosted = Request::new(&policy, Format::Anthropic).search(ToolSearch::Hosted(Ranking::Bm25));
+    assert!(
+        hosted
+            .declared()
+            .iter()
+            .any(|name| name == "tool_search_tool_bm25")
+    );
+}

@@ -9,7 +9,8 @@
 //! 1. **offered**: the set's tools the policy neither hides, denies nor defers, in declared
 //!    order; where the format has native tool search (Anthropic, OpenAI Responses) the
 //!    deferred tools stay in their declared place marked `defer_loading: true`; then the
-//!    search tool, whenever some tool is deferred (never itself deferred);
+//!    search tool, whenever some tool is deferred (never itself deferred; the local search
+//!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::offers_search`);
 //! 2. **activated**: deferred tools a search (or any tool's output) activated, in the order
 //!    they were activated (formats without native search only: the others list them
 //!    already);
@@ -30,7 +31,7 @@ use crate::search::{
     search_fragment,
 };
 use crate::toolbox::{RuntimeTool, Toolbox};
-use crate::{CallProblem, ProblemKind, messages};
+use crate::{Autonomy, CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -311,9 +312,27 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy.availability(tool) == Availability::Deferred
     }
 
+    /// Whether this request offers a tool search at all: the provider's hosted one
+    /// always; the local one unless the policy's autonomy is [`Autonomy::Off`].
+    ///
+    /// At `Off` nothing of the host runs without the user, and the local search would run
+    /// here, in the gate, unattended. Making its calls proposals does not fit: what a human
+    /// approves is re-verified against the set (`approve`), which has no search tool, and a
+    /// human asked to approve a look through the tool descriptions learns nothing worth
+    /// the interruption. So at `Off` the request offers no local search: its list does not
+    /// declare it, deferred tools stay out of the list (even in formats that list them for a
+    /// native search to load: no search could load them), and a call to `tool_search` is
+    /// answered as a call to a name the request does not offer. A deferred tool is still
+    /// offered once activated or injected. A hosted search runs at the provider, not here,
+    /// so it is offered at every level.
+    fn offers_search(&self) -> bool {
+        self.search.hosted_in(self.format) || self.policy.autonomy() != Autonomy::Off
+    }
+
     fn layout(&self) -> Layout {
         let specs = T::specs();
-        let native = lists_deferred(self.format);
+        let offers_search = self.offers_search();
+        let native = lists_deferred(self.format) && offers_search;
         let mut entries = Vec::with_capacity(specs.len() + 1);
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
@@ -347,10 +366,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // Runtime tools are always offered (no policy names them): after the set's, in
         // the order they were added, so the cached prefix of the set's tools stays put.
         entries.extend((0..self.runtime.len()).map(Entry::Runtime));
-        if any_deferred {
+        if any_deferred && offers_search {
             entries.push(Entry::Search);
         }
-        let search_callable = any_deferred && !self.search.hosted_in(self.format);
+        let search_callable = any_deferred && offers_search && !self.search.hosted_in(self.format);
         let extra = self
             .activated
             .iter()
