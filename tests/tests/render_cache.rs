@@ -75,7 +75,8 @@ fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
         // The cache holds what a fresh conversation's request composes, and its tools
         // render as the uncached renderer renders them.
         let declared = tool_list::<Corpus>(format, Order::Declared);
-        let policy = Policy::<Corpus>::new(Autonomy::Off);
+        // At any level but `Off`, which offers no local search.
+        let policy = Policy::<Corpus>::new(Autonomy::ExternalReversible);
         assert_eq!(
             declared,
             Request::new(&policy, format).tool_list(),

@@ -344,7 +344,9 @@ fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
 
 #[test]
 fn a_tool_declared_only_for_history_is_refused() {
-    let policy = Policy::<Tools>::new(Autonomy::Reversible).hide(ToolsName::Archive);
+    // Denied, it is known to the model: declared for the history, refused when called. (A
+    // hidden one is a name no tool has: `tests/tests/hidden.rs`.)
+    let policy = Policy::<Tools>::new(Autonomy::Reversible).deny(ToolsName::Archive);
     let request = Request::new(&policy, Format::Anthropic).history(["archive", "gone_tool"]);
     assert!(request.declared().contains(&"archive".to_owned()));
     assert!(!request.offered().contains(&"archive"));
@@ -532,4 +534,50 @@ mod fixtures {
             toolset::consumer::openai_responses::tool(Tools::spec("convert").expect("a tool"))
         );
     }
+}
+
+#[test]
+fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() {
+    let policy = Tools::policy(Autonomy::Off);
+    for format in FORMATS {
+        for ranking in [Ranking::Bm25, Ranking::Regex] {
+            let request = Request::new(&policy, format).search(ToolSearch::Local(ranking));
+            let declared = request.declared();
+            assert!(
+                !declared.iter().any(|name| name == SEARCH_TOOL_NAME),
+                "{format:?}: {declared:?}"
+            );
+            // No search could load them: the deferred tools stay out of every list.
+            assert!(
+                !declared.iter().any(|name| name == "get_weather"),
+                "{format:?}: {declared:?}"
+            );
+            let rejected = request
+                .gate([ToolCall::new(
+                    "s1",
+                    SEARCH_TOOL_NAME,
+                    r#"{"query": "weather", "pattern": "weather"}"#,
+                )])
+                .expect_err("no search runs at Off");
+            assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
+            // An activated deferred tool is still offered, its call a proposal.
+            let mut activations = Activations::new();
+            activations.activate("get_weather");
+            let plan = Request::new(&policy, format)
+                .search(ToolSearch::Local(ranking))
+                .activated(&activations)
+                .gate([ToolCall::new("w1", "get_weather", "{}")])
+                .expect("an activated tool is offered");
+            assert_eq!(plan.approved().count(), 0);
+            assert_eq!(plan.proposals().len(), 1);
+        }
+    }
+    // A hosted search runs at the provider: offered at Off too.
+    let hosted = Request::new(&policy, Format::Anthropic).search(ToolSearch::Hosted(Ranking::Bm25));
+    assert!(
+        hosted
+            .declared()
+            .iter()
+            .any(|name| name == "tool_search_tool_bm25")
+    );
 }

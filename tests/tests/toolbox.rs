@@ -261,6 +261,40 @@ fn toolbox_with_weather() -> Toolbox<DeskTools> {
 }
 
 #[test]
+fn registration_refuses_every_name_a_list_gives_a_tool_search() {
+    for name in [
+        toolset::search::SEARCH_TOOL_NAME,
+        "tool_search_tool_bm25",
+        "tool_search_tool_regex",
+    ] {
+        let error = toolbox()
+            .with_all([
+                // A reserved name, and an empty description: both said at once.
+                DynamicTool::new(name, Tier::ReadOnly, " ").handler(weather),
+            ])
+            .expect_err("a reserved name never joins a toolbox");
+        let messages: Vec<&str> = error
+            .problems()
+            .iter()
+            .map(|problem| problem.message.as_str())
+            .collect();
+        assert_eq!(messages.len(), 2, "{messages:#?}");
+        assert!(
+            messages[0].starts_with(&format!("`{name}` is reserved for ")),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[0].contains("name this tool something else"),
+            "{messages:#?}"
+        );
+        assert!(
+            messages[1].contains("the description is empty"),
+            "{messages:#?}"
+        );
+    }
+}
+
+#[test]
 fn registration_reports_every_problem_at_once() {
     let before = toolbox();
     let result = before.clone().with_all([

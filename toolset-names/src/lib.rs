@@ -39,6 +39,49 @@ pub const fn is_valid_tool_name(name: &str) -> bool {
     true
 }
 
+/// The name of the local tool search a request adds to a list that defers tools (and the
+/// name OpenAI Responses sends a client-executed `tool_search_call` under).
+pub const SEARCH_TOOL_NAME: &str = "tool_search";
+/// The name an Anthropic list gives the provider's hosted BM25 tool search.
+pub const ANTHROPIC_BM25_SEARCH_NAME: &str = "tool_search_tool_bm25";
+/// The name an Anthropic list gives the provider's hosted regex tool search.
+pub const ANTHROPIC_REGEX_SEARCH_NAME: &str = "tool_search_tool_regex";
+
+/// The names a list may declare for a tool search, which no tool may take: a tool of one
+/// of these names would be declared twice in a list, and the gate could not tell its calls
+/// from the search's. Each with what it is reserved for, as the error says it.
+pub const RESERVED_NAMES: &[(&str, &str)] = &[
+    (
+        SEARCH_TOOL_NAME,
+        "the tool search toolset adds to a list with deferred tools",
+    ),
+    (
+        ANTHROPIC_BM25_SEARCH_NAME,
+        "Anthropic's hosted BM25 tool search, which a list for Anthropic declares by this name",
+    ),
+    (
+        ANTHROPIC_REGEX_SEARCH_NAME,
+        "Anthropic's hosted regex tool search, which a list for Anthropic declares by this name",
+    ),
+];
+
+/// What `name` is reserved for, when no tool may take it (see [`RESERVED_NAMES`]).
+pub fn reserved_for(name: &str) -> Option<&'static str> {
+    RESERVED_NAMES
+        .iter()
+        .find(|(reserved, _)| *reserved == name)
+        .map(|(_, owner)| *owner)
+}
+
+/// The error for a tool named `name`, reserved for `owner` (see [`reserved_for`]): what
+/// it is reserved for and what to write instead. The compiler and the toolbox's
+/// registration say the same.
+pub fn reserved_name_message(name: &str, owner: &str) -> alloc::string::String {
+    alloc::format!(
+        "`{name}` is reserved for {owner}; name this tool something else, e.g. `search_issues`"
+    )
+}
+
 /// The optimal string alignment distance between `a` and `b`, in characters: the fewest
 /// insertions, deletions, substitutions and swaps of two neighbours (`titel` is one swap
 /// from `title`) that turn one into the other, no substring edited twice.
@@ -148,6 +191,19 @@ mod tests {
         assert!(!is_valid_tool_name("dotted.name"));
         assert!(!is_valid_tool_name("émoji"));
         assert!(!is_valid_tool_name(&"a".repeat(65)));
+    }
+
+    #[test]
+    fn every_search_name_is_reserved_and_nothing_else() {
+        for name in [
+            SEARCH_TOOL_NAME,
+            ANTHROPIC_BM25_SEARCH_NAME,
+            ANTHROPIC_REGEX_SEARCH_NAME,
+        ] {
+            assert!(reserved_for(name).is_some(), "{name}");
+        }
+        assert_eq!(reserved_for("search"), None);
+        assert_eq!(reserved_for("Tool_Search"), None);
     }
 
     #[test]

@@ -5,11 +5,12 @@
 
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
+use crate::policy::Concealed;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
-    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolName, ToolOutput,
-    ToolResult, ToolSet, ToolSpec, messages,
+    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult, ToolSet,
+    ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use futures_util::future::Either;
@@ -94,7 +95,8 @@ pub(crate) async fn apply<T: ToolSet>(
     ctx: &ToolContext,
     plan: Plan<T>,
 ) -> Report {
-    let (calls, steps) = plan.into_parts();
+    let (calls, steps, concealed) = plan.into_parts();
+    let concealed = &concealed;
     let traced = trace::calls_traced();
     // The plan holds one step per call, in the calls' order: each entry gets its tier now,
     // its outcome and duration as its call ends.
@@ -162,9 +164,9 @@ pub(crate) async fn apply<T: ToolSet>(
                 Access::Exclusive(&mut *state)
             };
             let (outcome, ended) = if traced {
-                job.run::<Span>(access, call_ctx, call).await
+                job.run::<Span>(access, call_ctx, call, concealed).await
             } else {
-                job.run::<Untraced>(access, call_ctx, call).await
+                job.run::<Untraced>(access, call_ctx, call, concealed).await
             };
             drop(own_ctx);
             let entry = &mut entries[index];
@@ -199,10 +201,10 @@ pub(crate) async fn apply<T: ToolSet>(
                 let call_ctx = call_ctx.as_ref().unwrap_or(ctx);
                 let call = &calls[index].call;
                 let ended = if traced {
-                    job.run::<Span>(Access::Shared(shared), call_ctx, call)
+                    job.run::<Span>(Access::Shared(shared), call_ctx, call, concealed)
                         .await
                 } else {
-                    job.run::<Untraced>(Access::Shared(shared), call_ctx, call)
+                    job.run::<Untraced>(Access::Shared(shared), call_ctx, call, concealed)
                         .await
                 };
                 (index, ended)
@@ -289,6 +291,7 @@ impl<T: ToolSet> Job<T> {
         state: Access<'a, T::State>,
         ctx: &'a ToolContext,
         call: &'a ToolCall,
+        concealed: &'a Concealed,
     ) -> impl Future<Output = (Outcome, Instant)> + 'a
     where
         T: 'a,
@@ -301,7 +304,7 @@ impl<T: ToolSet> Job<T> {
                 T::spec_of(name),
                 ToolType::Function,
                 move || T::dispatch(state, ctx, typed),
-                checked_activations::<T>,
+                |output| checked_activations::<T>(output, concealed),
             )),
             Job::Runtime { tool, args } => Either::Right(async move {
                 run_handler::<S, _, _>(
@@ -310,7 +313,7 @@ impl<T: ToolSet> Job<T> {
                     tool.spec(),
                     tool.tool_type(),
                     || tool.run(args, ctx),
-                    checked_activations::<T>,
+                    |output| checked_activations::<T>(output, concealed),
                 )
                 .await
             }),
@@ -351,8 +354,9 @@ pub(crate) async fn run_call<T: ToolSet>(
     call: &ToolCall,
     typed: T::Call,
     spec: &ToolSpec,
+    concealed: &Concealed,
 ) -> (Outcome, Duration) {
-    timed::<T, _, _>(ctx, call, spec, ToolType::Function, move || {
+    timed::<T, _, _>(ctx, call, spec, ToolType::Function, concealed, move || {
         T::dispatch(state, ctx, typed)
     })
     .await
@@ -366,8 +370,9 @@ pub(crate) async fn run_runtime<T: ToolSet>(
     call: &ToolCall,
     tool: &RuntimeTool,
     args: Value,
+    concealed: &Concealed,
 ) -> (Outcome, Duration) {
-    timed::<T, _, _>(ctx, call, tool.spec(), tool.tool_type(), || {
+    timed::<T, _, _>(ctx, call, tool.spec(), tool.tool_type(), concealed, || {
         tool.run(args, ctx)
     })
     .await
@@ -381,6 +386,7 @@ async fn timed<T: ToolSet, F, H>(
     call: &ToolCall,
     spec: &ToolSpec,
     tool_type: ToolType,
+    concealed: &Concealed,
     handler: H,
 ) -> (Outcome, Duration)
 where
@@ -389,24 +395,14 @@ where
 {
     let started = Instant::now();
     let (outcome, ended) = if trace::calls_traced() {
-        run_handler::<Span, _, _>(
-            ctx,
-            call,
-            spec,
-            tool_type,
-            handler,
-            checked_activations::<T>,
-        )
+        run_handler::<Span, _, _>(ctx, call, spec, tool_type, handler, |output| {
+            checked_activations::<T>(output, concealed)
+        })
         .await
     } else {
-        run_handler::<Untraced, _, _>(
-            ctx,
-            call,
-            spec,
-            tool_type,
-            handler,
-            checked_activations::<T>,
-        )
+        run_handler::<Untraced, _, _>(ctx, call, spec, tool_type, handler, |output| {
+            checked_activations::<T>(output, concealed)
+        })
         .await
     };
     (outcome, ended.saturating_duration_since(started))
@@ -526,18 +522,21 @@ where
 }
 
 /// A done output, unless it activates a tool the set does not have: then the call failed,
-/// so that a misspelled activation is seen instead of silently dropped.
-fn checked_activations<T: ToolSet>(output: ToolOutput) -> Outcome {
+/// so that a misspelled activation is seen instead of silently dropped. A tool the
+/// request conceals (hidden by its policy) is a name the set does not have, here as
+/// everywhere: the call fails alike, and the message names only the tools the model may
+/// know, so no `tool_reference` or list ever names a hidden tool.
+fn checked_activations<T: ToolSet>(output: ToolOutput, concealed: &Concealed) -> Outcome {
     let unknown: Vec<&str> = output
         .activate
         .iter()
-        .filter(|name| T::Name::from_name(name).is_none())
+        .filter(|name| concealed.resolve::<T>(name).is_none())
         .map(String::as_str)
         .collect();
     if unknown.is_empty() {
         return Outcome::Done(output);
     }
-    let known: Vec<&str> = T::Name::ALL.iter().map(|tool| tool.as_str()).collect();
+    let known: Vec<&str> = concealed.known::<T>().collect();
     Outcome::Failed {
         message: messages::unknown_activation(&unknown, T::NAME, &known),
     }

@@ -250,6 +250,7 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     Ok(Approved::Run(Plan::approved_by_human(
         proposal.call,
         verified,
+        policy.concealed(&[]),
     )))
 }
 

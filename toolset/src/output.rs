@@ -23,7 +23,8 @@ pub struct ToolOutput {
     pub metadata: Option<Value>,
     /// Deferred tools this output makes available from the next request on, by name (see
     /// [`Activations`](crate::Activations)). `apply` checks every name against the set: an
-    /// unknown one turns the call into a failed outcome instead of being dropped.
+    /// unknown one, or one the request's policy hides (to the model, a name no tool has),
+    /// turns the call into a failed outcome instead of being dropped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activate: Vec<String>,
 }

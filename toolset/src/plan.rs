@@ -7,6 +7,7 @@
 
 use crate::consumer::Format;
 use crate::gate::{Checked, Rejected, Route, check_program};
+use crate::policy::Concealed;
 use crate::proposal::Proposal;
 use crate::toolbox::RuntimeTool;
 use crate::trace;
@@ -58,6 +59,9 @@ pub struct Plan<T: ToolSet> {
     calls: Vec<ToolCall>,
     steps: Vec<Step<T>>,
     proposals: Vec<Proposal>,
+    /// The tools the request conceals: apply refuses an output activating one of them as
+    /// it refuses an unknown name.
+    concealed: Concealed,
 }
 
 /// Gates `calls` under `policy`: the gate of the policy's default request (a fresh
@@ -76,6 +80,7 @@ pub(crate) fn plan<T: ToolSet>(
 pub(crate) fn plan_routed<T: ToolSet>(
     calls: impl IntoIterator<Item = ToolCall>,
     policy: &Policy<T>,
+    concealed: Concealed,
     route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
 ) -> Result<Plan<T>, Rejected> {
     let span = trace::gate();
@@ -139,6 +144,7 @@ pub(crate) fn plan_routed<T: ToolSet>(
         calls,
         steps,
         proposals,
+        concealed,
     })
 }
 
@@ -156,8 +162,12 @@ pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tie
 }
 
 impl<T: ToolSet> Plan<T> {
-    /// A plan of the one call a human approved.
-    pub(crate) fn approved_by_human(call: ToolCall, verified: Verified<T>) -> Self {
+    /// A plan of the one call a human approved, under a policy concealing `concealed`.
+    pub(crate) fn approved_by_human(
+        call: ToolCall,
+        verified: Verified<T>,
+        concealed: Concealed,
+    ) -> Self {
         Plan {
             calls: vec![call],
             steps: vec![Step::Run {
@@ -167,16 +177,18 @@ impl<T: ToolSet> Plan<T> {
                 authority: Authority::Human,
             }],
             proposals: Vec::new(),
+            concealed,
         }
     }
 
     /// A plan of the one call to a runtime tool a human approved, with its arguments as
-    /// the gate validated them.
+    /// the gate validated them, under a policy concealing `concealed`.
     #[cfg(feature = "mcp")]
     pub(crate) fn runtime_approved_by_human(
         call: ToolCall,
         tool: Arc<RuntimeTool>,
         args: serde_json::Value,
+        concealed: Concealed,
     ) -> Self {
         Plan {
             calls: vec![call],
@@ -187,11 +199,12 @@ impl<T: ToolSet> Plan<T> {
                 authority: Authority::Human,
             }],
             proposals: Vec::new(),
+            concealed,
         }
     }
 
-    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>) {
-        (self.calls, self.steps)
+    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed) {
+        (self.calls, self.steps, self.concealed)
     }
 
     /// Every call of the program, in the model's order.

@@ -60,8 +60,12 @@ impl<T: ToolSet> Policy<T> {
         self
     }
 
-    /// Hides `tool`: it is left out of the rendered tool list and calls to it are rejected
-    /// as if it did not exist.
+    /// Hides `tool`: to the model it does not exist. It is left out of every list (a
+    /// history naming it gets the stand-in a name the set does not have gets), a call to
+    /// it is answered as a call to an unknown name (even when it is also denied: hiding
+    /// wins), no search finds it, no did-you-mean suggests it, and an output activating
+    /// it fails as one activating an unknown name. Only [`Request::inject`](crate::Request::inject)
+    /// brings it back, for that one request.
     pub fn hide(mut self, tool: T::Name) -> Self {
         mark::<T>(&mut self.hidden, tool.index());
         self
@@ -115,6 +119,33 @@ impl<T: ToolSet> Policy<T> {
             .filter(|&tool| self.offers(tool))
     }
 
+    /// The one rule of what a hidden tool is: `tool` is hidden by this policy and not
+    /// injected into the request at hand (`injected`; an injected tool is offered unless
+    /// denied, and hiding wins over denying). Such a tool is *concealed*: in everything the
+    /// model can see (the list and its history declarations, the gate's messages and
+    /// did-you-mean, the search's results, what an output may activate) it is a name the
+    /// set does not have. Every place that turns a name the model wrote into a tool asks
+    /// this, through [`Concealed`] or `Request`'s lookup; none decides it on its own.
+    pub(crate) fn conceals(&self, tool: T::Name, injected: &[T::Name]) -> bool {
+        // Injection brings a hidden tool back, but never a denied one.
+        let injected = injected.contains(&tool) && !self.is_denied(tool);
+        self.is_hidden(tool) && !injected
+    }
+
+    /// The tools this policy conceals from a request injecting `injected` (see
+    /// [`conceals`](Self::conceals)), for the stages after the gate.
+    pub(crate) fn concealed(&self, injected: &[T::Name]) -> Concealed {
+        if self.hidden.is_empty() {
+            return Concealed::default();
+        }
+        Concealed {
+            flags: T::Name::ALL
+                .iter()
+                .map(|&tool| self.conceals(tool, injected))
+                .collect(),
+        }
+    }
+
     /// What this policy makes of `tool`. Hiding wins over denying (a hidden tool is
     /// unknown to the model, so it is never told the tool is denied), denying over
     /// deferring.
@@ -128,6 +159,30 @@ impl<T: ToolSet> Policy<T> {
         } else {
             Availability::Offered
         }
+    }
+}
+
+/// The tools one request conceals ([`Policy::conceals`]), by index; carried by a
+/// [`Plan`](crate::Plan) so that apply answers an output activating one of them exactly as
+/// one activating a name the set does not have. Allocates nothing when nothing is hidden.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Concealed {
+    flags: Vec<bool>,
+}
+
+impl Concealed {
+    /// The set's tool `name` names, as the model may know it: `None` for a name the set
+    /// does not have and for a concealed tool alike.
+    pub(crate) fn resolve<T: ToolSet>(&self, name: &str) -> Option<T::Name> {
+        T::Name::from_name(name).filter(|tool| !flag(&self.flags, tool.index()))
+    }
+
+    /// The names of the set's tools the model may know, in declared order.
+    pub(crate) fn known<T: ToolSet>(&self) -> impl Iterator<Item = &'static str> + '_ {
+        T::Name::ALL
+            .iter()
+            .filter(|tool| !flag(&self.flags, tool.index()))
+            .map(|tool| tool.as_str())
     }
 }
 

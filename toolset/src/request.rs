@@ -9,14 +9,16 @@
 //! 1. **offered**: the set's tools the policy neither hides, denies nor defers, in declared
 //!    order; where the format has native tool search (Anthropic, OpenAI Responses) the
 //!    deferred tools stay in their declared place marked `defer_loading: true`; then the
-//!    search tool, whenever some tool is deferred (never itself deferred);
+//!    search tool, whenever some tool is deferred (never itself deferred; the local search
+//!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::offers_search`);
 //! 2. **activated**: deferred tools a search (or any tool's output) activated, in the order
 //!    they were activated (formats without native search only: the others list them
 //!    already);
 //! 3. **injected**: tools a procedure adds for this request;
 //! 4. **history**: every other tool the history names, declared so the provider accepts the
 //!    conversation, but *not* permitted; a name the set does not have gets a minimal
-//!    stand-in declaration.
+//!    stand-in declaration, and so does a tool the policy hides: to the model a hidden tool
+//!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work.
@@ -29,7 +31,7 @@ use crate::search::{
     search_fragment,
 };
 use crate::toolbox::{RuntimeTool, Toolbox};
-use crate::{CallProblem, ProblemKind, messages};
+use crate::{Autonomy, CallProblem, ProblemKind, messages};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -75,7 +77,8 @@ impl Activations {
     }
 
     /// Records what the calls of `report` activated (a search's finds, or any tool's
-    /// [`ToolOutput::activate`]); `apply` has already checked every name against the set.
+    /// [`ToolOutput::activate`]); `apply` has already checked every name against the set
+    /// and the policy (a name the set lacks, or a tool the policy hides, failed the call).
     /// Returns how many names were new.
     pub fn record(&mut self, report: &Report) -> usize {
         let mut added = 0;
@@ -238,6 +241,15 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .find(|(_, tool)| tool.spec().name() == name)
     }
 
+    /// The set's tool `name` names, as the model may know it in this request: `None` for a
+    /// name the set does not have and for a tool the policy hides (unless injected here)
+    /// alike ([`Policy::conceals`], the one rule of what a hidden tool is). Every name the
+    /// model or the history brings is looked up through this, so a hidden tool is declared,
+    /// refused and suggested exactly as a name no tool has.
+    fn lookup(&self, name: &str) -> Option<T::Name> {
+        T::Name::from_name(name).filter(|&tool| !self.policy.conceals(tool, &self.injected))
+    }
+
     /// The conversation's activated tools. Names the set does not have are ignored (they
     /// cannot come from `apply`, which refuses them); a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
@@ -262,7 +274,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The tool names the conversation's history already uses (its calls and results):
     /// each is declared, so the provider accepts the history, but only permitted if the
-    /// request offers it anyway.
+    /// request offers it anyway. A name the set does not have, and a tool the policy hides,
+    /// are declared by the same stand-in, which says nothing of the tool.
     pub fn history<I, N>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = N>,
@@ -299,9 +312,27 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy.availability(tool) == Availability::Deferred
     }
 
+    /// Whether this request offers a tool search at all: the provider's hosted one
+    /// always; the local one unless the policy's autonomy is [`Autonomy::Off`].
+    ///
+    /// At `Off` nothing of the host runs without the user, and the local search would run
+    /// here, in the gate, unattended. Making its calls proposals does not fit: what a human
+    /// approves is re-verified against the set (`approve`), which has no search tool, and a
+    /// human asked to approve a look through the tool descriptions learns nothing worth
+    /// the interruption. So at `Off` the request offers no local search: its list does not
+    /// declare it, deferred tools stay out of the list (even in formats that list them for a
+    /// native search to load: no search could load them), and a call to `tool_search` is
+    /// answered as a call to a name the request does not offer. A deferred tool is still
+    /// offered once activated or injected. A hosted search runs at the provider, not here,
+    /// so it is offered at every level.
+    fn offers_search(&self) -> bool {
+        self.search.hosted_in(self.format) || self.policy.autonomy() != Autonomy::Off
+    }
+
     fn layout(&self) -> Layout {
         let specs = T::specs();
-        let native = lists_deferred(self.format);
+        let offers_search = self.offers_search();
+        let native = lists_deferred(self.format) && offers_search;
         let mut entries = Vec::with_capacity(specs.len() + 1);
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
@@ -335,10 +366,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // Runtime tools are always offered (no policy names them): after the set's, in
         // the order they were added, so the cached prefix of the set's tools stays put.
         entries.extend((0..self.runtime.len()).map(Entry::Runtime));
-        if any_deferred {
+        if any_deferred && offers_search {
             entries.push(Entry::Search);
         }
-        let search_callable = any_deferred && !self.search.hosted_in(self.format);
+        let search_callable = any_deferred && offers_search && !self.search.hosted_in(self.format);
         let extra = self
             .activated
             .iter()
@@ -360,7 +391,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
             }
         }
         for (position, name) in self.history.iter().enumerate() {
-            match T::Name::from_name(name) {
+            // A hidden tool the history names gets the stand-in of a name no tool has.
+            match self.lookup(name) {
                 Some(tool) if listed[tool.index()] => {}
                 Some(tool) => {
                     listed[tool.index()] = true;
@@ -411,8 +443,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
             self.format,
             self.search.ranking(),
         ) {
-            (true, Format::Anthropic, crate::search::Ranking::Bm25) => "tool_search_tool_bm25",
-            (true, Format::Anthropic, crate::search::Ranking::Regex) => "tool_search_tool_regex",
+            (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
+                toolset_names::ANTHROPIC_BM25_SEARCH_NAME
+            }
+            (true, Format::Anthropic, crate::search::Ranking::Regex) => {
+                toolset_names::ANTHROPIC_REGEX_SEARCH_NAME
+            }
             _ => SEARCH_TOOL_NAME,
         }
     }
@@ -507,7 +543,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // The list's layout costs a walk of the whole set: it is built only for a call
         // that is not simply to a permitted tool (see `permits`).
         let layout = OnceCell::new();
-        crate::plan::plan_routed(calls, self.policy, |call| self.route(&layout, call))
+        let concealed = self.policy.concealed(&self.injected);
+        crate::plan::plan_routed(calls, self.policy, concealed, |call| {
+            self.route(&layout, call)
+        })
     }
 
     /// What [`gate`](Self::gate) makes of one `call` to `tool` (the name `call` names),
@@ -522,7 +561,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
         debug_assert!(policy.offers(tool) && T::Name::from_name(&call.name) == Some(tool));
-        crate::plan::plan_routed([call], policy, |_| Ok(Route::Tool(tool)))
+        crate::plan::plan_routed([call], policy, policy.concealed(&[]), |_| {
+            Ok(Route::Tool(tool))
+        })
     }
 
     /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
@@ -534,7 +575,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Availability::Deferred => {
                 self.activated.contains(&tool) || self.injected.contains(&tool)
             }
-            Availability::Hidden => self.injected.contains(&tool) && !self.policy.is_denied(tool),
+            Availability::Hidden => !self.policy.conceals(tool, &self.injected),
             Availability::Denied => false,
         }
     }
@@ -551,8 +592,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             kind,
             message,
         };
-        let tool = T::Name::from_name(&call.name);
-        if let Some(tool) = tool {
+        if let Some(tool) = T::Name::from_name(&call.name) {
             let permitted = self.permits(tool);
             // Every test run checks the one-tool rule against the whole layout's.
             debug_assert_eq!(
@@ -565,6 +605,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 return Ok(Route::Tool(tool));
             }
         }
+        // From here on a concealed tool is the unknown name it looks like to the model:
+        // neither "not available" (denied) nor "declared only" (history) may tell it exists.
+        let tool = self.lookup(&call.name);
         let layout = layout.get_or_init(|| self.layout());
         if let Some((_, tool)) = self.runtime_tool(&call.name) {
             return Ok(Route::Runtime(Arc::clone(tool)));

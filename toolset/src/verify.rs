@@ -90,7 +90,8 @@ pub(crate) fn verify<T: ToolSet>(
         kind,
         message,
     };
-    let known = T::Name::from_name(&call.name);
+    // A hidden tool is a name the set does not have (nothing is injected here).
+    let known = T::Name::from_name(&call.name).filter(|&tool| !policy.conceals(tool, &[]));
     let name = match known.map(|name| (name, policy.availability(name))) {
         // A request gates by what it offers (`Request::gate`): a deferred tool only once a
         // search activated it. This policy-only check serves approvals, which cannot know

@@ -18,5 +18,6 @@ fn main() {
         calls: Vec::new(),
         steps: Vec::new(),
         proposals: Vec::new(),
+        concealed: Default::default(),
     };
 }

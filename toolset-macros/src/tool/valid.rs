@@ -207,7 +207,7 @@ fn description(
 }
 
 /// The name the model calls: `name = "..."`, else the identifier (a struct's snake_cased),
-/// in the grammar every provider accepts.
+/// in the grammar every provider accepts, and not a name reserved for a tool search.
 fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool, cx: &mut Ctxt) -> Option<String> {
     let (name, at) = match &attr.name {
         Some(name) => (name.value(), name.to_token_stream()),
@@ -219,6 +219,11 @@ fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool, cx: &mut Ctxt) -> Optio
             (name, ident.to_token_stream())
         }
     };
+    if let Some(owner) = toolset_names::reserved_for(&name) {
+        // A list would declare the name twice, and the gate could not tell the calls apart.
+        cx.error_at(at, toolset_names::reserved_name_message(&name, owner));
+        return None;
+    }
     if toolset_names::is_valid_tool_name(&name) {
         return Some(name);
     }

@@ -17,9 +17,10 @@
 //!   It is composed once per server, and again per session only when an activation
 //!   changes it, and handed out shared.
 //! - Deferred tools (`#[tool(deferred)]`, [`Policy::defer`]) are not listed; the read-only
-//!   search tool `tool_search` is, whenever some are. A search activates what it found for
-//!   its session: the server sends `notifications/tools/list_changed` (the capability
-//!   says `listChanged: true`) before the search's result, and lists them from then on,
+//!   search tool `tool_search` is, whenever some are (but at [`Autonomy::Off`], where it
+//!   would run unattended in the gate: then nothing finds them). A search activates what
+//!   it found for its session: the server sends `notifications/tools/list_changed` (the
+//!   capability says `listChanged: true`) before the search's result, and lists them from then on,
 //!   after the others. Any tool's output may activate tools the same way
 //!   ([`ToolOutput::activating`](crate::ToolOutput::activating)). Each connection (each
 //!   HTTP session) starts with nothing activated; without a session (a 2026-07-28

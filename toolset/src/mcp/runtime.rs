@@ -40,7 +40,12 @@ impl<T: ToolSet> McpServer<T> {
             ToolOutput::error(crate::messages::GONE_BEFORE_START)
         } else {
             let limit = self.call_timeout;
-            let running = tokio::time::timeout(limit, run_runtime::<T>(call_ctx, call, tool, args));
+            // A session never injects: what its policy hides is concealed.
+            let concealed = self.base.policy.concealed(&[]);
+            let running = tokio::time::timeout(
+                limit,
+                run_runtime::<T>(call_ctx, call, tool, args, &concealed),
+            );
             let outcome = tokio::select! {
                 biased;
                 finished = running => finished.map_or(Outcome::TimedOut { after: limit }, |(outcome, _)| outcome),
@@ -74,7 +79,7 @@ impl<T: ToolSet> McpServer<T> {
     pub(super) fn runtime_approved(&self, proposal: &Proposal) -> Option<Plan<T>> {
         let call = proposal.call().clone();
         let plan = self.session.gate(&self.base, call).ok()?;
-        let (mut calls, steps) = plan.into_parts();
+        let (mut calls, steps, concealed) = plan.into_parts();
         let tool = match steps.into_iter().next()? {
             Step::AwaitRuntimeApproval { tool } | Step::RunRuntime { tool, .. } => tool,
             Step::Run { .. } | Step::AwaitApproval { .. } | Step::Answered { .. } => return None,
@@ -89,6 +94,7 @@ impl<T: ToolSet> McpServer<T> {
             call,
             Arc::clone(&tool),
             args,
+            concealed,
         ))
     }
 

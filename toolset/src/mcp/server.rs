@@ -166,7 +166,7 @@ impl<T: ToolSet> McpServer<T> {
                 }
             },
         };
-        let (calls, steps) = plan.into_parts();
+        let (calls, steps, _) = plan.into_parts();
         let (call, step) = match (calls.first(), steps.into_iter().next()) {
             (Some(call), Some(step)) => (call, step),
             // The gate plans one step per call; one call in, one step out.
@@ -351,7 +351,12 @@ impl<T: ToolSet> McpServer<T> {
             Held::Read(state) => Access::Shared(&**state),
             Held::Write(state) => Access::Exclusive(&mut **state),
         };
-        let running = tokio::time::timeout(limit, run_call::<T>(access, ctx, call, typed, spec));
+        // A session never injects: what its policy hides is concealed.
+        let concealed = self.base.policy.concealed(&[]);
+        let running = tokio::time::timeout(
+            limit,
+            run_call::<T>(access, ctx, call, typed, spec, &concealed),
+        );
         let outcome = tokio::select! {
             biased;
             finished = running => finished.map_or(Outcome::TimedOut { after: limit }, |(outcome, _)| outcome),

@@ -332,10 +332,11 @@ impl<T: ToolSet> Toolbox<T> {
         Request::new(policy, format).toolbox(self)
     }
 
-    /// The toolbox's default list for `format` (a fresh conversation's request): the set's
+    /// The toolbox's default list for `format` (a fresh conversation's request, at any
+    /// autonomy but [`Autonomy::Off`], which offers no local tool search): the set's
     /// tools, then the runtime ones. Built from fragments each rendered once.
     pub fn tool_list(&self, format: Format) -> String {
-        let policy = Policy::<T>::new(Autonomy::Off);
+        let policy = Policy::<T>::new(Autonomy::ExternalReversible);
         self.request(&policy, format).tool_list()
     }
 

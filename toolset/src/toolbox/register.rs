@@ -2,15 +2,16 @@
 //! before it joins a toolbox, every problem at once.
 //!
 //! The rules mirror `toolset-macros/src/tool/valid.rs`: the name grammar every provider
-//! accepts, one tool per name (the compiled set's included), a description, a handler or
-//! `propose_only` (and then a tier that never auto-runs); and what only run time can get
+//! accepts, no name reserved for a tool search (`toolset_names::RESERVED_NAMES`; a proxied
+//! MCP tool's `label_tool` too), one tool per name (the compiled set's included), a
+//! description, a handler or `propose_only` (and then a tier that never auto-runs); and
+//! what only run time can get
 //! wrong: a schema that is not a JSON Schema object or that the gate's validator cannot
 //! compile, since the gate must be able to check every call.
 
 use super::RuntimeTool;
 use super::dynamic::DynamicTool;
 use crate::Autonomy;
-use crate::search::SEARCH_TOOL_NAME;
 use crate::spec::{RuntimeSpec, ToolSpec};
 use serde_json::{Value, json};
 use std::fmt;
@@ -79,10 +80,8 @@ pub(crate) fn register(
              accepts; rename it"
                 .to_owned(),
         );
-    } else if tool.name == SEARCH_TOOL_NAME {
-        problem(format!(
-            "the name `{SEARCH_TOOL_NAME}` is the toolbox's own tool search; rename the tool"
-        ));
+    } else if let Some(owner) = toolset_names::reserved_for(&tool.name) {
+        problem(toolset_names::reserved_name_message(&tool.name, owner));
     } else if taken(&tool.name) {
         problem(
             "another tool of the toolbox (compiled or runtime) already has this name; rename one \
