@@ -1,17 +1,20 @@
 //! The checks every HTTP request passes before it reaches rmcp: `Host` (DNS rebinding,
 //! judged per connection so a wildcard bind does not let `Host: localhost` in from afar),
-//! `Origin` (same-origin unless allowed), the bearer token, and the session cap.
+//! `Origin` (same-origin unless allowed), the bearer token, the whole body read before
+//! one deadline and within the size cap, and the session cap.
 
 use super::super::messages;
 use super::config::HttpConfig;
 use super::sessions::CappedSessions;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use tokio::time::Instant;
 
 /// The two ends of the TCP connection a request came in on.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +40,9 @@ pub(crate) async fn check(
     request: Request,
     next: Next,
 ) -> Response {
+    // The request's headers have just been read: the whole body is due within the body
+    // read timeout from now, however it is paced.
+    let body_due = Instant::now() + guard.config.body_read_timeout;
     let Some(connection) = request.extensions().get::<Connection>().copied() else {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -69,29 +75,102 @@ pub(crate) async fn check(
         );
         return response;
     }
-    if request.method() == Method::POST
-        && !headers.contains_key(SESSION_HEADER)
+    let opens_session = request.method() == Method::POST && !headers.contains_key(SESSION_HEADER);
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(body, &parts.headers, body_due, guard.config.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(unread) => return unread.response(&guard.config),
+    };
+    if opens_session
         && guard.sessions.is_full()
+        && let Some(refusal) = refuse_initialize_when_full(&bytes, &guard)
     {
-        return refuse_initialize_when_full(request, next, &guard).await;
+        return refusal;
     }
-    next.run(request).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// Why a request's body was not read.
+#[derive(Debug)]
+enum Unread {
+    /// The whole body did not arrive before its deadline.
+    TooSlow,
+    /// It is larger than the cap (as announced by `Content-Length`, or as sent).
+    TooLarge,
+    /// The connection broke or the framing was wrong.
+    Broken,
+}
+
+impl Unread {
+    /// The answer: `408` (the connection is closed, so its slot frees), `413` or `400`.
+    fn response(&self, config: &HttpConfig) -> Response {
+        let (status, text) = match self {
+            Unread::TooSlow => (
+                StatusCode::REQUEST_TIMEOUT,
+                messages::body_too_slow(config.body_read_timeout),
+            ),
+            Unread::TooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                messages::body_too_large(config.max_body_bytes),
+            ),
+            Unread::Broken => (
+                StatusCode::BAD_REQUEST,
+                messages::UNREADABLE_BODY.to_owned(),
+            ),
+        };
+        let mut response = (status, text).into_response();
+        // The rest of an unread body is still on the connection: it cannot carry another
+        // request, so it is closed once the answer is written.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        response
+    }
+}
+
+/// Reads the whole body, at most `max` bytes, before `due`: the deadline bounds the
+/// whole body, not the gap between two of its pieces, so a client trickling a byte at a
+/// time cannot hold the connection past it.
+async fn read_body(
+    body: Body,
+    headers: &HeaderMap,
+    due: Instant,
+    max: usize,
+) -> Result<Bytes, Unread> {
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if announced.is_some_and(|length| length > max as u64) {
+        return Err(Unread::TooLarge);
+    }
+    let read = async {
+        let mut chunks = body.into_data_stream();
+        let mut whole: Vec<u8> = Vec::new();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(|_| Unread::Broken)?;
+            if whole.len().saturating_add(chunk.len()) > max {
+                return Err(Unread::TooLarge);
+            }
+            whole.extend_from_slice(&chunk);
+        }
+        Ok(Bytes::from(whole))
+    };
+    tokio::time::timeout_at(due, read)
+        .await
+        .unwrap_or(Err(Unread::TooSlow))
 }
 
 /// At the session cap, an `initialize` is refused with a JSON-RPC error; any other
-/// session-less POST (a stateless request) goes on.
-async fn refuse_initialize_when_full(request: Request, next: Next, guard: &Guard) -> Response {
-    let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, guard.config.max_body_bytes).await {
-        Ok(bytes) => bytes,
-        Err(_) => return refuse(StatusCode::BAD_REQUEST, messages::UNREADABLE_BODY),
-    };
+/// session-less POST (a stateless request) goes on (`None`).
+fn refuse_initialize_when_full(bytes: &[u8], guard: &Guard) -> Option<Response> {
     #[derive(serde::Deserialize)]
     struct Head {
         id: Option<serde_json::Value>,
         method: Option<String>,
     }
-    match serde_json::from_slice::<Head>(&bytes) {
+    match serde_json::from_slice::<Head>(bytes) {
         Ok(Head {
             id,
             method: Some(method),
@@ -110,12 +189,9 @@ async fn refuse_initialize_when_full(request: Request, next: Next, guard: &Guard
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-            response
+            Some(response)
         }
-        _ => {
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
-        }
+        _ => None,
     }
 }
 
