@@ -154,9 +154,11 @@ impl HttpConfig {
     }
 
     /// Mounts `layer` (any `tower` layer: an OAuth 2.1 resource-server check, a rate
-    /// limit, tracing…) around the MCP endpoint, inside the connection, `Host` and
-    /// `Origin` checks; see [`with_auth_layer`](Self::with_auth_layer) for one that
-    /// authenticates.
+    /// limit, tracing…) around the MCP endpoint, inside the connection, `Host`, `Origin`
+    /// and bearer checks and outside the session cap, before the body is read: a layer
+    /// that refuses a request costs no body read, and one that reads the body is held to
+    /// [`with_body_read_timeout`](Self::with_body_read_timeout)'s deadline. See
+    /// [`with_auth_layer`](Self::with_auth_layer) for one that authenticates.
     pub fn with_layer<L>(mut self, layer: L) -> Self
     where
         L: Layer<Route> + Clone + Send + Sync + 'static,

@@ -1,20 +1,27 @@
-//! The checks every HTTP request passes before it reaches rmcp: `Host` (DNS rebinding,
-//! judged per connection so a wildcard bind does not let `Host: localhost` in from afar),
-//! `Origin` (same-origin unless allowed), the bearer token, the whole body read before
-//! one deadline and within the size cap, and the session cap.
+//! The checks every HTTP request passes before it reaches rmcp. Outside the host's layers
+//! ([`check`]): `Host` (DNS rebinding, judged per connection so a wildcard bind does not
+//! let `Host: localhost` in from afar), `Origin` (same-origin unless allowed), the bearer
+//! token, and the body's deadline, set on the body itself so that whoever reads it (a
+//! host's layer included) is held to it. Inside them, next to rmcp ([`whole_body`]): the
+//! body read whole within the size cap, and the session cap.
 
 use super::super::messages;
 use super::config::HttpConfig;
 use super::sessions::CappedSessions;
-use axum::body::{Body, Bytes};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
+use hyper::body::{Frame, SizeHint};
+use std::fmt;
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
-use tokio::time::Instant;
+use std::task::{Context, Poll};
+use tokio::time::{Instant, Sleep};
 
 /// The two ends of the TCP connection a request came in on.
 #[derive(Clone, Copy, Debug)]
@@ -34,7 +41,7 @@ pub(crate) struct Guard {
 /// The header carrying the MCP session id.
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// Runs the checks, in order, then the request.
+/// Runs the checks, in order, then the request with the body's deadline on its body.
 pub(crate) async fn check(
     State(guard): State<Arc<Guard>>,
     request: Request,
@@ -75,9 +82,21 @@ pub(crate) async fn check(
         );
         return response;
     }
-    let opens_session = request.method() == Method::POST && !headers.contains_key(SESSION_HEADER);
+    let request = request.map(|body| Body::new(DeadlineBody::new(body, body_due)));
+    next.run(request).await
+}
+
+/// Next to rmcp, inside the host's layers: reads the body whole (within its deadline and
+/// the size cap), applies the session cap, then the request.
+pub(crate) async fn whole_body(
+    State(guard): State<Arc<Guard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let opens_session =
+        request.method() == Method::POST && !request.headers().contains_key(SESSION_HEADER);
     let (parts, body) = request.into_parts();
-    let bytes = match read_body(body, &parts.headers, body_due, guard.config.max_body_bytes).await {
+    let bytes = match read_body(body, &parts.headers, guard.config.max_body_bytes).await {
         Ok(bytes) => bytes,
         Err(unread) => return unread.response(&guard.config),
     };
@@ -129,15 +148,64 @@ impl Unread {
     }
 }
 
-/// Reads the whole body, at most `max` bytes, before `due`: the deadline bounds the
-/// whole body, not the gap between two of its pieces, so a client trickling a byte at a
-/// time cannot hold the connection past it.
-async fn read_body(
-    body: Body,
-    headers: &HeaderMap,
-    due: Instant,
-    max: usize,
-) -> Result<Bytes, Unread> {
+/// A request body that fails once its deadline passes: the deadline bounds the whole
+/// body, not the gap between two of its pieces, so a client trickling a byte at a time
+/// cannot hold the connection past it.
+struct DeadlineBody {
+    inner: Body,
+    due: Pin<Box<Sleep>>,
+}
+
+impl DeadlineBody {
+    fn new(inner: Body, due: Instant) -> Self {
+        DeadlineBody {
+            inner,
+            due: Box::pin(tokio::time::sleep_until(due)),
+        }
+    }
+}
+
+/// The error of a body whose deadline passed.
+#[derive(Debug)]
+struct BodyTooSlow;
+
+impl fmt::Display for BodyTooSlow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the request body did not arrive whole before its deadline")
+    }
+}
+
+impl std::error::Error for BodyTooSlow {}
+
+impl HttpBody for DeadlineBody {
+    type Data = Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::BoxError>>> {
+        let this = &mut *self;
+        if this.due.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Some(Err(Box::new(BodyTooSlow))));
+        }
+        Pin::new(&mut this.inner)
+            .poll_frame(cx)
+            .map_err(axum::BoxError::from)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Reads the whole body, at most `max` bytes (its deadline is on the body, from
+/// [`check`]).
+async fn read_body(body: Body, headers: &HeaderMap, max: usize) -> Result<Bytes, Unread> {
     let announced = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -145,21 +213,22 @@ async fn read_body(
     if announced.is_some_and(|length| length > max as u64) {
         return Err(Unread::TooLarge);
     }
-    let read = async {
-        let mut chunks = body.into_data_stream();
-        let mut whole: Vec<u8> = Vec::new();
-        while let Some(chunk) = chunks.next().await {
-            let chunk = chunk.map_err(|_| Unread::Broken)?;
-            if whole.len().saturating_add(chunk.len()) > max {
-                return Err(Unread::TooLarge);
+    let mut chunks = body.into_data_stream();
+    let mut whole: Vec<u8> = Vec::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|error| {
+            if error.into_inner().is::<BodyTooSlow>() {
+                Unread::TooSlow
+            } else {
+                Unread::Broken
             }
-            whole.extend_from_slice(&chunk);
+        })?;
+        if whole.len().saturating_add(chunk.len()) > max {
+            return Err(Unread::TooLarge);
         }
-        Ok(Bytes::from(whole))
-    };
-    tokio::time::timeout_at(due, read)
-        .await
-        .unwrap_or(Err(Unread::TooSlow))
+        whole.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(whole))
 }
 
 /// At the session cap, an `initialize` is refused with a JSON-RPC error; any other

@@ -109,14 +109,21 @@ impl<T: ToolSet> McpServer<T> {
             Arc::clone(&sessions),
             rmcp_config,
         );
-        let mut router = axum::Router::new().nest_service(DEFAULT_HTTP_PATH, service);
-        for layer in &config.layers {
-            router = layer(router);
-        }
         let guard = Arc::new(Guard {
             config: config.clone(),
             sessions,
         });
+        // Innermost, next to rmcp: the body read whole, and the session cap.
+        let mut router = axum::Router::new()
+            .nest_service(DEFAULT_HTTP_PATH, service)
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&guard),
+                guard::whole_body,
+            ));
+        for layer in &config.layers {
+            router = layer(router);
+        }
+        // Outermost: hosts, origins, the bearer token and the body's deadline.
         router.layer(axum::middleware::from_fn_with_state(guard, guard::check))
     }
 }
