@@ -202,12 +202,57 @@ async fn trickled_headers_are_cut_off_at_the_whole_header_deadline() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_trickled_from_its_first_header_to_its_body_is_read_within_both_deadlines() {
+    // Headers just inside their deadline, then the body: the whole request is bounded by
+    // the sum of the two, however it is paced.
+    let limit = Duration::from_millis(600);
+    let (addr, _server, _stop) = start(
+        HttpConfig::new()
+            .with_header_read_timeout(limit)
+            .with_body_read_timeout(limit),
+    )
+    .await;
+    let body = initialize_body();
+    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
+    for (name, value) in POST_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("content-length: {}\r\n", body.len()));
+    let stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let (mut from, mut to) = stream.into_split();
+    to.write_all(head.as_bytes())
+        .await
+        .expect("the first headers are written");
+    let started = Instant::now();
+    // The last header and the blank line in 480 ms, then the body at the same pace.
+    let rest = format!("x: 1\r\n\r\n{body}");
+    let trickler = tokio::spawn(trickle(to, rest.into_bytes(), Duration::from_millis(60)));
+    let answer = read_until_closed(&mut from, Duration::from_secs(5)).await;
+    let elapsed = started.elapsed();
+    let answer = answer.expect("the trickling connection was still open after 5 s");
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "closed only after {elapsed:?}, for {limit:?} + {limit:?} deadlines"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    trickler.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_sent_at_once_within_the_deadline_is_served() {
     // The deadline bounds slow bodies only: a normal request under a short one passes.
     let (addr, _server, _stop) =
         start(HttpConfig::new().with_body_read_timeout(Duration::from_millis(300))).await;
     let reply = request(addr, "POST", &POST_HEADERS, &initialize_body()).await;
     assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_the_cap_is_answered_413() {
+    let (addr, _server, _stop) = start(HttpConfig::new().with_max_body_bytes(64)).await;
+    let reply = request(addr, "POST", &POST_HEADERS, &initialize_body()).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert!(reply.body.contains("at most 64 bytes"), "{}", reply.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
