@@ -209,3 +209,131 @@ async fn list_changed_adds_and_removes_tools() {
         .expect_err("a vanished tool is unknown");
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
 }
+
+/// The kinds of a report's outcomes, in the model's order.
+fn kinds(report: &toolset::Report) -> Vec<&'static str> {
+    report
+        .outcomes()
+        .map(|(_, outcome)| outcome.kind())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_proxied_call_has_a_sixty_second_limit_by_default() {
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await)
+        .expect("registers");
+    for name in ["fix_echo", "fix_hang", "fix_garbage"] {
+        let tool = toolbox.runtime_tool(name).expect("namespaced");
+        assert_eq!(
+            tool.spec().timeout(),
+            Some(toolset::toolbox::DEFAULT_CALL_TIMEOUT)
+        );
+    }
+    assert_eq!(
+        toolset::toolbox::DEFAULT_CALL_TIMEOUT,
+        Duration::from_secs(60)
+    );
+}
+
+#[tokio::test]
+async fn a_call_the_server_never_answers_ends_at_the_namespace_limit_and_the_others_run() {
+    let limit = Duration::from_millis(500);
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await.with_call_timeout(limit))
+        .expect("registers");
+    let plan = toolbox
+        .gate(
+            [
+                call("1", "fix_hang", "{}"),
+                call("2", "write_line", r#"{"line":"after"}"#),
+                call("3", "fix_echo", r#"{"text":"still there"}"#),
+            ],
+            &Host::policy(Autonomy::Reversible),
+        )
+        .expect("valid");
+    let mut log = Log::default();
+    let report = tokio::time::timeout(
+        Duration::from_secs(10),
+        toolbox.apply(&mut log, &ToolContext::default(), plan),
+    )
+    .await
+    .expect("a server that never answers does not hold apply past the call's limit");
+    assert_eq!(kinds(&report), ["timed_out", "done", "done"]);
+    let Some((_, timed_out)) = report.outcomes().next() else {
+        panic!("the hanging call has an outcome");
+    };
+    assert!(
+        matches!(timed_out, Outcome::TimedOut { after } if *after == limit),
+        "{timed_out:?}"
+    );
+    let told = timed_out.to_tool_output().text_content();
+    assert!(
+        told.contains("500 ms"),
+        "the model is told the limit: {told}"
+    );
+    assert_eq!(log.lines, ["after"]);
+}
+
+#[tokio::test]
+async fn a_server_answering_garbage_fails_the_waiting_call_at_once_and_later_calls_run() {
+    // The default limit (60 s) stays: the garbled answer must fail the call long before.
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await)
+        .expect("registers");
+    // Consecutive read-only calls run together, and a garbled line fails every call then
+    // waiting (any of them may have been its author): the writes between keep each
+    // proxied call alone in flight.
+    let plan = toolbox
+        .gate(
+            [
+                call("1", "fix_echo", r#"{"text":"before"}"#),
+                call("2", "write_line", r#"{"line":"a"}"#),
+                call("3", "fix_garbage", "{}"),
+                call("4", "write_line", r#"{"line":"b"}"#),
+                call("5", "fix_echo", r#"{"text":"after"}"#),
+                call("6", "write_line", r#"{"line":"c"}"#),
+                // JSON, but not JSON-RPC.
+                call("7", "fix_garbage", r#"{"text":"{\"hello\":\"world\"}"}"#),
+                call("8", "write_line", r#"{"line":"d"}"#),
+                call("9", "fix_echo", r#"{"text":"last"}"#),
+            ],
+            &Host::policy(Autonomy::Reversible),
+        )
+        .expect("valid");
+    let mut log = Log::default();
+    let started = std::time::Instant::now();
+    let report = tokio::time::timeout(
+        Duration::from_secs(10),
+        toolbox.apply(&mut log, &ToolContext::default(), plan),
+    )
+    .await
+    .expect("a garbled answer does not hold apply");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        kinds(&report),
+        [
+            "done", "done", "failed", "done", "done", "done", "failed", "done", "done"
+        ],
+        "{:#?}",
+        report.outcomes().collect::<Vec<_>>()
+    );
+    for (_, outcome) in report.outcomes().filter(|(_, outcome)| !outcome.is_done()) {
+        let Outcome::Failed { message } = outcome else {
+            panic!("{outcome:?}");
+        };
+        assert!(
+            message.contains("\"fix\" answered with something that is not JSON-RPC"),
+            "{message}"
+        );
+    }
+    let Some((_, Outcome::Done(last))) = report.outcomes().last() else {
+        panic!("the last call ran");
+    };
+    assert_eq!(last.text_content(), "echo: last");
+    assert_eq!(log.lines, ["a", "b", "c", "d"]);
+}

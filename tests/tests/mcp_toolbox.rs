@@ -375,7 +375,9 @@ mod proxied {
                 "fix_echo",
                 "fix_fail",
                 "fix_die",
-                "fix_toggle"
+                "fix_toggle",
+                "fix_hang",
+                "fix_garbage"
             ]
         );
         let before = *refreshes.borrow();

@@ -54,6 +54,10 @@ fn all_messages() -> Vec<(&'static str, String)> {
             messages::failed(&messages::proxy_error_without_text("github")),
         ),
         (
+            "failed: proxied server answered with something not JSON-RPC",
+            messages::failed(&messages::proxy_not_json_rpc("github")),
+        ),
+        (
             "refused",
             messages::refused(&messages::refused_above_autonomy(
                 "delete_note",

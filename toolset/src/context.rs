@@ -91,6 +91,14 @@ impl ToolContext {
     /// (`otel.status_description`) on its `execute_tool` span. Off by default: they may
     /// hold secrets or personal data, so turn it on only where the traces are kept as
     /// safely as the data. Without a tracing subscriber nothing is recorded either way.
+    ///
+    /// This covers what toolset records. Behind the MCP server, rmcp logs each request it
+    /// receives, a `tools/call`'s arguments included, and each result at `DEBUG` (target
+    /// `rmcp::service`), which toolset cannot filter: a host whose subscriber records
+    /// `DEBUG` keeps them out with the directive `rmcp=info` (in an `EnvFilter`, a
+    /// `Targets` filter or `RUST_LOG`, e.g. `RUST_LOG=debug,rmcp=info`). `rmcp=warn` also
+    /// drops rmcp's `INFO` events of received notifications (a client's progress
+    /// messages, a proxied server's log messages), which may quote content too.
     pub fn with_traced_content(mut self, on: bool) -> Self {
         self.traced_content = on;
         self

@@ -331,6 +331,15 @@ pub fn proxy_unreachable(label: &str, error: &dyn Display) -> String {
     )
 }
 
+/// A proxied MCP server that wrote something that is not JSON-RPC while a forwarded call
+/// waited for its answer.
+pub fn proxy_not_json_rpc(label: &str) -> String {
+    format!(
+        "The tool server \"{label}\" answered with something that is not JSON-RPC, so this \
+         call's result was lost; it may or may not have run. Check before retrying it."
+    )
+}
+
 /// A proxied MCP server that answered a forwarded call with an error result and no text.
 pub fn proxy_error_without_text(label: &str) -> String {
     format!("The tool server \"{label}\" reported an error without saying what went wrong.")

@@ -18,7 +18,10 @@
 //!
 //! Arguments and results (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) and the
 //! handler's own error text (`otel.status_description`) may hold secrets: they are
-//! recorded only when the host opts in with [`ToolContext::with_traced_content`].
+//! recorded only when the host opts in with [`ToolContext::with_traced_content`]. rmcp,
+//! under the MCP server, logs whole requests (arguments included) at `DEBUG` on its own
+//! targets, out of toolset's reach: the directive `rmcp=info` silences them (see that
+//! method; `tests/tests/tracing_rmcp.rs` shows both the leak and the filter).
 //!
 //! Cost with no subscriber: `apply` checks the maximum level once per program
 //! ([`calls_traced`]) and, when nothing records `INFO` spans, runs every call with

@@ -1,5 +1,5 @@
-//! The streamable HTTP server under attack, over loopback: slow headers, too many
-//! connections and sessions, foreign `Origin` and `Host`, missing credentials,
+//! The streamable HTTP server under attack, over loopback: slow and trickled headers,
+//! trickled bodies, too many connections and sessions, foreign `Origin` and `Host`, missing credentials,
 //! unauthenticated remote binding, and a write whose session was deleted before it ran.
 
 mod support;
@@ -83,6 +83,176 @@ async fn a_connection_slow_to_send_its_headers_is_closed() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Writes `bytes` one at a time, `every` apart, until they are all sent or the server
+/// closes the connection; how many were sent.
+async fn trickle(
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    bytes: Vec<u8>,
+    every: Duration,
+) -> usize {
+    let mut sent = 0;
+    for byte in bytes {
+        tokio::time::sleep(every).await;
+        if to.write_all(&[byte]).await.is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    sent
+}
+
+/// Reads until the server closes the connection (or resets it), at most `limit`; what it
+/// wrote, or `None` if the connection was still open after `limit`.
+async fn read_until_closed(
+    from: &mut tokio::net::tcp::OwnedReadHalf,
+    limit: Duration,
+) -> Option<String> {
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(limit, async {
+        let mut buffer = [0_u8; 1024];
+        loop {
+            match from.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(read) => answer.extend_from_slice(&buffer[..read]),
+            }
+        }
+    })
+    .await;
+    read.ok()
+        .map(|()| String::from_utf8_lossy(&answer).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trickled_body_is_cut_off_at_the_whole_body_deadline_and_its_slot_freed() {
+    // One connection slot: the trickler holds it until the server lets it go.
+    let limit = Duration::from_millis(600);
+    let (addr, _server, _stop) = start(
+        HttpConfig::new()
+            .with_max_connections(1)
+            .with_body_read_timeout(limit),
+    )
+    .await;
+    let body = initialize_body();
+    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
+    for (name, value) in POST_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("content-length: {}\r\n\r\n", body.len()));
+    let stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let (mut from, mut to) = stream.into_split();
+    to.write_all(head.as_bytes())
+        .await
+        .expect("the headers are written");
+    let started = Instant::now();
+    // A byte every 150 ms: each gap is well under the limit, the whole body (about 150
+    // bytes, 20 s) far over it.
+    let trickler = tokio::spawn(trickle(to, body.into_bytes(), Duration::from_millis(150)));
+    let answer = read_until_closed(&mut from, Duration::from_secs(5)).await;
+    let elapsed = started.elapsed();
+    let answer = answer.expect("the trickling connection was still open after 5 s");
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "closed only after {elapsed:?}, for a {limit:?} body deadline"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("600 ms"), "{answer}");
+    trickler.abort();
+    // The one slot is free again: a well-behaved client gets in.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(open_session(addr, &[]).await.is_ok(), "the slot was freed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trickled_headers_are_cut_off_at_the_whole_header_deadline() {
+    let limit = Duration::from_millis(600);
+    let (addr, _server, _stop) = start(
+        HttpConfig::new()
+            .with_max_connections(1)
+            .with_header_read_timeout(limit),
+    )
+    .await;
+    let stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let (mut from, mut to) = stream.into_split();
+    to.write_all(b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n")
+        .await
+        .expect("the first bytes are written");
+    let started = Instant::now();
+    // A header of 200 bytes, a byte every 100 ms: never a gap near the limit.
+    let padding = format!("x-padding: {}\r\n", "a".repeat(200));
+    let trickler = tokio::spawn(trickle(
+        to,
+        padding.into_bytes(),
+        Duration::from_millis(100),
+    ));
+    let closed = read_until_closed(&mut from, Duration::from_secs(5)).await;
+    let elapsed = started.elapsed();
+    assert!(
+        closed.is_some(),
+        "the connection trickling its headers was still open after 5 s"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "closed only after {elapsed:?}, for a {limit:?} header deadline"
+    );
+    trickler.abort();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(open_session(addr, &[]).await.is_ok(), "the slot was freed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_trickled_from_its_first_header_to_its_body_is_read_within_both_deadlines() {
+    // Headers just inside their deadline, then the body: the whole request is bounded by
+    // the sum of the two, however it is paced.
+    let limit = Duration::from_millis(600);
+    let (addr, _server, _stop) = start(
+        HttpConfig::new()
+            .with_header_read_timeout(limit)
+            .with_body_read_timeout(limit),
+    )
+    .await;
+    let body = initialize_body();
+    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
+    for (name, value) in POST_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("content-length: {}\r\n", body.len()));
+    let stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let (mut from, mut to) = stream.into_split();
+    to.write_all(head.as_bytes())
+        .await
+        .expect("the first headers are written");
+    let started = Instant::now();
+    // The last header and the blank line in 480 ms, then the body at the same pace.
+    let rest = format!("x: 1\r\n\r\n{body}");
+    let trickler = tokio::spawn(trickle(to, rest.into_bytes(), Duration::from_millis(60)));
+    let answer = read_until_closed(&mut from, Duration::from_secs(5)).await;
+    let elapsed = started.elapsed();
+    let answer = answer.expect("the trickling connection was still open after 5 s");
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "closed only after {elapsed:?}, for {limit:?} + {limit:?} deadlines"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    trickler.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_sent_at_once_within_the_deadline_is_served() {
+    // The deadline bounds slow bodies only: a normal request under a short one passes.
+    let (addr, _server, _stop) =
+        start(HttpConfig::new().with_body_read_timeout(Duration::from_millis(300))).await;
+    let reply = request(addr, "POST", &POST_HEADERS, &initialize_body()).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_the_cap_is_answered_413() {
+    let (addr, _server, _stop) = start(HttpConfig::new().with_max_body_bytes(64)).await;
+    let reply = request(addr, "POST", &POST_HEADERS, &initialize_body()).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert!(reply.body.contains("at most 64 bytes"), "{}", reply.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,8 @@
 //! A tiny MCP server for the toolbox's proxy tests, on stdio: a tool that echoes (and
 //! reports progress), one that answers with an error result, one that kills the server
-//! mid-call, and one that adds or removes a tool and says so with `list_changed`.
+//! mid-call, one that adds or removes a tool and says so with `list_changed`, one that
+//! never answers, and one that writes a line that is not JSON-RPC (its `text`, or a
+//! sentence) on stdout instead of answering.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -10,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Default)]
@@ -49,6 +52,12 @@ impl ServerHandler for Fixture {
             tool("fail", "Always answer with an error.", true),
             tool("die", "Kill the server while answering.", false),
             tool("toggle", "Add or remove the tool `extra`.", false),
+            tool("hang", "Never answer.", true),
+            tool(
+                "garbage",
+                "Write a line that is not JSON-RPC, never answer.",
+                true,
+            ),
         ];
         if self.extra.load(Ordering::SeqCst) {
             tools.push(tool("extra", "Exists only after a toggle.", true));
@@ -86,6 +95,20 @@ impl ServerHandler for Fixture {
                 let now = !self.extra.fetch_xor(true, Ordering::SeqCst);
                 let _ = context.peer.notify_tool_list_changed().await;
                 CallToolResult::success(vec![ContentBlock::text(format!("extra listed: {now}"))])
+            }
+            "hang" => std::future::pending().await,
+            "garbage" => {
+                let line = if text.is_empty() {
+                    "this line is not JSON-RPC"
+                } else {
+                    text.as_str()
+                };
+                {
+                    let mut stdout = std::io::stdout().lock();
+                    let _ = writeln!(stdout, "{line}");
+                    let _ = stdout.flush();
+                }
+                std::future::pending().await
             }
             "extra" if self.extra.load(Ordering::SeqCst) => {
                 CallToolResult::success(vec![ContentBlock::text("extra ran")])

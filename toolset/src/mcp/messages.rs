@@ -58,9 +58,22 @@ pub(crate) const MISSING_HOST: &str = "Bad Request: a Host header is required";
 pub(crate) const NO_CONNECTION_INFO: &str =
     "Internal Server Error: the request carries no connection information";
 
-/// A body that could not be read to check whether it opens a session.
-pub(crate) const UNREADABLE_BODY: &str =
-    "Bad Request: the request body could not be read (too large, or too slow)";
+/// A request body that could not be read (the connection broke, or its framing is wrong).
+pub(crate) const UNREADABLE_BODY: &str = "Bad Request: the request body could not be read (the connection broke or its framing is wrong)";
+
+/// A request body that did not arrive whole within the body read timeout.
+pub(crate) fn body_too_slow(limit: std::time::Duration) -> String {
+    format!(
+        "Request Timeout: the whole request body must arrive within {} ms of the headers; \
+         send it at once",
+        limit.as_millis()
+    )
+}
+
+/// A request body larger than the cap.
+pub(crate) fn body_too_large(max: usize) -> String {
+    format!("Payload Too Large: this server accepts request bodies of at most {max} bytes")
+}
 
 /// A request without the configured bearer token.
 pub(crate) const UNAUTHENTICATED: &str =

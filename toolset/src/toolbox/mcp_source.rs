@@ -7,10 +7,15 @@
 //! forwarded with a progress token (its notifications reach the call's
 //! [`ToolContext`]) and cancelled with the call (dropping rmcp's request sends
 //! `notifications/cancelled`); a remote error result and a broken transport are failed
-//! outcomes. `notifications/tools/list_changed` re-lists the tools: a tool that vanished is
-//! unknown to the next request's gate.
+//! outcomes. Every call gets one outcome in bounded time whatever the server does: each
+//! proxied tool has the namespace's time limit ([`McpTools::with_call_timeout`], applied by
+//! `apply` as any tool's), and over stdio a line that is not JSON-RPC fails the calls
+//! waiting for an answer at once (`mcp_stdio.rs`).
+//! `notifications/tools/list_changed` re-lists the tools: a tool that vanished is unknown
+//! to the next request's gate.
 
 use super::dynamic::{DynamicHandler, DynamicTool};
+use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
 use super::{RuntimeTool, Source, Toolbox};
 use crate::{Content, Tier, ToolContext, ToolError, ToolName, ToolOutput, ToolSet, messages};
@@ -20,13 +25,18 @@ use rmcp::model::{
     ClientRequest, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken,
     RequestId, ServerResult, Tool,
 };
-use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService};
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+use std::time::Duration;
+
+/// The time limit of a proxied call unless the host sets one with
+/// [`McpTools::with_call_timeout`]: 60 s.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What the MCP server says about one of its tools, for the host's tier mapping.
 #[derive(Debug, Clone)]
@@ -127,6 +137,8 @@ struct Shared {
     label: String,
     tiers: RwLock<Option<TierFn>>,
     explicit: RwLock<HashMap<String, Tier>>,
+    /// Every proxied call's time limit.
+    call_timeout: RwLock<Duration>,
     /// The connection; dropping it (with the last toolbox) stops the server.
     service: Mutex<Option<RunningService<RoleClient, Listener>>>,
     peer: Peer<RoleClient>,
@@ -183,13 +195,18 @@ fn token_text(token: &ProgressToken) -> String {
 }
 
 impl McpTools {
-    /// Starts `command` as an MCP server on its stdio and lists its tools, to be namespaced
-    /// `label_tool`. The process ends when the last toolbox holding it is dropped.
+    /// Starts `command` as an MCP server on its stdio (its stdin and stdout piped, its
+    /// stderr inherited) and lists its tools, to be namespaced `label_tool`. The process
+    /// is killed when the last toolbox holding it is dropped.
+    ///
+    /// A line the server writes on its stdout that is not a JSON-RPC message (the MCP
+    /// stdio transport allows nothing else there) fails at once every call waiting for an
+    /// answer: its answer may be the garbled line. Calls made after it go on.
     pub async fn connect_stdio(
         label: &str,
         command: tokio::process::Command,
     ) -> Result<McpTools, McpSourceError> {
-        let transport = TokioChildProcess::new(command)
+        let transport = ChildStdio::spawn(command)
             .map_err(|error| McpSourceError::Connect(error.to_string()))?;
         McpTools::connect(label, transport).await
     }
@@ -209,6 +226,11 @@ impl McpTools {
 
     /// Connects over any rmcp client transport (for streamable HTTP with settings of your
     /// own, rmcp's `StreamableHttpClientTransport`) and lists the server's tools.
+    ///
+    /// What the transport does with a message it cannot read is its own affair: rmcp's
+    /// streamable HTTP client fails a request answered with an unreadable JSON body but
+    /// skips an unreadable SSE event, and a call whose answer is lost that way ends at the
+    /// [time limit](Self::with_call_timeout).
     pub async fn connect<Tr, E, A>(label: &str, transport: Tr) -> Result<McpTools, McpSourceError>
     where
         Tr: IntoTransport<RoleClient, E, A>,
@@ -233,6 +255,7 @@ impl McpTools {
             label: label.to_owned(),
             tiers: RwLock::new(None),
             explicit: RwLock::new(HashMap::new()),
+            call_timeout: RwLock::new(DEFAULT_CALL_TIMEOUT),
             peer: service.peer().clone(),
             service: Mutex::new(Some(service)),
             listed: RwLock::new(Vec::new()),
@@ -266,6 +289,20 @@ impl McpTools {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(name.to_owned(), tier);
+        self
+    }
+
+    /// The time limit of every call to this server's tools ([`DEFAULT_CALL_TIMEOUT`], 60 s,
+    /// unless set): a call the server has not answered by then ends with a timed-out
+    /// outcome naming the limit, and the server is sent `notifications/cancelled`. Like
+    /// the tiers, it is read when the namespace is added to a toolbox and at every
+    /// re-listing. A zero limit is refused then, as for any runtime tool.
+    pub fn with_call_timeout(self, limit: Duration) -> Self {
+        *self
+            .shared
+            .call_timeout
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = limit;
         self
     }
 
@@ -394,7 +431,12 @@ impl Shared {
             .and_then(|tier| tier(&info));
         // A tool the host says nothing about is only ever proposed.
         let tier = explicit.or(mapped).unwrap_or(Tier::Irreversible);
+        let limit = *self
+            .call_timeout
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
         let mut tool = DynamicTool::new(format!("{}_{}", self.label, info.name), tier, description)
+            .timeout(limit)
             .input_schema(Value::Object((*remote.input_schema).clone()))
             .boxed_handler(Arc::new(Forward {
                 shared: Arc::downgrade(self),
@@ -506,6 +548,9 @@ impl DynamicHandler for Forward {
                 Ok(_) => Err(unreachable(
                     &"it answered with something else than a tool result",
                 )),
+                Err(ServiceError::McpError(error)) if error.code == NOT_JSON_RPC => Err(
+                    ToolError::failed(messages::proxy_not_json_rpc(&shared.label)),
+                ),
                 Err(error) => Err(unreachable(&error)),
             }
         })

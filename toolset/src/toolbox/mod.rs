@@ -11,11 +11,13 @@
 mod dynamic;
 #[cfg(feature = "mcp-client")]
 mod mcp_source;
+#[cfg(feature = "mcp-client")]
+mod mcp_stdio;
 mod register;
 
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn};
 #[cfg(feature = "mcp-client")]
-pub use mcp_source::{Hints, McpSourceError, McpTools, RemoteTool};
+pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool};
 pub use register::{RegistrationError, RegistrationProblem};
 
 use crate::consumer::Format;

@@ -17,8 +17,9 @@ use tower::{Layer, Service};
 /// timeouts, which `Host` and `Origin` values are accepted, and who may call.
 ///
 /// The defaults hold for a server on a developer's machine: loopback `Host` names only
-/// from loopback peers, no browser origin but the server's own, bounded connections,
-/// sessions and reads, and no authentication, which is only allowed on a loopback
+/// from loopback peers, no browser origin but the server's own, bounded connections and
+/// sessions, a deadline for each request's whole headers and whole body (so a request is
+/// read within 40 s however slowly it is sent), and no authentication, which is only allowed on a loopback
 /// address: binding any other address without [`with_bearer_token`](Self::with_bearer_token)
 /// or [`with_auth_layer`](Self::with_auth_layer) is refused unless
 /// [`allow_unauthenticated_remote`](Self::allow_unauthenticated_remote) says so.
@@ -90,14 +91,26 @@ impl HttpConfig {
         self
     }
 
-    /// A connection that has not sent a request's complete headers within this long is
-    /// closed (10 s by default): slow clients cannot hold connections open.
+    /// A deadline for a request's whole headers (10 s by default): it starts when the
+    /// connection begins waiting for a request (when it opens, and after each answer on a
+    /// kept-alive connection) and does not restart as bytes arrive, so headers trickled a
+    /// byte at a time are cut off too. A connection that misses it is closed.
+    ///
+    /// With [`with_body_read_timeout`](Self::with_body_read_timeout) this bounds the whole
+    /// request: headers and body are read within the sum of the two.
     pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
         self.header_read_timeout = timeout;
         self
     }
 
-    /// A request body not received within this long is abandoned (30 s by default).
+    /// A deadline for a request's whole body (30 s by default), counted from the end of
+    /// its headers: the body must have arrived entirely by then, however it is paced (a
+    /// client trickling a byte at a time does not restart it). A request that misses it
+    /// is answered `408 Request Timeout` and its connection closed, which frees its slot
+    /// under [`with_max_connections`](Self::with_max_connections).
+    ///
+    /// A whole request (headers and body) is therefore read within
+    /// [`with_header_read_timeout`](Self::with_header_read_timeout) plus this.
     pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
         self.body_read_timeout = timeout;
         self
@@ -141,9 +154,11 @@ impl HttpConfig {
     }
 
     /// Mounts `layer` (any `tower` layer: an OAuth 2.1 resource-server check, a rate
-    /// limit, tracing…) around the MCP endpoint, inside the connection, `Host` and
-    /// `Origin` checks; see [`with_auth_layer`](Self::with_auth_layer) for one that
-    /// authenticates.
+    /// limit, tracing…) around the MCP endpoint, inside the connection, `Host`, `Origin`
+    /// and bearer checks and outside the session cap, before the body is read: a layer
+    /// that refuses a request costs no body read, and one that reads the body is held to
+    /// [`with_body_read_timeout`](Self::with_body_read_timeout)'s deadline. See
+    /// [`with_auth_layer`](Self::with_auth_layer) for one that authenticates.
     pub fn with_layer<L>(mut self, layer: L) -> Self
     where
         L: Layer<Route> + Clone + Send + Sync + 'static,

@@ -1,6 +1,6 @@
 //! The streamable HTTP transport of [`McpServer`]: rmcp's `StreamableHttpService` behind
-//! hyper, hardened ([`HttpConfig`]): capped connections and sessions, header and body
-//! read timeouts, idle sessions expired, `Host` and `Origin` checked, bearer or any
+//! hyper, hardened ([`HttpConfig`]): capped connections and sessions, deadlines for the
+//! whole header and the whole body of every request, idle sessions expired, `Host` and `Origin` checked, bearer or any
 //! `tower` authentication, and no unauthenticated serving beyond loopback unless asked.
 
 mod config;
@@ -21,7 +21,6 @@ use std::io;
 use std::sync::Arc;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio_util::sync::CancellationToken;
-use tower_http::timeout::RequestBodyTimeoutLayer;
 
 /// The path [`McpServer::serve_http`] answers MCP requests on.
 pub const DEFAULT_HTTP_PATH: &str = "/mcp";
@@ -110,16 +109,21 @@ impl<T: ToolSet> McpServer<T> {
             Arc::clone(&sessions),
             rmcp_config,
         );
-        let mut router = axum::Router::new().nest_service(DEFAULT_HTTP_PATH, service);
-        for layer in &config.layers {
-            router = layer(router);
-        }
         let guard = Arc::new(Guard {
             config: config.clone(),
             sessions,
         });
-        router
-            .layer(axum::middleware::from_fn_with_state(guard, guard::check))
-            .layer(RequestBodyTimeoutLayer::new(config.body_read_timeout))
+        // Innermost, next to rmcp: the body read whole, and the session cap.
+        let mut router = axum::Router::new()
+            .nest_service(DEFAULT_HTTP_PATH, service)
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&guard),
+                guard::whole_body,
+            ));
+        for layer in &config.layers {
+            router = layer(router);
+        }
+        // Outermost: hosts, origins, the bearer token and the body's deadline.
+        router.layer(axum::middleware::from_fn_with_state(guard, guard::check))
     }
 }

@@ -1,0 +1,158 @@
+//! What a host's DEBUG subscriber receives from an MCP server with traced content off
+//! (`ToolContext::with_traced_content(false)`, the default): rmcp itself logs every
+//! `tools/call` request, arguments included, and its result at DEBUG (target
+//! `rmcp::service`), which toolset cannot intercept, so the documented directive `rmcp=info`
+//! is what keeps them out. Both halves are shown here: without the directive a secret
+//! planted in an argument reaches the subscriber; with it, nothing of it does.
+
+use std::fmt::{Debug, Write as _};
+use std::sync::{Arc, Mutex, PoisonError};
+use toolset::mcp::McpServer;
+use toolset::{Autonomy, ToolContext, tool, toolset};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Subscriber};
+use tracing_subscriber::Layer;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+
+/// The secret the model puts in an argument; the tool's result carries it too.
+const SECRET: &str = "s3cr3t-planted-in-an-argument";
+
+/// The vault.
+#[derive(Default)]
+pub struct Vault {
+    notes: Vec<String>,
+}
+
+/// Store a note.
+#[tool(tier = "reversible")]
+pub async fn store(vault: &mut Vault, note: String) -> String {
+    vault.notes.push(note.clone());
+    format!("stored {note}")
+}
+
+toolset! {
+    /// The vault's tools.
+    pub VaultTools<Vault> = [store];
+}
+
+/// Every field of every span and event the subscriber lets through, as text, each line
+/// led by its target.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<String>>);
+
+impl Captured {
+    fn text(&self) -> String {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn line(&self, target: &str, record: impl FnOnce(&mut Fields)) {
+        let mut fields = Fields(format!("{target}:"));
+        record(&mut fields);
+        let mut text = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        text.push_str(&fields.0);
+        text.push('\n');
+    }
+}
+
+struct Fields(String);
+
+impl Visit for Fields {
+    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+        let _ = write!(self.0, " {}={value:?}", field.name());
+    }
+}
+
+impl<S: Subscriber> Layer<S> for Captured {
+    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
+        self.line(event.metadata().target(), |fields| event.record(fields));
+    }
+
+    fn on_new_span(&self, attrs: &Attributes<'_>, _id: &Id, _ctx: Context<'_, S>) {
+        self.line(attrs.metadata().target(), |fields| attrs.record(fields));
+    }
+
+    fn on_record(&self, _id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
+        self.line("(recorded)", |fields| values.record(fields));
+    }
+}
+
+/// Serves the vault over an in-memory pipe to rmcp's client, which calls `store` with the
+/// secret, under a subscriber that records everything `filter` lets through at DEBUG and
+/// above; what it captured.
+fn captured_under(filter: &str) -> String {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+
+    let filter: Targets = filter.parse().expect("a valid directive");
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone().with_filter(filter));
+    // One thread: rmcp's tasks run on it, under this thread's subscriber.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let server = McpServer::<VaultTools>::new(Vault::default())
+        .with_autonomy(Autonomy::Reversible)
+        .with_context(ToolContext::default().with_traced_content(false));
+    let answer = tracing::subscriber::with_default(subscriber, || {
+        runtime.block_on(async move {
+            let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+            let serving = tokio::spawn(async move {
+                if let Ok(running) = server.serve_on(server_io).await {
+                    let _ = running.waiting().await;
+                }
+            });
+            let client = ().serve(client_io).await.expect("the client connects");
+            let mut params = CallToolRequestParams::new("store");
+            params.arguments = serde_json::json!({ "note": SECRET }).as_object().cloned();
+            let answer = client
+                .call_tool(params)
+                .await
+                .expect("the call is answered");
+            let _ = client.cancel().await;
+            let _ = serving.await;
+            answer
+        })
+    });
+    assert!(
+        format!("{answer:?}").contains(&format!("stored {SECRET}")),
+        "{answer:?}"
+    );
+    captured.text()
+}
+
+#[test]
+fn without_the_directive_rmcp_logs_a_tools_calls_arguments_at_debug() {
+    let text = captured_under("debug");
+    let leaked: Vec<&str> = text.lines().filter(|line| line.contains(SECRET)).collect();
+    assert!(
+        !leaked.is_empty(),
+        "rmcp no longer logs the arguments at DEBUG: the README's tracing section and \
+         ToolContext::with_traced_content can drop the rmcp=info advice\n{text}"
+    );
+    assert!(
+        leaked.iter().all(|line| line.starts_with("rmcp::service:")),
+        "only rmcp's events carry it, not toolset's: {leaked:#?}"
+    );
+    assert!(
+        leaked
+            .iter()
+            .any(|line| line.contains("received request") && line.contains("\"store\"")),
+        "the request itself is logged, arguments and all: {leaked:#?}"
+    );
+}
+
+#[test]
+fn the_documented_rmcp_info_directive_keeps_arguments_and_results_out_of_a_debug_subscriber() {
+    let text = captured_under("debug,rmcp=info");
+    assert!(
+        text.contains("tools/call"),
+        "the subscriber still records toolset's spans at DEBUG:\n{text}"
+    );
+    assert!(!text.contains(SECRET), "{text}");
+}
