@@ -87,6 +87,17 @@ async fn a_connection_slow_to_send_its_headers_is_closed() {
 
 /// Writes `bytes` one at a time, `every` apart, until they are all sent or the server
 /// closes the connection; how many were sent.
+/// A POST's request line and headers for `body_len` bytes of body, without the blank line
+/// that ends them.
+fn post_head(addr: SocketAddr, body_len: usize) -> String {
+    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
+    for (name, value) in POST_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("content-length: {body_len}\r\n"));
+    head
+}
+
 async fn trickle(
     mut to: tokio::net::tcp::OwnedWriteHalf,
     bytes: Vec<u8>,
@@ -135,11 +146,7 @@ async fn a_trickled_body_is_cut_off_at_the_whole_body_deadline_and_its_slot_free
     )
     .await;
     let body = initialize_body();
-    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
-    for (name, value) in POST_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str(&format!("content-length: {}\r\n\r\n", body.len()));
+    let head = format!("{}\r\n", post_head(addr, body.len()));
     let stream = TcpStream::connect(addr).await.expect("the server accepts");
     let (mut from, mut to) = stream.into_split();
     to.write_all(head.as_bytes())
@@ -213,11 +220,7 @@ async fn a_request_trickled_from_its_first_header_to_its_body_is_read_within_bot
     )
     .await;
     let body = initialize_body();
-    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {addr}\r\n");
-    for (name, value) in POST_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str(&format!("content-length: {}\r\n", body.len()));
+    let head = post_head(addr, body.len());
     let stream = TcpStream::connect(addr).await.expect("the server accepts");
     let (mut from, mut to) = stream.into_split();
     to.write_all(head.as_bytes())
