@@ -7,8 +7,8 @@ use serde_json::Value;
 use toolset::consumer::{Format, Order, tool_list};
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
-    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext, ToolName,
-    ToolOutput, ToolSearch, tool, toolset,
+    Activations, Autonomy, DynamicTool, Outcome, Policy, ProblemKind, Request, Tier, ToolCall,
+    ToolContext, ToolName, ToolOutput, ToolSearch, Toolbox, tool, toolset,
 };
 
 /// Tell the time.
@@ -207,6 +207,89 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// A toolbox of `Tools` with one runtime tool, `note`, taking a required string `text`.
+fn toolbox_with_note() -> Toolbox<Tools> {
+    Tools::toolbox()
+        .with(
+            DynamicTool::new("note", Tier::Reversible, "Write a note down.")
+                .input_schema(serde_json::json!({
+                    "type": "object",
+                    "properties": {"text": {"type": "string"}},
+                    "required": ["text"],
+                    "additionalProperties": false
+                }))
+                .handler(|_args: Value, _ctx: &ToolContext| async move { "noted" }),
+        )
+        .expect("a valid runtime tool")
+}
+
+/// Argument texts of every kind the gate tells apart: fitting, ill-typed, unknown keys,
+/// not an object, not JSON, a search query.
+const ARGUMENTS: [&str; 8] = [
+    "{}",
+    r#"{"id":3}"#,
+    r#"{"id":"three"}"#,
+    r#"{"text":"milk"}"#,
+    r#"{"query":"weather"}"#,
+    r#"{"nope":1}"#,
+    "[1]",
+    "{not json",
+];
+
+const AUTONOMIES: [Autonomy; 4] = [
+    Autonomy::Off,
+    Autonomy::ReadOnly,
+    Autonomy::Reversible,
+    Autonomy::ExternalReversible,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `Request::check` is the gate's verdict on one call, whatever the request: random
+    /// policies (hidden, denied, deferred), autonomies, activations, injections, history,
+    /// formats, search modes, a toolbox or none, and calls to every kind of name with every
+    /// kind of arguments and id.
+    #[test]
+    fn checking_one_call_gives_exactly_the_verdict_of_gating_it_alone(
+        flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
+        autonomy in 0..AUTONOMIES.len(),
+        activated in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+        injected in proptest::collection::vec(0..7usize, 0..2),
+        history in proptest::collection::vec(0..UNIVERSE.len(), 0..3),
+        format in 0..FORMATS.len(),
+        hosted in any::<bool>(),
+        with_toolbox in any::<bool>(),
+        name in 0..UNIVERSE.len() + 1,
+        arguments in 0..ARGUMENTS.len(),
+        empty_id in any::<bool>(),
+    ) {
+        let policy = policy_from(&flags).limit_autonomy(AUTONOMIES[autonomy]);
+        let mut activations = Activations::new();
+        for index in activated {
+            activations.activate(UNIVERSE[index]);
+        }
+        let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
+        let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
+        let toolbox = toolbox_with_note();
+        let mut request = Request::new(&policy, FORMATS[format])
+            .activated(&activations)
+            .history(&history)
+            .search(search);
+        if with_toolbox {
+            request = request.toolbox(&toolbox);
+        }
+        for index in injected {
+            request = request.inject(<ToolsName as ToolName>::ALL[index]);
+        }
+        let name = UNIVERSE.get(name).copied().unwrap_or("note");
+        let id = if empty_id { "" } else { "call_1" };
+        let call = ToolCall::new(id, name, ARGUMENTS[arguments]);
+        let gated = request.gate([call.clone()]).map(|_| ()).map_err(|rejected| rejected.problems().to_vec());
+        prop_assert_eq!(request.check(&call), gated, "{:?} under {:?}", call, request);
     }
 }
 

@@ -145,13 +145,7 @@ pub(crate) fn check_program<T: ToolSet>(
             problems.push(problem.clone());
             problem_calls.push(index);
         }
-        let outcome = route(call).and_then(|route| match route {
-            Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
-            Route::Answered(output) => Ok(Checked::Answered(output)),
-            Route::Runtime(tool) => verify_runtime_arguments(call, tool.spec())
-                .map(|args| Checked::Runtime { tool, args }),
-        });
-        match outcome {
+        match check_routed::<T>(call, &mut route) {
             // Once the program is rejected, the rest is only checked, not kept.
             Ok(_) if !problems.is_empty() => {}
             Ok(checked) => keep(index, call, checked),
@@ -169,6 +163,43 @@ pub(crate) fn check_program<T: ToolSet>(
             problem_calls,
             calls,
         })
+    }
+}
+
+/// Verifies one call of a program: `route` decides which tool it is for (or answers it),
+/// then its arguments are checked against that tool. What [`check_program`] does for each
+/// call, and all that [`check_one`] does besides the id.
+fn check_routed<T: ToolSet>(
+    call: &ToolCall,
+    route: &mut impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+) -> Result<Checked<T>, CallProblem> {
+    route(call).and_then(|route| match route {
+        Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
+        Route::Answered(output) => Ok(Checked::Answered(output)),
+        Route::Runtime(tool) => {
+            verify_runtime_arguments(call, tool.spec()).map(|args| Checked::Runtime { tool, args })
+        }
+    })
+}
+
+/// The problems [`check_program`] finds in the one-call program `[call]`, in its order
+/// (the id's, then the call's), without splitting it by tier: for a call checked on its
+/// own, before the program it belongs to is complete.
+pub(crate) fn check_one<T: ToolSet>(
+    call: &ToolCall,
+    mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+) -> Result<(), Vec<CallProblem>> {
+    let mut problems: Vec<CallProblem> = id_problems(std::slice::from_ref(call))
+        .into_iter()
+        .flatten()
+        .collect();
+    if let Err(problem) = check_routed::<T>(call, &mut route) {
+        problems.push(problem);
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
     }
 }
 

@@ -549,6 +549,22 @@ impl<'p, T: ToolSet> Request<'p, T> {
         })
     }
 
+    /// Checks one call as [`gate`](Self::gate) would check it in a program of that call
+    /// alone: `Ok` exactly when `gate([call])` builds a plan, and otherwise the very
+    /// problems its [`Rejected`] holds (an empty id, then the call's own: a name this
+    /// request does not permit, arguments that do not fit). Nothing is split by tier and
+    /// nothing is proposed.
+    ///
+    /// This is the early verdict on a call a stream has just completed (see
+    /// [`crate::stream`]): it is for showing while the model is still writing. What runs is
+    /// still decided by gating the whole program, where a call that passes here can be
+    /// rejected with the others (a call id another call also uses, say). A call to the
+    /// local tool search is answered to be checked, as the gate answers it.
+    pub fn check(&self, call: &ToolCall) -> Result<(), Vec<CallProblem>> {
+        let layout = OnceCell::new();
+        crate::gate::check_one::<T>(call, |call| self.route(&layout, call))
+    }
+
     /// What [`gate`](Self::gate) makes of one `call` to `tool` (the name `call` names),
     /// which `policy` offers: permitted by every request under `policy` whatever it
     /// activated, injected or took from a toolbox (see `permits`; a runtime tool cannot

@@ -52,8 +52,14 @@ pub(crate) struct Verified<T: ToolSet> {
 }
 
 impl<T: ToolSet> Policy<T> {
-    /// Checks one call on its own: the tool is offered (or deferred) and not denied, and
-    /// the arguments deserialize into its typed arguments and meet its schema constraints.
+    /// Checks one call on its own against this policy alone: the tool is offered (or
+    /// deferred) and not denied, and the arguments deserialize into its typed arguments
+    /// and meet its schema constraints.
+    ///
+    /// A policy knows no request: a deferred tool passes here whether or not a search
+    /// activated it, and a runtime tool is unknown here. For the verdict the gate will
+    /// give, check the call through the request that gates it:
+    /// [`Request::check`](crate::Request::check).
     ///
     /// A call can be checked as soon as its arguments are complete (while the model is
     /// still streaming the rest of its answer), so a mistake can be reported early. The

@@ -78,14 +78,17 @@
 //! # Checking a call before the stream ends
 //!
 //! A complete call can be verified at once, so a host can show a problem or a proposal
-//! while the model is still writing: [`Policy::check(&call)`](crate::Policy::check) checks
-//! one call under the same policy (known, allowed, arguments that fit the schema); the
-//! verdict is for showing. What runs is decided only by gating the whole program from
-//! [`CallStream::finish`]: one bad call still rejects the whole program.
+//! while the model is still writing: [`Request::check(&call)`](crate::Request::check) gives
+//! exactly the verdict the request's gate gives a program of that call alone (the same
+//! route: what the request offers, activated and injected tools, the toolbox's runtime
+//! tools, the arguments' schema); the verdict is for showing. What runs is decided only by
+//! gating the whole program from [`CallStream::finish`] through the same request: one bad
+//! call still rejects the whole program.
 //!
 //! ```
 //! use toolset::stream::{Anthropic, CallStream};
-//! use toolset::{Autonomy, tool, toolset};
+//! use toolset::consumer::Format;
+//! use toolset::{Autonomy, Request, tool, toolset};
 //!
 //! /// Search the inbox by free text.
 //! #[tool(tier = "read_only")]
@@ -102,11 +105,12 @@
 //!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
 //! );
 //! let policy = Tools::policy(Autonomy::ReadOnly);
+//! let request = Request::new(&policy, Format::Anthropic);
 //! let mut stream = CallStream::<Anthropic>::new();
 //! for call in stream.feed_sse(body)? {
 //!     // The stream has not ended, and the call can already be answered.
-//!     let problem = policy.check(&call).expect_err("7 is not a string");
-//!     assert!(problem.message.contains("Invalid arguments"));
+//!     let problems = request.check(&call).expect_err("7 is not a string");
+//!     assert!(problems[0].message.contains("Invalid arguments"));
 //! }
 //! # Ok::<(), toolset::stream::StreamError>(())
 //! ```
