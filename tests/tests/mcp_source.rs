@@ -123,29 +123,19 @@ async fn a_server_dying_mid_call_gives_a_failed_outcome_and_the_other_calls_stil
     let toolbox = Host::toolbox()
         .with_namespace(mapped().await)
         .expect("registers");
-    let plan = toolbox
-        .gate(
-            [
-                call("1", "fix_echo", r#"{"text":"before"}"#),
-                call("2", "fix_die", "{}"),
-                call("3", "write_line", r#"{"line":"after"}"#),
-                call("4", "fix_echo", r#"{"text":"too late"}"#),
-            ],
-            &Host::policy(Autonomy::Reversible),
-        )
-        .expect("valid");
-    let mut log = Log::default();
-    let report = tokio::time::timeout(
+    let (report, log) = apply_within(
+        &toolbox,
+        [
+            call("1", "fix_echo", r#"{"text":"before"}"#),
+            call("2", "fix_die", "{}"),
+            call("3", "write_line", r#"{"line":"after"}"#),
+            call("4", "fix_echo", r#"{"text":"too late"}"#),
+        ],
         Duration::from_secs(20),
-        toolbox.apply(&mut log, &ToolContext::default(), plan),
+        "a dead server does not hang apply",
     )
-    .await
-    .expect("a dead server does not hang apply");
-    let kinds: Vec<&str> = report
-        .outcomes()
-        .map(|(_, outcome)| outcome.kind())
-        .collect();
-    assert_eq!(kinds, ["done", "failed", "done", "failed"]);
+    .await;
+    assert_eq!(kinds(&report), ["done", "failed", "done", "failed"]);
     assert_eq!(
         log.lines,
         ["after"],
@@ -211,6 +201,27 @@ async fn list_changed_adds_and_removes_tools() {
 }
 
 /// The kinds of a report's outcomes, in the model's order.
+/// Gates `calls` under `Reversible` autonomy and applies them, failing with `hangs` if
+/// apply has not ended within `bound`: the report, and the log the compiled writes wrote.
+async fn apply_within(
+    toolbox: &Toolbox<Host>,
+    calls: impl IntoIterator<Item = ToolCall>,
+    bound: Duration,
+    hangs: &str,
+) -> (toolset::Report, Log) {
+    let plan = toolbox
+        .gate(calls, &Host::policy(Autonomy::Reversible))
+        .expect("valid");
+    let mut log = Log::default();
+    let report = tokio::time::timeout(
+        bound,
+        toolbox.apply(&mut log, &ToolContext::default(), plan),
+    )
+    .await
+    .expect(hangs);
+    (report, log)
+}
+
 fn kinds(report: &toolset::Report) -> Vec<&'static str> {
     report
         .outcomes()
@@ -242,23 +253,17 @@ async fn a_call_the_server_never_answers_ends_at_the_namespace_limit_and_the_oth
     let toolbox = Host::toolbox()
         .with_namespace(mapped().await.with_call_timeout(limit))
         .expect("registers");
-    let plan = toolbox
-        .gate(
-            [
-                call("1", "fix_hang", "{}"),
-                call("2", "write_line", r#"{"line":"after"}"#),
-                call("3", "fix_echo", r#"{"text":"still there"}"#),
-            ],
-            &Host::policy(Autonomy::Reversible),
-        )
-        .expect("valid");
-    let mut log = Log::default();
-    let report = tokio::time::timeout(
+    let (report, log) = apply_within(
+        &toolbox,
+        [
+            call("1", "fix_hang", "{}"),
+            call("2", "write_line", r#"{"line":"after"}"#),
+            call("3", "fix_echo", r#"{"text":"still there"}"#),
+        ],
         Duration::from_secs(10),
-        toolbox.apply(&mut log, &ToolContext::default(), plan),
+        "a server that never answers does not hold apply past the call's limit",
     )
-    .await
-    .expect("a server that never answers does not hold apply past the call's limit");
+    .await;
     assert_eq!(kinds(&report), ["timed_out", "done", "done"]);
     let Some((_, timed_out)) = report.outcomes().next() else {
         panic!("the hanging call has an outcome");
@@ -284,31 +289,25 @@ async fn a_server_answering_garbage_fails_the_waiting_call_at_once_and_later_cal
     // Consecutive read-only calls run together, and a garbled line fails every call then
     // waiting (any of them may have been its author): the writes between keep each
     // proxied call alone in flight.
-    let plan = toolbox
-        .gate(
-            [
-                call("1", "fix_echo", r#"{"text":"before"}"#),
-                call("2", "write_line", r#"{"line":"a"}"#),
-                call("3", "fix_garbage", "{}"),
-                call("4", "write_line", r#"{"line":"b"}"#),
-                call("5", "fix_echo", r#"{"text":"after"}"#),
-                call("6", "write_line", r#"{"line":"c"}"#),
-                // JSON, but not JSON-RPC.
-                call("7", "fix_garbage", r#"{"text":"{\"hello\":\"world\"}"}"#),
-                call("8", "write_line", r#"{"line":"d"}"#),
-                call("9", "fix_echo", r#"{"text":"last"}"#),
-            ],
-            &Host::policy(Autonomy::Reversible),
-        )
-        .expect("valid");
-    let mut log = Log::default();
     let started = std::time::Instant::now();
-    let report = tokio::time::timeout(
+    let (report, log) = apply_within(
+        &toolbox,
+        [
+            call("1", "fix_echo", r#"{"text":"before"}"#),
+            call("2", "write_line", r#"{"line":"a"}"#),
+            call("3", "fix_garbage", "{}"),
+            call("4", "write_line", r#"{"line":"b"}"#),
+            call("5", "fix_echo", r#"{"text":"after"}"#),
+            call("6", "write_line", r#"{"line":"c"}"#),
+            // JSON, but not JSON-RPC.
+            call("7", "fix_garbage", r#"{"text":"{\"hello\":\"world\"}"}"#),
+            call("8", "write_line", r#"{"line":"d"}"#),
+            call("9", "fix_echo", r#"{"text":"last"}"#),
+        ],
         Duration::from_secs(10),
-        toolbox.apply(&mut log, &ToolContext::default(), plan),
+        "a garbled answer does not hold apply",
     )
-    .await
-    .expect("a garbled answer does not hold apply");
+    .await;
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "{:?}",

@@ -202,33 +202,34 @@ fn sorted(mut calls: Vec<ToolCall>) -> Vec<ToolCall> {
 #[test]
 fn every_recorded_stream_assembles_to_the_program_the_non_streamed_parser_reads() {
     for (stream, response, parse) in valid_streams() {
-        let body = fixture(stream);
-        let (handed_out, program) = assemble_fixture(stream, &[body.as_bytes()]);
-        let program = program.unwrap_or_else(|error| panic!("{stream}: {error}"));
-        let expected =
-            parse(&fixture_json(response)).unwrap_or_else(|error| panic!("{response}: {error}"));
-        assert_eq!(program, expected, "{stream} against {response}");
+        let program = assembles_to_its_parse(stream, response, parse);
         assert_eq!(
             program.len(),
             3,
             "{stream}: every recorded response has three calls"
         );
-        // Every call was handed out once, none invented: the same calls, perhaps in
-        // another order (interleaved calls complete out of order).
-        assert_eq!(sorted(handed_out), sorted(expected), "{stream}");
     }
+}
+
+/// Assembles the recorded `stream` whole and checks that its program is what `parse`
+/// reads in the recorded `response`, and that every call was handed out once, none
+/// invented (perhaps in another order: interleaved calls complete out of order). The
+/// program.
+fn assembles_to_its_parse(stream: &str, response: &str, parse: Parser) -> Vec<ToolCall> {
+    let body = fixture(stream);
+    let (handed_out, program) = assemble_fixture(stream, &[body.as_bytes()]);
+    let program = program.unwrap_or_else(|error| panic!("{stream}: {error}"));
+    let expected =
+        parse(&fixture_json(response)).unwrap_or_else(|error| panic!("{response}: {error}"));
+    assert_eq!(program, expected, "{stream} against {response}");
+    assert_eq!(sorted(handed_out), sorted(expected), "{stream}");
+    program
 }
 
 #[test]
 fn a_streamed_tool_search_assembles_to_the_program_the_non_streamed_parser_reads() {
     for (stream, response, parse) in search_streams() {
-        let body = fixture(stream);
-        let (handed_out, program) = assemble_fixture(stream, &[body.as_bytes()]);
-        let program = program.unwrap_or_else(|error| panic!("{stream}: {error}"));
-        let expected =
-            parse(&fixture_json(response)).unwrap_or_else(|error| panic!("{response}: {error}"));
-        assert_eq!(program, expected, "{stream} against {response}");
-        assert_eq!(sorted(handed_out), sorted(expected), "{stream}");
+        assembles_to_its_parse(stream, response, parse);
     }
     // The client-executed search is a call of the search tool, in its place in the output.
     let (_, program) =
