@@ -38,9 +38,7 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     for item in output.items("the response's array of output items")? {
         item.object("an output item object")?;
         let kind = item.required_str("type")?;
-        if kind == "tool_search_call"
-            && item.field("execution").and_then(|e| e.value().as_str()) == Some("client")
-        {
+        if kind == "tool_search_call" && executed_by_client(item.value()) {
             let id = item.required_str("call_id")?;
             let arguments =
                 item.required("arguments", "an object holding the search's arguments")?;
@@ -62,6 +60,12 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         calls.push(ToolCall::new(id, name, arguments));
     }
     Ok(calls)
+}
+
+/// Whether an output item (a `tool_search_call`) says the client executes it: a call the
+/// host answers, read here and by the stream (`stream.rs`) alike.
+pub(crate) fn executed_by_client(item: &Value) -> bool {
+    item.get("execution").and_then(Value::as_str) == Some("client")
 }
 
 #[cfg(test)]

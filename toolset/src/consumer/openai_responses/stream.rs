@@ -5,6 +5,7 @@
 //! without events of their own (a `tool_search_call`, a `tool_search_output`) come
 //! whole in their `response.output_item.done`.
 
+use super::calls::executed_by_client;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::stream::assemble::*;
 use std::collections::BTreeMap;
@@ -172,7 +173,7 @@ impl OpenAiResponses {
                     .get("call_id")
                     .and_then(Value::as_str)
                     .map(str::to_owned),
-                client: item.get("execution").and_then(Value::as_str) == Some("client"),
+                client: executed_by_client(item),
                 done: None,
             })
         } else {
@@ -370,7 +371,7 @@ fn search_done(
             ),
         ));
     }
-    let client = item.get("execution").and_then(Value::as_str) == Some("client");
+    let client = executed_by_client(item);
     if (client || search.client) && item.get("status").and_then(Value::as_str) == Some("incomplete")
     {
         return Err(StreamError::about(
