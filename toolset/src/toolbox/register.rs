@@ -5,9 +5,8 @@
 //! accepts, no name reserved for a tool search (`toolset_names::RESERVED_NAMES`; a proxied
 //! MCP tool's `label_tool` too), one tool per name (the compiled set's included), a
 //! description, a handler or `propose_only` (and then a tier that never auto-runs); and
-//! what only run time can get
-//! wrong: a schema that is not a JSON Schema object or that the gate's validator cannot
-//! compile, since the gate must be able to check every call.
+//! what only run time can get wrong: a schema that is not a JSON Schema object or that the
+//! gate's validator cannot compile, since the gate must be able to check every call.
 
 use super::RuntimeTool;
 use super::dynamic::DynamicTool;

@@ -17,9 +17,9 @@ const CHUNK: &str = "GenerateContentResponse";
 /// reads `candidates[0]`. Every `functionCall` part arrives whole, so each is a complete
 /// call at once, with its arguments serialized as the non-streamed parser does and its id
 /// given or synthesized by the same rule (`call_<h>_<n>`, `h` from the calls so far),
-/// followed call by call, so a call costs the same however many came before. The stop event is the candidate's
-/// `finishReason` (a blocked prompt, `promptFeedback.blockReason`, ends the stream with no
-/// calls, as it has none non-streamed). Arguments streamed in pieces (`partialArgs`, a
+/// followed call by call, so a call costs the same however many came before. The stop
+/// event is the candidate's `finishReason` (a blocked prompt, `promptFeedback.blockReason`,
+/// ends the stream with no calls, as it has none non-streamed). Arguments streamed in pieces (`partialArgs`, a
 /// Vertex AI option) are refused rather than read as a shorter call.
 #[derive(Debug, Default)]
 pub struct Gemini {

@@ -19,9 +19,10 @@ use tower::{Layer, Service};
 /// The defaults hold for a server on a developer's machine: loopback `Host` names only
 /// from loopback peers, no browser origin but the server's own, bounded connections and
 /// sessions, a deadline for each request's whole headers and whole body (so a request is
-/// read within 40 s however slowly it is sent), and no authentication, which is only allowed on a loopback
-/// address: binding any other address without [`with_bearer_token`](Self::with_bearer_token)
-/// or [`with_auth_layer`](Self::with_auth_layer) is refused unless
+/// read within 40 s however slowly it is sent), and no authentication, which is only
+/// allowed on a loopback address: binding any other address without
+/// [`with_bearer_token`](Self::with_bearer_token) or
+/// [`with_auth_layer`](Self::with_auth_layer) is refused unless
 /// [`allow_unauthenticated_remote`](Self::allow_unauthenticated_remote) says so.
 #[derive(Clone)]
 pub struct HttpConfig {

@@ -1,7 +1,8 @@
 //! The streamable HTTP transport of [`McpServer`]: rmcp's `StreamableHttpService` behind
 //! hyper, hardened ([`HttpConfig`]): capped connections and sessions, deadlines for the
-//! whole header and the whole body of every request, idle sessions expired, `Host` and `Origin` checked, bearer or any
-//! `tower` authentication, and no unauthenticated serving beyond loopback unless asked.
+//! whole header and the whole body of every request, idle sessions expired, `Host` and
+//! `Origin` checked, bearer or any `tower` authentication, and no unauthenticated serving
+//! beyond loopback unless asked.
 
 mod config;
 mod guard;
