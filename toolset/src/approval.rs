@@ -1,40 +1,50 @@
 //! Approval: a human's decision on a [`Proposal`], checked again when it is acted on.
 //!
-//! Comes after the plan in the pipeline (call → verify → gate → plan → apply → outcome):
-//! an approved call becomes a [`Plan`] of its own, with a human's authority. Approving
-//! re-verifies the call under the policy in force *at approval time* (a tool denied or
-//! hidden since the proposal was made is not run) and against the tool's current
-//! declaration (a changed tier refuses the approval).
+//! Comes after the plan in the pipeline (call → verify → gate → plan → approval → apply →
+//! outcome). [`Approvals`] is the one place proposals wait and are resolved: a host
+//! submits a plan's proposals there, and a human's decision comes back as a [`Signed`]
+//! token that [`Approvals::approve`] or [`Approvals::decline`] acts on, once. Approving
+//! re-verifies the call under the [`Request`] in force *at approval time* (its policy: a
+//! tool denied or hidden since the proposal was made is not run; its toolbox: a runtime
+//! tool gone since is unknown) and against the tool's current declaration (a changed tier
+//! refuses the approval); an approved call becomes a [`Plan`] of its own, with a human's
+//! authority, for compiled and runtime tools alike.
 
 use crate::digest::set_fingerprint;
 use crate::plan::{Plan, effective_tier};
-use crate::proposal::{Proposal, ProposalId};
-use crate::verify::verify;
+use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::proposal_store::{Decision, ProposalStore, Resolution, ResolveOutcome, Stored};
+use crate::request::Approvable;
+use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    Approvals, CallProblem, Decision, Effect, Policy, ProposalStore, Resolution, StoreError, Tier,
-    ToolCall, ToolSet,
+    CallProblem, Effect, Request, SealKey, StoreError, Tier, ToolCall, ToolOutput, ToolResult,
+    ToolSet, messages, trace,
 };
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::fmt;
+use std::time::Duration;
 
-/// A human's approval of one proposal: its id and the digest of what was reviewed.
+/// What a human signed: their decision on one proposal exactly as it was shown to them,
+/// by its id and the digest of what they reviewed.
 ///
-/// Serializable, so it can come back from a review screen; it names the proposal, and
-/// approving fails unless the stored proposal still has that digest.
+/// Made by [`Proposal::sign`] when the human decides, and acted on by
+/// [`Approvals::approve`] or [`Approvals::decline`]. Serializable, so it can come back from
+/// a review screen; approving fails unless the stored proposal still has that digest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Approval {
-    /// The approved proposal.
+pub struct Signed {
+    /// The proposal decided on.
     pub proposal: ProposalId,
     /// The digest of the proposal as the human reviewed it ([`Proposal::digest`]).
     pub digest: String,
 }
 
 impl Proposal {
-    /// A human's approval of this proposal exactly as it is now. Any later change to what
-    /// the digest covers (set, call, tool, arguments, tier, escalation reason) makes the
-    /// approval fail.
-    pub fn approve(&self) -> Approval {
-        Approval {
+    /// What the human signs deciding on this proposal exactly as it is now. Any later
+    /// change to what the digest covers (set, call, tool, arguments, tier, escalation
+    /// reason) makes approving it fail.
+    pub fn sign(&self) -> Signed {
+        Signed {
             proposal: self.id.clone(),
             digest: self.digest(),
         }
@@ -46,15 +56,24 @@ impl Proposal {
 /// Deliberately exhaustive: a host must handle every way an approved call can go on, and
 /// a wildcard arm here would silently drop one.
 pub enum Approved<T: ToolSet> {
-    /// A plan holding the one approved call; run it with `Set::apply`.
+    /// A plan holding the one approved call (to a tool of the set or a runtime tool of
+    /// the request's toolbox); run it with `Set::apply`.
     Run(Plan<T>),
-    /// A propose-only tool has no handler: here are its typed arguments, for the host to
-    /// act on.
+    /// A propose-only tool of the set has no handler: here are its typed arguments, for
+    /// the host to act on.
     Handoff {
         /// The call as the model made it.
         call: ToolCall,
         /// Its typed arguments.
         args: T::Call,
+    },
+    /// A propose-only runtime tool has no handler: here are its arguments, as its JSON
+    /// Schema accepted them, for the host to act on.
+    RuntimeHandoff {
+        /// The call as the model made it.
+        call: ToolCall,
+        /// Its arguments, validated against the tool's schema now.
+        args: Value,
     },
 }
 
@@ -66,6 +85,11 @@ impl<T: ToolSet> fmt::Debug for Approved<T> {
                 .debug_struct("Handoff")
                 .field("call", call)
                 .finish_non_exhaustive(),
+            Approved::RuntimeHandoff { call, args } => f
+                .debug_struct("RuntimeHandoff")
+                .field("call", call)
+                .field("args", args)
+                .finish(),
         }
     }
 }
@@ -144,7 +168,7 @@ impl fmt::Display for ApprovalError {
             ApprovalError::Expired { at_ms } => write!(
                 f,
                 "the proposal expired at {}; the model must propose the call again",
-                Resolution { decision: crate::Decision::Approved, at_ms: *at_ms }.time()
+                Resolution { decision: Decision::Approved, at_ms: *at_ms }.time()
             ),
             ApprovalError::AlreadyRan(effect) => write!(
                 f,
@@ -194,22 +218,240 @@ fn quoted(reason: Option<&str>) -> String {
     reason.map_or_else(|| "none".to_owned(), |reason| format!("{reason:?}"))
 }
 
-/// Approves the proposal `approval` names, once: checks its seal and expiry, that its
-/// effect is not on record, that it is what the human reviewed, of this set as it is now,
-/// at the tier (and with the escalation reason) the tool gives these arguments now, and
-/// valid under `policy` (its deny and hide rules; not its autonomy, since a human
-/// approved); then resolves it in the store, recording its effect, and only the resolver
-/// that wins gets the call to run. What `Set::approve` does.
-pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
+/// Where a host's proposals wait for a human, and where the human's decisions are acted
+/// on, once: a [`ProposalStore`], an optional [`SealKey`] and an optional expiry.
+///
+/// Submit each proposal of a plan ([`submit`](Self::submit)); show it
+/// ([`pending`](Self::pending)); act on what the human signed ([`Proposal::sign`]) with
+/// [`approve`](Self::approve), under the request in force then (its policy and toolbox), or
+/// [`decline`](Self::decline). The same for a tool of the set and a runtime tool.
+///
+/// ```
+/// use toolset::{Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, tool, toolset};
+///
+/// /// Send an email.
+/// #[tool(tier = "external_irreversible")]
+/// async fn send(/// Who to.
+///     to: String) -> String { format!("sent to {to}") }
+///
+/// toolset! { Mail = [send]; }
+///
+/// let policy = Mail::policy(Autonomy::ReadOnly);
+/// let plan = Request::new(&policy).gate([ToolCall::new("1", "send", r#"{"to":"ann"}"#)])?;
+/// let approvals = Approvals::new(MemoryStore::new());
+/// let proposal = &plan.proposals()[0];
+/// approvals.submit(proposal)?;
+/// // Later, the human approves what they were shown.
+/// let signed = proposal.sign();
+/// let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+///     unreachable!("send has a handler")
+/// };
+/// assert_eq!(plan.approved().count(), 1);
+/// // Never twice.
+/// assert!(approvals.approve(&signed, &Request::new(&policy)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Approvals<S: ProposalStore> {
+    store: S,
+    key: Option<SealKey>,
+    lifetime: Option<Duration>,
+}
+
+impl<S: ProposalStore> Approvals<S> {
+    /// Approvals kept in `store`, unsealed, never expiring.
+    pub fn new(store: S) -> Self {
+        Approvals {
+            store,
+            key: None,
+            lifetime: None,
+        }
+    }
+
+    /// Seals every submitted proposal with `key` and refuses, at approval, any proposal
+    /// that is not sealed with it: for stores others can write (see [`SealKey`]).
+    pub fn sealed_with(mut self, key: SealKey) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// Proposals submitted from now on can be approved for `lifetime` after they were
+    /// made, and are refused as expired afterwards.
+    pub fn expiring_after(mut self, lifetime: Duration) -> Self {
+        self.lifetime = Some(lifetime);
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Stores `proposal` (with its expiry and seal) to wait for a human; returns its id.
+    pub fn submit(&self, proposal: &Proposal) -> Result<ProposalId, StoreError> {
+        let mut proposal = proposal.clone();
+        proposal.expires_ms = self.lifetime.map(|lifetime| {
+            let lifetime = u64::try_from(lifetime.as_millis()).unwrap_or(u64::MAX);
+            proposal.created_ms.saturating_add(lifetime)
+        });
+        proposal.seal = self.key.as_ref().map(|key| {
+            key.seal(
+                proposal.id.as_str(),
+                &proposal.digest(),
+                proposal.created_ms,
+                proposal.expires_ms,
+            )
+        });
+        self.store.insert(&proposal)?;
+        Ok(proposal.id)
+    }
+
+    /// The proposal `id`, checked (seal, expiry, pending) as approval would, to show the
+    /// human. Show its preview, computed from the arguments ([`Proposal::preview`], or
+    /// [`Toolbox::preview`](crate::Toolbox::preview) for a runtime tool's).
+    pub fn pending(&self, id: &ProposalId) -> Result<Proposal, ApprovalError> {
+        let stored = self.checked(id)?;
+        match stored.resolution {
+            Some(resolution) => Err(ApprovalError::AlreadyResolved(resolution)),
+            None => Ok(stored.proposal),
+        }
+    }
+
+    /// Approves the proposal `signed` names, once, into a runnable plan (or the arguments
+    /// for the host, when the tool is propose-only). Checks its seal and expiry, that its
+    /// effect is not on record, that it is what the human reviewed, of this set as it is
+    /// now, at the tier (and with the escalation reason) the tool gives these arguments
+    /// now, and valid under `request`, the one in force now: its policy's deny and hide
+    /// rules (not its autonomy, since a human approved; a deferred tool needs no
+    /// activation) and, for a runtime tool, its toolbox. Only the resolver that wins the
+    /// store gets the call. Records the resolution as a `toolset.proposal.resolved` event
+    /// in the current span.
+    pub fn approve<T: ToolSet>(
+        &self,
+        signed: &Signed,
+        request: &Request<'_, T>,
+    ) -> Result<Approved<T>, ApprovalError> {
+        let approved = approve(self, signed, request);
+        trace::proposal_resolved(signed, &approved);
+        approved
+    }
+
+    /// Declines the proposal `signed` names, once; returns the result to send the model
+    /// under the call's id (or as a follow-up). A decline only ever stops a call, so it is
+    /// honoured whatever changed since the human saw it; a proposal already resolved
+    /// answers [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as
+    /// a `toolset.proposal.resolved` event (resolution `declined`) in the current span.
+    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolResult, ApprovalError> {
+        let proposal = self.pending(&signed.proposal)?;
+        self.resolve(&proposal.id, Decision::Declined)?;
+        trace::proposal_declined(&proposal);
+        let call = proposal.call;
+        Ok(ToolResult {
+            call_id: call.id,
+            name: call.name,
+            output: ToolOutput::error(messages::declined(reason)),
+        })
+    }
+
+    /// The stored proposal, its seal checked when a key is set, its expiry, and that its
+    /// effect is not on record while it says it waits.
+    fn checked(&self, id: &ProposalId) -> Result<Stored, ApprovalError> {
+        let stored = self
+            .store
+            .get(id)
+            .map_err(ApprovalError::Store)?
+            .ok_or_else(|| ApprovalError::UnknownProposal(id.clone()))?;
+        let proposal = &stored.proposal;
+        if proposal.id != *id {
+            return Err(ApprovalError::Forged);
+        }
+        if let Some(key) = &self.key {
+            let Some(seal) = proposal.seal.as_deref() else {
+                return Err(ApprovalError::Forged);
+            };
+            if !key.verifies(
+                seal,
+                proposal.id.as_str(),
+                &proposal.digest(),
+                proposal.created_ms,
+                proposal.expires_ms,
+            ) {
+                return Err(ApprovalError::Altered);
+            }
+        }
+        if stored.resolution.is_none()
+            && let Some(effect) = &stored.effect
+        {
+            return Err(ApprovalError::AlreadyRan(effect.clone()));
+        }
+        if stored.resolution.is_none()
+            && let Some(expires_ms) = proposal.expires_ms
+            && now_ms() >= expires_ms
+        {
+            return Err(ApprovalError::Expired { at_ms: expires_ms });
+        }
+        Ok(stored)
+    }
+
+    /// Resolves `id` as `decision`, once.
+    fn resolve(&self, id: &ProposalId, decision: Decision) -> Result<(), ApprovalError> {
+        let resolution = Resolution {
+            decision,
+            at_ms: now_ms(),
+        };
+        match self
+            .store
+            .resolve(id, &resolution)
+            .map_err(ApprovalError::Store)?
+        {
+            ResolveOutcome::Resolved => Ok(()),
+            ResolveOutcome::AlreadyResolved(earlier) => Err(ApprovalError::AlreadyResolved(earlier)),
+            ResolveOutcome::EffectRecorded(effect) => Err(ApprovalError::AlreadyRan(effect)),
+        }
+    }
+}
+
+/// [`Approvals::approve`], without the trace event.
+fn approve<T: ToolSet, S: ProposalStore>(
     approvals: &Approvals<S>,
-    approval: &Approval,
-    policy: &Policy<T>,
+    signed: &Signed,
+    request: &Request<'_, T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    let stored = approvals.checked(&approval.proposal)?;
+    let stored = approvals.checked(&signed.proposal)?;
     if let Some(resolution) = stored.resolution {
         return Err(ApprovalError::AlreadyResolved(resolution));
     }
     let proposal = stored.proposal;
+    if signed.digest != proposal.digest() {
+        return Err(ApprovalError::ArgumentsChanged);
+    }
+    // Resolve before running, recording the effect as started in the same step: a crash
+    // after this leaves it approved and not run, never run twice, and a resolution reset
+    // to pending later finds the effect on record.
+    decide(proposal, request, |id| approvals.resolve(id, Decision::Approved))
+}
+
+/// Approves `proposal` where the human saw it in flight (an MCP elicitation answered on
+/// the same connection, once): the checks of [`Approvals::approve`] on the very call
+/// shown, under `request`, the one in force now. Nothing to resolve: the proposal never
+/// waited anywhere another resolver could reach.
+#[cfg(feature = "mcp")]
+pub(crate) fn approve_in_flight<T: ToolSet>(
+    proposal: &Proposal,
+    request: &Request<'_, T>,
+) -> Result<Approved<T>, ApprovalError> {
+    decide(proposal.clone(), request, |_| Ok(()))
+}
+
+/// What the approval of `proposal` becomes under `request`: it must be of this set as it
+/// is now, valid under the request (see [`Request::approvable`]), at the tier, propose-only
+/// flag and escalation reason it recorded. `resolve` runs once every check passed, before
+/// the call is handed out.
+fn decide<T: ToolSet>(
+    proposal: Proposal,
+    request: &Request<'_, T>,
+    resolve: impl FnOnce(&ProposalId) -> Result<(), ApprovalError>,
+) -> Result<Approved<T>, ApprovalError> {
     if proposal.set != T::NAME {
         return Err(ApprovalError::OtherSet {
             expected: T::NAME,
@@ -219,13 +461,62 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     if proposal.set_fingerprint != set_fingerprint::<T>() {
         return Err(ApprovalError::SetChanged);
     }
-    if approval.digest != proposal.digest() {
-        return Err(ApprovalError::ArgumentsChanged);
+    let route = request
+        .approvable(&proposal.call)
+        .map_err(ApprovalError::Invalid)?;
+    let concealed = request.concealed();
+    match route {
+        Approvable::Tool(name) => {
+            let verified =
+                verify_arguments::<T>(&proposal.call, name).map_err(ApprovalError::Invalid)?;
+            let propose_only = T::spec_of(name).is_propose_only();
+            let (tier, reason) = effective_tier::<T>(name, &verified.typed);
+            unchanged(&proposal, tier, propose_only, reason)?;
+            resolve(&proposal.id)?;
+            if propose_only {
+                return Ok(Approved::Handoff {
+                    call: proposal.call,
+                    args: verified.typed,
+                });
+            }
+            Ok(Approved::Run(Plan::approved_by_human(
+                proposal.call,
+                verified,
+                concealed,
+            )))
+        }
+        Approvable::Runtime(tool) => {
+            let spec = tool.spec();
+            let args = verify_runtime_arguments(&proposal.call, spec)
+                .map_err(ApprovalError::Invalid)?;
+            // A runtime tool has no escalation: its tier is its declared one.
+            unchanged(&proposal, spec.tier(), spec.is_propose_only(), None)?;
+            resolve(&proposal.id)?;
+            if spec.is_propose_only() {
+                return Ok(Approved::RuntimeHandoff {
+                    call: proposal.call,
+                    args,
+                });
+            }
+            Ok(Approved::Run(Plan::runtime_approved_by_human(
+                proposal.call,
+                tool,
+                args,
+                concealed,
+            )))
+        }
     }
-    let verified = verify::<T>(&proposal.call, policy).map_err(ApprovalError::Invalid)?;
-    let spec = T::spec_of(verified.name);
-    let (tier, reason) = effective_tier::<T>(verified.name, &verified.typed);
-    if tier != proposal.tier || spec.is_propose_only() != proposal.propose_only {
+}
+
+/// Whether the call's tier, propose-only flag and escalation reason now are what the
+/// proposal recorded (what the human reviewed).
+fn unchanged(
+    proposal: &Proposal,
+    tier: Tier,
+    propose_only: bool,
+    reason: Option<String>,
+) -> Result<(), ApprovalError> {
+    if tier != proposal.tier || propose_only != proposal.propose_only {
         return Err(ApprovalError::TierChanged {
             reviewed: proposal.tier,
             declared: tier,
@@ -233,36 +524,9 @@ pub(crate) fn approve<T: ToolSet, S: ProposalStore>(
     }
     if reason != proposal.escalation {
         return Err(ApprovalError::ReasonChanged {
-            shown: proposal.escalation,
+            shown: proposal.escalation.clone(),
             now: reason,
         });
     }
-    // Resolve before running, recording the effect as started in the same step: a crash
-    // after this leaves it approved and not run, never run twice, and a resolution reset
-    // to pending later finds the effect on record.
-    approvals.resolve(&proposal.id, Decision::Approved)?;
-    if spec.is_propose_only() {
-        return Ok(Approved::Handoff {
-            call: proposal.call,
-            args: verified.typed,
-        });
-    }
-    Ok(Approved::Run(Plan::approved_by_human(
-        proposal.call,
-        verified,
-        policy.concealed(&[]),
-    )))
-}
-
-/// Approves `proposal` where the human saw it in flight (an MCP elicitation answered on
-/// the same connection): the same checks as [`approve`], through a one-use store of its
-/// own, since the proposal never waited anywhere another process could reach.
-#[cfg(feature = "mcp")]
-pub(crate) fn approve_in_flight<T: ToolSet>(
-    proposal: &Proposal,
-    policy: &Policy<T>,
-) -> Result<Approved<T>, ApprovalError> {
-    let approvals = Approvals::new(crate::MemoryStore::new());
-    approvals.submit(proposal).map_err(ApprovalError::Store)?;
-    approve(&approvals, &proposal.approve(), policy)
+    Ok(())
 }

@@ -91,7 +91,7 @@ pub mod schema;
 pub mod search;
 
 pub use apply::{Entry, Report};
-pub use approval::{Approval, ApprovalError, Approved};
+pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
 pub use call::ToolCall;
 pub use check::{DeclarationProblem, check};
@@ -108,8 +108,7 @@ pub use proposal::{Proposal, ProposalId};
 #[cfg(feature = "sqlite")]
 pub use proposal_store::SqliteStore;
 pub use proposal_store::{
-    Approvals, Decision, Effect, MemoryStore, ProposalStore, Resolution, ResolveOutcome,
-    StoreError, Stored,
+    Decision, Effect, MemoryStore, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
 };
 pub use request::{Activations, Request};
 pub use search::ToolSearch;

@@ -1,19 +1,18 @@
 //! The plan: a verified program split by tier into calls that may run now (each with the
 //! authority that allowed it) and proposals waiting for a human.
 //!
-//! The fourth stage of the pipeline (call → verify → gate → plan → apply → outcome). A
-//! [`Plan`] is a type only this crate can build, from the gate or from an approval, so a
-//! proposal cannot be smuggled into `apply`.
+//! The stage after the gate (call → verify → gate → plan → apply → outcome): it splits
+//! a verified program by tier, and nothing else; the request's gate hands it each call
+//! as it is verified ([`Split`]). A [`Plan`] is a type only this crate can build, from the
+//! gate or from an approval, so a proposal cannot be smuggled into `apply`.
 
-use crate::consumer::Format;
-use crate::gate::{Checked, Rejected, Route, check_program};
+use crate::gate::Checked;
 use crate::policy::Concealed;
 use crate::proposal::Proposal;
 use crate::toolbox::RuntimeTool;
 use crate::trace;
-use crate::verify::CallProblem;
 use crate::verify::Verified;
-use crate::{Autonomy, Policy, Request, Tier, ToolCall, ToolOutput, ToolSet};
+use crate::{Autonomy, Policy, Tier, ToolCall, ToolOutput, ToolSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -52,9 +51,10 @@ pub(crate) enum Step<T: ToolSet> {
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
 ///
-/// A `Plan` can only come from the gate (`Set::gate`) or from an approval
-/// (`Set::approve`); no code outside this crate can build one, so a proposal cannot be
-/// smuggled into `apply`. `apply` re-checks every call's tier anyway.
+/// A `Plan` can only come from the gate ([`Request::gate`](crate::Request::gate), or
+/// `Set::gate`) or from an approval ([`Approvals::approve`](crate::Approvals::approve)); no
+/// code outside this crate can build one, so a proposal cannot be smuggled into `apply`.
+/// `apply` re-checks every call's tier anyway.
 pub struct Plan<T: ToolSet> {
     calls: Vec<ToolCall>,
     steps: Vec<Step<T>>,
@@ -64,52 +64,50 @@ pub struct Plan<T: ToolSet> {
     concealed: Concealed,
 }
 
-/// Gates `calls` under `policy`: the gate of the policy's default request (a fresh
-/// conversation: nothing activated, injected or in its history). What `Set::gate` and
-/// `Set::gate_with` do.
-pub(crate) fn plan<T: ToolSet>(
-    calls: impl IntoIterator<Item = ToolCall>,
-    policy: &Policy<T>,
-) -> Result<Plan<T>, Rejected> {
-    Request::new(policy, Format::Mcp).gate(calls)
+/// A verified program being split by tier, one call at a time as the gate verifies it
+/// (so a program costs no vector of checked calls in between): calls whose tier the
+/// policy's autonomy allows are approved to run; the rest (and every propose-only tool)
+/// become proposals; calls the request answered keep their answer.
+pub(crate) struct Split<'p, T: ToolSet> {
+    policy: &'p Policy<T>,
+    steps: Vec<Step<T>>,
+    proposals: Vec<Proposal>,
 }
 
-/// Gates `calls` as `route` (the request) decides, then splits the verified program:
-/// calls whose tier the policy's autonomy allows are approved to run; the rest (and every
-/// propose-only tool) become proposals; calls the request answered keep their answer.
-pub(crate) fn plan_routed<T: ToolSet>(
-    calls: impl IntoIterator<Item = ToolCall>,
-    policy: &Policy<T>,
-    concealed: Concealed,
-    route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
-) -> Result<Plan<T>, Rejected> {
-    let span = trace::gate();
-    let _in_gate = span.enter();
-    let calls: Vec<ToolCall> = calls.into_iter().collect();
-    // One step per call of a good program.
-    let mut steps = Vec::with_capacity(calls.len());
-    let mut proposals = Vec::new();
-    let keep = |index: usize, call: &ToolCall, checked: Checked<T>| {
+impl<'p, T: ToolSet> Split<'p, T> {
+    /// An empty split under `policy`, for a program of `calls` calls.
+    pub(crate) fn new(policy: &'p Policy<T>, calls: usize) -> Self {
+        Split {
+            policy,
+            // One step per call of a good program.
+            steps: Vec::with_capacity(calls),
+            proposals: Vec::new(),
+        }
+    }
+
+    /// Places the verified call at `index`: to run now, or proposed.
+    pub(crate) fn keep(&mut self, index: usize, call: &ToolCall, checked: Checked<T>) {
+        let autonomy = self.policy.autonomy();
         let Verified { name, typed } = match checked {
             Checked::Verified(verified) => verified,
             Checked::Answered(output) => {
-                steps.push(Step::Answered { index, output });
+                self.steps.push(Step::Answered { index, output });
                 return;
             }
             Checked::Runtime { tool, args } => {
                 let spec = tool.spec();
-                if !spec.is_propose_only() && policy.autonomy().allows(spec.tier()) {
-                    steps.push(Step::RunRuntime {
+                if !spec.is_propose_only() && autonomy.allows(spec.tier()) {
+                    self.steps.push(Step::RunRuntime {
                         index,
                         tool,
                         args,
-                        authority: Authority::Autonomy(policy.autonomy()),
+                        authority: Authority::Autonomy(autonomy),
                     });
                 } else {
                     let proposal = Proposal::runtime::<T>(call, &tool);
                     trace::proposal_created(&proposal);
-                    proposals.push(proposal);
-                    steps.push(Step::AwaitRuntimeApproval { tool });
+                    self.proposals.push(proposal);
+                    self.steps.push(Step::AwaitRuntimeApproval { tool });
                 }
                 return;
             }
@@ -117,35 +115,31 @@ pub(crate) fn plan_routed<T: ToolSet>(
         let spec = T::spec_of(name);
         // A tool may raise its tier for these arguments, never lower it.
         let (tier, escalation) = effective_tier::<T>(name, &typed);
-        if !spec.is_propose_only() && policy.autonomy().allows(tier) {
-            steps.push(Step::Run {
+        if !spec.is_propose_only() && autonomy.allows(tier) {
+            self.steps.push(Step::Run {
                 index,
                 name,
                 typed,
-                authority: Authority::Autonomy(policy.autonomy()),
+                authority: Authority::Autonomy(autonomy),
             });
         } else {
             let proposal = Proposal::new::<T>(call, name, tier, escalation);
             trace::proposal_created(&proposal);
-            proposals.push(proposal);
-            steps.push(Step::AwaitApproval { name });
+            self.proposals.push(proposal);
+            self.steps.push(Step::AwaitApproval { name });
         }
-    };
-    let calls = check_program::<T>(calls, route, keep).inspect_err(|rejected| {
-        trace::record_rejected::<T>(&span, rejected);
-    })?;
-    trace::record_planned(
-        &span,
-        calls.len(),
-        steps.len() - proposals.len(),
-        proposals.len(),
-    );
-    Ok(Plan {
-        calls,
-        steps,
-        proposals,
-        concealed,
-    })
+    }
+
+    /// The plan of the program `calls`, every one of them kept, under a request
+    /// concealing `concealed`.
+    pub(crate) fn into_plan(self, calls: Vec<ToolCall>, concealed: Concealed) -> Plan<T> {
+        Plan {
+            calls,
+            steps: self.steps,
+            proposals: self.proposals,
+            concealed,
+        }
+    }
 }
 
 /// The tier a call runs at: the tool's declared tier, raised (never lowered) by the
@@ -183,7 +177,6 @@ impl<T: ToolSet> Plan<T> {
 
     /// A plan of the one call to a runtime tool a human approved, with its arguments as
     /// the gate validated them, under a policy concealing `concealed`.
-    #[cfg(feature = "mcp")]
     pub(crate) fn runtime_approved_by_human(
         call: ToolCall,
         tool: Arc<RuntimeTool>,

@@ -11,32 +11,22 @@ pub use serde;
 pub use serde_json;
 pub use toolset_names::NameIndex;
 
-use crate::{Approval, ApprovalError, Approved, Plan, Policy, Rejected, Report};
+use crate::{Plan, Policy, Rejected, Report, Request};
 use crate::{ToolCall, ToolContext, ToolSet};
 use serde_json::Value;
 
-/// `Set::gate` and `Set::gate_with`: verify the whole program, then split it by tier.
+/// `Set::gate` and `Set::gate_with`: the gate of a fresh request under `policy`
+/// ([`Request::gate`]), with nothing activated, injected, in its history or from a toolbox.
 pub fn gate<T: ToolSet>(
     calls: impl IntoIterator<Item = ToolCall>,
     policy: &Policy<T>,
 ) -> Result<Plan<T>, Rejected> {
-    crate::plan::plan(calls, policy)
+    Request::new(policy).gate(calls)
 }
 
 /// `Set::apply`: run the plan's approved calls, an outcome for every call.
 pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
     crate::apply::apply(state, ctx, plan).await
-}
-
-/// `Set::approve`: a human-approved proposal, re-checked under the policy in force.
-pub fn approve<T: ToolSet, S: crate::ProposalStore>(
-    approvals: &crate::Approvals<S>,
-    approval: &Approval,
-    policy: &Policy<T>,
-) -> Result<Approved<T>, ApprovalError> {
-    let approved = crate::approval::approve(approvals, approval, policy);
-    crate::trace::proposal_resolved(approval, &approved);
-    approved
 }
 
 // Every sentence the model reads. Declared here so that the snapshot test

@@ -1,6 +1,6 @@
 //! A proposal: a call the plan withheld for a human, with what the human is shown.
 //!
-//! Proposals are built by the plan and resolved by an [approval](crate::Approval); they
+//! Proposals are built by the plan and resolved in [`Approvals`](crate::Approvals); they
 //! live in their own file so that neither of those stages imports the other backwards.
 //! Serializable, since a proposal may wait for hours in a database. What the human is
 //! shown of the tool (title, preview) is recomputed from the arguments every time, never
@@ -9,9 +9,9 @@
 
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
 use crate::toolbox::RuntimeTool;
-use crate::verify::verify;
+use crate::verify::verify_arguments;
 use crate::{
-    Autonomy, CallProblem, Policy, Tier, ToolCall, ToolOutput, ToolResult, ToolSet, messages,
+    CallProblem, ProblemKind, Tier, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet, messages,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -66,9 +66,9 @@ pub(crate) fn now_ms() -> u64 {
 /// A call the gate withheld: only a human may let it happen.
 ///
 /// Serializable, so it can wait for hours in a [`ProposalStore`](crate::ProposalStore).
-/// Approving it (`Set::approve` with [`Proposal::approve`]'s [`Approval`](crate::Approval))
-/// re-verifies the call under the policy in force then, against the set's current
-/// declaration, and binds to exactly what was reviewed.
+/// Approving it ([`Approvals::approve`](crate::Approvals::approve) with what the human
+/// [signed](Proposal::sign)) re-verifies the call under the request in force then, against
+/// the tool's current declaration, and binds to exactly what was reviewed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
     pub(crate) id: ProposalId,
@@ -128,7 +128,7 @@ impl Proposal {
         }
     }
 
-    /// The proposal's unique id; an approval or a decline names it.
+    /// The proposal's unique id; what a human [signs](Proposal::sign) names it.
     pub fn id(&self) -> &ProposalId {
         &self.id
     }
@@ -207,22 +207,28 @@ impl Proposal {
         })
     }
 
-    /// The typed arguments, verified again against the set (with no tool denied).
+    /// The typed arguments, verified again against the set's tool (whatever a policy
+    /// says of it); a problem when the set has no such tool (a runtime tool's proposal).
     pub fn typed<T: ToolSet>(&self) -> Result<T::Call, CallProblem> {
-        verify::<T>(&self.call, &Policy::new(Autonomy::Off)).map(|verified| verified.typed)
+        let Some(name) = T::Name::from_name(&self.call.name) else {
+            let names: Vec<&str> = T::Name::ALL.iter().map(|name| name.as_str()).collect();
+            return Err(CallProblem {
+                call_id: self.call.id.clone(),
+                name: self.call.name.clone(),
+                kind: ProblemKind::UnknownTool,
+                message: messages::unknown_tool(
+                    &crate::arguments::shortened(&self.call.name),
+                    crate::arguments::closest(&self.call.name, &names),
+                    &names,
+                ),
+            });
+        };
+        verify_arguments::<T>(&self.call, name).map(|verified| verified.typed)
     }
 
     /// The result to send the model while the proposal waits (the "continue" style).
     pub fn pending_result(&self) -> ToolResult {
         self.result(ToolOutput::text(messages::AWAITING_APPROVAL))
-    }
-
-    /// The result to send the model when the human declines the proposal. Records the
-    /// decision as a `toolset.proposal.resolved` event (resolution `declined`) in the
-    /// current span.
-    pub fn declined_result(&self, reason: &str) -> ToolResult {
-        crate::trace::proposal_declined(self);
-        self.result(ToolOutput::error(messages::declined(reason)))
     }
 
     fn result(&self, output: ToolOutput) -> ToolResult {

@@ -24,20 +24,21 @@
 //! in the set's render cache: composing a list does no schema work.
 
 use crate::consumer::{Format, tool_value};
-use crate::gate::Route;
+use crate::gate::{Route, check_one, check_program};
+use crate::plan::Split;
 use crate::policy::Availability;
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
 use crate::toolbox::{RuntimeTool, Toolbox};
-use crate::{Autonomy, CallProblem, ProblemKind, messages};
+use crate::{Autonomy, CallProblem, ProblemKind, messages, trace};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::cell::OnceCell;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The deferred tools a conversation has activated, in activation order.
 ///
@@ -130,13 +131,23 @@ impl Activations {
     }
 }
 
-/// One request to one consumer: its tool list, and the gate that permits exactly what the
-/// list offers.
+/// One request to a model: the gate that permits exactly what its tool list offers, for
+/// compiled and runtime tools alike.
 ///
-/// The primary API: build one per provider call, render [`tool_list`](Self::tool_list)
-/// into the request body, and pass the model's calls to [`gate`](Self::gate). `Set::gate`,
-/// `Set::gate_with` and `Set::gate` are this with an empty conversation (no
-/// activations, nothing injected, no history).
+/// The one gate: build one per provider call, render [`tool_list`](Self::tool_list) into
+/// the request body, and pass the model's calls to [`gate`](Self::gate) (or one call, as
+/// soon as it is complete, to [`check`](Self::check)). `Set::gate(calls, autonomy)` and
+/// `Set::gate_with(calls, &policy)` are `Request::new(&policy).gate(calls)`: a fresh
+/// conversation (no activations, nothing injected, no history, no toolbox). Runtime tools
+/// join a request by [`toolbox`](Self::toolbox).
+///
+/// Gating needs no format: what the gate permits, refuses and answers depends on the
+/// policy, the conversation (activations, injections, history), the toolbox and the
+/// [`ToolSearch`] alone. The format, given by [`format`](Self::format), is what the list is
+/// rendered in ([`tool_list`](Self::tool_list), [`declared`](Self::declared), the order of
+/// [`offered`](Self::offered)) and the wire shape of a local search's answer (OpenAI
+/// Responses loads the definitions it finds); a request given none renders MCP's
+/// `tools/list` shape.
 ///
 /// ```
 /// use toolset::consumer::Format;
@@ -156,7 +167,7 @@ impl Activations {
 ///
 /// let policy = Tools::policy(Autonomy::ReadOnly);
 /// let mut activations = Activations::new();
-/// let request = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+/// let request = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
 /// assert_eq!(request.offered(), ["now", "tool_search"]);
 /// assert!(request.gate([ToolCall::new("c1", "convert", "{}")]).is_err());
 ///
@@ -164,7 +175,7 @@ impl Activations {
 /// let plan = request.gate([ToolCall::new("c2", "tool_search", r#"{"query":"currency"}"#)])?;
 /// # let report = futures_executor_free(plan);
 /// activations.record(&report);
-/// let next = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+/// let next = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
 /// assert_eq!(next.offered(), ["now", "tool_search", "convert"]);
 /// # fn futures_executor_free(plan: toolset::Plan<Tools>) -> toolset::Report {
 /// #     tokio::runtime::Builder::new_current_thread().build().unwrap()
@@ -174,15 +185,28 @@ impl Activations {
 /// ```
 pub struct Request<'p, T: ToolSet> {
     policy: &'p Policy<T>,
-    format: Format,
+    /// What the list is rendered in; `None`: MCP's shape. Never read by the gate but for
+    /// the wire shape of a search's answer.
+    format: Option<Format>,
     search: ToolSearch,
     activated: Vec<T::Name>,
     injected: Vec<T::Name>,
     /// Names the history uses, in order of first use.
     history: Vec<String>,
-    /// The runtime tools of the toolbox the request is for (none for a bare set): offered
-    /// after the set's offered tools, in the order they were added.
-    runtime: Vec<Arc<RuntimeTool>>,
+    /// The toolbox the request is for (none for a bare set).
+    toolbox: Option<&'p Toolbox<T>>,
+    /// Its runtime tools, offered after the set's offered tools in the order they were
+    /// added: a snapshot taken at first use (a call to a tool of the set takes none), so
+    /// this request's list and gate agree even while a namespace refreshes.
+    runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
+}
+
+/// The tool a human may approve a call to (see `Request::approvable`).
+pub(crate) enum Approvable<N> {
+    /// A tool of the set.
+    Tool(N),
+    /// A runtime tool of the request's toolbox.
+    Runtime(Arc<RuntimeTool>),
 }
 
 /// One entry of a composed list.
@@ -209,33 +233,51 @@ struct Layout {
 }
 
 impl<'p, T: ToolSet> Request<'p, T> {
-    /// A request under `policy` to the consumer `format`, with nothing activated, injected
-    /// or in its history.
-    pub fn new(policy: &'p Policy<T>, format: Format) -> Self {
+    /// A request under `policy`, with nothing activated, injected or in its history, and
+    /// no toolbox: enough to gate. Give it a [`format`](Self::format) to render its list.
+    pub fn new(policy: &'p Policy<T>) -> Self {
         Request {
             policy,
-            format,
+            format: None,
             search: ToolSearch::default(),
             activated: Vec::new(),
             injected: Vec::new(),
             history: Vec::new(),
-            runtime: Vec::new(),
+            toolbox: None,
+            runtime: OnceLock::new(),
         }
+    }
+
+    /// The consumer the list is rendered for ([`tool_list`](Self::tool_list),
+    /// [`declared`](Self::declared), the order of [`offered`](Self::offered)), and the wire
+    /// shape of the local search's answer. What the gate permits does not depend on it.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
     }
 
     /// Offers the runtime tools of `toolbox` too (after the set's offered tools, in the
     /// order they were added), and gates their calls like the set's: what the list offers
     /// is what the gate permits. What [`Toolbox::request`] does.
     pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Self {
-        // A snapshot: a namespace refreshing meanwhile changes the next request, not this
-        // one, so this list and this gate agree.
-        self.runtime = toolbox.runtime_tools();
+        self.toolbox = Some(toolbox);
+        self.runtime = OnceLock::new();
         self
+    }
+
+    /// The runtime tools of the request's toolbox: a snapshot taken once, at first use, so
+    /// a namespace refreshing meanwhile changes the next request, not this one.
+    fn runtime(&self) -> &[Arc<RuntimeTool>] {
+        self.runtime.get_or_init(|| {
+            self.toolbox
+                .map(Toolbox::runtime_tools)
+                .unwrap_or_default()
+        })
     }
 
     /// The runtime tool called `name`, with its position in the toolbox.
     fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
-        self.runtime
+        self.runtime()
             .iter()
             .enumerate()
             .find(|(_, tool)| tool.spec().name() == name)
@@ -296,9 +338,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self
     }
 
-    /// The consumer this request is for.
-    pub fn format(&self) -> Format {
-        self.format
+    /// The format the list is rendered in: the one given, or MCP's.
+    fn rendered_as(&self) -> Format {
+        self.format.unwrap_or(Format::Mcp)
     }
 
     /// The policy in force.
@@ -312,28 +354,41 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy.availability(tool) == Availability::Deferred
     }
 
-    /// Whether this request offers a tool search at all: the provider's hosted one
-    /// always; the local one unless the policy's autonomy is [`Autonomy::Off`].
+    /// Whether the host answers a tool search in this request: the search is local
+    /// ([`ToolSearch::Local`]) and the policy's autonomy is not [`Autonomy::Off`]. What the
+    /// gate answers, in every format.
     ///
     /// At `Off` nothing of the host runs without the user, and the local search would run
     /// here, in the gate, unattended. Making its calls proposals does not fit: what a human
-    /// approves is re-verified against the set (`approve`), which has no search tool, and a
-    /// human asked to approve a look through the tool descriptions learns nothing worth
-    /// the interruption. So at `Off` the request offers no local search: its list does not
+    /// approves is re-verified against the set, which has no search tool, and a human asked
+    /// to approve a look through the tool descriptions learns nothing worth the
+    /// interruption. So at `Off` the request offers no local search: its list does not
     /// declare it, deferred tools stay out of the list (even in formats that list them for a
     /// native search to load: no search could load them), and a call to `tool_search` is
     /// answered as a call to a name the request does not offer. A deferred tool is still
-    /// offered once activated or injected. A hosted search runs at the provider, not here,
-    /// so it is offered at every level.
-    fn offers_search(&self) -> bool {
-        self.search.hosted_in(self.format) || self.policy.autonomy() != Autonomy::Off
+    /// offered once activated or injected.
+    fn search_runs_here(&self) -> bool {
+        matches!(self.search, ToolSearch::Local(_)) && self.policy.autonomy() != Autonomy::Off
     }
 
-    fn layout(&self) -> Layout {
+    /// Whether the list in `format` offers a tool search: the local one when it runs here
+    /// ([`search_runs_here`](Self::search_runs_here)); a hosted one where `format` has one
+    /// (Anthropic, OpenAI Responses), at every autonomy, since it runs at the provider. A
+    /// hosted search asked of a format without one offers none: nothing but an activation
+    /// or an injection adds a deferred tool there. `None`: the gate's view, no format.
+    fn lists_search(&self, format: Option<Format>) -> bool {
+        format.is_some_and(|format| self.search.hosted_in(format)) || self.search_runs_here()
+    }
+
+    /// What the request lists and permits, in the list's order for `format`; `None` is the
+    /// gate's view, which no format changes (deferred tools are not listed, activated ones
+    /// come after the offered ones).
+    fn layout(&self, format: Option<Format>) -> Layout {
         let specs = T::specs();
-        let offers_search = self.offers_search();
-        let native = lists_deferred(self.format) && offers_search;
-        let mut entries = Vec::with_capacity(specs.len() + 1);
+        let lists_search = self.lists_search(format);
+        let native = format.is_some_and(lists_deferred) && lists_search;
+        let runtime = self.runtime();
+        let mut entries = Vec::with_capacity(specs.len() + runtime.len() + 1);
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
         let mut any_deferred = false;
@@ -365,11 +420,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         // Runtime tools are always offered (no policy names them): after the set's, in
         // the order they were added, so the cached prefix of the set's tools stays put.
-        entries.extend((0..self.runtime.len()).map(Entry::Runtime));
-        if any_deferred && offers_search {
+        entries.extend((0..runtime.len()).map(Entry::Runtime));
+        if any_deferred && lists_search {
             entries.push(Entry::Search);
         }
-        let search_callable = any_deferred && offers_search && !self.search.hosted_in(self.format);
+        let search_callable = any_deferred && self.search_runs_here();
         let extra = self
             .activated
             .iter()
@@ -416,13 +471,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// The names the model may call in this request, in list order: what the gate lets
     /// through. A tool declared only for the history is not among them.
     pub fn offered(&self) -> Vec<&str> {
-        self.available(&self.layout())
+        self.available(&self.layout(Some(self.rendered_as())))
     }
 
     /// Every name the list declares, in list order: the offered ones, the deferred ones a
     /// native search loads, and the history's.
     pub fn declared(&self) -> Vec<String> {
-        let layout = self.layout();
+        let layout = self.layout(Some(self.rendered_as()));
         let specs = T::specs();
         layout
             .entries
@@ -431,16 +486,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Entry::Tool { index, .. } => specs[*index].name().to_owned(),
                 Entry::Search => self.search_name().to_owned(),
                 Entry::StandIn(position) => self.history[*position].clone(),
-                Entry::Runtime(position) => self.runtime[*position].spec().name().to_owned(),
+                Entry::Runtime(position) => self.runtime()[*position].spec().name().to_owned(),
             })
             .collect()
     }
 
     /// The name the list's search entry goes by in this request's format.
     fn search_name(&self) -> &'static str {
+        let format = self.rendered_as();
         match (
-            self.search.hosted_in(self.format),
-            self.format,
+            self.search.hosted_in(format),
+            format,
             self.search.ranking(),
         ) {
             (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
@@ -453,7 +509,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
     }
 
-    /// The request's tool list in its format: the JSON formats give a compact JSON array
+    /// The request's tool list in its [`format`](Self::format) (MCP's when none was
+    /// given): the JSON formats give a compact JSON array
     /// of the consumer's tool objects (the value of the request body's `tools`, of
     /// Gemini's `functionDeclarations`, of MCP's `tools/list` `tools`); prompt text gives
     /// each tool's text separated by a blank line.
@@ -466,7 +523,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`tool_list`](Self::tool_list), optionally with the entries sorted by name (the
     /// default list in [`Order::ByName`](crate::consumer::Order::ByName)).
     pub(crate) fn compose(&self, by_name: bool) -> String {
-        let mut layout = self.layout();
+        let format = self.rendered_as();
+        let mut layout = self.layout(Some(format));
         if by_name {
             let names = self.declared();
             let mut named: Vec<(String, Entry)> = names.into_iter().zip(layout.entries).collect();
@@ -475,14 +533,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         let cache = T::render_cache();
         let specs = T::specs();
-        let json = self.format.is_json();
+        let json = format.is_json();
         // Stand-ins are the only pieces rendered per request (a history name the set does
         // not have); everything else is a cached fragment, borrowed.
         let stand_ins: Vec<String> = layout
             .entries
             .iter()
             .filter_map(|entry| match entry {
-                Entry::StandIn(position) => Some(stand_in(&self.history[*position], self.format)),
+                Entry::StandIn(position) => Some(stand_in(&self.history[*position], format)),
                 _ => None,
             })
             .collect();
@@ -497,18 +555,18 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     index,
                     defer_loading,
                 } => {
-                    let fragment = cache.fragment(specs, *index, self.format);
+                    let fragment = cache.fragment(specs, *index, format);
                     match fragment.strip_suffix('}') {
                         Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
                         _ => (fragment, ""),
                     }
                 }
-                Entry::Search => (search_fragment(self.search, self.format), ""),
+                Entry::Search => (search_fragment(self.search, format), ""),
                 Entry::StandIn(_) => {
                     stand_in_at += 1;
                     (stand_ins[stand_in_at - 1].as_str(), "")
                 }
-                Entry::Runtime(position) => (self.runtime[*position].fragment(self.format), ""),
+                Entry::Runtime(position) => (self.runtime()[*position].fragment(format), ""),
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -536,17 +594,38 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// Verifies the model's whole program against what this request offers, then splits it
-    /// by tier (see `Set::gate`). A call to a tool the request does not offer is
-    /// rejected as unknown, its message listing what is offered; a tool declared only for
-    /// the history is refused. A call to the search tool is answered here, at once.
+    /// by tier: calls whose tier the policy's autonomy allows may run, the others (and every
+    /// propose-only tool's) become proposals for a human. One bad call rejects the program,
+    /// and [`Rejected`] answers every call of it. A call to a tool the request does not
+    /// offer is rejected as unknown, its message listing what is offered; a tool declared
+    /// only for the history is refused. A call to the local search tool is answered here,
+    /// at once.
+    ///
+    /// The one gate, for the set's tools and the toolbox's alike (`Set::gate` and
+    /// `Set::gate_with` are this for a fresh request). A call to a tool the request plainly
+    /// permits costs no walk of the set and no snapshot of the toolbox.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {
-        // The list's layout costs a walk of the whole set: it is built only for a call
-        // that is not simply to a permitted tool (see `permits`).
+        let span = trace::gate();
+        let _in_gate = span.enter();
+        let calls: Vec<ToolCall> = calls.into_iter().collect();
+        // The gate's layout costs a walk of the whole set: it is built only for a call that
+        // is not simply to a permitted tool (see `permits`).
         let layout = OnceCell::new();
-        let concealed = self.policy.concealed(&self.injected);
-        crate::plan::plan_routed(calls, self.policy, concealed, |call| {
-            self.route(&layout, call)
-        })
+        let mut split = Split::new(self.policy, calls.len());
+        let checked = check_program::<T>(
+            calls,
+            |call| self.route(&layout, call),
+            |index, call, checked| split.keep(index, call, checked),
+        );
+        let calls = checked.inspect_err(|rejected| trace::record_rejected::<T>(&span, rejected))?;
+        let plan = split.into_plan(calls, self.concealed());
+        trace::record_planned(
+            &span,
+            plan.calls().len(),
+            plan.approved().count(),
+            plan.proposals().len(),
+        );
+        Ok(plan)
     }
 
     /// Checks one call as [`gate`](Self::gate) would check it in a program of that call
@@ -562,24 +641,43 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// local tool search is answered to be checked, as the gate answers it.
     pub fn check(&self, call: &ToolCall) -> Result<(), Vec<CallProblem>> {
         let layout = OnceCell::new();
-        crate::gate::check_one::<T>(call, |call| self.route(&layout, call))
+        check_one::<T>(call, |call| self.route(&layout, call))
     }
 
-    /// What [`gate`](Self::gate) makes of one `call` to `tool` (the name `call` names),
-    /// which `policy` offers: permitted by every request under `policy` whatever it
-    /// activated, injected or took from a toolbox (see `permits`; a runtime tool cannot
-    /// take a compiled tool's name, and the route asks the set first), so it is gated
-    /// without composing one. For a server that looked the name up to know this.
-    #[cfg(feature = "mcp")]
-    pub(crate) fn gate_offered(
-        policy: &Policy<T>,
-        tool: T::Name,
-        call: ToolCall,
-    ) -> Result<Plan<T>, Rejected> {
-        debug_assert!(policy.offers(tool) && T::Name::from_name(&call.name) == Some(tool));
-        crate::plan::plan_routed([call], policy, policy.concealed(&[]), |_| {
-            Ok(Route::Tool(tool))
+    /// What the gate would let a human approve of `call`, under this request's policy now:
+    /// a tool of the set the policy neither denies nor conceals (offered or deferred: a human
+    /// approving it needs no search to have activated it), or a runtime tool of the
+    /// request's toolbox. Its arguments are checked by the caller.
+    pub(crate) fn approvable(&self, call: &ToolCall) -> Result<Approvable<T::Name>, CallProblem> {
+        if let Some(tool) = self.lookup(&call.name)
+            && !self.policy.is_denied(tool)
+        {
+            return Ok(Approvable::Tool(tool));
+        }
+        if T::Name::from_name(&call.name).is_none()
+            && let Some((_, tool)) = self.runtime_tool(&call.name)
+        {
+            return Ok(Approvable::Runtime(Arc::clone(tool)));
+        }
+        let (kind, message) = match self.lookup(&call.name) {
+            Some(_) => (ProblemKind::Denied, messages::denied(&call.name)),
+            None => (
+                ProblemKind::UnknownTool,
+                self.unknown_tool_message(&call.name, &self.layout(None)),
+            ),
+        };
+        Err(CallProblem {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            kind,
+            message,
         })
+    }
+
+    /// What this request conceals (the policy's hidden tools it does not inject): apply
+    /// refuses an output activating one as it refuses an unknown name.
+    pub(crate) fn concealed(&self) -> crate::policy::Concealed {
+        self.policy.concealed(&self.injected)
     }
 
     /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
@@ -613,7 +711,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             // Every test run checks the one-tool rule against the whole layout's.
             debug_assert_eq!(
                 permitted,
-                self.layout().permitted[tool.index()],
+                self.layout(None).permitted[tool.index()],
                 "permits({}) disagrees with the layout",
                 tool.as_str()
             );
@@ -624,7 +722,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // From here on a concealed tool is the unknown name it looks like to the model:
         // neither "not available" (denied) nor "declared only" (history) may tell it exists.
         let tool = self.lookup(&call.name);
-        let layout = layout.get_or_init(|| self.layout());
+        let layout = layout.get_or_init(|| self.layout(None));
         if let Some((_, tool)) = self.runtime_tool(&call.name) {
             return Ok(Route::Runtime(Arc::clone(tool)));
         }
@@ -635,13 +733,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Some(tool) if self.policy.is_denied(tool) => {
                 Err(problem(ProblemKind::Denied, messages::denied(&call.name)))
             }
-            Some(tool)
-                if self.history.iter().any(|name| name == tool.as_str())
-                    || (layout.entries.contains(&Entry::Tool {
-                        index: tool.index(),
-                        defer_loading: true,
-                    })) =>
-            {
+            Some(tool) if self.history.iter().any(|name| name == tool.as_str()) => {
                 Err(problem(
                     ProblemKind::Denied,
                     messages::declared_only(&call.name, &self.available(layout)),
@@ -657,7 +749,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// The names the gate lets through, in list order.
     fn available(&self, layout: &Layout) -> Vec<&str> {
         let specs = T::specs();
-        let runtime = &self.runtime;
+        let runtime = self.runtime();
         layout
             .entries
             .iter()
@@ -708,7 +800,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .iter()
             .map(|spec| match self.format {
                 // A client-executed `tool_search_output` carries the loaded definitions.
-                Format::OpenAiResponses => tool_value(spec, self.format),
+                Some(format @ Format::OpenAiResponses) => tool_value(spec, format),
                 _ => json!({"name": spec.name(), "description": spec.description()}),
             })
             .collect();

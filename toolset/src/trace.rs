@@ -30,7 +30,7 @@
 //! disabled and every function below returns at once on it (measured in BENCHMARKS.md,
 //! "Tracing").
 
-use crate::approval::{Approval, ApprovalError, Approved};
+use crate::approval::{ApprovalError, Approved, Signed};
 use crate::gate::Rejected;
 use crate::outcome::Outcome;
 use crate::proposal::Proposal;
@@ -350,12 +350,14 @@ pub(crate) fn proposal_created(proposal: &Proposal) {
 /// (`run`, `handoff`, or `refused` with the kind of refusal). The tool and call are named
 /// when the approval held; a refused one names only the proposal it was for.
 pub(crate) fn proposal_resolved<T: ToolSet>(
-    approval: &Approval,
+    approval: &Signed,
     approved: &Result<Approved<T>, ApprovalError>,
 ) {
     let (resolution, refusal, call) = match approved {
         Ok(Approved::Run(plan)) => ("run", None, plan.calls().first()),
-        Ok(Approved::Handoff { call, .. }) => ("handoff", None, Some(call)),
+        Ok(Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. }) => {
+            ("handoff", None, Some(call))
+        }
         Err(error) => ("refused", Some(approval_error_kind(error)), None),
     };
     tracing::info!(

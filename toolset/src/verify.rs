@@ -1,14 +1,15 @@
-//! Checking one call: the tool is known and offered, the policy allows it, and its
-//! arguments deserialize into the tool's typed arguments and meet the schema's constraints.
+//! Checking one call's arguments against the tool the request routed it to: they
+//! deserialize into the tool's typed arguments and meet the schema's constraints (a
+//! compiled tool), or the tool's JSON Schema accepts them (a runtime tool).
 //!
 //! The second stage of the pipeline (call → verify → gate → plan → apply → outcome). It
-//! knows nothing of programs or tiers: the gate runs it on every call of a program, an
-//! approval runs it again on the one call a human reviewed.
+//! knows nothing of policies, programs or tiers: which tool a call is for is the request's
+//! to decide (`Request::gate`, `Request::check`); the gate runs this on every call of a
+//! program, an approval runs it again on the one call a human reviewed.
 
 use crate::arguments::{self, ArgumentsError};
-use crate::policy::Availability;
 use crate::spec::ConstraintFailure;
-use crate::{Policy, ToolCall, ToolName, ToolSet, ToolSpec, messages};
+use crate::{ToolCall, ToolSet, ToolSpec, messages};
 use serde_json::Value;
 
 /// Why one call was rejected.
@@ -49,71 +50,6 @@ pub struct CallProblem {
 pub(crate) struct Verified<T: ToolSet> {
     pub(crate) name: T::Name,
     pub(crate) typed: T::Call,
-}
-
-impl<T: ToolSet> Policy<T> {
-    /// Checks one call on its own against this policy alone: the tool is offered (or
-    /// deferred) and not denied, and the arguments deserialize into its typed arguments
-    /// and meet its schema constraints.
-    ///
-    /// A policy knows no request: a deferred tool passes here whether or not a search
-    /// activated it, and a runtime tool is unknown here. For the verdict the gate will
-    /// give, check the call through the request that gates it:
-    /// [`Request::check`](crate::Request::check).
-    ///
-    /// A call can be checked as soon as its arguments are complete (while the model is
-    /// still streaming the rest of its answer), so a mistake can be reported early. The
-    /// program is still gated as a whole: a call that passes here runs only through
-    /// `Set::gate_with` and `Set::apply`, which check it again with the others.
-    ///
-    /// ```
-    /// use toolset::{tool, toolset, Autonomy, ToolCall};
-    ///
-    /// /// Look a word up.
-    /// #[tool(tier = "read_only")]
-    /// pub async fn define(word: String) -> String { word }
-    ///
-    /// toolset! { pub Words = [define]; }
-    ///
-    /// let policy = Words::policy(Autonomy::ReadOnly);
-    /// assert!(policy.check(&ToolCall::new("1", "define", r#"{"word":"gate"}"#)).is_ok());
-    /// assert!(policy.check(&ToolCall::new("2", "define", r#"{"word":7}"#)).is_err());
-    /// ```
-    pub fn check(&self, call: &ToolCall) -> Result<(), crate::CallProblem> {
-        verify::<T>(call, self).map(|_| ())
-    }
-}
-
-/// Checks one call: known, offered, allowed, and its arguments deserialize into the typed
-/// call and meet the schema's constraints.
-pub(crate) fn verify<T: ToolSet>(
-    call: &ToolCall,
-    policy: &Policy<T>,
-) -> Result<Verified<T>, CallProblem> {
-    let problem = |kind, message| CallProblem {
-        call_id: call.id.clone(),
-        name: call.name.clone(),
-        kind,
-        message,
-    };
-    // A hidden tool is a name the set does not have (nothing is injected here).
-    let known = T::Name::from_name(&call.name).filter(|&tool| !policy.conceals(tool, &[]));
-    let name = match known.map(|name| (name, policy.availability(name))) {
-        // A request gates by what it offers (`Request::gate`): a deferred tool only once a
-        // search activated it. This policy-only check serves approvals, which cannot know
-        // the conversation's activations, and `Policy::check`; a deferred tool passes.
-        Some((name, Availability::Offered | Availability::Deferred)) => name,
-        Some((_, Availability::Denied)) => {
-            return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));
-        }
-        Some((_, Availability::Hidden)) | None => {
-            return Err(problem(
-                ProblemKind::UnknownTool,
-                unknown_tool_message::<T>(&call.name, policy),
-            ));
-        }
-    };
-    verify_arguments::<T>(call, name)
 }
 
 /// Checks the arguments of a call to `name` (a tool the caller already found offered):
@@ -229,13 +165,4 @@ pub(crate) fn verify_runtime_arguments(
             messages::invalid_arguments(&call.name, &problems.join("; ")),
         ))
     }
-}
-
-/// The unknown-tool message: the offered tools (what the rendered list shows), and the
-/// closest of them when it is near enough to be a typo. A name past the 64-character
-/// grammar gets no distance computed, and is echoed cut short.
-fn unknown_tool_message<T: ToolSet>(name: &str, policy: &Policy<T>) -> String {
-    let offered: Vec<&str> = policy.offered().map(ToolName::as_str).collect();
-    let closest = arguments::closest(name, &offered);
-    messages::unknown_tool(&arguments::shortened(name), closest, &offered)
 }

@@ -60,9 +60,9 @@ pub fn render_specs(specs: &[&ToolSpec], format: Format) -> String {
 
 /// The default tool list of the set `T`, rendered for `format` in `order`: the list of a
 /// fresh conversation's request under the set's default policy, that is
-/// [`Request::new`](crate::Request::new)`(&Policy::new(..), format).tool_list()` (sorted by
-/// name for [`Order::ByName`]) at any autonomy but [`Autonomy::Off`], where a request
-/// offers no local tool search. Tools declared `deferred` are left to tool search: the
+/// [`Request::new`](crate::Request::new)`(&Policy::new(..)).format(format).tool_list()`
+/// (sorted by name for [`Order::ByName`]) at any autonomy but [`Autonomy::Off`], where a
+/// request offers no local tool search. Tools declared `deferred` are left to tool search: the
 /// list carries the search tool, and Anthropic and OpenAI Responses list the deferred
 /// tools marked `defer_loading: true`.
 ///
@@ -74,6 +74,8 @@ pub fn tool_list<T: ToolSet>(format: Format, order: Order) -> &'static str {
         // Autonomy decides what runs, not what is offered, but for the local search, which
         // runs in the gate and so is not offered at `Off`: any other level gives this list.
         let policy = Policy::<T>::new(Autonomy::ExternalReversible);
-        crate::Request::new(&policy, format).compose(order == Order::ByName)
+        crate::Request::new(&policy)
+            .format(format)
+            .compose(order == Order::ByName)
     })
 }

@@ -1,19 +1,17 @@
 //! What the server does for the runtime tools of the toolbox it serves
 //! ([`McpServer::with_toolbox`]): runs an approved call's handler (no state, so no lock)
-//! under the server's time limit, the client's cancellation and progress; re-gates a call
-//! a human approved by elicitation against the session's request as it is then; and tells
-//! the session's client when a namespace of the toolbox refreshed.
+//! under the server's time limit, the client's cancellation and progress; and tells the
+//! session's client when a namespace of the toolbox refreshed. (A call a human approved
+//! by elicitation is approved as the set's are: `Session::approve_in_flight`.)
 
 use super::McpServer;
 use super::server::{Client, has_output_schema};
 use crate::apply::{call_context, refusal, run_runtime};
-use crate::plan::{Authority, Step};
+use crate::plan::Authority;
 use crate::toolbox::RuntimeTool;
-use crate::verify::verify_runtime_arguments;
-use crate::{Outcome, Plan, Proposal, ToolCall, ToolOutput, ToolSet};
+use crate::{Outcome, ToolCall, ToolOutput, ToolSet};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
-use std::sync::Arc;
 
 impl<T: ToolSet> McpServer<T> {
     /// Runs one approved call to a runtime tool, with its progress forwarded, and says
@@ -71,31 +69,6 @@ impl<T: ToolSet> McpServer<T> {
             output.is_error = true;
         }
         output
-    }
-
-    /// The one-call plan of a proposal of a runtime tool a human approved, re-gated
-    /// against the session's request now: the tool must still be offered, at the tier the
-    /// human saw, and the arguments still valid; `None` otherwise.
-    pub(super) fn runtime_approved(&self, proposal: &Proposal) -> Option<Plan<T>> {
-        let call = proposal.call().clone();
-        let plan = self.session.gate(&self.base, call).ok()?;
-        let (mut calls, steps, concealed) = plan.into_parts();
-        let tool = match steps.into_iter().next()? {
-            Step::AwaitRuntimeApproval { tool } | Step::RunRuntime { tool, .. } => tool,
-            Step::Run { .. } | Step::AwaitApproval { .. } | Step::Answered { .. } => return None,
-        };
-        let spec = tool.spec();
-        if spec.tier() != proposal.tier() || spec.is_propose_only() {
-            return None;
-        }
-        let call = calls.pop()?;
-        let args = verify_runtime_arguments(&call, spec).ok()?;
-        Some(Plan::runtime_approved_by_human(
-            call,
-            Arc::clone(&tool),
-            args,
-            concealed,
-        ))
     }
 
     /// Sends the session's client `notifications/tools/list_changed` after every refresh

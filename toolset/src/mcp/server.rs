@@ -247,14 +247,11 @@ impl<T: ToolSet> McpServer<T> {
         if !approved || client.is_gone() {
             return None;
         }
-        if runtime.is_some() {
-            // Bound to the very call shown: re-gated against the session's request now.
-            return self.runtime_approved(proposal);
-        }
-        // Bound to the very call shown: approving re-verifies it against the set, once.
-        match crate::approval::approve_in_flight::<T>(proposal, &self.policy) {
+        // Bound to the very call shown: approving re-verifies it under the session's
+        // request now, for the set's tools and the toolbox's alike.
+        match self.session.approve_in_flight(&self.base, proposal) {
             Ok(Approved::Run(plan)) => Some(plan),
-            Ok(Approved::Handoff { .. }) | Err(_) => None,
+            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => None,
         }
     }
 

@@ -9,7 +9,10 @@
 
 use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
-use crate::{Activations, Plan, Policy, Rejected, Request, ToolCall, ToolName, ToolSet, Toolbox};
+use crate::{
+    Activations, ApprovalError, Approved, Plan, Policy, Proposal, Rejected, Request, ToolCall,
+    ToolName, ToolSet, Toolbox,
+};
 use rmcp::model::Tool;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
@@ -33,7 +36,7 @@ pub(super) struct Base<T: ToolSet> {
 impl<T: ToolSet> Base<T> {
     pub(super) fn new(policy: Arc<Policy<T>>, toolbox: Toolbox<T>) -> Self {
         let generation = toolbox.generation();
-        let listed = listed(&Request::new(&policy, Format::Mcp).toolbox(&toolbox));
+        let listed = listed(&toolbox.request(&policy).format(Format::Mcp));
         Base {
             policy,
             toolbox,
@@ -51,15 +54,16 @@ impl<T: ToolSet> Base<T> {
             }
         }
         // Read before composing: a refresh meanwhile leaves this one stale, recomposed next time.
-        let now = listed(&Request::new(&self.policy, Format::Mcp).toolbox(&self.toolbox));
+        let now = listed(&self.toolbox.request(&self.policy).format(Format::Mcp));
         *self.listed.write().unwrap_or_else(PoisonError::into_inner) = (generation, now.clone());
         now
     }
 
     /// The request of a session that activated `activations`.
     fn request<'a>(&'a self, activations: &Activations) -> Request<'a, T> {
-        Request::new(&self.policy, Format::Mcp)
-            .toolbox(&self.toolbox)
+        self.toolbox
+            .request(&self.policy)
+            .format(Format::Mcp)
             .activated(activations)
     }
 }
@@ -126,16 +130,23 @@ impl Session {
         base: &Base<T>,
         call: ToolCall,
     ) -> Result<Plan<T>, Rejected> {
-        // A tool the policy offers is permitted whatever the session activated and the
-        // toolbox holds: gated without the session's request, it costs no snapshot of
-        // the toolbox, no copy of the activations, no lock and no second name lookup.
-        if let Some(tool) = T::Name::from_name(&call.name).filter(|&tool| base.policy.offers(tool))
-        {
-            return Request::gate_offered(&base.policy, tool, call);
-        }
-        // The request copies the names it needs, so the lock is released before gating.
+        // The request copies the names it needs, so the lock is released before gating; a
+        // call to a tool the request plainly permits takes no snapshot of the toolbox.
         let request = base.request(&self.lock().activations);
         request.gate([call])
+    }
+
+    /// Approves `proposal`, which the human approved where it was shown to them (by
+    /// elicitation, on this session's connection), under the session's request as it is
+    /// now: its policy, and the toolbox's tools as they are now (a runtime tool a namespace
+    /// dropped meanwhile is unknown). See `approval::approve_in_flight`.
+    pub(super) fn approve_in_flight<T: ToolSet>(
+        &self,
+        base: &Base<T>,
+        proposal: &Proposal,
+    ) -> Result<Approved<T>, ApprovalError> {
+        let request = base.request(&self.lock().activations);
+        crate::approval::approve_in_flight(proposal, &request)
     }
 
     /// Activates `names` (a search's finds, or what any tool's output activates) and

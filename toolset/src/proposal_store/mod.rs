@@ -11,8 +11,8 @@
 //! hosts with many replicas (PostgreSQL, say) implements the same trait with an
 //! `UPDATE … WHERE resolution IS NULL` of its own.
 //!
-//! [`Approvals`] is what a host holds: a store, an optional [`SealKey`] and an optional
-//! expiry.
+//! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
+//! optional seal key and an optional expiry, where proposals are approved and declined.
 
 mod memory;
 #[cfg(feature = "sqlite")]
@@ -22,11 +22,9 @@ pub use memory::MemoryStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
-use crate::proposal::now_ms;
-use crate::{Proposal, ProposalId, SealKey, ToolResult};
+use crate::{Proposal, ProposalId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::time::Duration;
 
 /// How a human resolved a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,152 +191,6 @@ pub trait ProposalStore {
         id: &ProposalId,
         resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError>;
-}
-
-/// What a host holds for human approval: a store, an optional seal key, an optional
-/// expiry. Submit each proposal of a plan here; approve with `Set::approve(&approvals,
-/// &approval, &policy)`, decline with [`Approvals::decline`].
-#[derive(Debug)]
-pub struct Approvals<S: ProposalStore> {
-    store: S,
-    key: Option<SealKey>,
-    lifetime: Option<Duration>,
-}
-
-impl<S: ProposalStore> Approvals<S> {
-    /// Approvals kept in `store`, unsealed, never expiring.
-    pub fn new(store: S) -> Self {
-        Approvals {
-            store,
-            key: None,
-            lifetime: None,
-        }
-    }
-
-    /// Seals every submitted proposal with `key` and refuses, at approval, any proposal
-    /// that is not sealed with it: for stores others can write (see [`SealKey`]).
-    pub fn sealed_with(mut self, key: SealKey) -> Self {
-        self.key = Some(key);
-        self
-    }
-
-    /// Proposals submitted from now on can be approved for `lifetime` after they were
-    /// made, and are refused as expired afterwards.
-    pub fn expiring_after(mut self, lifetime: Duration) -> Self {
-        self.lifetime = Some(lifetime);
-        self
-    }
-
-    /// The store.
-    pub fn store(&self) -> &S {
-        &self.store
-    }
-
-    /// Stores `proposal` (with its expiry and seal) to wait for a human; returns its id.
-    pub fn submit(&self, proposal: &Proposal) -> Result<ProposalId, StoreError> {
-        let mut proposal = proposal.clone();
-        proposal.expires_ms = self.lifetime.map(|lifetime| {
-            let lifetime = u64::try_from(lifetime.as_millis()).unwrap_or(u64::MAX);
-            proposal.created_ms.saturating_add(lifetime)
-        });
-        proposal.seal = self.key.as_ref().map(|key| {
-            key.seal(
-                proposal.id.as_str(),
-                &proposal.digest(),
-                proposal.created_ms,
-                proposal.expires_ms,
-            )
-        });
-        self.store.insert(&proposal)?;
-        Ok(proposal.id)
-    }
-
-    /// The proposal `id`, checked (seal, expiry, pending) as approval would, to show the
-    /// human. Show its [`preview`](Proposal::preview), computed from the arguments.
-    pub fn pending(&self, id: &ProposalId) -> Result<Proposal, crate::ApprovalError> {
-        let stored = self.checked(id)?;
-        match stored.resolution {
-            Some(resolution) => Err(crate::ApprovalError::AlreadyResolved(resolution)),
-            None => Ok(stored.proposal),
-        }
-    }
-
-    /// Declines the proposal `id`, once; returns the result to send the model under the
-    /// call's id (or as a follow-up). A proposal already resolved answers
-    /// [`AlreadyResolved`](crate::ApprovalError::AlreadyResolved).
-    pub fn decline(
-        &self,
-        id: &ProposalId,
-        reason: &str,
-    ) -> Result<ToolResult, crate::ApprovalError> {
-        let proposal = self.pending(id)?;
-        self.resolve(id, Decision::Declined)?;
-        Ok(proposal.declined_result(reason))
-    }
-
-    /// The stored proposal, its seal checked when a key is set, its expiry, and that its
-    /// effect is not on record while it says it waits.
-    pub(crate) fn checked(&self, id: &ProposalId) -> Result<Stored, crate::ApprovalError> {
-        use crate::ApprovalError;
-        let stored = self
-            .store
-            .get(id)
-            .map_err(ApprovalError::Store)?
-            .ok_or_else(|| ApprovalError::UnknownProposal(id.clone()))?;
-        let proposal = &stored.proposal;
-        if proposal.id != *id {
-            return Err(ApprovalError::Forged);
-        }
-        if let Some(key) = &self.key {
-            let Some(seal) = proposal.seal.as_deref() else {
-                return Err(ApprovalError::Forged);
-            };
-            if !key.verifies(
-                seal,
-                proposal.id.as_str(),
-                &proposal.digest(),
-                proposal.created_ms,
-                proposal.expires_ms,
-            ) {
-                return Err(ApprovalError::Altered);
-            }
-        }
-        if stored.resolution.is_none()
-            && let Some(effect) = &stored.effect
-        {
-            return Err(ApprovalError::AlreadyRan(effect.clone()));
-        }
-        if stored.resolution.is_none()
-            && let Some(expires_ms) = proposal.expires_ms
-            && now_ms() >= expires_ms
-        {
-            return Err(ApprovalError::Expired { at_ms: expires_ms });
-        }
-        Ok(stored)
-    }
-
-    /// Resolves `id` as `decision`, once.
-    pub(crate) fn resolve(
-        &self,
-        id: &ProposalId,
-        decision: Decision,
-    ) -> Result<(), crate::ApprovalError> {
-        let resolution = Resolution {
-            decision,
-            at_ms: now_ms(),
-        };
-        match self
-            .store
-            .resolve(id, &resolution)
-            .map_err(crate::ApprovalError::Store)?
-        {
-            ResolveOutcome::Resolved => Ok(()),
-            ResolveOutcome::AlreadyResolved(earlier) => {
-                Err(crate::ApprovalError::AlreadyResolved(earlier))
-            }
-            ResolveOutcome::EffectRecorded(effect) => Err(crate::ApprovalError::AlreadyRan(effect)),
-        }
-    }
 }
 
 #[cfg(test)]

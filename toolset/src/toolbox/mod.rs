@@ -4,9 +4,9 @@
 //! A [`Toolbox`] owns its runtime tools ([`RuntimeTool`], registered from a
 //! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`] built from it offers them after the
 //! set's tools, routes their calls to the gate's JSON Schema check (`verify.rs`) and puts
-//! them in the same [`Plan`], so a program mixing both is gated as one and applied as one,
-//! outcomes in the model's order. What a runtime tool is made of lives in `dynamic.rs`,
-//! what registration checks in `register.rs`.
+//! them in the same [`Plan`](crate::Plan), so a program mixing both is gated as one and
+//! applied as one, outcomes in the model's order. What a runtime tool is made of lives in
+//! `dynamic.rs`, what registration checks in `register.rs`.
 
 mod dynamic;
 #[cfg(feature = "mcp-client")]
@@ -24,8 +24,8 @@ use crate::consumer::Format;
 use crate::consumer::cache::render_fragment;
 use crate::trace::ToolType;
 use crate::{
-    Autonomy, Plan, Policy, Proposal, Rejected, Report, Request, ToolCall, ToolContext, ToolError,
-    ToolName, ToolOutput, ToolSet, ToolSpec,
+    Autonomy, Policy, Proposal, Request, ToolContext, ToolError, ToolName, ToolOutput, ToolSet,
+    ToolSpec,
 };
 use dynamic::PreviewFn;
 use futures_util::future::BoxFuture;
@@ -115,6 +115,8 @@ impl fmt::Debug for RuntimeTool {
 /// The compiled set `T` plus tools defined at run time: one gate, plan and apply for a
 /// program mixing both, one tool list, one MCP server.
 ///
+/// A toolbox joins a [`Request`] ([`Request::toolbox`], or [`Toolbox::request`]), which
+/// gates a program mixing both; `Set::apply` runs the plan, the runtime calls included.
 /// Built with `Set::toolbox()` (or [`Toolbox::new`]) and [`with`](Self::with); cloning is
 /// cheap (the runtime tools are shared).
 ///
@@ -140,13 +142,14 @@ impl fmt::Debug for RuntimeTool {
 ///         .handler(weather),
 /// )?;
 /// let policy = Clock::policy(Autonomy::ReadOnly);
-/// assert_eq!(toolbox.request(&policy, Format::OpenAiChat).offered(), ["now", "weather"]);
-/// let plan = toolbox.gate(
-///     [ToolCall::new("1", "now", "{}"), ToolCall::new("2", "weather", r#"{"city":"Oslo"}"#)],
-///     &policy,
-/// )?;
+/// let request = toolbox.request(&policy).format(Format::OpenAiChat);
+/// assert_eq!(request.offered(), ["now", "weather"]);
+/// let plan = request.gate([
+///     ToolCall::new("1", "now", "{}"),
+///     ToolCall::new("2", "weather", r#"{"city":"Oslo"}"#),
+/// ])?;
 /// let report = tokio::runtime::Builder::new_current_thread().build()?
-///     .block_on(toolbox.apply(&mut (), &ToolContext::default(), plan));
+///     .block_on(Clock::apply(&mut (), &ToolContext::default(), plan));
 /// assert!(report.outcomes().all(|(_, outcome)| outcome.is_done()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -328,10 +331,10 @@ impl<T: ToolSet> Toolbox<T> {
             .collect()
     }
 
-    /// A request under `policy` to the consumer `format` offering this toolbox's tools:
-    /// what its list offers is what its gate permits. See [`Request`].
-    pub fn request<'p>(&'p self, policy: &'p Policy<T>, format: Format) -> Request<'p, T> {
-        Request::new(policy, format).toolbox(self)
+    /// A request under `policy` offering this toolbox's tools: what its list offers is
+    /// what its gate permits. `Request::new(policy).toolbox(self)`; see [`Request`].
+    pub fn request<'p>(&'p self, policy: &'p Policy<T>) -> Request<'p, T> {
+        Request::new(policy).toolbox(self)
     }
 
     /// The toolbox's default list for `format` (a fresh conversation's request, at any
@@ -339,24 +342,7 @@ impl<T: ToolSet> Toolbox<T> {
     /// tools, then the runtime ones. Built from fragments each rendered once.
     pub fn tool_list(&self, format: Format) -> String {
         let policy = Policy::<T>::new(Autonomy::ExternalReversible);
-        self.request(&policy, format).tool_list()
-    }
-
-    /// Verifies the model's whole program (compiled and runtime calls alike) under
-    /// `policy`, then splits it by tier: the gate of a fresh conversation's request.
-    /// One bad call rejects the program; see `Set::gate`.
-    pub fn gate(
-        &self,
-        calls: impl IntoIterator<Item = ToolCall>,
-        policy: &Policy<T>,
-    ) -> Result<Plan<T>, Rejected> {
-        self.request(policy, Format::Mcp).gate(calls)
-    }
-
-    /// Runs the plan's approved calls against `state`, an outcome for every call in the
-    /// model's order: consecutive read-only calls together, writes one at a time.
-    pub async fn apply(&self, state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
-        crate::apply::apply(state, ctx, plan).await
+        self.request(&policy).format(format).tool_list()
     }
 }
 
