@@ -2,7 +2,7 @@
 //! and 3 history names (2 hidden tools and 1 the set no longer has), per format, against
 //! the fixed cached list of the same set:
 //!
-//! - `request_list` — `Request::new(&policy, format).activated(..).history(..).tool_list()`,
+//! - `request_list` — `Request::new(&policy).format(format).activated(..).history(..).tool_list()`,
 //!   what every request of a conversation pays: the layout (one pass over the tools) and
 //!   the concatenation of cached per-tool fragments; no schema work;
 //! - `cached_list` — `tool_list::<T>(format, Order::Declared)`, the fixed list handed out
@@ -32,7 +32,7 @@ fn compose(c: &mut Criterion) {
     for format in Format::ALL {
         let mut group = c.benchmark_group(format!("compose/{format}"));
         let request = || {
-            Request::new(&policy, format)
+            Request::new(&policy).format(format)
                 .activated(&activations)
                 .history(history)
         };

@@ -48,8 +48,8 @@ fn calls(c: &mut Criterion) {
             b.iter_batched(
                 || vec![call.clone()],
                 |calls| {
-                    let plan = toolbox.gate(calls, &policy).expect("valid");
-                    rt.block_on(toolbox.apply(&mut (), &ctx, plan))
+                    let plan = toolbox.request(&policy).gate(calls).expect("valid");
+                    rt.block_on(Words::apply(&mut (), &ctx, plan))
                 },
                 BatchSize::SmallInput,
             )

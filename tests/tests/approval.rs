@@ -90,7 +90,9 @@ async fn run(approved: Approved<Vault1>, vault: &mut Vault) {
         Approved::Run(plan) => {
             Vault1::apply(vault, &ToolContext::default(), plan).await;
         }
-        Approved::Handoff { .. } => panic!("delete_file has a handler"),
+        Approved::Handoff { .. } | Approved::RuntimeHandoff { .. } => {
+            panic!("delete_file has a handler")
+        }
     }
 }
 
@@ -136,14 +138,14 @@ fn edit_row(path: &std::path::Path, id: &ProposalId, edit: &str) {
 fn approval_as_shown<S: ProposalStore>(
     approvals: &Approvals<S>,
     id: &ProposalId,
-) -> toolset::Approval {
+) -> toolset::Signed {
     approvals
         .store()
         .get(id)
         .expect("the store answers")
         .expect("the row is there")
         .proposal
-        .approve()
+        .sign()
 }
 
 #[tokio::test]
@@ -151,16 +153,16 @@ async fn an_approval_runs_its_call_at_most_once() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
     approvals.submit(&proposal).unwrap();
-    let approval = proposal.approve();
+    let approval = proposal.sign();
     let policy = Vault1::policy(Autonomy::Off);
     let mut vault = Vault::default();
     run(
-        Vault1::approve(&approvals, &approval, &policy).unwrap(),
+        approvals.approve(&approval, &toolset::Request::new(&policy)).unwrap(),
         &mut vault,
     )
     .await;
     for _ in 0..3 {
-        match Vault1::approve(&approvals, &approval, &policy) {
+        match approvals.approve(&approval, &toolset::Request::new(&policy)) {
             Err(ApprovalError::AlreadyResolved(resolution)) => {
                 assert_eq!(resolution.decision, Decision::Approved);
                 assert!(
@@ -180,14 +182,10 @@ fn a_declined_proposal_never_runs_and_says_when_it_was_declined() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
     let id = approvals.submit(&proposal).unwrap();
-    let result = approvals.decline(&id, "keep it").unwrap();
+    let result = approvals.decline(&approval_as_shown(&approvals, &id), "keep it").unwrap();
     assert_eq!(result.call_id, "call_1");
     assert!(result.output.text_content().contains("keep it"));
-    match Vault1::approve(
-        &approvals,
-        &proposal.approve(),
-        &Vault1::policy(Autonomy::Off),
-    ) {
+    match approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
         Err(ApprovalError::AlreadyResolved(resolution)) => {
             assert_eq!(resolution.decision, Decision::Declined)
         }
@@ -203,7 +201,7 @@ fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
     Approvals::new(SqliteStore::open(&path).unwrap())
         .submit(&proposal)
         .unwrap();
-    let approval = proposal.approve();
+    let approval = proposal.sign();
     let wins = Arc::new(AtomicUsize::new(0));
     let barrier = Arc::new(std::sync::Barrier::new(16));
     let threads: Vec<_> = (0..16)
@@ -218,7 +216,7 @@ fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
                 // Each resolver has its own connection, as separate processes would.
                 let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
                 barrier.wait();
-                match Vault1::approve(&approvals, &approval, &Vault1::policy(Autonomy::Off)) {
+                match approvals.approve(&approval, &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
                     Ok(Approved::Run(_)) => {
                         wins.fetch_add(1, Ordering::SeqCst);
                     }
@@ -243,11 +241,7 @@ fn sixteen_concurrent_resolvers_in_memory_exactly_one_wins() {
     std::thread::scope(|scope| {
         for _ in 0..16 {
             scope.spawn(|| {
-                if Vault1::approve(
-                    &approvals,
-                    &proposal.approve(),
-                    &Vault1::policy(Autonomy::Off),
-                )
+                if approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
                 .is_ok()
                 {
                     wins.fetch_add(1, Ordering::SeqCst);
@@ -277,7 +271,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     let forged = Approvals::new(MemoryStore::new()).sealed_with(key());
     forged.store().insert(&altered).unwrap();
     assert_eq!(
-        Vault1::approve(&forged, &altered.approve(), &Vault1::policy(Autonomy::Off)).err(),
+        forged.approve(&altered.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
         Some(ApprovalError::Altered)
     );
 
@@ -285,17 +279,13 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     let by_hand = propose(r#"{"path":"/etc"}"#);
     forged.store().insert(&by_hand).unwrap();
     assert_eq!(
-        Vault1::approve(&forged, &by_hand.approve(), &Vault1::policy(Autonomy::Off)).err(),
+        forged.approve(&by_hand.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
         Some(ApprovalError::Forged)
     );
 
     // The genuine one still approves.
     assert!(
-        Vault1::approve(
-            &approvals,
-            &proposal.approve(),
-            &Vault1::policy(Autonomy::Off)
-        )
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
         .is_ok()
     );
 }
@@ -304,12 +294,12 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
 fn an_altered_proposal_is_refused_even_unsealed() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
-    let approval = proposal.approve();
+    let approval = proposal.sign();
     let json = serde_json::to_string(&proposal).unwrap();
     let altered: Proposal = serde_json::from_str(&json.replace("/old", "/")).unwrap();
     approvals.store().insert(&altered).unwrap();
     assert_eq!(
-        Vault1::approve(&approvals, &approval, &Vault1::policy(Autonomy::Off)).err(),
+        approvals.approve(&approval, &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
         Some(ApprovalError::ArgumentsChanged)
     );
 }
@@ -326,11 +316,7 @@ fn a_proposal_of_another_set_with_the_same_name_is_refused() {
     assert_eq!(sandbox.set(), "Vault1");
     approvals.submit(&sandbox).unwrap();
     assert_eq!(
-        Vault1::approve(
-            &approvals,
-            &sandbox.approve(),
-            &Vault1::policy(Autonomy::Off)
-        )
+        approvals.approve(&sandbox.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
         .err(),
         Some(ApprovalError::SetChanged)
     );
@@ -342,7 +328,7 @@ fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
     let proposal = propose(r#"{"path":"/old"}"#);
     approvals.submit(&proposal).unwrap();
     let now = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
-    match Vault1::approve(&approvals, &proposal.approve(), &now) {
+    match approvals.approve(&proposal.sign(), &toolset::Request::new(&now)) {
         Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
         other => panic!("a denied tool was approved: {:?}", other.err()),
     }
@@ -369,11 +355,7 @@ fn the_preview_shown_is_computed_from_the_arguments() {
     // And approving a propose-only call hands its typed arguments to the host.
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).unwrap();
-    match Vault1::approve(
-        &approvals,
-        &proposal.approve(),
-        &Vault1::policy(Autonomy::Off),
-    ) {
+    match approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
         Ok(Approved::Handoff {
             args: Vault1Call::Mail(mail),
             ..
@@ -389,11 +371,7 @@ fn an_expired_proposal_is_refused() {
     approvals.submit(&proposal).unwrap();
     std::thread::sleep(Duration::from_millis(5));
     assert!(matches!(
-        Vault1::approve(
-            &approvals,
-            &proposal.approve(),
-            &Vault1::policy(Autonomy::Off)
-        ),
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))),
         Err(ApprovalError::Expired { .. })
     ));
 }
@@ -466,7 +444,7 @@ async fn every_field_a_reviewer_is_shown_is_sealed_and_an_edited_row_never_runs(
                 .is_err_and(|error| error.to_string().contains("altered")),
             "after `{edit}` the edited proposal is shown as genuine: {shown:?}"
         );
-        let approved = Vault1::approve(&approvals, &approval_as_shown(&approvals, &id), &policy);
+        let approved = approvals.approve(&approval_as_shown(&approvals, &id), &toolset::Request::new(&policy));
         let refused = approved
             .as_ref()
             .err()
@@ -497,11 +475,7 @@ async fn an_escalation_reason_rewritten_in_an_unsealed_store_is_refused_at_appro
         &id,
         "json_set(proposal, '$.escalation', 'our auditor; routine')",
     );
-    let approved = Vault1::approve(
-        &approvals,
-        &approval_as_shown(&approvals, &id),
-        &Vault1::policy(Autonomy::Off),
-    );
+    let approved = approvals.approve(&approval_as_shown(&approvals, &id), &toolset::Request::new(&Vault1::policy(Autonomy::Off)));
     let refused = approved
         .as_ref()
         .err()
@@ -537,9 +511,9 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             |row| row.get(0),
         )
         .unwrap();
-    let approval = proposal.approve();
+    let approval = proposal.sign();
     run(
-        Vault1::approve(&approvals, &approval, &policy).unwrap(),
+        approvals.approve(&approval, &toolset::Request::new(&policy)).unwrap(),
         &mut vault,
     )
     .await;
@@ -567,7 +541,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             Some(None),
             "the store says it waits again"
         );
-        let again = Vault1::approve(&approvals, &approval, &policy);
+        let again = approvals.approve(&approval, &toolset::Request::new(&policy));
         let refused = again.as_ref().err().map(ToString::to_string);
         if let Ok(again) = again {
             run(again, &mut vault).await;
@@ -583,7 +557,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             "after `{reset}` it is shown as waiting"
         );
         assert!(
-            approvals.decline(&id, "too late").is_err(),
+            approvals.decline(&proposal.sign(), "too late").is_err(),
             "after `{reset}` a call that ran is recorded as declined"
         );
     }
@@ -603,7 +577,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
         let id = approvals.submit(&proposal).unwrap();
         run(
-            Vault1::approve(&approvals, &proposal.approve(), &policy).unwrap(),
+            approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).unwrap(),
             &mut vault,
         )
         .await;
@@ -626,7 +600,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         )
         .unwrap();
     assert!(matches!(
-        Vault1::approve(&approvals, &proposal.approve(), &policy),
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)),
         Err(ApprovalError::AlreadyRan(_))
     ));
     assert_eq!(vault.deleted, ["/old"]);

@@ -49,7 +49,7 @@ async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolResult>) {
     approvals.submit(&proposal).expect("stored");
     let policy = NoteTools::policy(Autonomy::Reversible);
     let Approved::Run(approved) =
-        NoteTools::approve(&approvals, &proposal.approve(), &policy).expect("approved")
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).expect("approved")
     else {
         panic!("delete_note has a handler");
     };
@@ -144,8 +144,10 @@ async fn continue_answers_awaiting_approval_now_and_delivers_the_outcome_as_a_fo
         Autonomy::Reversible,
     )
     .expect("valid");
-    let id = approvals.submit(&plan.proposals()[0]).expect("stored");
-    let declined = approvals.decline(&id, "keep it").expect("declined once");
+    approvals.submit(&plan.proposals()[0]).expect("stored");
+    let declined = approvals
+        .decline(&plan.proposals()[0].sign(), "keep it")
+        .expect("declined once");
     let text = texts(&openai_chat::follow_up(&[declined]));
     assert!(
         text.contains("call_x") && text.contains("keep it"),

@@ -131,7 +131,7 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     approvals.submit(&proposal).expect("stored");
     let policy = Policy::new(Autonomy::ExternalReversible);
     let Approved::Run(plan) =
-        BankTools::approve(&approvals, &proposal.approve(), &policy).expect("approved")
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).expect("approved")
     else {
         panic!("transfer has a handler");
     };
@@ -139,7 +139,7 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     BankTools::apply(&mut bank, &ToolContext::default(), plan).await;
     assert_eq!(bank.sent_cents, vec![250_000]);
     assert!(
-        BankTools::approve(&approvals, &proposal.approve(), &policy).is_err(),
+        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).is_err(),
         "the approval is used up"
     );
 }

@@ -938,9 +938,13 @@ mod agreement {
             autonomy,
             gate: |call, autonomy| {
                 // The one-call verification the gate runs on every call of a program.
-                toolset::Policy::<T>::new(autonomy)
+                let policy = toolset::Policy::<T>::new(autonomy);
+                toolset::Request::new(&policy)
                     .check(&call)
-                    .map_err(|problem| format!("{:?}: {}", problem.kind, problem.message))
+                    .map_err(|problems| {
+                        let problem = &problems[0];
+                        format!("{:?}: {}", problem.kind, problem.message)
+                    })
             },
             schema,
             validator,

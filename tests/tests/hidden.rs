@@ -214,7 +214,7 @@ fn request<'p, S: ToolSet>(case: &Case, policy: &'p Policy<S>, format: Format) -
     for name in &case.activated {
         activations.activate(name.clone());
     }
-    let mut request = Request::new(policy, format)
+    let mut request = Request::new(policy).format(format)
         .search(case.search)
         .activated(&activations)
         .history(&case.history);
@@ -259,7 +259,8 @@ fn answer<S: ToolSet<State = ()>>(request: &Request<'_, S>, case: &Case) -> Stri
                 .enable_time()
                 .build()
                 .expect("a runtime")
-                .block_on(toolset::Toolbox::<S>::new().apply(
+                // `Set::apply` for a set this generic code cannot name.
+                .block_on(toolset::__private::apply::<S>(
                     &mut (),
                     &ToolContext::default(),
                     plan,
@@ -351,12 +352,13 @@ fn run<S: ToolSet<State = ()>>(
     history: &[&str],
     calls: Vec<ToolCall>,
 ) -> Result<toolset::Report, toolset::Rejected> {
-    let plan = Request::new(policy, format).history(history).gate(calls)?;
+    let plan = Request::new(policy).format(format).history(history).gate(calls)?;
     Ok(tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .expect("a runtime")
-        .block_on(toolset::Toolbox::<S>::new().apply(&mut (), &ToolContext::default(), plan)))
+        // `Set::apply` for a set this generic code cannot name.
+        .block_on(toolset::__private::apply::<S>(&mut (), &ToolContext::default(), plan)))
 }
 
 #[test]
@@ -365,10 +367,10 @@ fn a_hidden_tool_the_history_names_is_declared_as_the_stand_in_of_a_name_no_tool
     // The same tools, never having had `archive_mail`.
     let never = Without04::policy(Autonomy::ReadOnly);
     for format in Format::ALL {
-        let list = Request::new(&hidden, format)
+        let list = Request::new(&hidden).format(format)
             .history(["archive_mail"])
             .tool_list();
-        let stand_in = Request::new(&never, format)
+        let stand_in = Request::new(&never).format(format)
             .history(["archive_mail"])
             .tool_list();
         assert_eq!(list, stand_in, "{format:?}");
@@ -414,12 +416,12 @@ fn a_hidden_and_denied_tool_is_an_unknown_name_never_a_denied_one() {
         rejected.problems()[0].message,
         unknown.problems()[0].message
     );
-    // The policy's own check (what approvals use) says the same.
-    let checked = hidden.check(&call).expect_err("hidden");
-    assert_eq!(checked.kind, ProblemKind::UnknownTool);
+    // The one-call check says the same.
+    let checked = Request::new(&hidden).check(&call).expect_err("hidden");
+    assert_eq!(checked[0].kind, ProblemKind::UnknownTool);
     assert_eq!(
-        checked.message,
-        never.check(&call).expect_err("unknown").message
+        checked[0].message,
+        Request::new(&never).check(&call).expect_err("unknown")[0].message
     );
 }
 

@@ -60,16 +60,12 @@ async fn a_proxied_tool_without_a_tier_mapping_is_never_auto_run() {
     let tool = toolbox.runtime_tool("fix_echo").expect("namespaced");
     assert_eq!(tool.spec().tier(), Tier::Irreversible);
     let plan = toolbox
-        .gate(
-            [call("1", "fix_echo", r#"{"text":"hi"}"#)],
-            &Host::policy(Autonomy::ExternalReversible),
-        )
+        .request(&Host::policy(Autonomy::ExternalReversible)).gate([call("1", "fix_echo", r#"{"text":"hi"}"#)])
         .expect("a valid call");
     assert_eq!(plan.approved().count(), 0, "nothing auto-runs");
     assert_eq!(plan.proposals().len(), 1);
     assert_eq!(plan.proposals()[0].tier(), Tier::Irreversible);
-    let report = toolbox
-        .apply(&mut Log::default(), &ToolContext::default(), plan)
+    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan)
         .await;
     assert_eq!(report.entries()[0].outcome, None, "the call did not run");
 }
@@ -94,15 +90,12 @@ async fn a_proxied_call_runs_with_progress_and_a_remote_error_is_a_failed_outcom
     let reports = Arc::new(Reports::default());
     let ctx = ToolContext::default().with_progress(reports.clone());
     let plan = toolbox
-        .gate(
-            [
+        .request(&Host::policy(Autonomy::ReadOnly)).gate([
                 call("1", "fix_echo", r#"{"text":"hi"}"#),
                 call("2", "fix_fail", "{}"),
-            ],
-            &Host::policy(Autonomy::ReadOnly),
-        )
+            ])
         .expect("valid");
-    let report = toolbox.apply(&mut Log::default(), &ctx, plan).await;
+    let report = Host::apply(&mut Log::default(), &ctx, plan).await;
     let outcomes: Vec<&Outcome> = report.outcomes().map(|(_, outcome)| outcome).collect();
     assert!(
         matches!(outcomes[0], Outcome::Done(output) if output.text_content() == "echo: hi"),
@@ -160,10 +153,9 @@ async fn refreshed(refreshes: &mut tokio::sync::watch::Receiver<u64>, target: u6
 
 async fn run(toolbox: &Toolbox<Host>, name: &str) -> Outcome {
     let plan = toolbox
-        .gate([call("1", name, "{}")], &Host::policy(Autonomy::Reversible))
+        .request(&Host::policy(Autonomy::Reversible)).gate([call("1", name, "{}")])
         .expect("valid");
-    let report = toolbox
-        .apply(&mut Log::default(), &ToolContext::default(), plan)
+    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan)
         .await;
     report.outcomes().next().expect("one outcome").1.clone()
 }
@@ -176,7 +168,7 @@ async fn list_changed_adds_and_removes_tools() {
     let policy = Host::policy(Autonomy::Reversible);
     let offered = |toolbox: &Toolbox<Host>| -> Vec<String> {
         toolbox
-            .request(&policy, toolset::consumer::Format::Mcp)
+            .request(&policy).format(toolset::consumer::Format::Mcp)
             .offered()
             .into_iter()
             .map(str::to_owned)
@@ -195,7 +187,7 @@ async fn list_changed_adds_and_removes_tools() {
     refreshed(&mut refreshes, before + 1).await;
     assert!(!offered(&toolbox).contains(&"fix_extra".to_owned()));
     let rejected = toolbox
-        .gate([call("1", "fix_extra", "{}")], &policy)
+        .request(&policy).gate([call("1", "fix_extra", "{}")])
         .expect_err("a vanished tool is unknown");
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
 }
@@ -210,12 +202,12 @@ async fn apply_within(
     hangs: &str,
 ) -> (toolset::Report, Log) {
     let plan = toolbox
-        .gate(calls, &Host::policy(Autonomy::Reversible))
+        .request(&Host::policy(Autonomy::Reversible)).gate(calls)
         .expect("valid");
     let mut log = Log::default();
     let report = tokio::time::timeout(
         bound,
-        toolbox.apply(&mut log, &ToolContext::default(), plan),
+        Host::apply(&mut log, &ToolContext::default(), plan),
     )
     .await
     .expect(hangs);

@@ -79,7 +79,7 @@ fn a_list_is_rendered_once_and_handed_out_as_the_same_bytes() {
         let policy = Policy::<Corpus>::new(Autonomy::ExternalReversible);
         assert_eq!(
             declared,
-            Request::new(&policy, format).tool_list(),
+            Request::new(&policy).format(format).tool_list(),
             "{format}"
         );
         if !lists_deferred(format) {

@@ -165,7 +165,7 @@ proptest! {
         let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
         let format = FORMATS[format];
         let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
-        let mut request = Request::new(&policy, format)
+        let mut request = Request::new(&policy).format(format)
             .activated(&activations)
             .history(&history)
             .search(search);
@@ -275,7 +275,7 @@ proptest! {
         let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
         let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
         let toolbox = toolbox_with_note();
-        let mut request = Request::new(&policy, FORMATS[format])
+        let mut request = Request::new(&policy).format(FORMATS[format])
             .activated(&activations)
             .history(&history)
             .search(search);
@@ -297,22 +297,22 @@ proptest! {
 fn activating_only_appends_and_identical_inputs_give_identical_bytes() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
     for format in FORMATS {
-        let before = Request::new(&policy, format).tool_list();
+        let before = Request::new(&policy).format(format).tool_list();
         assert_eq!(
             before,
-            Request::new(&policy, format).tool_list(),
+            Request::new(&policy).format(format).tool_list(),
             "{format}"
         );
         let mut activations = Activations::new();
         activations.activate("convert");
-        let one = Request::new(&policy, format)
+        let one = Request::new(&policy).format(format)
             .activated(&activations)
             .tool_list();
         activations.activate("get_weather");
-        let two = Request::new(&policy, format)
+        let two = Request::new(&policy).format(format)
             .activated(&activations)
             .tool_list();
-        let history = Request::new(&policy, format)
+        let history = Request::new(&policy).format(format)
             .activated(&activations)
             .history(["gone_tool"])
             .tool_list();
@@ -325,7 +325,7 @@ fn activating_only_appends_and_identical_inputs_give_identical_bytes() {
         }
         assert_eq!(
             two,
-            Request::new(&policy, format)
+            Request::new(&policy).format(format)
                 .activated(&activations)
                 .tool_list()
         );
@@ -344,7 +344,7 @@ fn a_request_list_is_the_cached_default_list_when_nothing_is_deferred() {
     let policy = Policy::<Plain>::new(Autonomy::Off);
     for format in FORMATS {
         assert_eq!(
-            Request::new(&policy, format).tool_list(),
+            Request::new(&policy).format(format).tool_list(),
             tool_list::<Plain>(format, Order::Declared),
             "{format}"
         );
@@ -355,7 +355,7 @@ fn a_request_list_is_the_cached_default_list_when_nothing_is_deferred() {
 fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
     let mut activations = Activations::new();
-    let request = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+    let request = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
     let rejected = request.gate([call("get_weather")]).expect_err("deferred");
     let message = &rejected.problems()[0].message;
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
@@ -374,7 +374,7 @@ fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     assert!(output.text_content().contains("get_weather"), "{output:?}");
     assert_eq!(activations.record(&report), 1);
 
-    let next = Request::new(&policy, Format::OpenAiChat).activated(&activations);
+    let next = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
     assert_eq!(
         next.offered(),
         [
@@ -394,7 +394,7 @@ fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
 #[test]
 fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
-    let request = Request::new(&policy, Format::Gemini).search(ToolSearch::Local(Ranking::Regex));
+    let request = Request::new(&policy).format(Format::Gemini).search(ToolSearch::Local(Ranking::Regex));
     let plan = request
         .gate([
             ToolCall::new("s1", SEARCH_TOOL_NAME, r#"{"pattern":"(weather"}"#),
@@ -430,7 +430,7 @@ fn a_tool_declared_only_for_history_is_refused() {
     // Denied, it is known to the model: declared for the history, refused when called. (A
     // hidden one is a name no tool has: `tests/tests/hidden.rs`.)
     let policy = Policy::<Tools>::new(Autonomy::Reversible).deny(ToolsName::Archive);
-    let request = Request::new(&policy, Format::Anthropic).history(["archive", "gone_tool"]);
+    let request = Request::new(&policy).format(Format::Anthropic).history(["archive", "gone_tool"]);
     assert!(request.declared().contains(&"archive".to_owned()));
     assert!(!request.offered().contains(&"archive"));
     let rejected = request.gate([call("archive")]).expect_err("history only");
@@ -448,7 +448,7 @@ fn an_injected_tool_is_offered_even_when_hidden_but_never_when_denied() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible)
         .hide(ToolsName::Archive)
         .deny(ToolsName::AddLabel);
-    let request = Request::new(&policy, Format::Mcp)
+    let request = Request::new(&policy).format(Format::Mcp)
         .inject(ToolsName::Archive)
         .inject(ToolsName::AddLabel);
     assert!(request.gate([call("archive")]).is_ok());
@@ -459,7 +459,7 @@ fn an_injected_tool_is_offered_even_when_hidden_but_never_when_denied() {
 #[test]
 fn any_output_may_activate_a_tool_and_an_unknown_name_fails_the_call() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
-    let request = Request::new(&policy, Format::Prompt);
+    let request = Request::new(&policy).format(Format::Prompt);
     let report = run(request
         .gate([call("unlock"), call("unlock_typo")])
         .expect("valid"));
@@ -537,7 +537,7 @@ mod fixtures {
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
         let search = ToolSearch::Hosted(Ranking::Regex);
         check_list(
-            &Request::new(&policy, Format::Anthropic)
+            &Request::new(&policy).format(Format::Anthropic)
                 .search(search)
                 .tool_list(),
             &exchange["search_tool"],
@@ -547,12 +547,12 @@ mod fixtures {
         assert_eq!(calls.len(), 1, "the server tool blocks are skipped");
         // Before the host records what the hosted search loaded, the tool is not permitted.
         let mut activations = Activations::new();
-        let before = Request::new(&policy, Format::Anthropic)
+        let before = Request::new(&policy).format(Format::Anthropic)
             .search(search)
             .activated(&activations);
         assert!(before.gate(calls.clone()).is_err());
         assert_eq!(activations.record_hosted(response), ["get_weather"]);
-        let request = Request::new(&policy, Format::Anthropic)
+        let request = Request::new(&policy).format(Format::Anthropic)
             .search(search)
             .activated(&activations);
         let report = run(request.gate(calls).expect("loaded, so permitted"));
@@ -563,14 +563,14 @@ mod fixtures {
     fn anthropic_client_search_is_answered_with_tool_references() {
         let exchange = fixture("anthropic_client");
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
-        let request = Request::new(&policy, Format::Anthropic);
+        let request = Request::new(&policy).format(Format::Anthropic);
         check_list(&request.tool_list(), &exchange["search_tool"]);
         let calls = ToolCall::from_anthropic(&exchange["response"]).expect("parses");
         let report = run(request.gate(calls).expect("a search call"));
         assert_eq!(anthropic::results(&report.results()), exchange["answer"]);
         let mut activations = Activations::new();
         activations.record(&report);
-        let next = Request::new(&policy, Format::Anthropic).activated(&activations);
+        let next = Request::new(&policy).format(Format::Anthropic).activated(&activations);
         let calls = ToolCall::from_anthropic(&exchange["next_response"]).expect("parses");
         assert!(next.gate(calls).is_ok());
     }
@@ -581,7 +581,7 @@ mod fixtures {
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
         let search = ToolSearch::Hosted(Ranking::Bm25);
         check_list(
-            &Request::new(&policy, Format::OpenAiResponses)
+            &Request::new(&policy).format(Format::OpenAiResponses)
                 .search(search)
                 .tool_list(),
             &exchange["search_tool"],
@@ -591,7 +591,7 @@ mod fixtures {
         assert_eq!(calls.len(), 1, "the hosted search items are skipped");
         let mut activations = Activations::new();
         assert_eq!(activations.record_hosted(response), ["convert"]);
-        let request = Request::new(&policy, Format::OpenAiResponses)
+        let request = Request::new(&policy).format(Format::OpenAiResponses)
             .search(search)
             .activated(&activations);
         let report = run(request.gate(calls).expect("loaded, so permitted"));
@@ -605,7 +605,7 @@ mod fixtures {
     fn responses_client_search_is_answered_with_a_tool_search_output() {
         let exchange = fixture("responses_client");
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
-        let request = Request::new(&policy, Format::OpenAiResponses);
+        let request = Request::new(&policy).format(Format::OpenAiResponses);
         check_list(&request.tool_list(), &exchange["search_tool"]);
         let calls = ToolCall::from_openai_responses(&exchange["response"]).expect("parses");
         let report = run(request.gate(calls).expect("a search call"));
@@ -624,7 +624,7 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
     let policy = Tools::policy(Autonomy::Off);
     for format in FORMATS {
         for ranking in [Ranking::Bm25, Ranking::Regex] {
-            let request = Request::new(&policy, format).search(ToolSearch::Local(ranking));
+            let request = Request::new(&policy).format(format).search(ToolSearch::Local(ranking));
             let declared = request.declared();
             assert!(
                 !declared.iter().any(|name| name == SEARCH_TOOL_NAME),
@@ -646,7 +646,7 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
             // An activated deferred tool is still offered, its call a proposal.
             let mut activations = Activations::new();
             activations.activate("get_weather");
-            let plan = Request::new(&policy, format)
+            let plan = Request::new(&policy).format(format)
                 .search(ToolSearch::Local(ranking))
                 .activated(&activations)
                 .gate([ToolCall::new("w1", "get_weather", "{}")])
@@ -656,7 +656,7 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
         }
     }
     // A hosted search runs at the provider: offered at Off too.
-    let hosted = Request::new(&policy, Format::Anthropic).search(ToolSearch::Hosted(Ranking::Bm25));
+    let hosted = Request::new(&policy).format(Format::Anthropic).search(ToolSearch::Hosted(Ranking::Bm25));
     assert!(
         hosted
             .declared()

@@ -383,30 +383,35 @@ async fn calls_above_autonomy_become_proposals_and_do_not_run() {
 #[test]
 fn a_call_can_be_checked_alone_as_soon_as_its_arguments_are_complete() {
     let policy = DeskTools::policy(Autonomy::ReadOnly).deny(DeskToolsName::WriteNote);
+    let request = toolset::Request::new(&policy);
     assert_eq!(
-        policy.check(&call("1", "read_note", r#"{"key":"a"}"#)),
+        request.check(&call("1", "read_note", r#"{"key":"a"}"#)),
         Ok(())
     );
-    let kind = |call: ToolCall| policy.check(&call).map_err(|problem| problem.kind);
+    let kind = |call: ToolCall| {
+        request
+            .check(&call)
+            .map_err(|problems| problems.iter().map(|problem| problem.kind).collect::<Vec<_>>())
+    };
     assert_eq!(
         kind(call("2", "read_note", r#"{"key""#)),
-        Err(ProblemKind::MalformedJson)
+        Err(vec![ProblemKind::MalformedJson])
     );
     assert_eq!(
         kind(call("3", "write_note", r#"{"key":"a"}"#)),
-        Err(ProblemKind::Denied)
+        Err(vec![ProblemKind::Denied])
     );
     assert_eq!(
         kind(call("4", "list_notes", r#"{"page_size":0}"#)),
-        Err(ProblemKind::InvalidArguments)
+        Err(vec![ProblemKind::InvalidArguments])
     );
     // The same problem the gate reports for that call in a program.
     let rejected =
         DeskTools::gate_with(vec![call("4", "list_notes", r#"{"page_size":0}"#)], &policy)
             .unwrap_err();
     assert_eq!(
-        Err(rejected.problems()[0].clone()),
-        policy.check(&call("4", "list_notes", r#"{"page_size":0}"#))
+        Err(rejected.problems().to_vec()),
+        request.check(&call("4", "list_notes", r#"{"page_size":0}"#))
     );
 }
 
@@ -429,7 +434,7 @@ fn a_deferred_tool_is_neither_listed_nor_callable_until_a_search_activates_it() 
     // ...until the conversation activated it (a search found it).
     let mut activations = toolset::Activations::new();
     activations.activate("share_note");
-    let request = toolset::Request::new(&policy, toolset::consumer::Format::OpenAiChat)
+    let request = toolset::Request::new(&policy).format(toolset::consumer::Format::OpenAiChat)
         .activated(&activations);
     let plan = request.gate(share());
     assert_eq!(plan.map(|plan| plan.approved().count()).ok(), Some(1));

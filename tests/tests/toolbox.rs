@@ -130,7 +130,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
     let mut bad = program.clone();
     bad[3] = call("4", "book_taxi", r#"{"city":""}"#);
     let rejected = toolbox
-        .gate(bad, &policy)
+        .request(&policy).gate(bad)
         .expect_err("a bad runtime call rejects all");
     assert_eq!(rejected.problems().len(), 1);
     assert_eq!(rejected.problems()[0].call_id, "4");
@@ -138,7 +138,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
     assert_eq!(rejected.results().len(), 6, "every call is answered");
 
     let plan = toolbox
-        .gate(program, &policy)
+        .request(&policy).gate(program)
         .expect("the program is valid");
     let proposed: Vec<&str> = plan
         .proposals()
@@ -158,8 +158,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
 
     READS_PEAK.store(0, Ordering::SeqCst);
     let mut desk = Desk::default();
-    let report = toolbox
-        .apply(&mut desk, &ToolContext::default(), plan)
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan)
         .await;
     let ids: Vec<&str> = report
         .entries()
@@ -212,7 +211,7 @@ fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
 
     // A toolbox that dropped it: unknown, and the message lists what is offered.
     let toolbox = toolbox().without("weather");
-    let request = toolbox.request(&policy, Format::OpenAiChat);
+    let request = toolbox.request(&policy).format(Format::OpenAiChat);
     assert_eq!(
         request.offered(),
         ["read_note", "write_note", "book_taxi", "wire_money"]
@@ -231,7 +230,7 @@ fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
 
     // What the list offers is what the gate permits, runtime tools included.
     let full = toolbox_with_weather();
-    let request = full.request(&policy, Format::Anthropic);
+    let request = full.request(&policy).format(Format::Anthropic);
     let list: Value = serde_json::from_str(&request.tool_list()).expect("a JSON list");
     let listed: Vec<&str> = list
         .as_array()
@@ -351,10 +350,7 @@ fn registration_reports_every_problem_at_once() {
         .expect("a tool without arguments");
     assert!(
         plain
-            .gate(
-                [call("1", "ping", "")],
-                &DeskTools::policy(Autonomy::ReadOnly)
-            )
+            .request(&DeskTools::policy(Autonomy::ReadOnly)).gate([call("1", "ping", "")])
             .is_ok()
     );
 }
@@ -421,18 +417,14 @@ async fn a_runtime_tool_that_panics_or_runs_too_long_fails_alone() {
         ])
         .expect("registers");
     let plan = toolbox
-        .gate(
-            [
+        .request(&DeskTools::policy(Autonomy::Reversible)).gate([
                 call("1", "crash", "{}"),
                 call("2", "slow", "{}"),
                 call("3", "write_note", r#"{"key":"after"}"#),
-            ],
-            &DeskTools::policy(Autonomy::Reversible),
-        )
+            ])
         .expect("valid");
     let mut desk = Desk::default();
-    let report = toolbox
-        .apply(&mut desk, &ToolContext::default(), plan)
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan)
         .await;
     let kinds: Vec<&str> = report
         .outcomes()
@@ -497,10 +489,7 @@ proptest! {
                 .handler(weather))
             .expect("registers");
         let oracle = jsonschema::validator_for(&schema).expect("compiles");
-        let verdict = toolbox.gate(
-            [call("1", "forecast", &arguments.to_string())],
-            &DeskTools::policy(Autonomy::ReadOnly),
-        );
+        let verdict = toolbox.request(&DeskTools::policy(Autonomy::ReadOnly)).gate([call("1", "forecast", &arguments.to_string())]);
         prop_assert_eq!(verdict.is_ok(), oracle.is_valid(&arguments), "{}", arguments);
         if let Err(rejected) = verdict {
             let problem = &rejected.problems()[0];
@@ -523,25 +512,24 @@ fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
         .expect("registers");
     let policy = DeskTools::policy(Autonomy::ReadOnly);
     let rejected = toolbox
-        .gate(
-            [call(
+        .request(&policy).gate([call(
                 "1",
                 "forecast",
                 r#"{"days":9,"at":{"lon":1},"extra":true}"#,
-            )],
-            &policy,
-        )
+            )])
         .expect_err("four problems");
     let message = &rejected.problems()[0].message;
     for needle in ["/city", "/days: expected", "got 9", "/at/lat", "/extra"] {
         assert!(message.contains(needle), "missing {needle:?} in {message}");
     }
     let malformed = toolbox
-        .gate([call("1", "forecast", "{\"city\":")], &policy)
+        .request(&policy)
+        .gate([call("1", "forecast", "{\"city\":")])
         .expect_err("malformed");
     assert_eq!(malformed.problems()[0].kind, ProblemKind::MalformedJson);
     let array = toolbox
-        .gate([call("1", "forecast", "[1]")], &policy)
+        .request(&policy)
+        .gate([call("1", "forecast", "[1]")])
         .expect_err("not an object");
     assert!(
         array.problems()[0]

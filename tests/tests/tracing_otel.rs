@@ -200,11 +200,10 @@ fn weather() -> toolset::DynamicTool {
 /// Gates `calls` at `read_only` through `toolbox` and applies them.
 async fn run_toolbox(toolbox: &toolset::Toolbox<FileTools>, calls: Vec<ToolCall>) -> Report {
     let plan = toolbox
-        .gate(calls, &FileTools::policy(Autonomy::ReadOnly))
+        .request(&FileTools::policy(Autonomy::ReadOnly))
+        .gate(calls)
         .expect("the program is valid");
-    toolbox
-        .apply(&mut Files::default(), &ToolContext::default(), plan)
-        .await
+    FileTools::apply(&mut Files::default(), &ToolContext::default(), plan).await
 }
 
 #[test]
@@ -472,7 +471,7 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
             .expect("a memory store takes the proposal");
         let policy = FileTools::policy(Autonomy::Off);
         tracing::info_span!("review")
-            .in_scope(|| FileTools::approve(&approvals, &proposal.approve(), &policy).is_ok())
+            .in_scope(|| approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).is_ok())
     });
     assert!(resolved);
     let review = span(&spans, "review");

@@ -336,13 +336,16 @@ impl<S: ProposalStore> Approvals<S> {
         approved
     }
 
-    /// Declines the proposal `signed` names, once; returns the result to send the model
-    /// under the call's id (or as a follow-up). A decline only ever stops a call, so it is
-    /// honoured whatever changed since the human saw it; a proposal already resolved
-    /// answers [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as
-    /// a `toolset.proposal.resolved` event (resolution `declined`) in the current span.
+    /// Declines the proposal `signed` names, once, as the human saw it (its seal, expiry
+    /// and digest checked as approving checks them); returns the result to send the model
+    /// under the call's id (or as a follow-up). A proposal already resolved answers
+    /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
+    /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
     pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolResult, ApprovalError> {
         let proposal = self.pending(&signed.proposal)?;
+        if signed.digest != proposal.digest() {
+            return Err(ApprovalError::ArgumentsChanged);
+        }
         self.resolve(&proposal.id, Decision::Declined)?;
         trace::proposal_declined(&proposal);
         let call = proposal.call;

@@ -104,8 +104,10 @@ async fn run() -> Result<(), String> {
         Command::Run { streaming } => conversation(streaming, tracing, &approvals, &db).await,
         Command::Approve(id) => approve(&approvals, &id).await,
         Command::Decline(id, reason) => {
+            // What the human declines is the proposal as shown to them.
+            let shown = approvals.pending(&id).map_err(|error| error.to_string())?;
             let result = approvals
-                .decline(&id, &reason)
+                .decline(&shown.sign(), &reason)
                 .map_err(|error| error.to_string())?;
             println!("Declined {id} ({} {}).", result.call_id, result.name);
             follow_up(&[result]);
@@ -122,7 +124,7 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
     show::heading(&format!("Proposal {id}"));
     show::proposal(&proposal);
     let policy = InboxTools::policy(Autonomy::Reversible);
-    let approved = InboxTools::approve(approvals, &proposal.approve(), &policy)
+    let approved = approvals.approve(&proposal.sign(), &Request::new(&policy))
         .map_err(|error| error.to_string())?;
     let results = match approved {
         Approved::Run(plan) => {
@@ -135,7 +137,7 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
             }
             report.results()
         }
-        Approved::Handoff { call, .. } => {
+        Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
             println!("\nUser approved {}: handed to the host.", call.id);
             return Ok(());
         }
@@ -178,7 +180,7 @@ async fn conversation(
 
     while let Some(response) = model.respond(&conversation) {
         // One request: its tool list (what a live agent sends) and its gate decide together.
-        let request = Request::new(&policy, Format::OpenAiChat)
+        let request = Request::new(&policy).format(Format::OpenAiChat)
             .activated(&activations)
             .history(&history);
         let _tools_to_send = request.tool_list();
@@ -275,8 +277,8 @@ async fn conversation(
                 );
                 continue;
             }
-            let approval = proposal.approve();
-            match InboxTools::approve(approvals, &approval, &InboxTools::policy(autonomy))
+            let approval = proposal.sign();
+            match approvals.approve(&approval, &Request::new(&InboxTools::policy(autonomy)))
                 .map_err(|error| error.to_string())?
             {
                 Approved::Handoff {
@@ -289,7 +291,7 @@ async fn conversation(
                         reply.to
                     );
                 }
-                Approved::Handoff { call, .. } => {
+                Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
                     println!("\nUser approved {}: handed to the host.", call.id)
                 }
                 Approved::Run(plan) => {

@@ -153,7 +153,7 @@ fn no_order_of_builder_calls_raises_autonomy_or_drops_a_restriction() {
         assert_eq!(listed, expected, "{ordering:?}");
         assert_eq!(
             listed,
-            Request::new(policy, Format::Mcp).offered(),
+            Request::new(policy).format(Format::Mcp).offered(),
             "{ordering:?}: the list is the gate's request's"
         );
     }

@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         let mut pending = false;
         for id in &ids {
             let approval = match approvals.pending(id) {
-                Ok(proposal) => proposal.approve(),
+                Ok(proposal) => proposal.sign(),
                 Err(ApprovalError::AlreadyResolved(_)) => continue,
                 Err(error) => {
                     println!("refused {id}: {error}");
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
                 }
             };
             pending = true;
-            match LedgerTools::approve(&approvals, &approval, &policy) {
+            match approvals.approve(&approval, &toolset::Request::new(&policy)) {
                 Ok(Approved::Run(plan)) => {
                     runtime.block_on(LedgerTools::apply(
                         &mut state,
@@ -66,7 +66,9 @@ fn main() -> ExitCode {
                     ));
                     println!("ran {id}");
                 }
-                Ok(Approved::Handoff { .. }) => println!("refused {id}: pay has a handler"),
+                Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) => {
+                    println!("refused {id}: pay has a handler")
+                }
                 Err(error) => println!("refused {id}: {error}"),
             }
         }
