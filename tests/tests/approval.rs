@@ -605,3 +605,168 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
     ));
     assert_eq!(vault.deleted, ["/old"]);
 }
+
+/// Runtime tools are approved and declined as the set's are, outside any MCP server: the
+/// request in force (its toolbox) is what makes them approvable.
+mod runtime {
+    use super::*;
+    use serde_json::{Value, json};
+    use toolset::{DynamicTool, Request, Signed, Toolbox};
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+            "additionalProperties": false
+        })
+    }
+
+    /// `Vault1` plus a runtime `shred` (irreversible) that counts its runs, and a
+    /// propose-only runtime `courier`.
+    fn toolbox(runs: Arc<AtomicUsize>) -> Toolbox<Vault1> {
+        Vault1::toolbox()
+            .with_all([
+                DynamicTool::new("shred", Tier::Irreversible, "Shred a file for good.")
+                    .input_schema(schema())
+                    .handler(move |args: Value, _ctx: &ToolContext| {
+                        let runs = Arc::clone(&runs);
+                        async move {
+                            runs.fetch_add(1, Ordering::SeqCst);
+                            format!("shredded {}", args["path"].as_str().unwrap_or("?"))
+                        }
+                    }),
+                DynamicTool::new("courier", Tier::Irreversible, "Send a parcel by courier.")
+                    .input_schema(schema())
+                    .propose_only(),
+            ])
+            .expect("valid runtime tools")
+    }
+
+    /// The proposal of one call to `name` through `toolbox`, at an autonomy that
+    /// withholds it, submitted to `approvals`: what the human signs.
+    fn proposed(
+        toolbox: &Toolbox<Vault1>,
+        approvals: &Approvals<MemoryStore>,
+        name: &str,
+    ) -> Signed {
+        let policy = Vault1::policy(Autonomy::ExternalReversible);
+        let plan = toolbox
+            .request(&policy)
+            .gate([ToolCall::new("r1", name, r#"{"path":"/tmp/x"}"#)])
+            .expect("a valid program");
+        assert_eq!(plan.approved().count(), 0, "irreversible: withheld");
+        let proposal = &plan.proposals()[0];
+        approvals.submit(proposal).expect("stored");
+        proposal.sign()
+    }
+
+    #[tokio::test]
+    async fn a_runtime_tools_proposal_is_approved_and_runs_once_outside_mcp() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let toolbox = toolbox(Arc::clone(&runs));
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "shred");
+        let policy = Vault1::policy(Autonomy::Off);
+        let request = toolbox.request(&policy);
+        let Ok(Approved::Run(plan)) = approvals.approve(&signed, &request) else {
+            panic!("the runtime tool's proposal was not approved");
+        };
+        let report = Vault1::apply(&mut Vault::default(), &ToolContext::default(), plan).await;
+        let outcomes: Vec<_> = report.outcomes().collect();
+        assert!(outcomes[0].1.is_done(), "{outcomes:?}");
+        assert_eq!(report.results()[0].output.text_content(), "shredded /tmp/x");
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        // Never twice.
+        assert!(matches!(
+            approvals.approve(&signed, &request),
+            Err(ApprovalError::AlreadyResolved(_))
+        ));
+    }
+
+    #[test]
+    fn a_propose_only_runtime_tool_is_handed_to_the_host() {
+        let toolbox = toolbox(Arc::default());
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "courier");
+        let policy = Vault1::policy(Autonomy::Off);
+        match approvals.approve(&signed, &toolbox.request(&policy)) {
+            Ok(Approved::RuntimeHandoff { call, args }) => {
+                assert_eq!(call.name, "courier");
+                assert_eq!(args, json!({"path": "/tmp/x"}));
+            }
+            other => panic!("expected a runtime handoff, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_runtime_tools_proposal_is_declined_and_never_runs() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let toolbox = toolbox(Arc::clone(&runs));
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "shred");
+        let result = approvals.decline(&signed, "keep it").expect("declined once");
+        assert_eq!(result.call_id, "r1");
+        assert!(result.output.is_error && result.output.text_content().contains("keep it"));
+        let policy = Vault1::policy(Autonomy::Off);
+        match approvals.approve(&signed, &toolbox.request(&policy)) {
+            Err(ApprovalError::AlreadyResolved(resolution)) => {
+                assert_eq!(resolution.decision, Decision::Declined)
+            }
+            other => panic!("a declined proposal was approved: {other:?}"),
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_runtime_tool_gone_from_the_request_in_force_is_refused_and_stays_pending() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let toolbox = toolbox(Arc::clone(&runs));
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "shred");
+        let policy = Vault1::policy(Autonomy::Off);
+        // The request in force now has no such tool: removed from the toolbox, or no
+        // toolbox at all.
+        let without = toolbox.clone().without("shred");
+        for request in [without.request(&policy), Request::new(&policy)] {
+            match approvals.approve(&signed, &request) {
+                Err(ApprovalError::Invalid(problem)) => {
+                    assert_eq!(problem.kind, ProblemKind::UnknownTool)
+                }
+                other => panic!("a tool no longer there was approved: {other:?}"),
+            }
+        }
+        assert!(approvals.pending(&signed.proposal).is_ok());
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_compiled_tool_denied_by_the_request_in_force_is_refused_beside_a_toolbox() {
+        let toolbox = toolbox(Arc::default());
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "delete_file");
+        let denied = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
+        match approvals.approve(&signed, &toolbox.request(&denied)) {
+            Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
+            other => panic!("a denied tool was approved: {other:?}"),
+        }
+        let allowed = Vault1::policy(Autonomy::Off);
+        assert!(matches!(
+            approvals.approve(&signed, &toolbox.request(&allowed)),
+            Ok(Approved::Run(_))
+        ));
+    }
+
+    #[test]
+    fn what_the_human_signed_must_be_what_is_stored_to_decline_too() {
+        let toolbox = toolbox(Arc::default());
+        let approvals = Approvals::new(MemoryStore::new());
+        let mut signed = proposed(&toolbox, &approvals, "shred");
+        signed.digest = "0".repeat(64);
+        assert_eq!(
+            approvals.decline(&signed, "no").err(),
+            Some(ApprovalError::ArgumentsChanged)
+        );
+        assert!(approvals.pending(&signed.proposal).is_ok());
+    }
+}

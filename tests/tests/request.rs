@@ -251,8 +251,10 @@ proptest! {
 
     /// `Request::check` is the gate's verdict on one call, whatever the request: random
     /// policies (hidden, denied, deferred), autonomies, activations, injections, history,
-    /// formats, search modes, a toolbox or none, and calls to every kind of name with every
-    /// kind of arguments and id.
+    /// formats, search modes, a toolbox (with its runtime tool `note`) or none, and calls to
+    /// every kind of name (compiled, runtime, the search, hidden, denied, deferred, unknown)
+    /// with every kind of arguments and id. And the gate's verdict is the same whatever
+    /// format the request renders, or none: gating needs no format.
     #[test]
     fn checking_one_call_gives_exactly_the_verdict_of_gating_it_alone(
         flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
@@ -275,21 +277,45 @@ proptest! {
         let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
         let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
         let toolbox = toolbox_with_note();
-        let mut request = Request::new(&policy).format(FORMATS[format])
-            .activated(&activations)
-            .history(&history)
-            .search(search);
-        if with_toolbox {
-            request = request.toolbox(&toolbox);
-        }
-        for index in injected {
-            request = request.inject(<ToolsName as ToolName>::ALL[index]);
-        }
+        let build = |format: Option<Format>| {
+            let mut request = Request::new(&policy)
+                .activated(&activations)
+                .history(&history)
+                .search(search);
+            if let Some(format) = format {
+                request = request.format(format);
+            }
+            if with_toolbox {
+                request = request.toolbox(&toolbox);
+            }
+            for &index in &injected {
+                request = request.inject(<ToolsName as ToolName>::ALL[index]);
+            }
+            request
+        };
+        let request = build(Some(FORMATS[format]));
         let name = UNIVERSE.get(name).copied().unwrap_or("note");
         let id = if empty_id { "" } else { "call_1" };
         let call = ToolCall::new(id, name, ARGUMENTS[arguments]);
-        let gated = request.gate([call.clone()]).map(|_| ()).map_err(|rejected| rejected.problems().to_vec());
-        prop_assert_eq!(request.check(&call), gated, "{:?} under {:?}", call, request);
+        let verdict = |request: &Request<'_, Tools>| {
+            request
+                .gate([call.clone()])
+                .map(|plan| (plan.approved().count(), plan.proposals().len()))
+                .map_err(|rejected| rejected.problems().to_vec())
+        };
+        let gated = verdict(&request);
+        prop_assert_eq!(
+            request.check(&call),
+            gated.clone().map(|_| ()),
+            "{:?} under {:?}",
+            call,
+            request
+        );
+        // No format in gating: the request of any format, or of none, gives one verdict.
+        prop_assert_eq!(verdict(&build(None)), gated.clone(), "{:?} with no format", call);
+        for other in FORMATS {
+            prop_assert_eq!(verdict(&build(Some(other))), gated.clone(), "{:?} in {:?}", call, other);
+        }
     }
 }
 

@@ -188,17 +188,6 @@ const _: () = {
         ) -> ::toolset::Report {
             ::toolset::__private::apply::<Self>(state, ctx, plan).await
         }
-        /// Approves the proposal `approval` names, once, into a runnable plan (or typed
-        /// arguments for the host when the tool is propose-only). Checks its seal and
-        /// expiry, that it is what was reviewed, and the call under `policy`, the one in
-        /// force now; only the one resolver that wins the store gets the call.
-        pub fn approve<S: ::toolset::ProposalStore>(
-            approvals: &::toolset::Approvals<S>,
-            approval: &::toolset::Approval,
-            policy: &::toolset::Policy<Self>,
-        ) -> ::std::result::Result<::toolset::Approved<Self>, ::toolset::ApprovalError> {
-            ::toolset::__private::approve::<Self, S>(approvals, approval, policy)
-        }
         /// A per-request policy starting at `autonomy`.
         pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {
             ::toolset::Policy::new(autonomy)

@@ -1,8 +1,9 @@
 //! Asking the human at the client, by MCP elicitation, to approve a call the gate
 //! withheld: the exact tool, tier (and why it was raised), preview and arguments are
 //! shown, and the call runs only on an explicit accept with the approval box ticked. The
-//! approval is bound to those arguments as a proposal's is ([`Proposal::approve`], then
-//! the checks of `Set::approve` on the very call that was shown).
+//! approval is bound to those arguments as a proposal's is: the checks of
+//! [`Approvals::approve`](crate::Approvals::approve), under the session's request, on the
+//! very call that was shown.
 
 use super::messages;
 use crate::Proposal;

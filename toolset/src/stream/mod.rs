@@ -79,9 +79,11 @@
 //!
 //! A complete call can be verified at once, so a host can show a problem or a proposal
 //! while the model is still writing: [`Request::check(&call)`](crate::Request::check) gives
-//! exactly the verdict the request's gate gives a program of that call alone (the same
-//! route: what the request offers, activated and injected tools, the toolbox's runtime
-//! tools, the arguments' schema); the verdict is for showing. What runs is decided only by
+//! exactly the verdict the request's gate, [`Request::gate`](crate::Request::gate), gives a
+//! program of that call alone (the same route: what the request offers, activated and
+//! injected tools, the toolbox's runtime tools, the arguments' schema; a property test in
+//! `tests/tests/request.rs` holds them equal); the verdict is for showing. There is no
+//! other one-call check: the request is the one gate. What runs is decided only by
 //! gating the whole program from [`CallStream::finish`] through the same request: one bad
 //! call still rejects the whole program.
 //!
@@ -105,7 +107,7 @@
 //!     "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
 //! );
 //! let policy = Tools::policy(Autonomy::ReadOnly);
-//! let request = Request::new(&policy, Format::Anthropic);
+//! let request = Request::new(&policy).format(Format::Anthropic);
 //! let mut stream = CallStream::<Anthropic>::new();
 //! for call in stream.feed_sse(body)? {
 //!     // The stream has not ended, and the call can already be answered.
