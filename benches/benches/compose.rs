@@ -32,7 +32,8 @@ fn compose(c: &mut Criterion) {
     for format in Format::ALL {
         let mut group = c.benchmark_group(format!("compose/{format}"));
         let request = || {
-            Request::new(&policy).format(format)
+            Request::new(&policy)
+                .format(format)
                 .activated(&activations)
                 .history(history)
         };

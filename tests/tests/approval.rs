@@ -157,7 +157,9 @@ async fn an_approval_runs_its_call_at_most_once() {
     let policy = Vault1::policy(Autonomy::Off);
     let mut vault = Vault::default();
     run(
-        approvals.approve(&approval, &toolset::Request::new(&policy)).unwrap(),
+        approvals
+            .approve(&approval, &toolset::Request::new(&policy))
+            .unwrap(),
         &mut vault,
     )
     .await;
@@ -182,10 +184,15 @@ fn a_declined_proposal_never_runs_and_says_when_it_was_declined() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
     let id = approvals.submit(&proposal).unwrap();
-    let result = approvals.decline(&approval_as_shown(&approvals, &id), "keep it").unwrap();
+    let result = approvals
+        .decline(&approval_as_shown(&approvals, &id), "keep it")
+        .unwrap();
     assert_eq!(result.call_id, "call_1");
     assert!(result.output.text_content().contains("keep it"));
-    match approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
+    match approvals.approve(
+        &proposal.sign(),
+        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+    ) {
         Err(ApprovalError::AlreadyResolved(resolution)) => {
             assert_eq!(resolution.decision, Decision::Declined)
         }
@@ -216,7 +223,10 @@ fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
                 // Each resolver has its own connection, as separate processes would.
                 let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
                 barrier.wait();
-                match approvals.approve(&approval, &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
+                match approvals.approve(
+                    &approval,
+                    &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+                ) {
                     Ok(Approved::Run(_)) => {
                         wins.fetch_add(1, Ordering::SeqCst);
                     }
@@ -241,8 +251,12 @@ fn sixteen_concurrent_resolvers_in_memory_exactly_one_wins() {
     std::thread::scope(|scope| {
         for _ in 0..16 {
             scope.spawn(|| {
-                if approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
-                .is_ok()
+                if approvals
+                    .approve(
+                        &proposal.sign(),
+                        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+                    )
+                    .is_ok()
                 {
                     wins.fetch_add(1, Ordering::SeqCst);
                 }
@@ -271,7 +285,12 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     let forged = Approvals::new(MemoryStore::new()).sealed_with(key());
     forged.store().insert(&altered).unwrap();
     assert_eq!(
-        forged.approve(&altered.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
+        forged
+            .approve(
+                &altered.sign(),
+                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            )
+            .err(),
         Some(ApprovalError::Altered)
     );
 
@@ -279,14 +298,23 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     let by_hand = propose(r#"{"path":"/etc"}"#);
     forged.store().insert(&by_hand).unwrap();
     assert_eq!(
-        forged.approve(&by_hand.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
+        forged
+            .approve(
+                &by_hand.sign(),
+                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            )
+            .err(),
         Some(ApprovalError::Forged)
     );
 
     // The genuine one still approves.
     assert!(
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
-        .is_ok()
+        approvals
+            .approve(
+                &proposal.sign(),
+                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            )
+            .is_ok()
     );
 }
 
@@ -299,7 +327,12 @@ fn an_altered_proposal_is_refused_even_unsealed() {
     let altered: Proposal = serde_json::from_str(&json.replace("/old", "/")).unwrap();
     approvals.store().insert(&altered).unwrap();
     assert_eq!(
-        approvals.approve(&approval, &toolset::Request::new(&Vault1::policy(Autonomy::Off))).err(),
+        approvals
+            .approve(
+                &approval,
+                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            )
+            .err(),
         Some(ApprovalError::ArgumentsChanged)
     );
 }
@@ -316,8 +349,12 @@ fn a_proposal_of_another_set_with_the_same_name_is_refused() {
     assert_eq!(sandbox.set(), "Vault1");
     approvals.submit(&sandbox).unwrap();
     assert_eq!(
-        approvals.approve(&sandbox.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off)))
-        .err(),
+        approvals
+            .approve(
+                &sandbox.sign(),
+                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            )
+            .err(),
         Some(ApprovalError::SetChanged)
     );
 }
@@ -355,7 +392,10 @@ fn the_preview_shown_is_computed_from_the_arguments() {
     // And approving a propose-only call hands its typed arguments to the host.
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).unwrap();
-    match approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))) {
+    match approvals.approve(
+        &proposal.sign(),
+        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+    ) {
         Ok(Approved::Handoff {
             args: Vault1Call::Mail(mail),
             ..
@@ -371,7 +411,10 @@ fn an_expired_proposal_is_refused() {
     approvals.submit(&proposal).unwrap();
     std::thread::sleep(Duration::from_millis(5));
     assert!(matches!(
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&Vault1::policy(Autonomy::Off))),
+        approvals.approve(
+            &proposal.sign(),
+            &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+        ),
         Err(ApprovalError::Expired { .. })
     ));
 }
@@ -444,7 +487,10 @@ async fn every_field_a_reviewer_is_shown_is_sealed_and_an_edited_row_never_runs(
                 .is_err_and(|error| error.to_string().contains("altered")),
             "after `{edit}` the edited proposal is shown as genuine: {shown:?}"
         );
-        let approved = approvals.approve(&approval_as_shown(&approvals, &id), &toolset::Request::new(&policy));
+        let approved = approvals.approve(
+            &approval_as_shown(&approvals, &id),
+            &toolset::Request::new(&policy),
+        );
         let refused = approved
             .as_ref()
             .err()
@@ -475,7 +521,10 @@ async fn an_escalation_reason_rewritten_in_an_unsealed_store_is_refused_at_appro
         &id,
         "json_set(proposal, '$.escalation', 'our auditor; routine')",
     );
-    let approved = approvals.approve(&approval_as_shown(&approvals, &id), &toolset::Request::new(&Vault1::policy(Autonomy::Off)));
+    let approved = approvals.approve(
+        &approval_as_shown(&approvals, &id),
+        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+    );
     let refused = approved
         .as_ref()
         .err()
@@ -513,7 +562,9 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
         .unwrap();
     let approval = proposal.sign();
     run(
-        approvals.approve(&approval, &toolset::Request::new(&policy)).unwrap(),
+        approvals
+            .approve(&approval, &toolset::Request::new(&policy))
+            .unwrap(),
         &mut vault,
     )
     .await;
@@ -577,7 +628,9 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
         let id = approvals.submit(&proposal).unwrap();
         run(
-            approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).unwrap(),
+            approvals
+                .approve(&proposal.sign(), &toolset::Request::new(&policy))
+                .unwrap(),
             &mut vault,
         )
         .await;
@@ -705,7 +758,9 @@ mod runtime {
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
         let signed = proposed(&toolbox, &approvals, "shred");
-        let result = approvals.decline(&signed, "keep it").expect("declined once");
+        let result = approvals
+            .decline(&signed, "keep it")
+            .expect("declined once");
         assert_eq!(result.call_id, "r1");
         assert!(result.output.is_error && result.output.text_content().contains("keep it"));
         let policy = Vault1::policy(Autonomy::Off);

@@ -48,8 +48,9 @@ async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolResult>) {
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).expect("stored");
     let policy = NoteTools::policy(Autonomy::Reversible);
-    let Approved::Run(approved) =
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).expect("approved")
+    let Approved::Run(approved) = approvals
+        .approve(&proposal.sign(), &toolset::Request::new(&policy))
+        .expect("approved")
     else {
         panic!("delete_note has a handler");
     };

@@ -130,8 +130,9 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).expect("stored");
     let policy = Policy::new(Autonomy::ExternalReversible);
-    let Approved::Run(plan) =
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).expect("approved")
+    let Approved::Run(plan) = approvals
+        .approve(&proposal.sign(), &toolset::Request::new(&policy))
+        .expect("approved")
     else {
         panic!("transfer has a handler");
     };
@@ -139,7 +140,9 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     BankTools::apply(&mut bank, &ToolContext::default(), plan).await;
     assert_eq!(bank.sent_cents, vec![250_000]);
     assert!(
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).is_err(),
+        approvals
+            .approve(&proposal.sign(), &toolset::Request::new(&policy))
+            .is_err(),
         "the approval is used up"
     );
 }

@@ -214,7 +214,8 @@ fn request<'p, S: ToolSet>(case: &Case, policy: &'p Policy<S>, format: Format) -
     for name in &case.activated {
         activations.activate(name.clone());
     }
-    let mut request = Request::new(policy).format(format)
+    let mut request = Request::new(policy)
+        .format(format)
         .search(case.search)
         .activated(&activations)
         .history(&case.history);
@@ -352,13 +353,20 @@ fn run<S: ToolSet<State = ()>>(
     history: &[&str],
     calls: Vec<ToolCall>,
 ) -> Result<toolset::Report, toolset::Rejected> {
-    let plan = Request::new(policy).format(format).history(history).gate(calls)?;
+    let plan = Request::new(policy)
+        .format(format)
+        .history(history)
+        .gate(calls)?;
     Ok(tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .expect("a runtime")
         // `Set::apply` for a set this generic code cannot name.
-        .block_on(toolset::__private::apply::<S>(&mut (), &ToolContext::default(), plan)))
+        .block_on(toolset::__private::apply::<S>(
+            &mut (),
+            &ToolContext::default(),
+            plan,
+        )))
 }
 
 #[test]
@@ -367,10 +375,12 @@ fn a_hidden_tool_the_history_names_is_declared_as_the_stand_in_of_a_name_no_tool
     // The same tools, never having had `archive_mail`.
     let never = Without04::policy(Autonomy::ReadOnly);
     for format in Format::ALL {
-        let list = Request::new(&hidden).format(format)
+        let list = Request::new(&hidden)
+            .format(format)
             .history(["archive_mail"])
             .tool_list();
-        let stand_in = Request::new(&never).format(format)
+        let stand_in = Request::new(&never)
+            .format(format)
             .history(["archive_mail"])
             .tool_list();
         assert_eq!(list, stand_in, "{format:?}");

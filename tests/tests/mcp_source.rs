@@ -60,13 +60,13 @@ async fn a_proxied_tool_without_a_tier_mapping_is_never_auto_run() {
     let tool = toolbox.runtime_tool("fix_echo").expect("namespaced");
     assert_eq!(tool.spec().tier(), Tier::Irreversible);
     let plan = toolbox
-        .request(&Host::policy(Autonomy::ExternalReversible)).gate([call("1", "fix_echo", r#"{"text":"hi"}"#)])
+        .request(&Host::policy(Autonomy::ExternalReversible))
+        .gate([call("1", "fix_echo", r#"{"text":"hi"}"#)])
         .expect("a valid call");
     assert_eq!(plan.approved().count(), 0, "nothing auto-runs");
     assert_eq!(plan.proposals().len(), 1);
     assert_eq!(plan.proposals()[0].tier(), Tier::Irreversible);
-    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan)
-        .await;
+    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan).await;
     assert_eq!(report.entries()[0].outcome, None, "the call did not run");
 }
 
@@ -90,10 +90,11 @@ async fn a_proxied_call_runs_with_progress_and_a_remote_error_is_a_failed_outcom
     let reports = Arc::new(Reports::default());
     let ctx = ToolContext::default().with_progress(reports.clone());
     let plan = toolbox
-        .request(&Host::policy(Autonomy::ReadOnly)).gate([
-                call("1", "fix_echo", r#"{"text":"hi"}"#),
-                call("2", "fix_fail", "{}"),
-            ])
+        .request(&Host::policy(Autonomy::ReadOnly))
+        .gate([
+            call("1", "fix_echo", r#"{"text":"hi"}"#),
+            call("2", "fix_fail", "{}"),
+        ])
         .expect("valid");
     let report = Host::apply(&mut Log::default(), &ctx, plan).await;
     let outcomes: Vec<&Outcome> = report.outcomes().map(|(_, outcome)| outcome).collect();
@@ -153,10 +154,10 @@ async fn refreshed(refreshes: &mut tokio::sync::watch::Receiver<u64>, target: u6
 
 async fn run(toolbox: &Toolbox<Host>, name: &str) -> Outcome {
     let plan = toolbox
-        .request(&Host::policy(Autonomy::Reversible)).gate([call("1", name, "{}")])
+        .request(&Host::policy(Autonomy::Reversible))
+        .gate([call("1", name, "{}")])
         .expect("valid");
-    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan)
-        .await;
+    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan).await;
     report.outcomes().next().expect("one outcome").1.clone()
 }
 
@@ -168,7 +169,8 @@ async fn list_changed_adds_and_removes_tools() {
     let policy = Host::policy(Autonomy::Reversible);
     let offered = |toolbox: &Toolbox<Host>| -> Vec<String> {
         toolbox
-            .request(&policy).format(toolset::consumer::Format::Mcp)
+            .request(&policy)
+            .format(toolset::consumer::Format::Mcp)
             .offered()
             .into_iter()
             .map(str::to_owned)
@@ -187,7 +189,8 @@ async fn list_changed_adds_and_removes_tools() {
     refreshed(&mut refreshes, before + 1).await;
     assert!(!offered(&toolbox).contains(&"fix_extra".to_owned()));
     let rejected = toolbox
-        .request(&policy).gate([call("1", "fix_extra", "{}")])
+        .request(&policy)
+        .gate([call("1", "fix_extra", "{}")])
         .expect_err("a vanished tool is unknown");
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
 }
@@ -202,15 +205,13 @@ async fn apply_within(
     hangs: &str,
 ) -> (toolset::Report, Log) {
     let plan = toolbox
-        .request(&Host::policy(Autonomy::Reversible)).gate(calls)
+        .request(&Host::policy(Autonomy::Reversible))
+        .gate(calls)
         .expect("valid");
     let mut log = Log::default();
-    let report = tokio::time::timeout(
-        bound,
-        Host::apply(&mut log, &ToolContext::default(), plan),
-    )
-    .await
-    .expect(hangs);
+    let report = tokio::time::timeout(bound, Host::apply(&mut log, &ToolContext::default(), plan))
+        .await
+        .expect(hangs);
     (report, log)
 }
 

@@ -192,7 +192,8 @@ async fn a_runtime_tool_served_over_mcp_is_listed_and_gated_as_the_toolbox_is() 
     // The set's tools, then the runtime ones: what the toolbox's own request offers.
     let policy = ShelfTools::policy(Autonomy::ReadOnly);
     let offered: Vec<String> = toolbox
-        .request(&policy).format(toolset::consumer::Format::Mcp)
+        .request(&policy)
+        .format(toolset::consumer::Format::Mcp)
         .offered()
         .into_iter()
         .map(str::to_owned)
@@ -516,13 +517,13 @@ mod proxied {
             .expect("registers");
         assert_eq!(toolbox.names(), ["count_books", "stock_look_up"]);
         let plan = toolbox
-            .request(&ShelfTools::policy(Autonomy::ReadOnly)).gate([
-                    toolset::ToolCall::new("1", "stock_look_up", r#"{"title":"Dune"}"#),
-                    toolset::ToolCall::new("2", "stock_look_up", r#"{"title":"Emma"}"#),
-                ])
+            .request(&ShelfTools::policy(Autonomy::ReadOnly))
+            .gate([
+                toolset::ToolCall::new("1", "stock_look_up", r#"{"title":"Dune"}"#),
+                toolset::ToolCall::new("2", "stock_look_up", r#"{"title":"Emma"}"#),
+            ])
             .expect("valid");
-        let report = ShelfTools::apply(&mut Shelf::default(), &ToolContext::default(), plan)
-            .await;
+        let report = ShelfTools::apply(&mut Shelf::default(), &ToolContext::default(), plan).await;
         let outcomes: Vec<toolset::Outcome> = report
             .outcomes()
             .map(|(_, outcome)| outcome.clone())

@@ -331,14 +331,17 @@ fn activating_only_appends_and_identical_inputs_give_identical_bytes() {
         );
         let mut activations = Activations::new();
         activations.activate("convert");
-        let one = Request::new(&policy).format(format)
+        let one = Request::new(&policy)
+            .format(format)
             .activated(&activations)
             .tool_list();
         activations.activate("get_weather");
-        let two = Request::new(&policy).format(format)
+        let two = Request::new(&policy)
+            .format(format)
             .activated(&activations)
             .tool_list();
-        let history = Request::new(&policy).format(format)
+        let history = Request::new(&policy)
+            .format(format)
             .activated(&activations)
             .history(["gone_tool"])
             .tool_list();
@@ -351,7 +354,8 @@ fn activating_only_appends_and_identical_inputs_give_identical_bytes() {
         }
         assert_eq!(
             two,
-            Request::new(&policy).format(format)
+            Request::new(&policy)
+                .format(format)
                 .activated(&activations)
                 .tool_list()
         );
@@ -381,7 +385,9 @@ fn a_request_list_is_the_cached_default_list_when_nothing_is_deferred() {
 fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
     let mut activations = Activations::new();
-    let request = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
+    let request = Request::new(&policy)
+        .format(Format::OpenAiChat)
+        .activated(&activations);
     let rejected = request.gate([call("get_weather")]).expect_err("deferred");
     let message = &rejected.problems()[0].message;
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
@@ -400,7 +406,9 @@ fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     assert!(output.text_content().contains("get_weather"), "{output:?}");
     assert_eq!(activations.record(&report), 1);
 
-    let next = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
+    let next = Request::new(&policy)
+        .format(Format::OpenAiChat)
+        .activated(&activations);
     assert_eq!(
         next.offered(),
         [
@@ -420,7 +428,9 @@ fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
 #[test]
 fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
-    let request = Request::new(&policy).format(Format::Gemini).search(ToolSearch::Local(Ranking::Regex));
+    let request = Request::new(&policy)
+        .format(Format::Gemini)
+        .search(ToolSearch::Local(Ranking::Regex));
     let plan = request
         .gate([
             ToolCall::new("s1", SEARCH_TOOL_NAME, r#"{"pattern":"(weather"}"#),
@@ -456,7 +466,9 @@ fn a_tool_declared_only_for_history_is_refused() {
     // Denied, it is known to the model: declared for the history, refused when called. (A
     // hidden one is a name no tool has: `tests/tests/hidden.rs`.)
     let policy = Policy::<Tools>::new(Autonomy::Reversible).deny(ToolsName::Archive);
-    let request = Request::new(&policy).format(Format::Anthropic).history(["archive", "gone_tool"]);
+    let request = Request::new(&policy)
+        .format(Format::Anthropic)
+        .history(["archive", "gone_tool"]);
     assert!(request.declared().contains(&"archive".to_owned()));
     assert!(!request.offered().contains(&"archive"));
     let rejected = request.gate([call("archive")]).expect_err("history only");
@@ -474,7 +486,8 @@ fn an_injected_tool_is_offered_even_when_hidden_but_never_when_denied() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible)
         .hide(ToolsName::Archive)
         .deny(ToolsName::AddLabel);
-    let request = Request::new(&policy).format(Format::Mcp)
+    let request = Request::new(&policy)
+        .format(Format::Mcp)
         .inject(ToolsName::Archive)
         .inject(ToolsName::AddLabel);
     assert!(request.gate([call("archive")]).is_ok());
@@ -563,7 +576,8 @@ mod fixtures {
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
         let search = ToolSearch::Hosted(Ranking::Regex);
         check_list(
-            &Request::new(&policy).format(Format::Anthropic)
+            &Request::new(&policy)
+                .format(Format::Anthropic)
                 .search(search)
                 .tool_list(),
             &exchange["search_tool"],
@@ -573,12 +587,14 @@ mod fixtures {
         assert_eq!(calls.len(), 1, "the server tool blocks are skipped");
         // Before the host records what the hosted search loaded, the tool is not permitted.
         let mut activations = Activations::new();
-        let before = Request::new(&policy).format(Format::Anthropic)
+        let before = Request::new(&policy)
+            .format(Format::Anthropic)
             .search(search)
             .activated(&activations);
         assert!(before.gate(calls.clone()).is_err());
         assert_eq!(activations.record_hosted(response), ["get_weather"]);
-        let request = Request::new(&policy).format(Format::Anthropic)
+        let request = Request::new(&policy)
+            .format(Format::Anthropic)
             .search(search)
             .activated(&activations);
         let report = run(request.gate(calls).expect("loaded, so permitted"));
@@ -596,7 +612,9 @@ mod fixtures {
         assert_eq!(anthropic::results(&report.results()), exchange["answer"]);
         let mut activations = Activations::new();
         activations.record(&report);
-        let next = Request::new(&policy).format(Format::Anthropic).activated(&activations);
+        let next = Request::new(&policy)
+            .format(Format::Anthropic)
+            .activated(&activations);
         let calls = ToolCall::from_anthropic(&exchange["next_response"]).expect("parses");
         assert!(next.gate(calls).is_ok());
     }
@@ -607,7 +625,8 @@ mod fixtures {
         let policy = Policy::<Tools>::new(Autonomy::Reversible);
         let search = ToolSearch::Hosted(Ranking::Bm25);
         check_list(
-            &Request::new(&policy).format(Format::OpenAiResponses)
+            &Request::new(&policy)
+                .format(Format::OpenAiResponses)
                 .search(search)
                 .tool_list(),
             &exchange["search_tool"],
@@ -617,7 +636,8 @@ mod fixtures {
         assert_eq!(calls.len(), 1, "the hosted search items are skipped");
         let mut activations = Activations::new();
         assert_eq!(activations.record_hosted(response), ["convert"]);
-        let request = Request::new(&policy).format(Format::OpenAiResponses)
+        let request = Request::new(&policy)
+            .format(Format::OpenAiResponses)
             .search(search)
             .activated(&activations);
         let report = run(request.gate(calls).expect("loaded, so permitted"));
@@ -650,7 +670,9 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
     let policy = Tools::policy(Autonomy::Off);
     for format in FORMATS {
         for ranking in [Ranking::Bm25, Ranking::Regex] {
-            let request = Request::new(&policy).format(format).search(ToolSearch::Local(ranking));
+            let request = Request::new(&policy)
+                .format(format)
+                .search(ToolSearch::Local(ranking));
             let declared = request.declared();
             assert!(
                 !declared.iter().any(|name| name == SEARCH_TOOL_NAME),
@@ -672,7 +694,8 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
             // An activated deferred tool is still offered, its call a proposal.
             let mut activations = Activations::new();
             activations.activate("get_weather");
-            let plan = Request::new(&policy).format(format)
+            let plan = Request::new(&policy)
+                .format(format)
                 .search(ToolSearch::Local(ranking))
                 .activated(&activations)
                 .gate([ToolCall::new("w1", "get_weather", "{}")])
@@ -682,7 +705,9 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
         }
     }
     // A hosted search runs at the provider: offered at Off too.
-    let hosted = Request::new(&policy).format(Format::Anthropic).search(ToolSearch::Hosted(Ranking::Bm25));
+    let hosted = Request::new(&policy)
+        .format(Format::Anthropic)
+        .search(ToolSearch::Hosted(Ranking::Bm25));
     assert!(
         hosted
             .declared()

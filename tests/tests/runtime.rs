@@ -389,9 +389,12 @@ fn a_call_can_be_checked_alone_as_soon_as_its_arguments_are_complete() {
         Ok(())
     );
     let kind = |call: ToolCall| {
-        request
-            .check(&call)
-            .map_err(|problems| problems.iter().map(|problem| problem.kind).collect::<Vec<_>>())
+        request.check(&call).map_err(|problems| {
+            problems
+                .iter()
+                .map(|problem| problem.kind)
+                .collect::<Vec<_>>()
+        })
     };
     assert_eq!(
         kind(call("2", "read_note", r#"{"key""#)),
@@ -434,7 +437,8 @@ fn a_deferred_tool_is_neither_listed_nor_callable_until_a_search_activates_it() 
     // ...until the conversation activated it (a search found it).
     let mut activations = toolset::Activations::new();
     activations.activate("share_note");
-    let request = toolset::Request::new(&policy).format(toolset::consumer::Format::OpenAiChat)
+    let request = toolset::Request::new(&policy)
+        .format(toolset::consumer::Format::OpenAiChat)
         .activated(&activations);
     let plan = request.gate(share());
     assert_eq!(plan.map(|plan| plan.approved().count()).ok(), Some(1));

@@ -320,7 +320,8 @@ fn a_tool_a_streamed_hosted_search_loaded_is_permitted_once_the_host_records_it(
     ] {
         let mut activations = Activations::new();
         let request = |activations: &Activations| {
-            Request::new(&policy).format(format)
+            Request::new(&policy)
+                .format(format)
                 .search(search)
                 .activated(activations)
                 .gate(program.clone())

@@ -130,7 +130,8 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
     let mut bad = program.clone();
     bad[3] = call("4", "book_taxi", r#"{"city":""}"#);
     let rejected = toolbox
-        .request(&policy).gate(bad)
+        .request(&policy)
+        .gate(bad)
         .expect_err("a bad runtime call rejects all");
     assert_eq!(rejected.problems().len(), 1);
     assert_eq!(rejected.problems()[0].call_id, "4");
@@ -138,7 +139,8 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
     assert_eq!(rejected.results().len(), 6, "every call is answered");
 
     let plan = toolbox
-        .request(&policy).gate(program)
+        .request(&policy)
+        .gate(program)
         .expect("the program is valid");
     let proposed: Vec<&str> = plan
         .proposals()
@@ -158,8 +160,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
 
     READS_PEAK.store(0, Ordering::SeqCst);
     let mut desk = Desk::default();
-    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan)
-        .await;
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
     let ids: Vec<&str> = report
         .entries()
         .iter()
@@ -350,7 +351,8 @@ fn registration_reports_every_problem_at_once() {
         .expect("a tool without arguments");
     assert!(
         plain
-            .request(&DeskTools::policy(Autonomy::ReadOnly)).gate([call("1", "ping", "")])
+            .request(&DeskTools::policy(Autonomy::ReadOnly))
+            .gate([call("1", "ping", "")])
             .is_ok()
     );
 }
@@ -417,15 +419,15 @@ async fn a_runtime_tool_that_panics_or_runs_too_long_fails_alone() {
         ])
         .expect("registers");
     let plan = toolbox
-        .request(&DeskTools::policy(Autonomy::Reversible)).gate([
-                call("1", "crash", "{}"),
-                call("2", "slow", "{}"),
-                call("3", "write_note", r#"{"key":"after"}"#),
-            ])
+        .request(&DeskTools::policy(Autonomy::Reversible))
+        .gate([
+            call("1", "crash", "{}"),
+            call("2", "slow", "{}"),
+            call("3", "write_note", r#"{"key":"after"}"#),
+        ])
         .expect("valid");
     let mut desk = Desk::default();
-    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan)
-        .await;
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
     let kinds: Vec<&str> = report
         .outcomes()
         .map(|(_, outcome)| outcome.kind())
@@ -512,11 +514,12 @@ fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
         .expect("registers");
     let policy = DeskTools::policy(Autonomy::ReadOnly);
     let rejected = toolbox
-        .request(&policy).gate([call(
-                "1",
-                "forecast",
-                r#"{"days":9,"at":{"lon":1},"extra":true}"#,
-            )])
+        .request(&policy)
+        .gate([call(
+            "1",
+            "forecast",
+            r#"{"days":9,"at":{"lon":1},"extra":true}"#,
+        )])
         .expect_err("four problems");
     let message = &rejected.problems()[0].message;
     for needle in ["/city", "/days: expected", "got 9", "/at/lat", "/extra"] {

@@ -470,8 +470,11 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
             .submit(&proposal)
             .expect("a memory store takes the proposal");
         let policy = FileTools::policy(Autonomy::Off);
-        tracing::info_span!("review")
-            .in_scope(|| approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)).is_ok())
+        tracing::info_span!("review").in_scope(|| {
+            approvals
+                .approve(&proposal.sign(), &toolset::Request::new(&policy))
+                .is_ok()
+        })
     });
     assert!(resolved);
     let review = span(&spans, "review");

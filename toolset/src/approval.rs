@@ -230,7 +230,7 @@ fn quoted(reason: Option<&str>) -> String {
 /// use toolset::{Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, tool, toolset};
 ///
 /// /// Send an email.
-/// #[tool(tier = "external_irreversible")]
+/// #[tool(tier = "irreversible")]
 /// async fn send(/// Who to.
 ///     to: String) -> String { format!("sent to {to}") }
 ///
@@ -408,7 +408,9 @@ impl<S: ProposalStore> Approvals<S> {
             .map_err(ApprovalError::Store)?
         {
             ResolveOutcome::Resolved => Ok(()),
-            ResolveOutcome::AlreadyResolved(earlier) => Err(ApprovalError::AlreadyResolved(earlier)),
+            ResolveOutcome::AlreadyResolved(earlier) => {
+                Err(ApprovalError::AlreadyResolved(earlier))
+            }
             ResolveOutcome::EffectRecorded(effect) => Err(ApprovalError::AlreadyRan(effect)),
         }
     }
@@ -431,7 +433,9 @@ fn approve<T: ToolSet, S: ProposalStore>(
     // Resolve before running, recording the effect as started in the same step: a crash
     // after this leaves it approved and not run, never run twice, and a resolution reset
     // to pending later finds the effect on record.
-    decide(proposal, request, |id| approvals.resolve(id, Decision::Approved))
+    decide(proposal, request, |id| {
+        approvals.resolve(id, Decision::Approved)
+    })
 }
 
 /// Approves `proposal` where the human saw it in flight (an MCP elicitation answered on
@@ -490,8 +494,8 @@ fn decide<T: ToolSet>(
         }
         Approvable::Runtime(tool) => {
             let spec = tool.spec();
-            let args = verify_runtime_arguments(&proposal.call, spec)
-                .map_err(ApprovalError::Invalid)?;
+            let args =
+                verify_runtime_arguments(&proposal.call, spec).map_err(ApprovalError::Invalid)?;
             // A runtime tool has no escalation: its tier is its declared one.
             unchanged(&proposal, spec.tier(), spec.is_propose_only(), None)?;
             resolve(&proposal.id)?;

@@ -10,7 +10,7 @@
 //!    order; where the format has native tool search (Anthropic, OpenAI Responses) the
 //!    deferred tools stay in their declared place marked `defer_loading: true`; then the
 //!    search tool, whenever some tool is deferred (never itself deferred; the local search
-//!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::offers_search`);
+//!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::search_runs_here`);
 //! 2. **activated**: deferred tools a search (or any tool's output) activated, in the order
 //!    they were activated (formats without native search only: the others list them
 //!    already);
@@ -22,6 +22,12 @@
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work.
+//!
+//! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
+//! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
+//! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
+//! format lists deferred tools for its native search, they are listed, not permitted, and
+//! a call to one is answered as in every other format.
 
 use crate::consumer::{Format, tool_value};
 use crate::gate::{Route, check_one, check_program};
@@ -268,11 +274,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// The runtime tools of the request's toolbox: a snapshot taken once, at first use, so
     /// a namespace refreshing meanwhile changes the next request, not this one.
     fn runtime(&self) -> &[Arc<RuntimeTool>] {
-        self.runtime.get_or_init(|| {
-            self.toolbox
-                .map(Toolbox::runtime_tools)
-                .unwrap_or_default()
-        })
+        self.runtime
+            .get_or_init(|| self.toolbox.map(Toolbox::runtime_tools).unwrap_or_default())
     }
 
     /// The runtime tool called `name`, with its position in the toolbox.
@@ -494,11 +497,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// The name the list's search entry goes by in this request's format.
     fn search_name(&self) -> &'static str {
         let format = self.rendered_as();
-        match (
-            self.search.hosted_in(format),
-            format,
-            self.search.ranking(),
-        ) {
+        match (self.search.hosted_in(format), format, self.search.ranking()) {
             (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
                 toolset_names::ANTHROPIC_BM25_SEARCH_NAME
             }
@@ -733,12 +732,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Some(tool) if self.policy.is_denied(tool) => {
                 Err(problem(ProblemKind::Denied, messages::denied(&call.name)))
             }
-            Some(tool) if self.history.iter().any(|name| name == tool.as_str()) => {
-                Err(problem(
-                    ProblemKind::Denied,
-                    messages::declared_only(&call.name, &self.available(layout)),
-                ))
-            }
+            Some(tool) if self.history.iter().any(|name| name == tool.as_str()) => Err(problem(
+                ProblemKind::Denied,
+                messages::declared_only(&call.name, &self.available(layout)),
+            )),
             _ => Err(problem(
                 ProblemKind::UnknownTool,
                 self.unknown_tool_message(&call.name, layout),

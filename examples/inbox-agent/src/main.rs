@@ -124,7 +124,8 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
     show::heading(&format!("Proposal {id}"));
     show::proposal(&proposal);
     let policy = InboxTools::policy(Autonomy::Reversible);
-    let approved = approvals.approve(&proposal.sign(), &Request::new(&policy))
+    let approved = approvals
+        .approve(&proposal.sign(), &Request::new(&policy))
         .map_err(|error| error.to_string())?;
     let results = match approved {
         Approved::Run(plan) => {
@@ -180,7 +181,8 @@ async fn conversation(
 
     while let Some(response) = model.respond(&conversation) {
         // One request: its tool list (what a live agent sends) and its gate decide together.
-        let request = Request::new(&policy).format(Format::OpenAiChat)
+        let request = Request::new(&policy)
+            .format(Format::OpenAiChat)
             .activated(&activations)
             .history(&history);
         let _tools_to_send = request.tool_list();
@@ -278,7 +280,8 @@ async fn conversation(
                 continue;
             }
             let approval = proposal.sign();
-            match approvals.approve(&approval, &Request::new(&InboxTools::policy(autonomy)))
+            match approvals
+                .approve(&approval, &Request::new(&InboxTools::policy(autonomy)))
                 .map_err(|error| error.to_string())?
             {
                 Approved::Handoff {
