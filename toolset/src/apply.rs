@@ -141,7 +141,11 @@ pub(crate) struct Locked<'l, S> {
 
 impl<'l, S> Locked<'l, S> {
     /// Waits for `acquire` under the limit and the context's cancellation.
-    async fn wait<G>(&self, ctx: &ToolContext, acquire: impl Future<Output = G>) -> Result<G, Outcome> {
+    async fn wait<G>(
+        &self,
+        ctx: &ToolContext,
+        acquire: impl Future<Output = G>,
+    ) -> Result<G, Outcome> {
         // `biased`: a cancelled context wins over a lock that frees at the same time.
         tokio::select! {
             biased;
@@ -294,9 +298,11 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
             let state = held.access();
             let (outcome, ended) = if traced {
-                job.run::<Span>(state, call_ctx, call, concealed, limit).await
+                job.run::<Span>(state, call_ctx, call, concealed, limit)
+                    .await
             } else {
-                job.run::<Untraced>(state, call_ctx, call, concealed, limit).await
+                job.run::<Untraced>(state, call_ctx, call, concealed, limit)
+                    .await
             };
             drop(held);
             drop(own_ctx);
@@ -492,11 +498,7 @@ impl<T: ToolSet> Job<T> {
 /// The context of its own, carrying the call's id, for a handler that takes
 /// `&ToolContext`; the others run with the request's context, which saves an allocation
 /// per call (cancellation is the same token either way).
-fn call_context(
-    ctx: &ToolContext,
-    spec: &ToolSpec,
-    call: &ToolCall,
-) -> Option<ToolContext> {
+fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
     spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 

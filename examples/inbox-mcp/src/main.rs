@@ -116,9 +116,7 @@ async fn main() -> ExitCode {
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {
                     eprintln!("inbox-mcp: starting MCP over streamable HTTP at http://{addr}/mcp");
-                    server
-                        .serve_http(listener, config)
-                        .await
+                    server.serve_http(listener, config).await
                 }
                 Err(error) => Err(error),
             }

@@ -263,7 +263,6 @@ impl<T: ToolSet> McpServer<T> {
             None => (ctx, None),
         }
     }
-
 }
 
 /// What tells that the client of a call has gone.

@@ -166,11 +166,10 @@ impl<T: ToolSet> McpServer<T> {
         } else {
             axum::Router::new().nest_service(path, service)
         };
-        let mut router = router
-            .layer(axum::middleware::from_fn_with_state(
-                Arc::clone(&guard),
-                guard::whole_body,
-            ));
+        let mut router = router.layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&guard),
+            guard::whole_body,
+        ));
         for layer in &config.layers {
             router = layer(router);
         }
