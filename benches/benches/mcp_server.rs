@@ -5,7 +5,7 @@
 //! in-memory pipe (`tokio::io::duplex`), for
 //!
 //! - `toolset` — `toolset::mcp::McpServer<T>` (gate + apply behind rmcp's service loop),
-//!   served with `McpServer::serve_io`;
+//!   served with `McpServer::serve` on a `(reader, writer)` pair;
 //! - `rmcp_cached` — the generated `#[tool_router]` server with its router built once
 //!   ([`toolset_benches::rmcp_cached`]), rmcp's fastest documented server;
 //! - `rmcp` — the generated `#[tool_router]` / `#[tool_handler]` server, as rmcp
@@ -66,12 +66,13 @@ where
     ().serve(client_io).await.expect("the client connects")
 }
 
-/// Serves `server` with `McpServer::serve_io` (no rmcp types on the host's side) and
+/// Serves `server` with `McpServer::serve` on a `(reader, writer)` pair (no rmcp types on
+/// the host's side) and
 /// connects rmcp's client to it.
 async fn connect_toolset<T: toolset::ToolSet>(server: McpServer<T>) -> Client {
     let (client_io, server_io) = tokio::io::duplex(PIPE);
     let (reader, writer) = tokio::io::split(server_io);
-    tokio::spawn(server.serve_io(reader, writer));
+    tokio::spawn(server.serve((reader, writer)));
     ().serve(client_io).await.expect("the client connects")
 }
 

@@ -50,11 +50,7 @@ fn downstream() -> tokio::io::DuplexStream {
     let server = McpServer::<toolset_100::Tools>::new(toolset_100::State::default())
         .with_autonomy(Autonomy::Reversible);
     tokio::spawn(async move {
-        let running = server
-            .serve_on(server_io)
-            .await
-            .expect("the server accepts the session");
-        let _ = running.waiting().await;
+        let _ = server.serve(server_io).await;
     });
     client_io
 }
@@ -79,11 +75,7 @@ async fn through_hub() -> Client {
         .with_autonomy(Autonomy::Reversible);
     let (client_io, server_io) = tokio::io::duplex(PIPE);
     tokio::spawn(async move {
-        let running = hub
-            .serve_on(server_io)
-            .await
-            .expect("the hub accepts the session");
-        let _ = running.waiting().await;
+        let _ = hub.serve(server_io).await;
     });
     client(client_io).await
 }

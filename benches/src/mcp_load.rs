@@ -118,9 +118,7 @@ pub async fn start_toolset() -> (SocketAddr, McpServer<LedgerTools>) {
         .with_max_connections(4096)
         .with_max_sessions(4096);
     tokio::spawn(async move {
-        let _ = serving
-            .serve_http_with(listener, config, std::future::pending())
-            .await;
+        let _ = serving.serve_http(listener, config).await;
     });
     (addr, server)
 }

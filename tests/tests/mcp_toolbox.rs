@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use toolset::mcp::McpServer;
+use toolset::mcp::{HttpConfig, McpServer};
 use toolset::{Autonomy, DynamicTool, Tier, ToolContext, ToolOutput, Toolbox, tool, toolset};
 
 /// The host's own state.
@@ -81,9 +81,7 @@ struct Connected {
 async fn connect(server: McpServer<ShelfTools>, approves: Option<bool>) -> Connected {
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
+        let _ = server.serve(server_io).await;
     });
     let (sender, changed) = mpsc::unbounded_channel();
     let asked = Arc::new(AtomicUsize::new(0));
@@ -301,7 +299,7 @@ async fn a_runtime_calls_progress_reaches_the_client_before_its_result() {
     let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox);
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     let (server_read, server_write) = tokio::io::split(server_io);
-    tokio::spawn(server.serve_io(server_read, server_write));
+    tokio::spawn(server.serve((server_read, server_write)));
     let (read, mut write) = tokio::io::split(client_io);
     let mut lines = BufReader::new(read).lines();
     let messages = [
@@ -502,11 +500,11 @@ mod proxied {
             titles: vec!["Dune".to_owned()],
         };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let served = tokio::spawn(McpServer::<remote::StockTools>::new(stock).serve_http_on(
+        let served = tokio::spawn(McpServer::<remote::StockTools>::new(stock).serve_http(
             listener,
-            async {
+            HttpConfig::new().with_shutdown(async {
                 let _ = stopped.await;
-            },
+            }),
         ));
         let tools = McpTools::connect_http("stock", &format!("http://{addr}/mcp"))
             .await

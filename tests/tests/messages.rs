@@ -152,10 +152,6 @@ fn all_messages() -> Vec<(&'static str, String)> {
             ),
         ),
         (
-            "MCP: the client went away before the call started",
-            messages::GONE_BEFORE_START.to_owned(),
-        ),
-        (
             "MCP: waited too long for the state",
             messages::waited_too_long(std::time::Duration::from_secs(60)),
         ),

@@ -518,9 +518,7 @@ fn an_mcp_tools_call_is_a_server_span_continuing_the_callers_traceparent() {
     let (answer, spans) = recorded(|| async move {
         let (client_io, server_io) = tokio::io::duplex(64 * 1024);
         let serving = tokio::spawn(async move {
-            if let Ok(running) = server.serve_on(server_io).await {
-                let _ = running.waiting().await;
-            }
+            let _ = server.serve(server_io).await;
         });
         let client = ().serve(client_io).await.expect("the client connects");
         let mut meta = RequestMetaObject::new();
@@ -585,9 +583,7 @@ fn initialize_and_ping_are_server_spans_and_a_pings_traceparent_is_continued() {
     let ((), spans) = recorded(|| async move {
         let (client_io, server_io) = tokio::io::duplex(64 * 1024);
         let serving = tokio::spawn(async move {
-            if let Ok(running) = server.serve_on(server_io).await {
-                let _ = running.waiting().await;
-            }
+            let _ = server.serve(server_io).await;
         });
         let client = ().serve(client_io).await.expect("the client initializes");
         let mut ping = ClientRequest::PingRequest(PingRequest::default());

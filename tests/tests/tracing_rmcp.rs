@@ -103,9 +103,7 @@ fn captured_under(filter: &str) -> String {
         runtime.block_on(async move {
             let (client_io, server_io) = tokio::io::duplex(64 * 1024);
             let serving = tokio::spawn(async move {
-                if let Ok(running) = server.serve_on(server_io).await {
-                    let _ = running.waiting().await;
-                }
+                let _ = server.serve(server_io).await;
             });
             let client = ().serve(client_io).await.expect("the client connects");
             let mut params = CallToolRequestParams::new("store");

@@ -18,11 +18,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
 use std::future::{Future, poll_fn};
+use std::ops::{Deref, DerefMut};
 use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+use tokio::sync::RwLock;
 use tracing::Span;
 
 /// What happened to one call of the program.
@@ -79,25 +81,147 @@ impl Report {
     }
 }
 
-/// Runs the approved calls of `plan` against `state`.
+/// How apply reaches the state the calls run against, and the host's limit on each run.
+///
+/// A plan applied by the agent's loop holds the state itself (`&mut S`: reading and
+/// writing never wait); the MCP server shares one state between sessions behind a
+/// read/write lock ([`Locked`]), taken per tier and waited for under a time limit and
+/// the request's cancellation. Everything else (tiers re-checked, time limits,
+/// cancellation, panics, activations, outcomes, spans) is [`apply`]'s, the same for both.
+pub(crate) trait StateAccess<S> {
+    /// The state to read, shared by read-only calls; the outcome of the calls waiting
+    /// for it when it cannot be had (the context was cancelled, or waiting ran past a
+    /// limit).
+    fn read(
+        &mut self,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl Deref<Target = S>, Outcome>>;
+
+    /// The state to write, alone; the outcome of the call waiting for it otherwise.
+    fn write(
+        &mut self,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl DerefMut<Target = S>, Outcome>>;
+
+    /// The host's limit on each call's run, on top of the tool's own `timeout_ms` (the
+    /// shorter applies); `None` for none.
+    fn run_limit(&self) -> Option<Duration> {
+        None
+    }
+}
+
+/// The state at hand: a plan applied to `&mut S` never waits for it.
+impl<S> StateAccess<S> for &mut S {
+    fn read(
+        &mut self,
+        _ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl Deref<Target = S>, Outcome>> {
+        std::future::ready(Ok(&**self))
+    }
+
+    fn write(
+        &mut self,
+        _ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl DerefMut<Target = S>, Outcome>> {
+        std::future::ready(Ok(&mut **self))
+    }
+}
+
+/// A state shared behind a fair read/write lock (the MCP server's, between its sessions):
+/// read-only calls take it shared, the others alone. A call waits for it at most `limit`
+/// (then its outcome is [`Outcome::TimedOutWaiting`], and it did not run) and not past
+/// its context's cancellation ([`Outcome::Cancelled`]); once running, `limit` bounds its
+/// run too.
+pub(crate) struct Locked<'l, S> {
+    /// The lock.
+    pub(crate) lock: &'l RwLock<S>,
+    /// The longest a call waits for the state, and then runs.
+    pub(crate) limit: Duration,
+}
+
+impl<'l, S> Locked<'l, S> {
+    /// Waits for `acquire` under the limit and the context's cancellation.
+    async fn wait<G>(
+        &self,
+        ctx: &ToolContext,
+        acquire: impl Future<Output = G>,
+    ) -> Result<G, Outcome> {
+        // `biased`: a cancelled context wins over a lock that frees at the same time.
+        tokio::select! {
+            biased;
+            () = ctx.cancellation().cancelled() => Err(Outcome::Cancelled),
+            held = tokio::time::timeout(self.limit, acquire) => {
+                held.map_err(|_| Outcome::TimedOutWaiting { after: self.limit })
+            }
+        }
+    }
+}
+
+impl<S> StateAccess<S> for Locked<'_, S> {
+    fn read(
+        &mut self,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl Deref<Target = S>, Outcome>> {
+        let lock = self.lock;
+        async move { self.wait(ctx, lock.read()).await }
+    }
+
+    fn write(
+        &mut self,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<impl DerefMut<Target = S>, Outcome>> {
+        let lock = self.lock;
+        async move { self.wait(ctx, lock.write()).await }
+    }
+
+    fn run_limit(&self) -> Option<Duration> {
+        Some(self.limit)
+    }
+}
+
+/// The state as one call (or one run of read-only calls) holds it.
+enum Held<R, W> {
+    /// Not taken: the calls are runtime tools', which take no state.
+    Nothing,
+    /// Shared.
+    Read(R),
+    /// Alone.
+    Write(W),
+}
+
+impl<S, R: Deref<Target = S>, W: DerefMut<Target = S>> Held<R, W> {
+    /// The state as a handler takes it; `None` when not taken.
+    fn access(&mut self) -> Option<Access<'_, S>> {
+        match self {
+            Held::Nothing => None,
+            Held::Read(state) => Some(Access::Shared(&**state)),
+            Held::Write(state) => Some(Access::Exclusive(&mut **state)),
+        }
+    }
+}
+
+/// Runs the approved calls of `plan` against the state `access` reaches.
 ///
 /// Calls run in the model's order. Consecutive read-only calls run concurrently, sharing
-/// `&state`; a writing call runs alone with `&mut state`. Each call's tier is checked
-/// again against what approved it. A handler taking `&ToolContext` gets one carrying its
-/// call id; the tool's `timeout_ms` applies; cancelling `ctx` stops the current call and
-/// skips the rest (each recorded as cancelled).
+/// `&state`; a writing call runs alone with `&mut state`; a runtime tool's call takes no
+/// state, so it never waits for it. Each call's tier is checked again against what
+/// approved it. A handler taking `&ToolContext` gets one carrying its call id; the
+/// tool's `timeout_ms` applies (and the host's limit, [`StateAccess::run_limit`], when
+/// shorter); cancelling `ctx` stops the current call and skips the rest (each recorded as
+/// cancelled).
 ///
 /// Whether the calls are traced is decided once, here ([`trace::calls_traced`]): with no
 /// subscriber a call carries no span at all. One clock reading ends a call and starts the
 /// next one that runs right after it.
-pub(crate) async fn apply<T: ToolSet>(
-    state: &mut T::State,
+pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
+    mut access: A,
     ctx: &ToolContext,
     plan: Plan<T>,
 ) -> Report {
     let (calls, steps, concealed) = plan.into_parts();
     let concealed = &concealed;
     let traced = trace::calls_traced();
+    let limit = access.run_limit();
     // The plan holds one step per call, in the calls' order: each entry gets its tier now,
     // its outcome and duration as its call ends.
     let mut entries: Vec<Entry> = calls
@@ -154,20 +278,33 @@ pub(crate) async fn apply<T: ToolSet>(
                     next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
                 });
         if !batch {
+            let held = match (&job, read_only) {
+                (Job::Runtime { .. }, _) => Ok(Held::Nothing),
+                (Job::Compiled { .. }, true) => access.read(ctx).await.map(Held::Read),
+                (Job::Compiled { .. }, false) => access.write(ctx).await.map(Held::Write),
+            };
+            let mut held = match held {
+                Ok(held) => held,
+                Err(outcome) => {
+                    trace::not_run(spec, &entries[index].call, job.tool_type(), ctx, &outcome);
+                    entries[index].outcome = Some(outcome);
+                    clock = None;
+                    continue;
+                }
+            };
             let started = clock.unwrap_or_else(Instant::now);
             let call = &entries[index].call;
             let own_ctx = call_context(ctx, spec, call);
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
-            let access = if read_only {
-                Access::Shared(&*state)
-            } else {
-                Access::Exclusive(&mut *state)
-            };
+            let state = held.access();
             let (outcome, ended) = if traced {
-                job.run::<Span>(access, call_ctx, call, concealed).await
+                job.run::<Span>(state, call_ctx, call, concealed, limit)
+                    .await
             } else {
-                job.run::<Untraced>(access, call_ctx, call, concealed).await
+                job.run::<Untraced>(state, call_ctx, call, concealed, limit)
+                    .await
             };
+            drop(held);
             drop(own_ctx);
             let entry = &mut entries[index];
             entry.outcome = Some(outcome);
@@ -187,8 +324,28 @@ pub(crate) async fn apply<T: ToolSet>(
                 batch.push((index, job));
             }
         }
+        let needs_state = batch
+            .iter()
+            .any(|(_, job)| matches!(job, Job::Compiled { .. }));
+        let held = if needs_state {
+            access.read(ctx).await.map(Some)
+        } else {
+            Ok(None)
+        };
+        let held = match held {
+            Ok(held) => held,
+            Err(outcome) => {
+                for (index, job) in batch {
+                    let call = &entries[index].call;
+                    trace::not_run(job.spec(), call, job.tool_type(), ctx, &outcome);
+                    entries[index].outcome = Some(outcome.clone());
+                }
+                clock = None;
+                continue;
+            }
+        };
         let started = clock.unwrap_or_else(Instant::now);
-        let shared: &T::State = state;
+        let shared: Option<&T::State> = held.as_deref();
         let calls = &entries;
         let contexts: Vec<Option<ToolContext>> = batch
             .iter()
@@ -200,17 +357,19 @@ pub(crate) async fn apply<T: ToolSet>(
             .map(|((index, job), call_ctx)| async move {
                 let call_ctx = call_ctx.as_ref().unwrap_or(ctx);
                 let call = &calls[index].call;
+                let state = shared.map(Access::Shared);
                 let ended = if traced {
-                    job.run::<Span>(Access::Shared(shared), call_ctx, call, concealed)
+                    job.run::<Span>(state, call_ctx, call, concealed, limit)
                         .await
                 } else {
-                    job.run::<Untraced>(Access::Shared(shared), call_ctx, call, concealed)
+                    job.run::<Untraced>(state, call_ctx, call, concealed, limit)
                         .await
                 };
                 (index, ended)
             });
         let finished = futures_util::future::join_all(runs).await;
         drop(contexts);
+        drop(held);
         let mut last = started;
         for (index, (outcome, ended)) in finished {
             let entry = &mut entries[index];
@@ -283,39 +442,54 @@ impl<T: ToolSet> Job<T> {
         }
     }
 
-    /// Runs the call to its one outcome in span `S`, and says when it ended. A runtime
-    /// tool's handler takes no state. Not an `async fn`: the future it returns is the
-    /// handler's run itself, not one more state machine around it.
+    /// Runs the call to its one outcome in span `S`, within `limit` besides the tool's
+    /// own, and says when it ended. A compiled tool's call gets `state`; a runtime tool's
+    /// handler takes none. Not an `async fn`: the future it returns is the handler's run
+    /// itself, not one more state machine around it.
     fn run<'a, S>(
         self,
-        state: Access<'a, T::State>,
+        state: Option<Access<'a, T::State>>,
         ctx: &'a ToolContext,
         call: &'a ToolCall,
         concealed: &'a Concealed,
+        limit: Option<Duration>,
     ) -> impl Future<Output = (Outcome, Instant)> + 'a
     where
         T: 'a,
         S: CallSpan + 'a,
     {
-        match self {
-            Job::Compiled { name, typed } => Either::Left(run_handler::<S, _, _>(
+        match (self, state) {
+            (Job::Compiled { name, typed }, Some(state)) => Either::Left(run_handler::<S, _, _>(
                 ctx,
                 call,
                 T::spec_of(name),
                 ToolType::Function,
+                limit,
                 move || T::dispatch(state, ctx, typed),
                 |output| checked_activations::<T>(output, concealed),
             )),
-            Job::Runtime { tool, args } => Either::Right(async move {
-                run_handler::<S, _, _>(
-                    ctx,
-                    call,
-                    tool.spec(),
-                    tool.tool_type(),
-                    || tool.run(args, ctx),
-                    |output| checked_activations::<T>(output, concealed),
-                )
-                .await
+            (job, _) => Either::Right(async move {
+                match job {
+                    Job::Runtime { tool, args } => {
+                        run_handler::<S, _, _>(
+                            ctx,
+                            call,
+                            tool.spec(),
+                            tool.tool_type(),
+                            limit,
+                            || tool.run(args, ctx),
+                            |output| checked_activations::<T>(output, concealed),
+                        )
+                        .await
+                    }
+                    // Not reached: apply takes the state for every compiled call.
+                    Job::Compiled { name, .. } => {
+                        let outcome = Outcome::Failed {
+                            message: messages::state_not_taken(T::spec_of(name).name()),
+                        };
+                        (outcome, Instant::now())
+                    }
+                }
             }),
         }
     }
@@ -324,16 +498,12 @@ impl<T: ToolSet> Job<T> {
 /// The context of its own, carrying the call's id, for a handler that takes
 /// `&ToolContext`; the others run with the request's context, which saves an allocation
 /// per call (cancellation is the same token either way).
-pub(crate) fn call_context(
-    ctx: &ToolContext,
-    spec: &ToolSpec,
-    call: &ToolCall,
-) -> Option<ToolContext> {
+fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
     spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 
 /// Why a call must not run despite being in the plan; `None` when it may.
-pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
+fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
     if spec.is_propose_only() {
         return Some(messages::refused_propose_only(spec.name()));
     }
@@ -343,69 +513,6 @@ pub(crate) fn refusal(spec: &ToolSpec, authority: Authority) -> Option<String> {
         ),
         Authority::Autonomy(_) | Authority::Human => None,
     }
-}
-
-/// Runs one call of a compiled tool to its outcome (see [`run_handler`]), in its span
-/// when something records it, and says how long it took.
-#[cfg(feature = "mcp")]
-pub(crate) async fn run_call<T: ToolSet>(
-    state: Access<'_, T::State>,
-    ctx: &ToolContext,
-    call: &ToolCall,
-    typed: T::Call,
-    spec: &ToolSpec,
-    concealed: &Concealed,
-) -> (Outcome, Duration) {
-    timed::<T, _, _>(ctx, call, spec, ToolType::Function, concealed, move || {
-        T::dispatch(state, ctx, typed)
-    })
-    .await
-}
-
-/// Runs one call of a runtime tool of a toolbox over `T` to its outcome (see
-/// [`run_handler`]), in its span when something records it, and says how long it took.
-#[cfg(feature = "mcp")]
-pub(crate) async fn run_runtime<T: ToolSet>(
-    ctx: &ToolContext,
-    call: &ToolCall,
-    tool: &RuntimeTool,
-    args: Value,
-    concealed: &Concealed,
-) -> (Outcome, Duration) {
-    timed::<T, _, _>(ctx, call, tool.spec(), tool.tool_type(), concealed, || {
-        tool.run(args, ctx)
-    })
-    .await
-}
-
-/// Runs `handler` to its outcome (see [`run_handler`]) in an `execute_tool` span when
-/// something records one, with no span at all otherwise, and says how long it took.
-#[cfg(feature = "mcp")]
-async fn timed<T: ToolSet, F, H>(
-    ctx: &ToolContext,
-    call: &ToolCall,
-    spec: &ToolSpec,
-    tool_type: ToolType,
-    concealed: &Concealed,
-    handler: H,
-) -> (Outcome, Duration)
-where
-    H: FnOnce() -> F,
-    F: Future<Output = Result<ToolOutput, ToolError>>,
-{
-    let started = Instant::now();
-    let (outcome, ended) = if trace::calls_traced() {
-        run_handler::<Span, _, _>(ctx, call, spec, tool_type, handler, |output| {
-            checked_activations::<T>(output, concealed)
-        })
-        .await
-    } else {
-        run_handler::<Untraced, _, _>(ctx, call, spec, tool_type, handler, |output| {
-            checked_activations::<T>(output, concealed)
-        })
-        .await
-    };
-    (outcome, ended.saturating_duration_since(started))
 }
 
 /// How a handler's run stopped, before its future is dropped.
@@ -434,11 +541,12 @@ enum Stopped {
 /// tokio's clock, which a test may pause). The span is entered around each poll of the
 /// handler (and its drop) rather than by wrapping this future in `Instrument`: a wrapper
 /// would move the whole handler future once more per call.
-pub(crate) async fn run_handler<S, F, H>(
+async fn run_handler<S, F, H>(
     ctx: &ToolContext,
     call: &ToolCall,
     spec: &ToolSpec,
     tool_type: ToolType,
+    limit: Option<Duration>,
     handler: H,
     done: impl FnOnce(ToolOutput) -> Outcome,
 ) -> (Outcome, Instant)
@@ -453,9 +561,11 @@ where
         span.record(&outcome, ctx);
         return (outcome, Instant::now());
     }
-    let deadline = spec
-        .timeout()
-        .map(|limit| (tokio::time::Instant::now() + limit, limit));
+    let limit = match (spec.timeout(), limit) {
+        (Some(own), Some(host)) => Some(own.min(host)),
+        (own, host) => own.or(host),
+    };
+    let deadline = limit.map(|limit| (tokio::time::Instant::now() + limit, limit));
     let mut handler = pin!(Some(AssertUnwindSafe(handler()).catch_unwind()));
     let mut poll = |cx: &mut Context<'_>| {
         span.in_scope(|| match handler.as_mut().as_pin_mut() {

@@ -178,6 +178,12 @@ pub fn timed_out(after_ms: u128) -> String {
     format!("Error: the tool did not finish within {after_ms} ms and was stopped")
 }
 
+/// A compiled tool's call apply found itself about to run without the state (not
+/// reached: apply takes the state for every compiled call).
+pub fn state_not_taken(tool: &str) -> String {
+    format!("the call to \"{tool}\" was not run: the state was not taken for it")
+}
+
 /// The answer to a cancelled call.
 pub const CANCELLED: &str = "Cancelled: the call was cancelled before it finished";
 
@@ -307,13 +313,8 @@ pub fn withheld(template: &str, tool: &str, tier: Tier, autonomy: &str) -> Strin
     }
 }
 
-/// An MCP call whose client went away (session closed, connection gone, request
-/// cancelled) before it started.
-pub const GONE_BEFORE_START: &str =
-    "Cancelled: the client went away before the call started; it was not run";
-
-/// An MCP call that waited for the state longer than the server's time limit, and did
-/// not run.
+/// A call that waited for the state longer than the host's time limit (the MCP server's,
+/// shared between sessions), and did not run.
 pub fn waited_too_long(limit: std::time::Duration) -> String {
     format!(
         "Timed out: the call waited {} ms for other calls to finish and was not started; \

@@ -36,7 +36,15 @@ pub enum Outcome {
         #[serde(with = "millis")]
         after: Duration,
     },
-    /// The context was cancelled before or while the call ran.
+    /// The call waited for the state longer than the host's limit (the MCP server's
+    /// state is shared between sessions), and did not run.
+    TimedOutWaiting {
+        /// The limit that was exceeded.
+        #[serde(with = "millis")]
+        after: Duration,
+    },
+    /// The context was cancelled before or while the call ran (for an MCP call: the
+    /// request was cancelled, or its client went away).
     Cancelled,
     /// The handler panicked; the panic was contained.
     Panicked {
@@ -59,6 +67,7 @@ impl Outcome {
             Outcome::Failed { .. } => "failed",
             Outcome::Refused { .. } => "refused",
             Outcome::TimedOut { .. } => "timed_out",
+            Outcome::TimedOutWaiting { .. } => "timed_out_waiting",
             Outcome::Cancelled => "cancelled",
             Outcome::Panicked { .. } => "panicked",
         }
@@ -73,6 +82,9 @@ impl Outcome {
             Outcome::Refused { reason } => ToolOutput::error(messages::refused(reason)),
             Outcome::TimedOut { after } => {
                 ToolOutput::error(messages::timed_out(after.as_millis()))
+            }
+            Outcome::TimedOutWaiting { after } => {
+                ToolOutput::error(messages::waited_too_long(*after))
             }
             Outcome::Cancelled => ToolOutput::error(messages::CANCELLED),
             // The panic text may hold internals; the model only learns that it crashed.

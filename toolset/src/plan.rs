@@ -200,6 +200,19 @@ impl<T: ToolSet> Plan<T> {
         (self.calls, self.steps, self.concealed)
     }
 
+    /// The spec of the tool each step calls, in the steps' order; `None` for a call the
+    /// gate answered (the request's tool search).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn specs(&self) -> impl Iterator<Item = Option<&crate::ToolSpec>> + '_ {
+        self.steps.iter().map(|step| match step {
+            Step::Run { name, .. } | Step::AwaitApproval { name } => Some(T::spec_of(*name)),
+            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+                Some(tool.spec())
+            }
+            Step::Answered { .. } => None,
+        })
+    }
+
     /// Every call of the program, in the model's order.
     pub fn calls(&self) -> &[ToolCall] {
         &self.calls

@@ -227,6 +227,7 @@ fn error_type(outcome: &Outcome) -> Option<&'static str> {
         Outcome::Failed { .. }
         | Outcome::Refused { .. }
         | Outcome::TimedOut { .. }
+        | Outcome::TimedOutWaiting { .. }
         | Outcome::Cancelled
         | Outcome::Panicked { .. } => Some(outcome.kind()),
     }

@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use toolset::mcp::McpServer;
+use toolset::mcp::{HttpConfig, McpServer};
 use toolset::toolbox::McpTools;
 use toolset::{Autonomy, Tier, Toolbox, tool, toolset};
 
@@ -219,9 +219,9 @@ async fn main() -> ExitCode {
     let served = match &options.http {
         Some(addr) => {
             eprintln!("inbox-hub: starting MCP over streamable HTTP at http://{addr}/mcp");
-            server.serve_http(addr).await
+            server.serve_http(addr.as_str(), HttpConfig::new()).await
         }
-        None => server.serve_stdio().await,
+        None => server.serve(toolset::mcp::rmcp::transport::stdio()).await,
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

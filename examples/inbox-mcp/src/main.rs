@@ -116,14 +116,12 @@ async fn main() -> ExitCode {
             match tokio::net::TcpListener::bind(&addr).await {
                 Ok(listener) => {
                     eprintln!("inbox-mcp: starting MCP over streamable HTTP at http://{addr}/mcp");
-                    server
-                        .serve_http_with(listener, config, std::future::pending())
-                        .await
+                    server.serve_http(listener, config).await
                 }
                 Err(error) => Err(error),
             }
         }
-        None => server.serve_stdio().await,
+        None => server.serve(toolset::mcp::rmcp::transport::stdio()).await,
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

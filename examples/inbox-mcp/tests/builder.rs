@@ -177,9 +177,7 @@ async fn a_policy_then_more_autonomy_does_not_run_an_external_tool_unattended() 
     let state = server.state().clone();
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
+        let _ = server.serve(server_io).await;
     });
     let client = ().serve(client_io).await.expect("the client connects");
     let result = tokio::time::timeout(

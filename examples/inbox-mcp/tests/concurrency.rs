@@ -267,9 +267,7 @@ impl RawClient {
     async fn connect(server: McpServer<BoardTools>, buffer: usize) -> RawClient {
         let (client_io, server_io) = tokio::io::duplex(buffer);
         tokio::spawn(async move {
-            if let Ok(running) = server.serve_on(server_io).await {
-                let _ = running.waiting().await;
-            }
+            let _ = server.serve(server_io).await;
         });
         let (reader, writer) = tokio::io::split(client_io);
         let mut client = RawClient {

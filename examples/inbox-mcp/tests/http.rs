@@ -55,9 +55,12 @@ async fn start(
     let serving = server.clone();
     tokio::spawn(async move {
         let _ = serving
-            .serve_http_with(listener, config, async {
-                let _ = stopped.await;
-            })
+            .serve_http(
+                listener,
+                config.with_shutdown(async {
+                    let _ = stopped.await;
+                }),
+            )
             .await;
     });
     (addr, server, stop)
@@ -365,7 +368,7 @@ async fn without_the_bearer_token_requests_are_refused() {
 async fn serving_a_wildcard_address_without_authentication_is_refused() {
     let listener = TcpListener::bind("0.0.0.0:0").await.expect("a port");
     let refused = McpServer::<LedgerTools>::new(Ledger::default())
-        .serve_http_with(listener, HttpConfig::new(), async {})
+        .serve_http(listener, HttpConfig::new().with_shutdown(async {}))
         .await
         .expect_err("no authentication on a wildcard address");
     assert_eq!(refused.kind(), std::io::ErrorKind::PermissionDenied);
@@ -376,7 +379,12 @@ async fn serving_a_wildcard_address_without_authentication_is_refused() {
     // With a token it serves (and stops at once here).
     let listener = TcpListener::bind("0.0.0.0:0").await.expect("a port");
     McpServer::<LedgerTools>::new(Ledger::default())
-        .serve_http_with(listener, HttpConfig::new().with_bearer_token("t"), async {})
+        .serve_http(
+            listener,
+            HttpConfig::new()
+                .with_bearer_token("t")
+                .with_shutdown(async {}),
+        )
         .await
         .expect("an authenticated server may bind a wildcard address");
 }

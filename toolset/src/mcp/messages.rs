@@ -17,12 +17,6 @@ pub(crate) fn unknown_method(method: &str) -> String {
     format!("Method not found: {method}")
 }
 
-/// The arguments of a `tools/call` could not be written as JSON text for the gate (never
-/// expected: rmcp parsed them from JSON).
-pub(crate) fn unreadable_params(error: &str) -> String {
-    format!("unreadable tools/call params: {error}")
-}
-
 /// The MCP rendering of the set did not parse as MCP tools (a bug of the renderer).
 pub(crate) fn unlisted_tools(set: &str, error: &str) -> String {
     format!("the MCP rendering of the tool set {set} is not a list of MCP tools: {error}")

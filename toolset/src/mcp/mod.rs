@@ -2,12 +2,12 @@
 //!
 //! [`McpServer`] wraps a set's per-run state (and, with [`McpServer::with_toolbox`], the
 //! runtime tools of a [`Toolbox`], other MCP servers' included, so one gated, namespaced
-//! server can aggregate several) and answers MCP `tools/list` and `tools/call`
-//! over stdio ([`McpServer::serve_stdio`]), any byte streams the host owns
-//! ([`McpServer::serve_io`]: a socket, pipes, a `tokio::io::duplex`), any rmcp transport
-//! ([`McpServer::serve_on`], with rmcp re-exported as [`rmcp`] so the host
-//! needs no matching version of its own) or streamable HTTP ([`McpServer::serve_http`],
-//! or [`McpServer::http_service`] to mount it in your own router).
+//! server can aggregate several) and answers MCP `tools/list` and `tools/call` on any
+//! rmcp transport ([`McpServer::serve`]: stdio is `serve(rmcp::transport::stdio())`, any
+//! byte streams the host owns `serve((reader, writer))`; rmcp is re-exported as
+//! [`rmcp`] so the host needs no matching version of its own) or over streamable HTTP
+//! ([`McpServer::serve_http`] under an [`HttpConfig`], or [`McpServer::http_service`]
+//! to mount it in your own router).
 //!
 //! - `tools/list` is the list of the session's [`Request`](crate::Request) (the server's
 //!   policy, the served toolbox's runtime tools as they are now, and what the session
@@ -25,7 +25,7 @@
 //!   ([`ToolOutput::activating`](crate::ToolOutput::activating)). Each connection (each
 //!   HTTP session) starts with nothing activated; without a session (a 2026-07-28
 //!   request over HTTP) nothing stays activated.
-//! - `tools/call` is read by the MCP call parser ([`crate::consumer::mcp::call`]) and goes
+//! - `tools/call` is read by the MCP call reader ([`crate::consumer::mcp::parsed_call`]) and goes
 //!   through the gate of the same request: a tool not listed (hidden, denied, or deferred
 //!   and not activated) is unknown, and its message names only the listed tools; an
 //!   unknown tool or arguments that do not fit the schema come back as a result with
@@ -34,8 +34,8 @@
 //!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
 //!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
-//!   state, as `Set::apply` runs it, and its outcome becomes the
-//!   `CallToolResult` (text and image content, `structuredContent` for an object
+//!   state through the same `apply` as `Set::apply`, and its outcome becomes the
+//!   `CallToolResult` written by [`crate::consumer::mcp::result`]'s writer (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
 //!   goes on the wire. A tool that declares an `outputSchema` must answer with a
 //!   conforming object, which clients check; when it answers without one (a skip, say)
@@ -53,11 +53,12 @@
 //! # toolset! { /// Notes.
 //! #   pub NoteTools<Notes> = [list]; }
 //! use toolset::mcp::McpServer;
+//! use toolset::mcp::rmcp::transport::stdio;
 //!
 //! # async fn run() -> std::io::Result<()> {
 //! McpServer::<NoteTools>::new(Notes(Vec::new()))
 //!     .with_autonomy(Autonomy::Reversible)
-//!     .serve_stdio()
+//!     .serve(stdio())
 //!     .await
 //! # }
 //! ```
@@ -85,7 +86,7 @@
 //!
 //! ## Over HTTP
 //!
-//! [`McpServer::serve_http_with`] serves under an [`HttpConfig`]: capped connections and
+//! [`McpServer::serve_http`] serves under an [`HttpConfig`]: capped connections and
 //! sessions, header and body read timeouts, idle sessions expired (their memory freed),
 //! `Host` checked per connection (a loopback name only from a loopback peer, so binding
 //! `0.0.0.0` does not let `Host: localhost` in from another machine), `Origin` the
@@ -127,9 +128,9 @@ use std::time::Duration;
 use tokio::sync::RwLock;
 
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
-pub use http::{DEFAULT_HTTP_PATH, HttpConfig};
-/// The rmcp this server is built on, for [`McpServer::serve_on`]'s transports and its
-/// `RunningService`: a host naming rmcp types through this path cannot mismatch versions.
+pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
+/// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
+/// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
 pub use trace::TraceParent;
 
@@ -147,10 +148,9 @@ pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 /// [`tokio::sync::RwLock`]: read-only calls run together, writes alone; see the
 /// [module docs](self)). Every connection served (every HTTP session) is a session of its
 /// own, with its own activated tools. Built with [`McpServer::new`] and the `with_*` methods, which
-/// can only tighten what runs unattended; served with
-/// [`serve_stdio`](McpServer::serve_stdio), [`serve_io`](McpServer::serve_io) (any byte
-/// streams), [`serve_http`](McpServer::serve_http) or [`serve_on`](McpServer::serve_on)
-/// any rmcp transport.
+/// can only tighten what runs unattended; served with [`serve`](McpServer::serve) on any
+/// rmcp transport (stdio, byte streams) or [`serve_http`](McpServer::serve_http) over
+/// streamable HTTP.
 pub struct McpServer<T: ToolSet> {
     state: Arc<RwLock<T::State>>,
     policy: Arc<Policy<T>>,
@@ -285,7 +285,7 @@ impl<T: ToolSet> McpServer<T> {
     /// McpServer::<NoteTools>::new(Notes(Vec::new()))
     ///     .with_toolbox(toolbox)
     ///     .with_autonomy(Autonomy::ReadOnly)
-    ///     .serve_stdio()
+    ///     .serve(toolset::mcp::rmcp::transport::stdio())
     ///     .await?;
     /// # Ok(()) }
     /// ```

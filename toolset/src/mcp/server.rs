@@ -1,51 +1,46 @@
 //! The rmcp `ServerHandler` of [`McpServer`]: `initialize`, `tools/list`, `tools/call`
 //! (gate, then the state's read or write lock as the tier decides, under the server's
-//! time limit and the client's presence), and the stdio transport.
+//! time limit and the client's presence, by the one `apply`), and serving on any rmcp
+//! transport.
 
 use super::McpServer;
 use super::elicit;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
-use crate::apply::{call_context, refusal, run_call};
-use crate::plan::{Authority, Step};
-use crate::{Access, Content, Outcome, Tier, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec};
-use crate::{Approved, Plan, Proposal};
+use crate::apply::Locked;
+use crate::{Approved, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, RequestId,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService, ServerInitializeError};
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use std::io;
-use std::time::Duration;
-use tokio::sync::{RwLockReadGuard, RwLockWriteGuard};
+use std::pin::pin;
 use tracing::Instrument;
 
 impl<T: ToolSet> McpServer<T> {
-    /// Serves the set over stdio (newline-delimited JSON-RPC on stdin/stdout) until the
-    /// client closes the connection.
+    /// Serves the set on `transport` until the client closes the connection: any rmcp
+    /// server transport, that is anything rmcp's `IntoTransport` takes. Stdio is
+    /// `serve(rmcp::transport::stdio())` (newline-delimited JSON-RPC on stdin/stdout;
+    /// nothing else may write to stdout meanwhile); any pair of byte streams the host
+    /// owns is `serve((reader, writer))` (an accepted socket's halves, a child process's
+    /// pipes, [`tokio::io::split`] of a [`tokio::io::duplex`] end), and one stream that
+    /// reads and writes is `serve(stream)`. rmcp is re-exported as
+    /// [`toolset::mcp::rmcp`](crate::mcp::rmcp), so a host names its transports without
+    /// a matching rmcp dependency of its own.
     ///
-    /// Nothing else may write to stdout while this runs.
+    /// Fails when the client's `initialize` fails, or when the session ends in an error.
+    /// Unlike rmcp's `ServiceExt::serve` (which this inherent method shadows), it also
+    /// watches the connection, so calls still waiting when it ends do not start and
+    /// running ones are cancelled.
     ///
     /// Reading lines is rmcp's: a line that is not JSON, or not a JSON-RPC message, is
     /// logged and skipped without an answer, and a line over 16 MiB is discarded
     /// unanswered (`rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH`).
-    pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
-    }
-
-    /// Serves the set on any pair of byte streams the host owns (newline-delimited
-    /// JSON-RPC read from `reader`, written to `writer`) until the client closes the
-    /// connection: an accepted socket, a child process's pipes, the two halves of
-    /// [`tokio::io::split`] over one stream such as a [`tokio::io::duplex`] end. The host
-    /// needs no rmcp dependency of its own, so no matching rmcp version; for rmcp's own
-    /// transports use [`serve_on`](McpServer::serve_on) with the re-exported
-    /// [`toolset::mcp::rmcp`](crate::mcp::rmcp).
-    ///
-    /// Reading lines is rmcp's, as for [`serve_stdio`](McpServer::serve_stdio).
     ///
     /// ```
     /// # use toolset::{tool, toolset};
@@ -60,10 +55,11 @@ impl<T: ToolSet> McpServer<T> {
     ///
     /// # fn main() -> std::io::Result<()> {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
+    /// // Over stdio: McpServer::<NoteTools>::new(notes).serve(toolset::mcp::rmcp::transport::stdio())
     /// let (server_end, client_end) = tokio::io::duplex(64 * 1024);
     /// let (reader, writer) = tokio::io::split(server_end);
     /// let server = McpServer::<NoteTools>::new(Notes(vec!["milk".into()]));
-    /// let serving = tokio::spawn(server.serve_io(reader, writer));
+    /// let serving = tokio::spawn(server.serve((reader, writer)));
     ///
     /// // The client's end: one JSON-RPC message a line.
     /// let (from_server, mut to_server) = tokio::io::split(client_end);
@@ -87,13 +83,13 @@ impl<T: ToolSet> McpServer<T> {
     /// # Ok(()) })
     /// # }
     /// ```
-    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> io::Result<()>
+    pub async fn serve<Tr, E, A>(self, transport: Tr) -> io::Result<()>
     where
-        R: tokio::io::AsyncRead + Send + Unpin + 'static,
-        W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+        Tr: IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
     {
-        let running = self
-            .serve_on((reader, writer))
+        let session = self.for_new_session();
+        let running = ServiceExt::serve(session, Watched::new(transport.into_transport()))
             .await
             .map_err(|error| io::Error::other(format!("MCP initialization failed: {error}")))?;
         running
@@ -101,27 +97,6 @@ impl<T: ToolSet> McpServer<T> {
             .await
             .map(|_| ())
             .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
-    }
-
-    /// Serves the set on any rmcp server transport (a `(reader, writer)` pair, a duplex
-    /// stream, a child process's pipes, …) and returns once the client has initialized,
-    /// with rmcp's handle on the running session. The types are those of the rmcp this
-    /// crate re-exports as [`toolset::mcp::rmcp`](crate::mcp::rmcp); a host that only
-    /// needs to serve byte streams uses [`serve_io`](McpServer::serve_io) instead.
-    ///
-    /// Use this rather than rmcp's `ServiceExt::serve`: it also watches the connection,
-    /// so calls still waiting when it ends do not start, and running ones are cancelled.
-    pub async fn serve_on<Tr, E, A>(
-        self,
-        transport: Tr,
-    ) -> Result<RunningService<RoleServer, Self>, ServerInitializeError>
-    where
-        Tr: IntoTransport<RoleServer, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        self.for_new_session()
-            .serve(Watched::new(transport.into_transport()))
-            .await
     }
 
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`.
@@ -135,16 +110,22 @@ impl<T: ToolSet> McpServer<T> {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        Ok(to_call_tool_result(output))
+        Ok(crate::consumer::mcp::call_tool_result(output))
     }
 
-    /// What the model reads for one `tools/call`, with the tools it activates.
+    /// What the model reads for one `tools/call`, with the tools it activates: the call
+    /// read by the MCP consumer's reader, gated through the session's request, put to the
+    /// human when withheld, then run by [`crate::apply::apply`] like any plan.
     async fn answer(
         &self,
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<ToolOutput, ErrorData> {
-        let call = tool_call(&context.id, &request)?;
+        let call = crate::consumer::mcp::parsed_call(
+            &context.id,
+            &request.name,
+            request.arguments.as_ref(),
+        );
         let plan = match self.session.gate(&self.base, call) {
             Ok(plan) => plan,
             Err(rejected) => {
@@ -166,56 +147,61 @@ impl<T: ToolSet> McpServer<T> {
                 }
             },
         };
-        let (calls, steps, _) = plan.into_parts();
-        let (call, step) = match (calls.first(), steps.into_iter().next()) {
-            (Some(call), Some(step)) => (call, step),
-            // The gate plans one step per call; one call in, one step out.
-            _ => return Ok(ToolOutput::empty()),
-        };
-        let (name, typed, authority) = match step {
-            Step::Run {
-                name,
-                typed,
-                authority,
-                ..
-            } => (name, typed, authority),
-            // The search, answered by the gate.
-            Step::Answered { output, .. } => return Ok(output),
-            // Withheld steps were put to the human above; an approved plan has none.
-            Step::AwaitApproval { name } => {
-                let spec = T::spec_of(name);
-                return Ok(ToolOutput::error(
-                    self.withheld_text(spec.name(), spec.tier()),
-                ));
-            }
-            // A runtime tool of the toolbox served: its handler, no state.
-            Step::RunRuntime {
-                tool,
-                args,
-                authority,
-                ..
-            } => {
-                return Ok(self
-                    .run_runtime(call, &tool, args, authority, context)
-                    .await);
-            }
-            // As for the set's: put to the human above; an approved plan has none.
-            Step::AwaitRuntimeApproval { tool } => {
-                let spec = tool.spec();
-                return Ok(ToolOutput::error(
-                    self.withheld_text(spec.name(), spec.tier()),
-                ));
-            }
-        };
-        let spec = T::spec_of(name);
-        let mut output = self.run(call, spec, typed, authority, context).await;
         // A tool with an output schema must answer with a conforming object (clients
         // check it); an answer without one (a skip) can only be sent as an error.
+        let must_conform = plan
+            .specs()
+            .next()
+            .flatten()
+            .is_some_and(crate::consumer::mcp::lists_output_schema);
+        let mut output = self.apply(plan, context).await;
         let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
-        if !output.is_error && !conforms && has_output_schema(spec) {
+        if must_conform && !output.is_error && !conforms {
             output.is_error = true;
         }
         Ok(output)
+    }
+
+    /// Applies the one-call `plan` as every plan is applied ([`crate::apply::apply`]),
+    /// against the shared state behind its lock (taken per tier, waited for at most the
+    /// server's time limit, which bounds the run too), with the request's context: its
+    /// cancellation, cancelled too when the client goes away, and its progress, forwarded
+    /// before the result. Says what the model reads about the call.
+    async fn apply(&self, plan: Plan<T>, context: &RequestContext<RoleServer>) -> ToolOutput {
+        let client = Client::of(context);
+        let (ctx, forwarder) = self.request_context(context);
+        if client.is_gone() {
+            ctx.cancellation().cancel();
+        }
+        let state = Locked {
+            lock: &self.state,
+            limit: self.call_timeout,
+        };
+        let report = {
+            let mut applying = pin!(crate::apply::apply(state, &ctx, plan));
+            // `biased`: a call that finishes when it is woken is not cancelled.
+            tokio::select! {
+                biased;
+                report = &mut applying => report,
+                // The client's going cancels the call's context: apply stops what runs
+                // (its future dropped) and starts nothing more, each recorded as cancelled.
+                () = client.gone() => {
+                    ctx.cancellation().cancel();
+                    applying.await
+                }
+            }
+        };
+        // Every progress notification goes out before the result.
+        drop(ctx);
+        if let Some(forwarder) = forwarder {
+            forwarder.finish().await;
+        }
+        // One call in, one result out.
+        report
+            .results()
+            .into_iter()
+            .next()
+            .map_or_else(ToolOutput::empty, |result| result.output)
     }
 
     /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
@@ -255,47 +241,6 @@ impl<T: ToolSet> McpServer<T> {
         }
     }
 
-    /// Runs one approved call against the state, with its progress forwarded, and says
-    /// what the model reads about it.
-    async fn run(
-        &self,
-        call: &ToolCall,
-        spec: &'static ToolSpec,
-        typed: T::Call,
-        authority: Authority,
-        context: &RequestContext<RoleServer>,
-    ) -> ToolOutput {
-        if let Some(reason) = refusal(spec, authority) {
-            let outcome = Outcome::Refused { reason };
-            let ctx = &self.context;
-            crate::trace::not_run(spec, call, crate::trace::ToolType::Function, ctx, &outcome);
-            return outcome.to_tool_output();
-        }
-        let client = Client {
-            presence: context.extensions.get::<Presence>().cloned(),
-            request: context.ct.clone(),
-        };
-        let (ctx, forwarder) = self.request_context(context);
-        let own_ctx = call_context(&ctx, spec, call);
-        let output = match self
-            .run_locked(call, spec, typed, own_ctx.as_ref().unwrap_or(&ctx), &client)
-            .await
-        {
-            Ok(outcome) => outcome.to_tool_output(),
-            Err(NotStarted::ClientGone) => ToolOutput::error(crate::messages::GONE_BEFORE_START),
-            Err(NotStarted::Busy(waited)) => {
-                ToolOutput::error(crate::messages::waited_too_long(waited))
-            }
-        };
-        // Every progress notification goes out before the result.
-        drop(own_ctx);
-        drop(ctx);
-        if let Some(forwarder) = forwarder {
-            forwarder.finish().await;
-        }
-        output
-    }
-
     /// The context a call of this request runs with: the server's, cancelled with the
     /// request, and reporting progress to the client when the request carries a progress
     /// token; with the forwarder to finish before the result is sent. rmcp's client sends
@@ -315,100 +260,13 @@ impl<T: ToolSet> McpServer<T> {
             None => (ctx, None),
         }
     }
-
-    /// Takes the state as the tool's tier needs it (shared for `read_only`, exclusive
-    /// otherwise) and runs the call, unless its client leaves first or it waits longer
-    /// than the time limit.
-    async fn run_locked(
-        &self,
-        call: &ToolCall,
-        spec: &'static ToolSpec,
-        typed: T::Call,
-        ctx: &ToolContext,
-        client: &Client,
-    ) -> Result<Outcome, NotStarted> {
-        let limit = self.call_timeout;
-        let acquire = async {
-            if spec.tier() == Tier::ReadOnly {
-                Held::Read(self.state.read().await)
-            } else {
-                Held::Write(self.state.write().await)
-            }
-        };
-        // `biased`: a client that has gone wins over a lock that frees at the same time.
-        let mut held = tokio::select! {
-            biased;
-            () = client.gone() => return Err(NotStarted::ClientGone),
-            held = tokio::time::timeout(limit, acquire) => held.map_err(|_| NotStarted::Busy(limit))?,
-        };
-        if client.is_gone() {
-            return Err(NotStarted::ClientGone);
-        }
-        let access = match &mut held {
-            Held::Read(state) => Access::Shared(&**state),
-            Held::Write(state) => Access::Exclusive(&mut **state),
-        };
-        // A session never injects: what its policy hides is concealed.
-        let concealed = self.base.policy.concealed(&[]);
-        let running = tokio::time::timeout(
-            limit,
-            run_call::<T>(access, ctx, call, typed, spec, &concealed),
-        );
-        let outcome = tokio::select! {
-            biased;
-            finished = running => finished.map_or(Outcome::TimedOut { after: limit }, |(outcome, _)| outcome),
-            // Dropping the handler's future stops it; its context says so too.
-            () = client.gone() => {
-                ctx.cancellation().cancel();
-                Outcome::Cancelled
-            }
-        };
-        Ok(outcome)
-    }
-}
-
-/// Whether the tool of `spec` is listed with an `outputSchema`: read from the spec the
-/// gate's plan names, as the MCP rendering decides it, instead of searching the list.
-pub(super) fn has_output_schema(spec: &ToolSpec) -> bool {
-    crate::consumer::mcp::lists_output_schema(spec)
-}
-
-/// The call of one `tools/call`, from the params rmcp has parsed: its id the request's,
-/// its arguments as JSON text (missing ones as `{}`), which is what the gate reads.
-fn tool_call(id: &RequestId, request: &CallToolRequestParams) -> Result<ToolCall, ErrorData> {
-    let arguments = match &request.arguments {
-        Some(arguments) => serde_json::to_string(arguments).map_err(|error| {
-            ErrorData::invalid_params(messages::unreadable_params(&error.to_string()), None)
-        })?,
-        None => "{}".to_owned(),
-    };
-    Ok(ToolCall::new(
-        id.to_string(),
-        request.name.as_ref(),
-        arguments,
-    ))
-}
-
-/// The state as one call holds it.
-enum Held<'a, S> {
-    /// Shared with the other read-only calls.
-    Read(RwLockReadGuard<'a, S>),
-    /// Alone.
-    Write(RwLockWriteGuard<'a, S>),
-}
-
-/// Why a call did not start.
-enum NotStarted {
-    /// Its client went away (request cancelled, connection ended) while it waited.
-    ClientGone,
-    /// It waited this long for the state.
-    Busy(Duration),
 }
 
 /// What tells that the client of a call has gone.
 pub(super) struct Client {
-    /// The connection's presence; `None` when served through rmcp's own `serve`,
-    /// bypassing [`McpServer::serve_on`].
+    /// The connection's presence; `None` when served through rmcp's own
+    /// `ServiceExt::serve`, bypassing [`McpServer::serve`] (and over HTTP without a
+    /// session).
     presence: Option<Presence>,
     /// The request's token, cancelled by `notifications/cancelled`.
     request: tokio_util::sync::CancellationToken,
@@ -436,52 +294,6 @@ impl Client {
             None => self.request.cancelled().await,
         }
     }
-}
-
-/// The rmcp form of an output, built directly: the same result as the provider-neutral
-/// MCP rendering ([`crate::consumer::mcp::result`]; the test below holds them equal), with
-/// host-only metadata left out, `structuredContent` only for an object, and
-/// `resultType: "complete"` (2026-07-28 requires it; rmcp leaves it out for older peers).
-fn to_call_tool_result(output: ToolOutput) -> CallToolResult {
-    let has_parts = output.content.iter().any(|part| match part {
-        Content::Text { text } => !text.is_empty(),
-        Content::Image { .. } => true,
-    });
-    let content = if has_parts {
-        None
-    } else {
-        // Without content: the structured value's JSON, else the fallback sentence.
-        Some(crate::consumer::result_content::text(
-            &output,
-            crate::consumer::result_content::Images::Skip,
-        ))
-    };
-    let ToolOutput {
-        content: parts,
-        structured,
-        is_error,
-        ..
-    } = output;
-    let blocks = match content {
-        Some(text) => vec![ContentBlock::text(text)],
-        None => parts
-            .into_iter()
-            .filter_map(|part| match part {
-                Content::Text { text } if text.is_empty() => None,
-                Content::Text { text } => Some(ContentBlock::text(text)),
-                Content::Image { data, mime_type } => Some(ContentBlock::image(data, mime_type)),
-            })
-            .collect(),
-    };
-    let mut result = if is_error {
-        CallToolResult::error(blocks)
-    } else {
-        CallToolResult::success(blocks)
-    };
-    if let Some(structured @ serde_json::Value::Object(_)) = structured {
-        result.structured_content = Some(structured);
-    }
-    result
 }
 
 /// The methods rmcp parses into typed requests: a request for one of them that reaches
@@ -601,58 +413,5 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
     match parsed {
         Ok(()) => "they do not have the method's shape".to_owned(),
         Err(error) => error.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// The result is built without going through JSON; it must still be exactly what the
-    /// MCP rendering writes (plus `resultType`), for every shape of output.
-    #[test]
-    fn a_call_tool_result_is_the_mcp_rendering_of_the_output() {
-        let outputs = [
-            ToolOutput::text("noon"),
-            ToolOutput::error("Error: boom"),
-            ToolOutput::empty(),
-            ToolOutput::error(""),
-            ToolOutput::structured(json!({"hits": 2})),
-            ToolOutput::structured(json!([1, 2])),
-            ToolOutput::structured(json!({"hits": 2}))
-                .with_image("iVBOR", "image/png")
-                .with_metadata(json!({"host": "only"})),
-            ToolOutput::text("").with_image("iVBOR", "image/png"),
-        ];
-        for output in outputs {
-            let mut expected = crate::consumer::mcp::result(&output);
-            if let serde_json::Value::Object(map) = &mut expected {
-                map.insert("resultType".into(), json!("complete"));
-            }
-            let built = serde_json::to_value(to_call_tool_result(output.clone()))
-                .expect("a CallToolResult serializes");
-            assert_eq!(built, expected, "for {output:?}");
-        }
-    }
-
-    #[test]
-    fn a_call_reads_rmcps_parsed_arguments_as_the_mcp_call_parser_does() {
-        let params = json!({"name": "search", "arguments": {"limit": 3, "query": "x"}});
-        let request: CallToolRequestParams =
-            serde_json::from_value(params.clone()).expect("valid params");
-        let id = RequestId::Number(7);
-        let call = tool_call(&id, &request).expect("readable params");
-        assert_eq!(
-            call,
-            crate::consumer::mcp::call(&id, &params).expect("valid params")
-        );
-        let bare: CallToolRequestParams =
-            serde_json::from_value(json!({"name": "now"})).expect("valid params");
-        let id = RequestId::String("req-1".into());
-        assert_eq!(
-            tool_call(&id, &bare).expect("readable params"),
-            ToolCall::new("req-1", "now", "{}")
-        );
     }
 }

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use std::process::ExitCode;
 use std::time::Duration;
-use toolset::mcp::McpServer;
+use toolset::mcp::{HttpConfig, McpServer};
 use toolset::{ToolContext, ToolError, ToolOutput, tool, toolset};
 
 /// A 1×1 transparent PNG.
@@ -91,7 +91,7 @@ async fn main() -> ExitCode {
     };
     eprintln!("conformance-fixture: serving MCP at http://{addr}/mcp");
     match McpServer::<ConformanceTools>::new(())
-        .serve_http(addr)
+        .serve_http(addr, HttpConfig::new())
         .await
     {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,9 +21,7 @@ pub async fn connect<T: ToolSet, C: ClientHandler>(
 ) -> RunningService<RoleClient, C> {
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
-        if let Ok(running) = server.serve_on(server_io).await {
-            let _ = running.waiting().await;
-        }
+        let _ = server.serve(server_io).await;
     });
     client.serve(client_io).await.expect("the client connects")
 }

@@ -4,7 +4,7 @@
 use crate::ToolCall;
 use crate::consumer::wire::{Node, Payload, json_text};
 use crate::consumer::{Format, ProviderError};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt::Display;
 
 const PARAMS: Payload = Payload {
@@ -54,6 +54,31 @@ pub fn calls(request: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     Ok(vec![call_of(id, &params)?])
 }
 
+/// The call of a `tools/call` whose params are already parsed, as rmcp's
+/// `CallToolRequestParams` holds them: the tool's `name` and its `arguments` object
+/// (missing ones are `{}`), the id `request_id` as it displays. Nothing is left to check:
+/// an object is always the arguments' shape.
+///
+/// The arguments become compact JSON text, what [`ToolCall::arguments`] holds and the
+/// gate parses.
+pub fn parsed_call(
+    request_id: impl Display,
+    name: &str,
+    arguments: Option<&Map<String, Value>>,
+) -> ToolCall {
+    let arguments = match arguments {
+        Some(arguments) => object_text(arguments),
+        None => "{}".to_owned(),
+    };
+    ToolCall::new(request_id.to_string(), name, arguments)
+}
+
+/// A JSON object as compact text.
+fn object_text(object: &Map<String, Value>) -> String {
+    // Writing a map of JSON values into a string cannot fail (no non-string keys, no I/O).
+    serde_json::to_string(object).unwrap_or_else(|_| "{}".to_owned())
+}
+
 fn call_of(id: String, params: &Node<'_>) -> Result<ToolCall, ProviderError> {
     params.object("an object with `name` and `arguments`")?;
     let name = params.required_str("name")?;
@@ -91,6 +116,20 @@ mod tests {
             let call = call("req-1", &params).expect("valid params");
             assert_eq!(call, ToolCall::new("req-1", "now", "{}"));
         }
+    }
+
+    /// Parsed params read as their JSON does.
+    #[test]
+    fn parsed_params_read_as_their_json() {
+        let params = json!({"name": "search", "arguments": {"limit": 3, "query": "x"}});
+        assert_eq!(
+            parsed_call(7, "search", params["arguments"].as_object()),
+            call(7, &params).expect("valid params")
+        );
+        assert_eq!(
+            parsed_call("req-1", "now", None),
+            ToolCall::new("req-1", "now", "{}")
+        );
     }
 
     #[test]

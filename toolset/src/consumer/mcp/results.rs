@@ -1,8 +1,9 @@
-//! Writing MCP results: the `CallToolResult` answering one `tools/call` request, and
-//! those of one batch.
+//! Writing MCP results: the `CallToolResult` answering one `tools/call` request (as JSON,
+//! or as rmcp's type for the server), and those of one batch. One writer decides what goes
+//! on the wire ([`written`]); the JSON and the rmcp forms only build it.
 
-use crate::consumer::result_content::{Part, parts};
-use crate::{ToolOutput, ToolResult};
+use crate::consumer::result_content::{self, Images};
+use crate::{Content, ToolOutput, ToolResult};
 use serde_json::{Map, Value, json};
 
 /// The MCP `CallToolResult` of one call's output, the `result` of the response to its
@@ -12,27 +13,91 @@ use serde_json::{Map, Value, json};
 ///
 /// `structuredContent` appears only when the structured value is a JSON object (MCP
 /// requires an object); an output without content carries its structured value's JSON as
-/// text, as MCP recommends for clients that read only text.
+/// text, as MCP recommends for clients that read only text. Host-only
+/// [`ToolOutput::metadata`] never goes on the wire.
 pub fn result(output: &ToolOutput) -> Value {
-    let content: Vec<Value> = parts(output)
-        .into_iter()
-        .map(|part| match part {
-            Part::Text(text) => json!({"type": "text", "text": text}),
-            Part::Image { data, mime_type } => {
-                json!({"type": "image", "data": data, "mimeType": mime_type})
-            }
-        })
-        .collect();
+    let written = written(
+        output.clone(),
+        |text| json!({"type": "text", "text": text}),
+        |data, mime_type| json!({"type": "image", "data": data, "mimeType": mime_type}),
+    );
     let mut result = Map::new();
-    result.insert("content".into(), Value::Array(content));
-    if let Some(Value::Object(structured)) = &output.structured {
-        result.insert(
-            "structuredContent".into(),
-            Value::Object(structured.clone()),
-        );
+    result.insert("content".into(), Value::Array(written.content));
+    if let Some(structured) = written.structured {
+        result.insert("structuredContent".into(), Value::Object(structured));
     }
-    result.insert("isError".into(), Value::Bool(output.is_error));
+    result.insert("isError".into(), Value::Bool(written.is_error));
     Value::Object(result)
+}
+
+/// The same result as [`result`], as rmcp's `CallToolResult` (what `toolset::mcp`'s
+/// server answers `tools/call` with), built without going through JSON; rmcp adds
+/// `resultType: "complete"` for the peers whose protocol requires it.
+#[cfg(feature = "mcp")]
+pub fn call_tool_result(output: ToolOutput) -> rmcp::model::CallToolResult {
+    use rmcp::model::{CallToolResult, ContentBlock};
+    let written = written(output, ContentBlock::text, ContentBlock::image);
+    let mut result = if written.is_error {
+        CallToolResult::error(written.content)
+    } else {
+        CallToolResult::success(written.content)
+    };
+    result.structured_content = written.structured.map(Value::Object);
+    result
+}
+
+/// What a result carries, whatever builds it.
+struct Written<B> {
+    content: Vec<B>,
+    structured: Option<Map<String, Value>>,
+    is_error: bool,
+}
+
+/// The one decision of what goes on the wire for `output`: its parts as content blocks
+/// (`text` and `image` build one; empty texts left out; without any part, the structured
+/// value's JSON or the fallback sentence as the one text), the structured value when it
+/// is an object, and the error flag.
+fn written<B>(
+    output: ToolOutput,
+    text: impl Fn(String) -> B,
+    image: impl Fn(String, String) -> B,
+) -> Written<B> {
+    let has_parts = output.content.iter().any(|part| match part {
+        Content::Text { text } => !text.is_empty(),
+        Content::Image { .. } => true,
+    });
+    let content = if has_parts {
+        None
+    } else {
+        // Without content: the structured value's JSON, else the fallback sentence.
+        Some(result_content::text(&output, Images::Skip))
+    };
+    let ToolOutput {
+        content: parts,
+        structured,
+        is_error,
+        ..
+    } = output;
+    let content = match content {
+        Some(only) => vec![text(only)],
+        None => parts
+            .into_iter()
+            .filter_map(|part| match part {
+                Content::Text { text: part } if part.is_empty() => None,
+                Content::Text { text: part } => Some(text(part)),
+                Content::Image { data, mime_type } => Some(image(data, mime_type)),
+            })
+            .collect(),
+    };
+    let structured = match structured {
+        Some(Value::Object(structured)) => Some(structured),
+        _ => None,
+    };
+    Written {
+        content,
+        structured,
+        is_error,
+    }
 }
 
 /// The results of one batch: a JSON array of `CallToolResult`s ([`result`]), one per
@@ -48,6 +113,34 @@ pub fn results(results: &[ToolResult]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rmcp form is the JSON one (plus the `resultType` rmcp writes), for every shape
+    /// of output.
+    #[cfg(feature = "mcp")]
+    #[test]
+    fn the_rmcp_result_is_the_json_result() {
+        let outputs = [
+            ToolOutput::text("noon"),
+            ToolOutput::error("Error: boom"),
+            ToolOutput::empty(),
+            ToolOutput::error(""),
+            ToolOutput::structured(json!({"hits": 2})),
+            ToolOutput::structured(json!([1, 2])),
+            ToolOutput::structured(json!({"hits": 2}))
+                .with_image("iVBOR", "image/png")
+                .with_metadata(json!({"host": "only"})),
+            ToolOutput::text("").with_image("iVBOR", "image/png"),
+        ];
+        for output in outputs {
+            let mut expected = result(&output);
+            if let Value::Object(map) = &mut expected {
+                map.insert("resultType".into(), json!("complete"));
+            }
+            let built = serde_json::to_value(call_tool_result(output.clone()))
+                .expect("a CallToolResult serializes");
+            assert_eq!(built, expected, "for {output:?}");
+        }
+    }
 
     #[test]
     fn a_batch_is_each_calls_result_in_order() {

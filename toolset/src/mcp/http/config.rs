@@ -6,15 +6,18 @@ use axum::Router;
 use axum::extract::Request;
 use axum::response::IntoResponse;
 use axum::routing::Route;
+use futures_util::FutureExt;
+use futures_util::future::{BoxFuture, Shared};
 use std::convert::Infallible;
 use std::fmt;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tower::{Layer, Service};
 
-/// How [`McpServer::serve_http_with`](crate::mcp::McpServer::serve_http_with) serves: caps,
-/// timeouts, which `Host` and `Origin` values are accepted, and who may call.
+/// How [`McpServer::serve_http`](crate::mcp::McpServer::serve_http) serves: caps,
+/// timeouts, which `Host` and `Origin` values are accepted, who may call, and when to stop.
 ///
 /// The defaults hold for a server on a developer's machine: loopback `Host` names only
 /// from loopback peers, no browser origin but the server's own, bounded connections and
@@ -39,7 +42,11 @@ pub struct HttpConfig {
     pub(crate) unauthenticated_remote: bool,
     pub(crate) sse_keep_alive: Option<Duration>,
     pub(crate) layers: Vec<RouterLayer>,
+    pub(crate) shutdown: Option<Shutdown>,
 }
+
+/// The signal that stops serving, shared by the config's clones.
+pub(crate) type Shutdown = Shared<BoxFuture<'static, ()>>;
 
 /// A layer the caller mounted around the MCP endpoint, applied to the router.
 pub(crate) type RouterLayer = Arc<dyn Fn(Router) -> Router + Send + Sync>;
@@ -60,6 +67,7 @@ impl Default for HttpConfig {
             unauthenticated_remote: false,
             sse_keep_alive: Some(Duration::from_secs(15)),
             layers: Vec::new(),
+            shutdown: None,
         }
     }
 }
@@ -202,6 +210,15 @@ impl HttpConfig {
         self
     }
 
+    /// Serves until `signal` completes: then no connection is accepted any more, open
+    /// sessions are closed, open connections get a few seconds to finish, and
+    /// [`serve_http`](crate::mcp::McpServer::serve_http) returns. Without one it serves
+    /// until the process ends.
+    pub fn with_shutdown(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Self {
+        self.shutdown = Some(signal.boxed().shared());
+        self
+    }
+
     /// Whether requests must authenticate.
     pub(crate) fn authenticates(&self) -> bool {
         self.bearer_token.is_some() || self.auth_layered
@@ -233,6 +250,7 @@ impl fmt::Debug for HttpConfig {
             .field("auth_layered", &self.auth_layered)
             .field("unauthenticated_remote", &self.unauthenticated_remote)
             .field("layers", &self.layers.len())
+            .field("shutdown", &self.shutdown.is_some())
             .finish()
     }
 }

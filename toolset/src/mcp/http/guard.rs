@@ -26,8 +26,9 @@ use tokio::time::{Instant, Sleep};
 /// The two ends of the TCP connection a request came in on.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Connection {
-    /// The server's address the client connected to.
-    pub(crate) local: SocketAddr,
+    /// The server's address the client connected to; `None` when not known (the service
+    /// mounted in the host's router).
+    pub(crate) local: Option<SocketAddr>,
     /// The client's address.
     pub(crate) peer: SocketAddr,
 }
@@ -50,7 +51,17 @@ pub(crate) async fn check(
     // The request's headers have just been read: the whole body is due within the body
     // read timeout from now, however it is paced.
     let body_due = Instant::now() + guard.config.body_read_timeout;
-    let Some(connection) = request.extensions().get::<Connection>().copied() else {
+    let extensions = request.extensions();
+    let connection = extensions.get::<Connection>().copied().or_else(|| {
+        // Mounted in the host's router: the client's address, as axum's connect info.
+        extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|info| Connection {
+                local: None,
+                peer: info.0,
+            })
+    });
+    let Some(connection) = connection else {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
             messages::NO_CONNECTION_INFO,
@@ -281,12 +292,13 @@ fn host_allowed(host: &str, connection: Connection, allowed: &[String]) -> bool 
     }) {
         return true;
     }
-    let local = connection.local;
     let bracketed = |ip: IpAddr| match ip {
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => format!("[{ip}]"),
     };
-    if name == bracketed(local.ip()) || name == local.ip().to_string() {
+    if let Some(local) = connection.local
+        && (name == bracketed(local.ip()) || name == local.ip().to_string())
+    {
         return true;
     }
     // An IPv4 client of a dual-stack socket shows as `::ffff:127.0.0.1`.
@@ -346,7 +358,7 @@ mod tests {
 
     fn connection(local: &str, peer: &str) -> Connection {
         Connection {
-            local: local.parse().expect("an address"),
+            local: Some(local.parse().expect("an address")),
             peer: peer.parse().expect("an address"),
         }
     }

@@ -55,7 +55,10 @@ pub(crate) async fn serve(
             Ok(local) => local,
             Err(_) => continue,
         };
-        let connection = Connection { local, peer };
+        let connection = Connection {
+            local: Some(local),
+            peer,
+        };
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(connection);

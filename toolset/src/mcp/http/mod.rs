@@ -14,86 +14,132 @@ pub use config::HttpConfig;
 use super::McpServer;
 use crate::ToolSet;
 use guard::Guard;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use sessions::CappedSessions;
 use std::future::Future;
 use std::io;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 /// The path [`McpServer::serve_http`] answers MCP requests on.
 pub const DEFAULT_HTTP_PATH: &str = "/mcp";
 
-impl<T: ToolSet> McpServer<T> {
-    /// The server as rmcp's bare tower service speaking MCP streamable HTTP, to mount in
-    /// a router of your own (e.g. `axum::Router::new().nest_service("/mcp", service)`).
-    ///
-    /// Every HTTP session shares this server's state. `config` sets sessions, allowed
-    /// hosts and origins, keep-alives and the shutdown token; its default only accepts
-    /// requests addressed to a loopback host. None of [`HttpConfig`]'s limits and checks
-    /// apply here, and a call whose session was deleted may still start (rmcp cancels
-    /// it a few seconds later): prefer [`McpServer::serve_http_with`].
-    pub fn http_service(
-        self,
-        config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<Self, LocalSessionManager> {
-        StreamableHttpService::new(
-            move || Ok(self.for_new_session()),
-            Arc::new(LocalSessionManager::default()),
-            config,
+/// Where [`McpServer::serve_http`] listens: an already bound [`TcpListener`] (a
+/// [`std::net::TcpListener`] too, set non-blocking here), or an address to bind (a
+/// [`SocketAddr`], `"127.0.0.1:8931"` as `&str` or `String`, `(ip, port)`).
+pub trait Listen: Send {
+    /// The bound listener.
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send;
+}
+
+impl Listen for TcpListener {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        std::future::ready(Ok(self))
+    }
+}
+
+impl Listen for std::net::TcpListener {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        std::future::ready(
+            self.set_nonblocking(true)
+                .and_then(|()| TcpListener::from_std(self)),
         )
     }
+}
 
-    /// Serves the set over streamable HTTP at `http://{addr}/mcp`, with the default
-    /// [`HttpConfig`], until the process ends.
-    ///
-    /// Binding a non-loopback address fails: the default has no authentication; use
-    /// [`McpServer::serve_http_with`] with a bearer token or an auth layer.
-    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> io::Result<()> {
-        let listener = TcpListener::bind(addr).await?;
-        self.serve_http_with(listener, HttpConfig::default(), std::future::pending())
-            .await
+impl Listen for SocketAddr {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        TcpListener::bind(self)
     }
+}
 
-    /// Serves the set over streamable HTTP at `/mcp` on an already bound `listener`, with
-    /// the default [`HttpConfig`], until `shutdown` completes (then open sessions are
-    /// closed and this returns).
-    pub async fn serve_http_on(
-        self,
-        listener: TcpListener,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> io::Result<()> {
-        self.serve_http_with(listener, HttpConfig::default(), shutdown)
-            .await
+impl Listen for (IpAddr, u16) {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        TcpListener::bind(self)
     }
+}
 
-    /// Serves the set over streamable HTTP at `/mcp` on `listener` under `config`, until
-    /// `shutdown` completes (then open sessions are closed and this returns).
+impl Listen for &str {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        TcpListener::bind(self.to_owned())
+    }
+}
+
+impl Listen for String {
+    fn listener(self) -> impl Future<Output = io::Result<TcpListener>> + Send {
+        TcpListener::bind(self)
+    }
+}
+
+impl<T: ToolSet> McpServer<T> {
+    /// Serves the set over streamable HTTP at `/mcp` ([`DEFAULT_HTTP_PATH`]) on `listen`
+    /// (a bound listener or an address to bind, see [`Listen`]) under `config`, until
+    /// `config`'s [shutdown](HttpConfig::with_shutdown) completes (then open sessions are
+    /// closed and this returns), or forever without one.
     ///
-    /// Fails at once, with [`io::ErrorKind::PermissionDenied`], when `listener` is bound
+    /// Fails at once, with [`io::ErrorKind::PermissionDenied`], when the listener is bound
     /// to a non-loopback address (a wildcard one included) and `config` has no
     /// authentication, unless it [allows that](HttpConfig::allow_unauthenticated_remote).
-    pub async fn serve_http_with(
-        self,
-        listener: TcpListener,
-        config: HttpConfig,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> io::Result<()> {
+    ///
+    /// ```no_run
+    /// # use toolset::{tool, toolset};
+    /// # pub struct Notes(Vec<String>);
+    /// # /// List the notes.
+    /// # #[tool(tier = "read_only")]
+    /// # pub async fn list(notes: &Notes) -> String { notes.0.join("\n") }
+    /// # toolset! { /// Notes.
+    /// #   pub NoteTools<Notes> = [list]; }
+    /// use toolset::mcp::{HttpConfig, McpServer};
+    ///
+    /// # async fn run() -> std::io::Result<()> {
+    /// McpServer::<NoteTools>::new(Notes(Vec::new()))
+    ///     .serve_http("127.0.0.1:8931", HttpConfig::new())
+    ///     .await
+    /// # }
+    /// ```
+    pub async fn serve_http(self, listen: impl Listen, config: HttpConfig) -> io::Result<()> {
+        let listener = listen.listener().await?;
         let local = listener.local_addr()?;
         config
             .check_binding(local)
             .map_err(|problem| io::Error::new(io::ErrorKind::PermissionDenied, problem))?;
         let stop = CancellationToken::new();
-        let app = self.http_router(&config, stop.child_token());
+        let app = self.http_router(&config, stop.child_token(), DEFAULT_HTTP_PATH);
+        let shutdown = config.shutdown.clone();
+        let shutdown = async move {
+            match shutdown {
+                Some(shutdown) => shutdown.await,
+                None => std::future::pending().await,
+            }
+        };
         let served = listener::serve(listener, app, &config, shutdown).await;
         stop.cancel();
         served
     }
 
-    /// The MCP endpoint at [`DEFAULT_HTTP_PATH`] behind `config`'s checks and layers.
-    fn http_router(self, config: &HttpConfig, stop: CancellationToken) -> axum::Router {
+    /// The server as a tower service speaking MCP streamable HTTP, to mount in a router
+    /// of your own (`axum::Router::new().nest_service("/mcp", service)`): every HTTP
+    /// session shares this server's state, behind `config`'s `Host`, `Origin` and bearer
+    /// checks, its layers, body limits and session cap.
+    ///
+    /// The `Host` check needs the client's address: serve your router with axum's
+    /// `into_make_service_with_connect_info::<SocketAddr>()` (a request without it is
+    /// answered `500`). The address the client connected to is not known here, so only
+    /// the loopback names (from a loopback client) and `config`'s
+    /// [allowed hosts](HttpConfig::with_allowed_hosts) pass. What belongs to the listener
+    /// is yours: the connection cap, the header deadline, the non-loopback binding check
+    /// and the shutdown (stop serving the router). Prefer
+    /// [`serve_http`](McpServer::serve_http), which does all of it.
+    pub fn http_service(self, config: HttpConfig) -> axum::Router {
+        // Nothing stops the sessions but their clients and the idle timeout.
+        self.http_router(&config, CancellationToken::new(), "/")
+    }
+
+    /// The MCP endpoint at `path` behind `config`'s checks and layers; `stop` closes its
+    /// sessions.
+    fn http_router(self, config: &HttpConfig, stop: CancellationToken, path: &str) -> axum::Router {
         let sessions = Arc::new(CappedSessions::new(
             config.max_sessions,
             config.session_idle_timeout,
@@ -115,12 +161,15 @@ impl<T: ToolSet> McpServer<T> {
             sessions,
         });
         // Innermost, next to rmcp: the body read whole, and the session cap.
-        let mut router = axum::Router::new()
-            .nest_service(DEFAULT_HTTP_PATH, service)
-            .layer(axum::middleware::from_fn_with_state(
-                Arc::clone(&guard),
-                guard::whole_body,
-            ));
+        let router = if path == "/" {
+            axum::Router::new().fallback_service(service)
+        } else {
+            axum::Router::new().nest_service(path, service)
+        };
+        let mut router = router.layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&guard),
+            guard::whole_body,
+        ));
         for layer in &config.layers {
             router = layer(router);
         }
