@@ -21,7 +21,7 @@ pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, Remo
 pub use register::{RegistrationError, RegistrationProblem};
 
 use crate::consumer::Format;
-use crate::consumer::cache::render_fragment;
+use crate::consumer::list::render_fragment;
 use crate::trace::ToolType;
 use crate::{
     Autonomy, Plan, Policy, Proposal, Rejected, Report, Request, ToolCall, ToolContext, ToolError,
