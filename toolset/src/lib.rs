@@ -69,6 +69,7 @@ mod action_key;
 mod blocking;
 mod check;
 mod context;
+mod describe;
 mod digest;
 mod error;
 mod ignored_keys;

@@ -2,18 +2,10 @@
 //! accessors fail with a [`ProviderError`] naming that path; plus the checks every
 //! parser shares (an API error body instead of a message, arguments as JSON text).
 
+// `Payload` lives with the error that names it; each parser imports it from here.
+pub(crate) use super::error::Payload;
 use super::{Format, ProviderError};
 use serde_json::{Map, Value};
-
-/// What a parser reads: the consumer, and what its payload is called in error messages
-/// (`"OpenAI chat message"`). Each consumer's `calls.rs` declares its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Payload {
-    /// The consumer.
-    pub(crate) format: Format,
-    /// The payload's name, the subject of every error message about it.
-    pub(crate) subject: &'static str,
-}
 
 /// A value inside a payload, with its path for error messages.
 pub(crate) struct Node<'a> {
