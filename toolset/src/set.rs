@@ -194,6 +194,6 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     /// Every tool whose declaration is broken in a way only run time sees (see
     /// [`crate::check`]); call it from a test.
     fn check() -> Result<(), Vec<crate::DeclarationProblem>> {
-        crate::check::<Self>()
+        crate::declaration::problems(Self::specs())
     }
 }
