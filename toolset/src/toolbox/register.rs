@@ -8,7 +8,7 @@
 //! what only run time can get wrong: a schema that is not a JSON Schema object or that the
 //! gate's validator cannot compile, since the gate must be able to check every call.
 
-use super::RuntimeTool;
+use super::runtime_tool::RuntimeTool;
 use super::dynamic::DynamicTool;
 use crate::Autonomy;
 use crate::spec::{RuntimeSpec, ToolSpec};
