@@ -35,7 +35,7 @@ pub fn approve<T: ToolSet, S: crate::ProposalStore>(
     policy: &Policy<T>,
 ) -> Result<Approved<T>, ApprovalError> {
     let approved = crate::approval::approve(approvals, approval, policy);
-    crate::trace::proposal_resolved(approval, &approved);
+    crate::trace::proposal_resolved(approval.proposal.as_str(), &approved);
     approved
 }
 
