@@ -113,6 +113,7 @@ mod http;
 mod messages;
 mod presence;
 mod progress;
+mod request_span;
 mod runtime;
 mod server;
 mod session;
