@@ -31,15 +31,29 @@ use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 use syn::{Attribute, ImplItem, Item, TraitItem, UseTree, Visibility};
 
-/// Edges still allowed while the pipeline's own cycle (apply, approval, gate, plan,
-/// proposal, request, toolbox) is broken by the "gate" slice of issue 22, which makes
-/// `Set::gate` a fresh request's gate and removes the toolbox's own `gate`/`apply`.
-/// Each entry is one exact edge `(from, to)` between files of `toolset/src`.
+/// Edges still allowed, each until the work named beside it is merged; each is one exact
+/// edge `(from, to)` between files of `toolset/src`, the fewest that leave no cycle.
 ///
-/// Delete this list (and its use below) once that work is merged: the test then holds
-/// every file to the rule. An entry whose edge no longer exists fails the test, so the list
-/// only ever shrinks.
-const ALLOWED: &[(&str, &str)] = &[];
+/// The pipeline's own cycle (apply, plan, request, toolbox; approval and the store) is broken by the "gate" slice
+/// of issue 22, which makes `Set::gate` a fresh request's gate and removes the toolbox's
+/// own `gate`/`apply`. Delete this list (and its use below) once that work is merged: the
+/// test then holds every file to the rule. An entry whose edge no longer exists fails the
+/// test, so the list only ever shrinks.
+const ALLOWED: &[(&str, &str)] = &[
+    // Removed by the gate slice: `plan.rs` builds a `Request` to gate a set's calls
+    // (`Request::new` in `plan::gate`); `Set::gate` becomes a fresh request's gate.
+    ("plan.rs", "request.rs"),
+    // Removed by the gate slice: `Toolbox::gate`/`apply`/`request`/`tool_list` build a
+    // `Request` (while `Request::toolbox` takes a `Toolbox`); a toolbox joins a request,
+    // not the other way round. (With it go `toolbox/mod.rs → apply.rs` and `→ plan.rs`,
+    // which close no cycle without it.)
+    ("toolbox/mod.rs", "request.rs"),
+    // Removed by the approval work (issue 22, item 4) or the gate slice: the store's
+    // `Approvals::pending`/`checked` answer with `ApprovalError`, defined in `approval.rs`,
+    // which approves through `Approvals`; `ApprovalError` belongs beside `Approvals` (its
+    // `Store`, `AlreadyResolved` and `AlreadyRan` variants hold the store's types).
+    ("proposal_store/mod.rs", "approval.rs"),
+];
 
 #[test]
 fn no_import_cycle_between_files_of_toolset_src() {
