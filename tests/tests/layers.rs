@@ -89,6 +89,46 @@ fn no_import_cycle_between_files_of_toolset_src() {
         "{} import cycle(s) between files of toolset/src:\n\n{report}",
         cycles.len()
     );
+
+    // `TOOLSET_LAYERS=print cargo test -p toolset-tests --test layers -- --nocapture`
+    // prints each file's layer: 0 imports no other file, n imports files below n only.
+    if std::env::var_os("TOOLSET_LAYERS").is_some_and(|v| v == "print") {
+        for (layer, files) in layers(&edges).iter().enumerate() {
+            println!("{layer}: {}", files.join(", "));
+        }
+    }
+}
+
+/// The files by layer, in an acyclic graph: a file's layer is one more than the highest
+/// layer of the files it imports.
+fn layers(edges: &Edges) -> Vec<Vec<String>> {
+    fn layer<'a>(file: &'a str, edges: &'a Edges, known: &mut BTreeMap<&'a str, usize>) -> usize {
+        if let Some(&layer) = known.get(file) {
+            return layer;
+        }
+        let layer = edges
+            .keys()
+            .filter(|(from, _)| from == file)
+            .map(|(_, to)| layer(to, edges, known) + 1)
+            .max()
+            .unwrap_or(0);
+        known.insert(file, layer);
+        layer
+    }
+    let mut known = BTreeMap::new();
+    let mut by_layer: Vec<Vec<String>> = Vec::new();
+    for (from, to) in edges.keys() {
+        for file in [from, to] {
+            let at = layer(file, edges, &mut known);
+            if by_layer.len() <= at {
+                by_layer.resize(at + 1, Vec::new());
+            }
+            if !by_layer[at].contains(file) {
+                by_layer[at].push(file.clone());
+            }
+        }
+    }
+    by_layer
 }
 
 /// One module: its file, where its children's files are, and the names it holds.

@@ -197,3 +197,10 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
         crate::declaration::problems(Self::specs())
     }
 }
+
+// What the trace needs of a set to describe a rejected call's span.
+impl<T: ToolSet> crate::trace::Described for T {
+    fn description(name: &str) -> Option<&'static str> {
+        T::Name::from_name(name).map(|name| T::spec_of(name).description())
+    }
+}

@@ -34,7 +34,7 @@
 // (`RejectedProgram`, `ProposalFacts`, `ApprovalResult`), which the stages implement, so
 // every stage can call it and it imports none.
 use crate::outcome::Outcome;
-use crate::{ToolCall, ToolContext, ToolName, ToolOutput, ToolSet, ToolSpec};
+use crate::{ToolCall, ToolContext, ToolOutput, ToolSpec};
 use tracing::Span;
 use tracing::field::Empty;
 
@@ -287,7 +287,7 @@ pub(crate) fn record_planned(span: &Span, calls: usize, approved: usize, propose
 /// one event per problem, and an `execute_tool` span per rejected call with `error.type`
 /// set to its (first) problem's kind. The problem messages are not recorded: they may
 /// quote the arguments; the kinds say what went wrong.
-pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &impl RejectedProgram) {
+pub(crate) fn record_rejected<T: Described>(span: &Span, rejected: &impl RejectedProgram) {
     if span.is_disabled() {
         return;
     }
@@ -307,7 +307,7 @@ pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &impl RejectedP
         if std::mem::replace(&mut bad[index], true) {
             continue;
         }
-        let description = T::Name::from_name(&call.name).map(|name| T::spec_of(name).description());
+        let description = T::description(&call.name);
         let call_span = call_span(call, description, ToolType::Function);
         call_span.record("toolset.outcome", "rejected");
         call_span.record("error.type", problem.kind);
@@ -321,6 +321,13 @@ pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &impl RejectedP
         bad.iter().filter(|bad| **bad).count(),
     );
     span.record("otel.status_code", "error");
+}
+
+/// The tools a rejected call's span is described from: every `ToolSet` (a blanket impl in
+/// `set.rs`).
+pub(crate) trait Described {
+    /// The description of the tool named `name`, if there is one.
+    fn description(name: &str) -> Option<&'static str>;
 }
 
 /// A program the gate rejected, as its span records it (implemented by `gate::Rejected`).
