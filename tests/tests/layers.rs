@@ -136,8 +136,6 @@ fn layers(edges: &Edges) -> Vec<Vec<String>> {
 struct Module {
     /// The file, relative to `toolset/src`.
     file: String,
-    /// The folder a non-inline child module's file is looked for in.
-    child_dir: PathBuf,
     parent: Option<usize>,
     children: HashMap<String, usize>,
     /// Names of the items defined here (functions, types, traits, constants, macros).
@@ -216,7 +214,6 @@ impl Crate {
         let id = self.modules.len();
         self.modules.push(Module {
             file: file.clone(),
-            child_dir: child_dir.clone(),
             parent,
             ..Module::default()
         });
@@ -333,12 +330,12 @@ impl Crate {
             child.or(item).or_else(used)
         };
         found.or_else(|| {
-            m.globs.iter().find_map(|glob| {
-                match self.resolve(module, glob, depth + 1)? {
+            m.globs
+                .iter()
+                .find_map(|glob| match self.resolve(module, glob, depth + 1)? {
                     Target::Module(g) if g != module => self.lookup(g, name, last, depth + 1),
                     _ => None,
-                }
-            })
+                })
         })
     }
 
@@ -486,13 +483,15 @@ fn token_paths(tokens: proc_macro2::TokenStream) -> Vec<Vec<String>> {
             }
         }
     }
-    let is_punct = |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let is_punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
     let mut flat = Vec::new();
     flatten(tokens, &mut flat);
     let mut paths = Vec::new();
     let mut i = 0;
     while i < flat.len() {
-        let after_colons = i >= 2 && is_punct(flat.get(i - 1), ':') && is_punct(flat.get(i - 2), ':');
+        let after_colons =
+            i >= 2 && is_punct(flat.get(i - 1), ':') && is_punct(flat.get(i - 2), ':');
         let dollar = i >= 1 && is_punct(flat.get(i - 1), '$');
         let TokenTree::Ident(first) = &flat[i] else {
             i += 1;
@@ -503,7 +502,11 @@ fn token_paths(tokens: proc_macro2::TokenStream) -> Vec<Vec<String>> {
             continue;
         }
         let first = first.to_string();
-        let mut path = vec![if dollar && first == "crate" { "$crate".to_string() } else { first }];
+        let mut path = vec![if dollar && first == "crate" {
+            "$crate".to_string()
+        } else {
+            first
+        }];
         let mut j = i + 1;
         while is_punct(flat.get(j), ':') && is_punct(flat.get(j + 1), ':') {
             match flat.get(j + 2) {
@@ -522,7 +525,11 @@ fn token_paths(tokens: proc_macro2::TokenStream) -> Vec<Vec<String>> {
 
 /// Calls `bind(name, path)` for each name a `use` tree binds (`name` is `None` for a glob,
 /// whose `path` is then the module's). `_` imports bind nothing but still name their path.
-fn bindings(tree: &UseTree, prefix: &mut Vec<String>, bind: &mut dyn FnMut(Option<String>, Vec<String>)) {
+fn bindings(
+    tree: &UseTree,
+    prefix: &mut Vec<String>,
+    bind: &mut dyn FnMut(Option<String>, Vec<String>),
+) {
     match tree {
         UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
@@ -601,7 +608,12 @@ fn is_test_only(attrs: &[Attribute]) -> bool {
             return false;
         };
         let tokens = list.tokens.to_string();
-        tokens == "test" || (tokens.starts_with("all") && !tokens.contains("not") && tokens.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
+        tokens == "test"
+            || (tokens.starts_with("all")
+                && !tokens.contains("not")
+                && tokens
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test"))
     })
 }
 
@@ -726,9 +738,18 @@ fn describe(component: &[String], edges: &Edges) -> String {
         }
         shown.join(", ")
     };
-    let mut text = format!("cycle among {}:\n  {}\n", component.join(", "), path.join(" → "));
+    let mut text = format!(
+        "cycle among {}:\n  {}\n",
+        component.join(", "),
+        path.join(" → ")
+    );
     for pair in path.windows(2) {
-        text.push_str(&format!("    {} → {}: {}\n", pair[0], pair[1], first_imports(pair[0], pair[1])));
+        text.push_str(&format!(
+            "    {} → {}: {}\n",
+            pair[0],
+            pair[1],
+            first_imports(pair[0], pair[1])
+        ));
     }
     text.push_str("  every edge inside:\n");
     for (from, to) in edges.keys() {

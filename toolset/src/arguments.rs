@@ -236,7 +236,6 @@ fn between<'a>(message: &'a str, start: &str, end: &str) -> Option<&'a str> {
     Some(&message[from..from + length])
 }
 
-
 /// The path serde_ignored reports, as JSON pointer segments (`Option`s and newtypes are
 /// not levels of the JSON).
 fn ignored_segments(path: &serde_ignored::Path<'_>) -> Vec<String> {

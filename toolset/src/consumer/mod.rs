@@ -105,10 +105,10 @@
 
 pub mod anthropic;
 pub(crate) mod cache;
+mod default_list;
 pub(crate) mod error;
 mod format;
 pub mod gemini;
-mod default_list;
 pub(crate) mod list;
 pub mod mcp;
 pub mod openai_chat;

@@ -3,8 +3,8 @@
 //! parser shares (an API error body instead of a message, arguments as JSON text).
 
 // `Payload` lives with the error that names it; each parser imports it from here.
+use super::ProviderError;
 pub(crate) use super::error::Payload;
-use super::{Format, ProviderError};
 use serde_json::{Map, Value};
 
 /// A value inside a payload, with its path for error messages.
@@ -151,6 +151,7 @@ pub(crate) fn json_text(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::consumer::Format;
     use serde_json::json;
 
     const CHAT: Payload = Payload {
