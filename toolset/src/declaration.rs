@@ -6,7 +6,7 @@ use std::fmt;
 
 /// A tool whose declaration is broken in a way the compiler could not see. The gate
 /// refuses every call of such a tool (telling the model it is not its fault); a test
-/// calling [`check`] fails on it first.
+/// calling [`check`](crate::check) fails on it first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeclarationProblem {
     /// The tool's name.
