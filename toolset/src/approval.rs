@@ -213,6 +213,39 @@ impl fmt::Display for ApprovalError {
 
 impl std::error::Error for ApprovalError {}
 
+impl ApprovalError {
+    /// The name of a refused approval's reason.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            ApprovalError::UnknownProposal(_) => "unknown_proposal",
+            ApprovalError::AlreadyResolved(_) => "already_resolved",
+            ApprovalError::Expired { .. } => "expired",
+            ApprovalError::AlreadyRan(_) => "already_ran",
+            ApprovalError::Forged => "forged",
+            ApprovalError::Altered => "altered",
+            ApprovalError::OtherSet { .. } => "other_set",
+            ApprovalError::SetChanged => "set_changed",
+            ApprovalError::ArgumentsChanged => "arguments_changed",
+            ApprovalError::TierChanged { .. } => "tier_changed",
+            ApprovalError::ReasonChanged { .. } => "reason_changed",
+            ApprovalError::Invalid(problem) => problem.kind.as_str(),
+            ApprovalError::Store(_) => "store",
+        }
+    }
+}
+
+impl<T: ToolSet> crate::trace::ApprovalResult for Result<Approved<T>, ApprovalError> {
+    fn resolution(&self) -> (&'static str, Option<&'static str>, Option<&ToolCall>) {
+        match self {
+            Ok(Approved::Run(plan)) => ("run", None, plan.calls().first()),
+            Ok(Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. }) => {
+                ("handoff", None, Some(call))
+            }
+            Err(error) => ("refused", Some(error.kind()), None),
+        }
+    }
+}
+
 /// A reason in quotes, or "none" when there is no escalation.
 fn quoted(reason: Option<&str>) -> String {
     reason.map_or_else(|| "none".to_owned(), |reason| format!("{reason:?}"))
@@ -332,7 +365,7 @@ impl<S: ProposalStore> Approvals<S> {
         request: &Request<'_, T>,
     ) -> Result<Approved<T>, ApprovalError> {
         let approved = approve(self, signed, request);
-        trace::proposal_resolved(signed, &approved);
+        trace::proposal_resolved(signed.proposal.as_str(), &approved);
         approved
     }
 

@@ -1,12 +1,9 @@
-//! A tool call as a model emits it: id, name and raw JSON arguments, and the one place
-//! that reads calls out of each consumer's payload (delegating to
-//! [`crate::consumer`]).
+//! A tool call as a model emits it: id, name and raw JSON arguments. A leaf: the readers
+//! of each consumer's payload (`ToolCall::from_openai_chat`, ...) are inherent methods
+//! written beside each consumer's parser (`consumer/*/calls.rs`), so this file imports
+//! no consumer.
 
-use crate::ProviderError;
-use crate::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::fmt::Display;
 
 /// One call the model asked for.
 ///
@@ -36,38 +33,5 @@ impl ToolCall {
             name: name.into(),
             arguments: arguments.into(),
         }
-    }
-
-    /// The calls in an OpenAI Chat Completions assistant message: `message` is the
-    /// assistant message object (`{"role": "assistant", "tool_calls": [...]}`) or a whole
-    /// `chat.completion` response. See [`openai_chat::calls`].
-    pub fn from_openai_chat(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
-        openai_chat::calls(message)
-    }
-
-    /// The calls in an OpenAI Responses API response (or its bare `output` array): its
-    /// `function_call` items. See [`openai_responses::calls`].
-    pub fn from_openai_responses(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
-        openai_responses::calls(response)
-    }
-
-    /// The calls in an Anthropic Messages API message: its `tool_use` content blocks. See
-    /// [`anthropic::calls`].
-    pub fn from_anthropic(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
-        anthropic::calls(message)
-    }
-
-    /// The calls in a Gemini `generateContent` response (or a bare `Content`): its
-    /// `functionCall` parts, with stable ids synthesized where Gemini omits them. See
-    /// [`gemini::calls`].
-    pub fn from_gemini(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
-        gemini::calls(response)
-    }
-
-    /// The call in the params of an MCP `tools/call` request, its id the JSON-RPC
-    /// `request_id` as it displays. See [`mcp::call`]; [`mcp::calls`] reads a whole
-    /// request, id included.
-    pub fn from_mcp(request_id: impl Display, params: &Value) -> Result<ToolCall, ProviderError> {
-        mcp::call(request_id, params)
     }
 }

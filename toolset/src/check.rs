@@ -3,30 +3,7 @@
 //! is known only once the validator compiles them.
 
 use crate::ToolSet;
-use std::fmt;
-
-/// A tool whose declaration is broken in a way the compiler could not see. The gate
-/// refuses every call of such a tool (telling the model it is not its fault); a test
-/// calling [`check`] fails on it first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeclarationProblem {
-    /// The tool's name.
-    pub tool: &'static str,
-    /// What is wrong and what to write instead.
-    pub message: String,
-}
-
-impl fmt::Display for DeclarationProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the tool `{}` is misdeclared: {}",
-            self.tool, self.message
-        )
-    }
-}
-
-impl std::error::Error for DeclarationProblem {}
+use crate::declaration::{DeclarationProblem, problems};
 
 /// Checks every tool of the set `T` the way its first call would, and lists each whose
 /// declaration is broken: today, a schema constraint that cannot be checked (a `pattern`
@@ -48,19 +25,5 @@ impl std::error::Error for DeclarationProblem {}
 /// assert_eq!(Users::check(), Ok(())); // the same, through `ToolSet`
 /// ```
 pub fn check<T: ToolSet>() -> Result<(), Vec<DeclarationProblem>> {
-    let problems: Vec<DeclarationProblem> = T::specs()
-        .iter()
-        .filter_map(|spec| {
-            spec.declaration_problem()
-                .map(|message| DeclarationProblem {
-                    tool: spec.name(),
-                    message,
-                })
-        })
-        .collect();
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
-    }
+    problems(T::specs())
 }

@@ -29,6 +29,24 @@ pub struct Rejected {
     calls: Vec<ToolCall>,
 }
 
+impl crate::trace::RejectedProgram for Rejected {
+    fn rejected_calls(&self) -> &[ToolCall] {
+        self.calls()
+    }
+
+    fn rejected_problems(&self) -> impl Iterator<Item = crate::trace::RejectedCall<'_>> {
+        self.problems()
+            .iter()
+            .zip(self.problem_calls())
+            .map(|(problem, &call)| crate::trace::RejectedCall {
+                name: &problem.name,
+                call_id: &problem.call_id,
+                kind: problem.kind.as_str(),
+                call,
+            })
+    }
+}
+
 impl Rejected {
     /// The problems, in the order of the calls.
     pub fn problems(&self) -> &[CallProblem] {

@@ -87,6 +87,20 @@ pub struct Proposal {
     pub(crate) seal: Option<String>,
 }
 
+impl crate::trace::ProposalFacts for Proposal {
+    fn proposed_call(&self) -> &ToolCall {
+        self.call()
+    }
+
+    fn tier_name(&self) -> &'static str {
+        self.tier().as_str()
+    }
+
+    fn propose_only(&self) -> bool {
+        self.is_propose_only()
+    }
+}
+
 impl Proposal {
     pub(crate) fn new<T: ToolSet>(
         call: &ToolCall,

@@ -9,7 +9,7 @@
 //! business ([`crate::Request`]); this module only ranks the candidates it is given.
 
 use crate::consumer::Format;
-use crate::consumer::cache::render_fragment;
+use crate::consumer::list::render_fragment;
 use crate::spec::ToolMeta;
 use crate::{Tier, ToolSpec, messages};
 use serde::Deserialize;

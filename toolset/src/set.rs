@@ -194,6 +194,13 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     /// Every tool whose declaration is broken in a way only run time sees (see
     /// [`crate::check`]); call it from a test.
     fn check() -> Result<(), Vec<crate::DeclarationProblem>> {
-        crate::check::<Self>()
+        crate::declaration::problems(Self::specs())
+    }
+}
+
+// What the trace needs of a set to describe a rejected call's span.
+impl<T: ToolSet> crate::trace::Described for T {
+    fn description(name: &str) -> Option<&'static str> {
+        T::Name::from_name(name).map(|name| T::spec_of(name).description())
     }
 }

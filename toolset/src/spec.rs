@@ -390,7 +390,7 @@ fn violation_messages(
     value: &Value,
     error: &jsonschema::ValidationError<'_>,
 ) -> Vec<(String, String)> {
-    use crate::arguments::{
+    use crate::describe::{
         expected, got, missing, pointer, pointer_segments, subschema_at, unknown_key, value_at,
     };
     use jsonschema::error::ValidationErrorKind;

@@ -30,12 +30,11 @@
 //! disabled and every function below returns at once on it (measured in BENCHMARKS.md,
 //! "Tracing").
 
-use crate::approval::{ApprovalError, Approved, Signed};
-use crate::gate::Rejected;
+// A leaf: what it records of the stages' values it reads through the small traits below
+// (`RejectedProgram`, `ProposalFacts`, `ApprovalResult`), which the stages implement, so
+// every stage can call it and it imports none.
 use crate::outcome::Outcome;
-use crate::proposal::Proposal;
-use crate::verify::ProblemKind;
-use crate::{ToolCall, ToolContext, ToolName, ToolOutput, ToolSet, ToolSpec};
+use crate::{ToolCall, ToolContext, ToolOutput, ToolSpec};
 use tracing::Span;
 use tracing::field::Empty;
 
@@ -289,17 +288,18 @@ pub(crate) fn record_planned(span: &Span, calls: usize, approved: usize, propose
 /// one event per problem, and an `execute_tool` span per rejected call with `error.type`
 /// set to its (first) problem's kind. The problem messages are not recorded: they may
 /// quote the arguments; the kinds say what went wrong.
-pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &Rejected) {
+pub(crate) fn record_rejected<T: Described>(span: &Span, rejected: &impl RejectedProgram) {
     if span.is_disabled() {
         return;
     }
-    let calls = rejected.calls();
+    let calls = rejected.rejected_calls();
     let mut bad = vec![false; calls.len()];
-    for (problem, &index) in rejected.problems().iter().zip(rejected.problem_calls()) {
+    for problem in rejected.rejected_problems() {
+        let index = problem.call;
         tracing::info!(
-            gen_ai.tool.name = problem.name.as_str(),
-            gen_ai.tool.call.id = problem.call_id.as_str(),
-            toolset.problem = problem_kind(problem.kind),
+            gen_ai.tool.name = problem.name,
+            gen_ai.tool.call.id = problem.call_id,
+            toolset.problem = problem.kind,
             "toolset.call.rejected"
         );
         let Some(call) = calls.get(index) else {
@@ -308,10 +308,10 @@ pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &Rejected) {
         if std::mem::replace(&mut bad[index], true) {
             continue;
         }
-        let description = T::Name::from_name(&call.name).map(|name| T::spec_of(name).description());
+        let description = T::description(&call.name);
         let call_span = call_span(call, description, ToolType::Function);
         call_span.record("toolset.outcome", "rejected");
-        call_span.record("error.type", problem_kind(problem.kind));
+        call_span.record("error.type", problem.kind);
         call_span.record("otel.status_code", "error");
     }
     span.record("toolset.gate.calls", calls.len());
@@ -324,25 +324,57 @@ pub(crate) fn record_rejected<T: ToolSet>(span: &Span, rejected: &Rejected) {
     span.record("otel.status_code", "error");
 }
 
-/// The name of a problem kind, as `error.type` and events record it.
-fn problem_kind(kind: ProblemKind) -> &'static str {
-    match kind {
-        ProblemKind::UnknownTool => "unknown_tool",
-        ProblemKind::Denied => "denied",
-        ProblemKind::MalformedJson => "malformed_json",
-        ProblemKind::InvalidArguments => "invalid_arguments",
-        ProblemKind::Misdeclared => "misdeclared",
-        ProblemKind::InvalidCallId => "invalid_call_id",
-    }
+/// The tools a rejected call's span is described from: every `ToolSet` (a blanket impl in
+/// `set.rs`).
+pub(crate) trait Described {
+    /// The description of the tool named `name`, if there is one.
+    fn description(name: &str) -> Option<&'static str>;
+}
+
+/// A program the gate rejected, as its span records it (implemented by `gate::Rejected`).
+pub(crate) trait RejectedProgram {
+    /// The program's calls, in the model's order.
+    fn rejected_calls(&self) -> &[ToolCall];
+    /// Each problem found, in order.
+    fn rejected_problems(&self) -> impl Iterator<Item = RejectedCall<'_>>;
+}
+
+/// One problem of a rejected program, as recorded.
+pub(crate) struct RejectedCall<'a> {
+    /// The tool name the model used.
+    pub(crate) name: &'a str,
+    /// The call's id.
+    pub(crate) call_id: &'a str,
+    /// The problem's kind, as `error.type` records it (`unknown_tool`, ...).
+    pub(crate) kind: &'static str,
+    /// The position of its call in the program.
+    pub(crate) call: usize,
+}
+
+/// A proposal, as its events record it (implemented by `Proposal`).
+pub(crate) trait ProposalFacts {
+    /// The withheld call.
+    fn proposed_call(&self) -> &ToolCall;
+    /// The tier it was withheld at, as recorded.
+    fn tier_name(&self) -> &'static str;
+    /// Whether the tool only ever proposes.
+    fn propose_only(&self) -> bool;
+}
+
+/// What acting on a human's approval gave, as its event records it (implemented by the
+/// result of `approval::approve`).
+pub(crate) trait ApprovalResult {
+    /// `run`, `handoff` or `refused`; the kind of refusal; the approved call, if any.
+    fn resolution(&self) -> (&'static str, Option<&'static str>, Option<&ToolCall>);
 }
 
 /// An event: the plan withheld this call for a human.
-pub(crate) fn proposal_created(proposal: &Proposal) {
+pub(crate) fn proposal_created(proposal: &impl ProposalFacts) {
     tracing::info!(
-        gen_ai.tool.name = proposal.call().name.as_str(),
-        gen_ai.tool.call.id = proposal.call().id.as_str(),
-        toolset.tier = proposal.tier().as_str(),
-        toolset.propose_only = proposal.is_propose_only(),
+        gen_ai.tool.name = proposal.proposed_call().name.as_str(),
+        gen_ai.tool.call.id = proposal.proposed_call().id.as_str(),
+        toolset.tier = proposal.tier_name(),
+        toolset.propose_only = proposal.propose_only(),
         "toolset.proposal.created"
     );
 }
@@ -350,19 +382,10 @@ pub(crate) fn proposal_created(proposal: &Proposal) {
 /// An event: a human's approval of a proposal was acted on, and with what result
 /// (`run`, `handoff`, or `refused` with the kind of refusal). The tool and call are named
 /// when the approval held; a refused one names only the proposal it was for.
-pub(crate) fn proposal_resolved<T: ToolSet>(
-    approval: &Signed,
-    approved: &Result<Approved<T>, ApprovalError>,
-) {
-    let (resolution, refusal, call) = match approved {
-        Ok(Approved::Run(plan)) => ("run", None, plan.calls().first()),
-        Ok(Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. }) => {
-            ("handoff", None, Some(call))
-        }
-        Err(error) => ("refused", Some(approval_error_kind(error)), None),
-    };
+pub(crate) fn proposal_resolved(proposal_id: &str, approved: &impl ApprovalResult) {
+    let (resolution, refusal, call) = approved.resolution();
     tracing::info!(
-        toolset.proposal.id = approval.proposal.as_str(),
+        toolset.proposal.id = proposal_id,
         gen_ai.tool.name = call.map(|call| call.name.as_str()),
         gen_ai.tool.call.id = call.map(|call| call.id.as_str()),
         toolset.resolution = resolution,
@@ -372,30 +395,11 @@ pub(crate) fn proposal_resolved<T: ToolSet>(
 }
 
 /// An event: a human declined a proposal.
-pub(crate) fn proposal_declined(proposal: &Proposal) {
+pub(crate) fn proposal_declined(proposal: &impl ProposalFacts) {
     tracing::info!(
-        gen_ai.tool.name = proposal.call().name.as_str(),
-        gen_ai.tool.call.id = proposal.call().id.as_str(),
+        gen_ai.tool.name = proposal.proposed_call().name.as_str(),
+        gen_ai.tool.call.id = proposal.proposed_call().id.as_str(),
         toolset.resolution = "declined",
         "toolset.proposal.resolved"
     );
-}
-
-/// The name of a refused approval's reason.
-fn approval_error_kind(error: &ApprovalError) -> &'static str {
-    match error {
-        ApprovalError::UnknownProposal(_) => "unknown_proposal",
-        ApprovalError::AlreadyResolved(_) => "already_resolved",
-        ApprovalError::Expired { .. } => "expired",
-        ApprovalError::AlreadyRan(_) => "already_ran",
-        ApprovalError::Forged => "forged",
-        ApprovalError::Altered => "altered",
-        ApprovalError::OtherSet { .. } => "other_set",
-        ApprovalError::SetChanged => "set_changed",
-        ApprovalError::ArgumentsChanged => "arguments_changed",
-        ApprovalError::TierChanged { .. } => "tier_changed",
-        ApprovalError::ReasonChanged { .. } => "reason_changed",
-        ApprovalError::Invalid(problem) => problem_kind(problem.kind),
-        ApprovalError::Store(_) => "store",
-    }
 }

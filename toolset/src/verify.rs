@@ -33,6 +33,20 @@ pub enum ProblemKind {
     InvalidCallId,
 }
 
+impl ProblemKind {
+    /// The kind's name, as `error.type` and the trace's events record it.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::UnknownTool => "unknown_tool",
+            ProblemKind::Denied => "denied",
+            ProblemKind::MalformedJson => "malformed_json",
+            ProblemKind::InvalidArguments => "invalid_arguments",
+            ProblemKind::Misdeclared => "misdeclared",
+            ProblemKind::InvalidCallId => "invalid_call_id",
+        }
+    }
+}
+
 /// One rejected call, with a message written for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallProblem {

@@ -5,7 +5,8 @@
 //! A request's list ([`crate::Request::tool_list`]) is a concatenation of the fragments
 //! kept here: no schema is adapted or serialized per request.
 
-use super::{Format, Order, Rendered};
+use super::list::render_fragment;
+use super::{Format, Order};
 use crate::ToolSpec;
 use std::sync::OnceLock;
 
@@ -69,14 +70,6 @@ impl RenderCache {
     pub(crate) fn search_index(&self, specs: &'static [ToolSpec]) -> &crate::search::Index {
         self.search_index
             .get_or_init(|| crate::search::Index::build(specs))
-    }
-}
-
-/// One tool rendered as the bytes a list concatenates.
-pub(crate) fn render_fragment(spec: &ToolSpec, format: Format) -> Box<str> {
-    match format.render(spec) {
-        Rendered::Json(tool) => tool.to_string().into_boxed_str(),
-        Rendered::Text(text) => text.into_boxed_str(),
     }
 }
 

@@ -2,8 +2,17 @@
 //! problem, and what was expected there.
 
 use super::Format;
-use super::wire::Payload;
 use std::fmt;
+
+/// What a parser reads: the consumer, and what its payload is called in error messages
+/// (`"OpenAI chat message"`). Each consumer's `calls.rs` declares its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Payload {
+    /// The consumer.
+    pub(crate) format: Format,
+    /// The payload's name, the subject of every error message about it.
+    pub(crate) subject: &'static str,
+}
 
 /// A consumer's payload that does not have the documented shape.
 ///

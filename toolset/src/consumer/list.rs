@@ -1,10 +1,51 @@
 //! Tool lists: one tool for a format chosen at run time ([`tool_value`]), any list of
 //! specs ([`render_specs`]), and a set's default list, rendered once and cached
-//! ([`tool_list`]), with the [`Order`] a list is in.
+//! ([`tool_list`](super::tool_list), in `default_list.rs`), with the [`Order`] a list is
+//! in, and each tool's fragment as a list concatenates it ([`render_fragment`]).
 
-use super::{Format, Rendered};
-use crate::{Autonomy, Policy, ToolSet, ToolSpec};
+use super::Format;
+use super::error::ProviderError;
+use super::format::with_consumers;
+use crate::ToolSpec;
 use serde_json::Value;
+
+/// Makes the dispatch from a [`Format`] to its folder's `tool` from the list of
+/// consumers, and checks that every folder has the verbs every consumer shares.
+macro_rules! dispatch {
+    (
+        json { $( $(#[doc = $json_doc:literal])* $json:ident => $json_module:ident, )* }
+        text { $( $(#[doc = $text_doc:literal])* $text:ident => $text_module:ident, )* }
+    ) => {
+        impl Format {
+            /// One tool, rendered by the consumer's own `tool`.
+            fn render(self, spec: &ToolSpec) -> Rendered {
+                match self {
+                    $(Format::$json => Rendered::Json(super::$json_module::tool(spec)),)*
+                    $(Format::$text => Rendered::Text(super::$text_module::tool(spec)),)*
+                }
+            }
+        }
+
+        // Every consumer speaks the same verbs with the same signatures.
+        const _: () = {
+            $(
+                let _: fn(&Value) -> Result<Vec<crate::ToolCall>, ProviderError> =
+                    super::$json_module::calls;
+                let _: fn(&[crate::ToolResult]) -> Value = super::$json_module::results;
+                let _: fn(&ToolSpec) -> Value = super::$json_module::tool;
+            )*
+            $( let _: fn(&ToolSpec) -> String = super::$text_module::tool; )*
+        };
+    };
+}
+
+with_consumers!(dispatch);
+
+/// One tool as a consumer renders it.
+enum Rendered {
+    Json(Value),
+    Text(String),
+}
 
 /// The order tools are listed in. Either is stable across processes, so a provider's
 /// prompt cache keeps matching the rendered prefix.
@@ -58,24 +99,10 @@ pub fn render_specs(specs: &[&ToolSpec], format: Format) -> String {
     }
 }
 
-/// The default tool list of the set `T`, rendered for `format` in `order`: the list of a
-/// fresh conversation's request under the set's default policy, that is
-/// [`Request::new`](crate::Request::new)`(&Policy::new(..)).format(format).tool_list()`
-/// (sorted by name for [`Order::ByName`]) at any autonomy but [`Autonomy::Off`], where a
-/// request offers no local tool search. Tools declared `deferred` are left to tool search: the
-/// list carries the search tool, and Anthropic and OpenAI Responses list the deferred
-/// tools marked `defer_loading: true`.
-///
-/// Rendered on first use and cached in the set's render cache; every later call returns
-/// the same `&'static str`, byte for byte. A conversation with a policy, activated tools
-/// or history uses a [`Request`](crate::Request), built from the same cached fragments.
-pub fn tool_list<T: ToolSet>(format: Format, order: Order) -> &'static str {
-    T::render_cache().get_or_render(format, order, || {
-        // Autonomy decides what runs, not what is offered, but for the local search, which
-        // runs in the gate and so is not offered at `Off`: any other level gives this list.
-        let policy = Policy::<T>::new(Autonomy::ExternalReversible);
-        crate::Request::new(&policy)
-            .format(format)
-            .compose(order == Order::ByName)
-    })
+/// One tool rendered as the bytes a list concatenates.
+pub(crate) fn render_fragment(spec: &ToolSpec, format: Format) -> Box<str> {
+    match format.render(spec) {
+        Rendered::Json(tool) => tool.to_string().into_boxed_str(),
+        Rendered::Text(text) => text.into_boxed_str(),
+    }
 }

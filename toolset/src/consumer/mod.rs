@@ -98,16 +98,18 @@
 //! # Adding a consumer
 //!
 //! A folder beside the others, its `pub mod` line below, and one line in the list of
-//! consumers (the `consumers!` invocation in this file). The list makes the [`Format`]
-//! variant, its name, its place in [`Format::ALL`] and the dispatch to the folder's
+//! consumers (`with_consumers!` in `format.rs`). The list makes the [`Format`] variant,
+//! its name, its place in [`Format::ALL`] and (in `list.rs`) the dispatch to the folder's
 //! `tool`, and the compiler checks that the folder has `calls`, `results` and `tool` with
 //! the signatures every consumer shares.
 
 pub mod anthropic;
 pub(crate) mod cache;
+mod default_list;
 pub(crate) mod error;
+mod format;
 pub mod gemini;
-mod list;
+pub(crate) mod list;
 pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
@@ -117,129 +119,14 @@ pub(crate) mod result_content;
 mod schema_adapt;
 mod wire;
 
-pub use list::{Order, render_specs, tool_list, tool_value};
+pub use default_list::tool_list;
+pub use list::{Order, render_specs, tool_value};
+
+pub use format::Format;
 
 #[cfg(doc)]
 use crate::ToolCall;
-use crate::ToolSpec;
-use error::ProviderError;
-use serde_json::Value;
-use std::fmt;
-
-/// Generates [`Format`] and its dispatch from the list of consumers: `json` consumers
-/// render tool objects and read calls and write results; `text` consumers render text.
-macro_rules! consumers {
-    (
-        json { $( $(#[doc = $json_doc:literal])* $json:ident => $json_module:ident, )* }
-        text { $( $(#[doc = $text_doc:literal])* $text:ident => $text_module:ident, )* }
-    ) => {
-        /// A consumer of tool specs: a provider API, MCP, or a model reading plain text.
-        ///
-        /// Every JSON format renders a list as a JSON array of that consumer's tool
-        /// objects, with each schema adapted to the consumer's rules, and has a parser for
-        /// its calls and a writer for its results; [`Format::Prompt`] renders plain text.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        pub enum Format {
-            $( $(#[doc = $json_doc])* $json, )*
-            $( $(#[doc = $text_doc])* $text, )*
-        }
-
-        impl Format {
-            /// How many consumers the list holds.
-            const COUNT: usize = [$(stringify!($json),)* $(stringify!($text),)*].len();
-
-            /// Every format, in a fixed order.
-            pub const ALL: [Format; Format::COUNT] = [$(Format::$json,)* $(Format::$text,)*];
-
-            /// A short, stable name, the name of the consumer's module:
-            #[doc = concat!($("`", stringify!($json_module), "`, ",)* $("`", stringify!($text_module), "`",)* ".")]
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(Format::$json => stringify!($json_module),)*
-                    $(Format::$text => stringify!($text_module),)*
-                }
-            }
-
-            /// True for the formats that render JSON (all but [`Format::Prompt`]).
-            pub const fn is_json(self) -> bool {
-                match self {
-                    $(Format::$json => true,)*
-                    $(Format::$text => false,)*
-                }
-            }
-
-            /// One tool, rendered by the consumer's own `tool`.
-            fn render(self, spec: &ToolSpec) -> Rendered {
-                match self {
-                    $(Format::$json => Rendered::Json($json_module::tool(spec)),)*
-                    $(Format::$text => Rendered::Text($text_module::tool(spec)),)*
-                }
-            }
-        }
-
-        // Every consumer speaks the same verbs with the same signatures.
-        const _: () = {
-            $(
-                let _: fn(&Value) -> Result<Vec<crate::ToolCall>, ProviderError> =
-                    $json_module::calls;
-                let _: fn(&[crate::ToolResult]) -> Value = $json_module::results;
-                let _: fn(&ToolSpec) -> Value = $json_module::tool;
-            )*
-            $( let _: fn(&ToolSpec) -> String = $text_module::tool; )*
-        };
-    };
-}
-
-// The one list of consumers.
-consumers! {
-    json {
-        /// OpenAI Chat Completions: `tools` entries
-        /// `{"type":"function","function":{"name","description","parameters","strict"}}`,
-        /// calls from the assistant message's `tool_calls`, results as `role: "tool"`
-        /// messages.
-        OpenAiChat => openai_chat,
-        /// OpenAI Responses: `tools` entries
-        /// `{"type":"function","name","description","parameters","strict"}`, calls from
-        /// the `function_call` items of `output`, results as `function_call_output` items.
-        OpenAiResponses => openai_responses,
-        /// Anthropic Messages: `tools` entries `{"name","description","input_schema"}`,
-        /// calls from `tool_use` content blocks, results as one user message of
-        /// `tool_result` blocks.
-        Anthropic => anthropic,
-        /// Google Gemini: `functionDeclarations` `{"name","description","parameters"}`,
-        /// parameters in the OpenAPI 3.0 subset the Gemini API accepts; calls from
-        /// `functionCall` parts, results as one user `Content` of `functionResponse` parts.
-        Gemini => gemini,
-        /// Model Context Protocol: `Tool` objects as a `tools/list` result lists them,
-        /// calls from `tools/call` requests, results as `CallToolResult`s.
-        Mcp => mcp,
-    }
-    text {
-        /// Plain text for a system prompt: name, tier, description and arguments of each
-        /// tool.
-        Prompt => prompt,
-    }
-}
-
-/// One tool as a consumer renders it.
-enum Rendered {
-    Json(Value),
-    Text(String),
-}
-
-impl Format {
-    /// The format's position in [`Format::ALL`].
-    pub(crate) const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub(crate) use error::ProviderError;
 
 #[cfg(test)]
 mod tests {

@@ -2,18 +2,10 @@
 //! accessors fail with a [`ProviderError`] naming that path; plus the checks every
 //! parser shares (an API error body instead of a message, arguments as JSON text).
 
-use super::{Format, ProviderError};
+// `Payload` lives with the error that names it; each parser imports it from here.
+use super::ProviderError;
+pub(crate) use super::error::Payload;
 use serde_json::{Map, Value};
-
-/// What a parser reads: the consumer, and what its payload is called in error messages
-/// (`"OpenAI chat message"`). Each consumer's `calls.rs` declares its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Payload {
-    /// The consumer.
-    pub(crate) format: Format,
-    /// The payload's name, the subject of every error message about it.
-    pub(crate) subject: &'static str,
-}
 
 /// A value inside a payload, with its path for error messages.
 pub(crate) struct Node<'a> {
@@ -159,6 +151,7 @@ pub(crate) fn json_text(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::consumer::Format;
     use serde_json::json;
 
     const CHAT: Payload = Payload {

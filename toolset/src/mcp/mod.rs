@@ -114,6 +114,7 @@ mod http;
 mod messages;
 mod presence;
 mod progress;
+mod request_span;
 mod runtime;
 mod server;
 mod session;

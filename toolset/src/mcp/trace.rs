@@ -12,29 +12,24 @@
 //! no handler: it has no span.
 //!
 //! A `traceparent` in the request's `_meta` is parsed into a [`TraceParent`] and handed to
-//! the host's hook ([`McpServer::with_trace_parent`]) before the span starts, so that the
+//! the host's hook ([`McpServer::with_trace_parent`](super::McpServer::with_trace_parent)) before the span starts, so that the
 //! request continues the caller's trace. The runtime has no OpenTelemetry dependency, so
 //! the hook is where a host with `tracing-opentelemetry` sets the span's parent
 //! (`OpenTelemetrySpanExt::set_parent`), which must happen before the span is first
 //! entered: exactly when the hook runs.
 
-use super::McpServer;
-use crate::ToolSet;
 use rmcp::RoleServer;
-use rmcp::ServerHandler;
-use rmcp::model::{
-    CallToolResult, ErrorData, InitializeRequestParams, InitializeResult, NumberOrString,
-};
+use rmcp::model::{CallToolResult, ErrorData, NumberOrString};
 use rmcp::service::RequestContext;
 use std::fmt;
 use std::sync::Arc;
 use tracing::Span;
-use tracing::field::Empty;
 
 /// The header of a streamable HTTP request carrying its MCP session id.
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// What the host does with a request's trace parent: see [`McpServer::with_trace_parent`].
+/// What the host does with a request's trace parent: see
+/// [`McpServer::with_trace_parent`](super::McpServer::with_trace_parent).
 pub(super) type ContinueTrace = Arc<dyn Fn(&Span, &TraceParent) + Send + Sync>;
 
 /// A W3C Trace Context parent (`traceparent`), as a client sent it in a request's
@@ -45,7 +40,7 @@ pub struct TraceParent {
     trace_id: [u8; 16],
     parent_id: [u8; 8],
     flags: u8,
-    trace_state: Option<String>,
+    pub(super) trace_state: Option<String>,
 }
 
 impl TraceParent {
@@ -136,93 +131,6 @@ fn hex_bytes<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
     Some(bytes)
 }
 
-impl<T: ToolSet> McpServer<T> {
-    /// Continues the caller's trace: for every request whose `_meta` carries a valid
-    /// `traceparent`, `continue_trace` gets the request's span, not yet started, and the
-    /// parsed parent. Without a hook the span is a root (or a child of the current
-    /// span). With `tracing-opentelemetry`:
-    ///
-    /// ```ignore
-    /// use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
-    /// use tracing_opentelemetry::OpenTelemetrySpanExt;
-    ///
-    /// let server = server.with_trace_parent(|span, parent| {
-    ///     let remote = SpanContext::new(
-    ///         TraceId::from_bytes(parent.trace_id()),
-    ///         SpanId::from_bytes(parent.parent_id()),
-    ///         TraceFlags::new(parent.flags()),
-    ///         true,
-    ///         TraceState::default(),
-    ///     );
-    ///     let _ = span.set_parent(opentelemetry::Context::new().with_remote_span_context(remote));
-    /// });
-    /// ```
-    pub fn with_trace_parent(
-        mut self,
-        continue_trace: impl Fn(&Span, &TraceParent) + Send + Sync + 'static,
-    ) -> Self {
-        self.continue_trace = Some(Arc::new(continue_trace));
-        self
-    }
-
-    /// The span of one request: `{method} {target}`, with the request's id and session,
-    /// continuing the caller's trace when it sent one and the host asked for it.
-    pub(super) fn request_span(
-        &self,
-        method: &'static str,
-        tool: Option<&str>,
-        context: &RequestContext<RoleServer>,
-    ) -> Span {
-        let span = tracing::info_span!(
-            "mcp_request",
-            otel.name = %SpanName(method, tool),
-            otel.kind = "server",
-            otel.status_code = Empty,
-            mcp.method.name = method,
-            mcp.session.id = session_id(context),
-            jsonrpc.request.id = %RequestIdText(&context.id),
-            gen_ai.tool.name = tool,
-            gen_ai.operation.name = tool.map(|_| "execute_tool"),
-            "error.type" = Empty,
-        );
-        if let Some(continue_trace) = &self.continue_trace
-            && !span.is_disabled()
-            && let Some(mut parent) = context.meta.get_traceparent().and_then(TraceParent::parse)
-        {
-            parent.trace_state = context.meta.get_tracestate().map(str::to_owned);
-            continue_trace(&span, &parent);
-        }
-        span
-    }
-}
-
-impl<T: ToolSet> McpServer<T> {
-    /// `initialize`, in its request span: records the client, then negotiates the
-    /// protocol version as rmcp's own handler does; a refused version is the span's
-    /// `error.type`.
-    pub(super) fn initialize_in_span(
-        &self,
-        request: InitializeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<InitializeResult, ErrorData> {
-        let span = self.request_span("initialize", None, &context);
-        let _in_request = span.enter();
-        let answer = self.negotiate_initialize(&request);
-        context.peer.set_peer_info(request);
-        if let Err(error) = &answer
-            && !span.is_disabled()
-        {
-            record_error(&span, &error.code.0.to_string());
-        }
-        answer
-    }
-
-    /// `ping`, in its request span (it always succeeds).
-    pub(super) fn ping_in_span(&self, context: &RequestContext<RoleServer>) {
-        let _span = self.request_span("ping", None, context);
-    }
-}
-
 /// Records a `tools/call` answer on its span: `error.type` when it failed.
 pub(super) fn record_call(span: &Span, answer: &Result<CallToolResult, ErrorData>) {
     if span.is_disabled() {
@@ -242,7 +150,7 @@ pub(super) fn record_error(span: &Span, error_type: &str) {
 }
 
 /// The session id of a streamable HTTP request (none over stdio).
-fn session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
+pub(super) fn session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
     context
         .extensions
         .get::<axum::http::request::Parts>()
@@ -251,7 +159,7 @@ fn session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
 }
 
 /// `{method} {target}`, or the method alone.
-struct SpanName<'a>(&'static str, Option<&'a str>);
+pub(super) struct SpanName<'a>(pub(super) &'static str, pub(super) Option<&'a str>);
 
 impl fmt::Display for SpanName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -263,7 +171,7 @@ impl fmt::Display for SpanName<'_> {
 }
 
 /// A JSON-RPC request id as text.
-struct RequestIdText<'a>(&'a NumberOrString);
+pub(super) struct RequestIdText<'a>(pub(super) &'a NumberOrString);
 
 impl fmt::Display for RequestIdText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -14,103 +14,22 @@ mod mcp_source;
 #[cfg(feature = "mcp-client")]
 mod mcp_stdio;
 mod register;
+mod runtime_tool;
 
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn};
 #[cfg(feature = "mcp-client")]
 pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool};
 pub use register::{RegistrationError, RegistrationProblem};
+pub use runtime_tool::RuntimeTool;
 
 use crate::consumer::Format;
-use crate::consumer::cache::render_fragment;
-use crate::trace::ToolType;
 use crate::{
-    Autonomy, Policy, Proposal, Request, ToolContext, ToolError, ToolName, ToolOutput, ToolSet,
-    ToolSpec,
+    Autonomy, Policy, Proposal, Request, ToolName, ToolSet,
 };
-use dynamic::PreviewFn;
-use futures_util::future::BoxFuture;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::{Arc, OnceLock};
-
-/// A registered runtime tool: its checked spec, its handler, and its fragments rendered
-/// once per format (so composing a toolbox's list does no schema work, as for a set).
-pub struct RuntimeTool {
-    spec: ToolSpec,
-    handler: Option<Arc<dyn DynamicHandler>>,
-    preview: Option<PreviewFn>,
-    fragments: [OnceLock<Box<str>>; Format::ALL.len()],
-    /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
-    /// another server runs (a proxied MCP tool).
-    tool_type: ToolType,
-}
-
-impl RuntimeTool {
-    fn new(
-        spec: ToolSpec,
-        handler: Option<Arc<dyn DynamicHandler>>,
-        preview: Option<PreviewFn>,
-    ) -> Self {
-        RuntimeTool {
-            spec,
-            handler,
-            preview,
-            fragments: [const { OnceLock::new() }; Format::ALL.len()],
-            tool_type: ToolType::Function,
-        }
-    }
-
-    /// This tool as one another MCP server runs: its calls are `extension` spans.
-    #[cfg(feature = "mcp-client")]
-    pub(crate) fn proxied(mut self) -> Self {
-        self.tool_type = ToolType::Extension;
-        self
-    }
-
-    /// What its `execute_tool` span calls it (`gen_ai.tool.type`).
-    pub(crate) fn tool_type(&self) -> ToolType {
-        self.tool_type
-    }
-
-    /// The tool's spec: what renderers, the gate and apply read.
-    pub fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    /// The tool rendered for `format`, once.
-    pub(crate) fn fragment(&self, format: Format) -> &str {
-        self.fragments[format.index()].get_or_init(|| render_fragment(&self.spec, format))
-    }
-
-    /// The preview of a proposal with these (validated) arguments.
-    pub(crate) fn preview(&self, args: &Value) -> Option<String> {
-        self.preview.as_ref().and_then(|preview| preview(args))
-    }
-
-    /// Starts one call of the handler. A propose-only tool has none; apply refuses its
-    /// calls before this (see `apply::refusal`), so this failing is a second lock.
-    pub(crate) fn run<'a>(
-        &'a self,
-        args: Value,
-        ctx: &'a ToolContext,
-    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
-        match &self.handler {
-            Some(handler) => handler.call(args, ctx),
-            None => Box::pin(async {
-                Err(ToolError::failed(crate::messages::refused_propose_only(
-                    self.spec.name(),
-                )))
-            }),
-        }
-    }
-}
-
-impl fmt::Debug for RuntimeTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("RuntimeTool").field(&self.spec).finish()
-    }
-}
+use std::sync::Arc;
 
 /// The compiled set `T` plus tools defined at run time: one gate, plan and apply for a
 /// program mixing both, one tool list, one MCP server.
@@ -236,7 +155,7 @@ impl<T: ToolSet> Toolbox<T> {
     /// or deny them with the policy.
     pub fn without(mut self, name: &str) -> Self {
         // A namespace's tools come and go with its server; only `tools` can be dropped.
-        self.tools.retain(|tool| tool.spec.name() != name);
+        self.tools.retain(|tool| tool.spec().name() != name);
         self
     }
 
@@ -255,7 +174,7 @@ impl<T: ToolSet> Toolbox<T> {
     fn runtime(&self, name: &str) -> Option<Arc<RuntimeTool>> {
         self.runtime_tools()
             .into_iter()
-            .find(|tool| tool.spec.name() == name)
+            .find(|tool| tool.spec().name() == name)
     }
 
     /// The runtime tools as they are now: those added one by one, in the order they were
@@ -326,7 +245,7 @@ impl<T: ToolSet> Toolbox<T> {
             .chain(
                 self.runtime_tools()
                     .iter()
-                    .map(|tool| tool.spec.name().to_owned()),
+                    .map(|tool| tool.spec().name().to_owned()),
             )
             .collect()
     }
@@ -396,7 +315,7 @@ impl<T: ToolSet> fmt::Debug for Toolbox<T> {
                 &self
                     .runtime_tools()
                     .iter()
-                    .map(|tool| tool.spec.name().to_owned())
+                    .map(|tool| tool.spec().name().to_owned())
                     .collect::<Vec<_>>(),
             )
             .finish()

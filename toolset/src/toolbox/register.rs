@@ -8,8 +8,8 @@
 //! what only run time can get wrong: a schema that is not a JSON Schema object or that the
 //! gate's validator cannot compile, since the gate must be able to check every call.
 
-use super::RuntimeTool;
 use super::dynamic::DynamicTool;
+use super::runtime_tool::RuntimeTool;
 use crate::Autonomy;
 use crate::spec::{RuntimeSpec, ToolSpec};
 use serde_json::{Value, json};

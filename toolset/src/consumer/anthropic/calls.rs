@@ -5,6 +5,16 @@ use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
 
+// `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
+// no consumer.
+impl ToolCall {
+    /// The calls in an Anthropic Messages API message: its `tool_use` content blocks. See
+    /// [`anthropic::calls`](crate::consumer::anthropic::calls).
+    pub fn from_anthropic(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+        calls(message)
+    }
+}
+
 const PAYLOAD: Payload = Payload {
     format: Format::Anthropic,
     subject: "Anthropic message",

@@ -8,6 +8,17 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 
+// `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
+// no consumer.
+impl ToolCall {
+    /// The calls in a Gemini `generateContent` response (or a bare `Content`): its
+    /// `functionCall` parts, with stable ids synthesized where Gemini omits them. See
+    /// [`gemini::calls`](crate::consumer::gemini::calls).
+    pub fn from_gemini(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+        calls(response)
+    }
+}
+
 const PAYLOAD: Payload = Payload {
     format: Format::Gemini,
     subject: "Gemini response",

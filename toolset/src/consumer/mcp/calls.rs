@@ -7,6 +7,17 @@ use crate::consumer::{Format, ProviderError};
 use serde_json::{Map, Value};
 use std::fmt::Display;
 
+// `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
+// no consumer.
+impl ToolCall {
+    /// The call in the params of an MCP `tools/call` request, its id the JSON-RPC
+    /// `request_id` as it displays. See [`mcp::call`](crate::consumer::mcp::call); [`mcp::calls`](crate::consumer::mcp::calls) reads a whole
+    /// request, id included.
+    pub fn from_mcp(request_id: impl Display, params: &Value) -> Result<ToolCall, ProviderError> {
+        call(request_id, params)
+    }
+}
+
 const PARAMS: Payload = Payload {
     format: Format::Mcp,
     subject: "MCP tools/call params",

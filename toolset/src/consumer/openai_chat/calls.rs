@@ -5,6 +5,17 @@ use crate::consumer::wire::{Node, Payload, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
 
+// `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
+// no consumer.
+impl ToolCall {
+    /// The calls in an OpenAI Chat Completions assistant message: `message` is the
+    /// assistant message object (`{"role": "assistant", "tool_calls": [...]}`) or a whole
+    /// `chat.completion` response. See [`openai_chat::calls`](crate::consumer::openai_chat::calls).
+    pub fn from_openai_chat(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+        calls(message)
+    }
+}
+
 const PAYLOAD: Payload = Payload {
     format: Format::OpenAiChat,
     subject: "OpenAI chat message",

@@ -7,6 +7,16 @@ use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::Value;
 
+// `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
+// no consumer.
+impl ToolCall {
+    /// The calls in an OpenAI Responses API response (or its bare `output` array): its
+    /// `function_call` items. See [`openai_responses::calls`](crate::consumer::openai_responses::calls).
+    pub fn from_openai_responses(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+        calls(response)
+    }
+}
+
 const PAYLOAD: Payload = Payload {
     format: Format::OpenAiResponses,
     subject: "OpenAI Responses output",

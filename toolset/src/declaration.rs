@@ -1,0 +1,47 @@
+//! [`DeclarationProblem`] and how one is found in a list of specs: a leaf under the set's
+//! trait (`ToolSet::check`, `set.rs`) and the root's [`check`](crate::check) (`check.rs`).
+
+use crate::ToolSpec;
+use std::fmt;
+
+/// A tool whose declaration is broken in a way the compiler could not see. The gate
+/// refuses every call of such a tool (telling the model it is not its fault); a test
+/// calling [`check`](crate::check) fails on it first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclarationProblem {
+    /// The tool's name.
+    pub tool: &'static str,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+impl fmt::Display for DeclarationProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the tool `{}` is misdeclared: {}",
+            self.tool, self.message
+        )
+    }
+}
+
+impl std::error::Error for DeclarationProblem {}
+
+/// Each of `specs` whose declaration is broken, with what is wrong.
+pub(crate) fn problems(specs: &'static [ToolSpec]) -> Result<(), Vec<DeclarationProblem>> {
+    let problems: Vec<DeclarationProblem> = specs
+        .iter()
+        .filter_map(|spec| {
+            spec.declaration_problem()
+                .map(|message| DeclarationProblem {
+                    tool: spec.name(),
+                    message,
+                })
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,90 @@
+//! [`RuntimeTool`]: one registered runtime tool, a leaf the gate, the plan, proposals and
+//! apply import without importing the toolbox (which gates and applies through them).
+
+use super::dynamic::{DynamicHandler, PreviewFn};
+use crate::consumer::Format;
+use crate::consumer::list::render_fragment;
+use crate::trace::ToolType;
+use crate::{ToolContext, ToolError, ToolOutput, ToolSpec};
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// A registered runtime tool: its checked spec, its handler, and its fragments rendered
+/// once per format (so composing a toolbox's list does no schema work, as for a set).
+pub struct RuntimeTool {
+    spec: ToolSpec,
+    handler: Option<Arc<dyn DynamicHandler>>,
+    preview: Option<PreviewFn>,
+    fragments: [OnceLock<Box<str>>; Format::ALL.len()],
+    /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
+    /// another server runs (a proxied MCP tool).
+    tool_type: ToolType,
+}
+
+impl RuntimeTool {
+    pub(super) fn new(
+        spec: ToolSpec,
+        handler: Option<Arc<dyn DynamicHandler>>,
+        preview: Option<PreviewFn>,
+    ) -> Self {
+        RuntimeTool {
+            spec,
+            handler,
+            preview,
+            fragments: [const { OnceLock::new() }; Format::ALL.len()],
+            tool_type: ToolType::Function,
+        }
+    }
+
+    /// This tool as one another MCP server runs: its calls are `extension` spans.
+    #[cfg(feature = "mcp-client")]
+    pub(crate) fn proxied(mut self) -> Self {
+        self.tool_type = ToolType::Extension;
+        self
+    }
+
+    /// What its `execute_tool` span calls it (`gen_ai.tool.type`).
+    pub(crate) fn tool_type(&self) -> ToolType {
+        self.tool_type
+    }
+
+    /// The tool's spec: what renderers, the gate and apply read.
+    pub fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    /// The tool rendered for `format`, once.
+    pub(crate) fn fragment(&self, format: Format) -> &str {
+        self.fragments[format.index()].get_or_init(|| render_fragment(&self.spec, format))
+    }
+
+    /// The preview of a proposal with these (validated) arguments.
+    pub(crate) fn preview(&self, args: &Value) -> Option<String> {
+        self.preview.as_ref().and_then(|preview| preview(args))
+    }
+
+    /// Starts one call of the handler. A propose-only tool has none; apply refuses its
+    /// calls before this (see `apply::refusal`), so this failing is a second lock.
+    pub(crate) fn run<'a>(
+        &'a self,
+        args: Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        match &self.handler {
+            Some(handler) => handler.call(args, ctx),
+            None => Box::pin(async {
+                Err(ToolError::failed(crate::messages::refused_propose_only(
+                    self.spec.name(),
+                )))
+            }),
+        }
+    }
+}
+
+impl fmt::Debug for RuntimeTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RuntimeTool").field(&self.spec).finish()
+    }
+}
