@@ -31,58 +31,21 @@ use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 use syn::{Attribute, ImplItem, Item, TraitItem, UseTree, Visibility};
 
-/// Edges still allowed, each until the work named beside it is merged; each is one exact
-/// edge `(from, to)` between files of `toolset/src`, the fewest that leave no cycle.
-///
-/// The pipeline's own cycle (apply, plan, request, toolbox; approval and the store) is broken by the "gate" slice
-/// of issue 22, which makes `Set::gate` a fresh request's gate and removes the toolbox's
-/// own `gate`/`apply`. Delete this list (and its use below) once that work is merged: the
-/// test then holds every file to the rule. An entry whose edge no longer exists fails the
-/// test, so the list only ever shrinks.
-const ALLOWED: &[(&str, &str)] = &[
-    // Removed by the gate slice: `plan.rs` builds a `Request` to gate a set's calls
-    // (`Request::new` in `plan::gate`); `Set::gate` becomes a fresh request's gate.
-    ("plan.rs", "request.rs"),
-    // Removed by the gate slice: `Toolbox::gate`/`apply`/`request`/`tool_list` build a
-    // `Request` (while `Request::toolbox` takes a `Toolbox`); a toolbox joins a request,
-    // not the other way round. (With it go `toolbox/mod.rs → apply.rs` and `→ plan.rs`,
-    // which close no cycle without it.)
-    ("toolbox/mod.rs", "request.rs"),
-    // Removed by the approval work (issue 22, item 4) or the gate slice: the store's
-    // `Approvals::pending`/`checked` answer with `ApprovalError`, defined in `approval.rs`,
-    // which approves through `Approvals`; `ApprovalError` belongs beside `Approvals` (its
-    // `Store`, `AlreadyResolved` and `AlreadyRan` variants hold the store's types).
-    ("proposal_store/mod.rs", "approval.rs"),
-];
-
 #[test]
 fn no_import_cycle_between_files_of_toolset_src() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolset/src");
     let crate_ = Crate::load(&root);
-    let mut edges = crate_.edges();
+    let edges = crate_.edges();
     assert!(
         edges.len() > 50,
         "only {} edges were found: the reader is broken",
         edges.len()
     );
 
-    let mut stale = Vec::new();
-    for (from, to) in ALLOWED {
-        if edges.remove(&(from.to_string(), to.to_string())).is_none() {
-            stale.push(format!("{from} → {to}"));
-        }
-    }
-
     let cycles = cycles(&edges);
     let mut report = String::new();
     for component in &cycles {
         report.push_str(&describe(component, &edges));
-    }
-    if !stale.is_empty() {
-        report.push_str(&format!(
-            "allowed edges that no longer exist (delete them from ALLOWED): {}\n",
-            stale.join(", ")
-        ));
     }
     assert!(
         report.is_empty(),

@@ -854,3 +854,21 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             .finish()
     }
 }
+
+// A toolbox joins a request: these live here, beside `Request::toolbox`, so the toolbox
+// (a layer below the request) imports no request.
+impl<T: ToolSet> Toolbox<T> {
+    /// A request under `policy` offering this toolbox's tools: what its list offers is
+    /// what its gate permits. `Request::new(policy).toolbox(self)`; see [`Request`].
+    pub fn request<'p>(&'p self, policy: &'p Policy<T>) -> Request<'p, T> {
+        Request::new(policy).toolbox(self)
+    }
+
+    /// The toolbox's default list for `format` (a fresh conversation's request, at any
+    /// autonomy but [`Autonomy::Off`], which offers no local tool search): the set's
+    /// tools, then the runtime ones. Built from fragments each rendered once.
+    pub fn tool_list(&self, format: Format) -> String {
+        let policy = Policy::<T>::new(Autonomy::ExternalReversible);
+        self.request(&policy).format(format).tool_list()
+    }
+}

@@ -2,7 +2,7 @@
 //! run time"), passing the same gate, plan, apply, proposals and renderers.
 //!
 //! A [`Toolbox`] owns its runtime tools ([`RuntimeTool`], registered from a
-//! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`] built from it offers them after the
+//! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`](crate::Request) built from it offers them after the
 //! set's tools, routes their calls to the gate's JSON Schema check (`verify.rs`) and puts
 //! them in the same [`Plan`](crate::Plan), so a program mixing both is gated as one and
 //! applied as one, outcomes in the model's order. What a runtime tool is made of lives in
@@ -22,10 +22,7 @@ pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, Remo
 pub use register::{RegistrationError, RegistrationProblem};
 pub use runtime_tool::RuntimeTool;
 
-use crate::consumer::Format;
-use crate::{
-    Autonomy, Policy, Proposal, Request, ToolName, ToolSet,
-};
+use crate::{Proposal, ToolName, ToolSet};
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
@@ -34,7 +31,7 @@ use std::sync::Arc;
 /// The compiled set `T` plus tools defined at run time: one gate, plan and apply for a
 /// program mixing both, one tool list, one MCP server.
 ///
-/// A toolbox joins a [`Request`] ([`Request::toolbox`], or [`Toolbox::request`]), which
+/// A toolbox joins a [`Request`](crate::Request) ([`Request::toolbox`](crate::Request::toolbox), or [`Toolbox::request`](Toolbox::request)), which
 /// gates a program mixing both; `Set::apply` runs the plan, the runtime calls included.
 /// Built with `Set::toolbox()` (or [`Toolbox::new`]) and [`with`](Self::with); cloning is
 /// cheap (the runtime tools are shared).
@@ -248,20 +245,6 @@ impl<T: ToolSet> Toolbox<T> {
                     .map(|tool| tool.spec().name().to_owned()),
             )
             .collect()
-    }
-
-    /// A request under `policy` offering this toolbox's tools: what its list offers is
-    /// what its gate permits. `Request::new(policy).toolbox(self)`; see [`Request`].
-    pub fn request<'p>(&'p self, policy: &'p Policy<T>) -> Request<'p, T> {
-        Request::new(policy).toolbox(self)
-    }
-
-    /// The toolbox's default list for `format` (a fresh conversation's request, at any
-    /// autonomy but [`Autonomy::Off`], which offers no local tool search): the set's
-    /// tools, then the runtime ones. Built from fragments each rendered once.
-    pub fn tool_list(&self, format: Format) -> String {
-        let policy = Policy::<T>::new(Autonomy::ExternalReversible);
-        self.request(&policy).format(format).tool_list()
     }
 }
 
