@@ -11,6 +11,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use toolset::consumer::{Format, anthropic};
+use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
     Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext, ToolName,
