@@ -139,6 +139,7 @@ impl Activations {
 /// activations, nothing injected, no history).
 ///
 /// ```
+/// use toolset::prelude::*;
 /// use toolset::consumer::Format;
 /// use toolset::{Activations, Autonomy, Request, ToolCall, tool, toolset};
 ///

@@ -67,6 +67,7 @@ impl<T: ToolSet> Policy<T> {
     /// `Set::gate_with` and `Set::apply`, which check it again with the others.
     ///
     /// ```
+    /// use toolset::prelude::*;
     /// use toolset::{tool, toolset, Autonomy, ToolCall};
     ///
     /// /// Look a word up.

@@ -120,6 +120,7 @@ impl fmt::Debug for RuntimeTool {
 ///
 /// ```
 /// use serde_json::{json, Value};
+/// use toolset::prelude::*;
 /// use toolset::consumer::Format;
 /// use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
 ///
