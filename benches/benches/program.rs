@@ -10,6 +10,7 @@
 //! call stays flat as the program grows (it should: the cost is linear).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use toolset::prelude::*;
 use toolset::{Autonomy, ToolContext};
 use toolset_benches::{hand_10, hand_100, program, runtime, toolset_10, toolset_100};
 

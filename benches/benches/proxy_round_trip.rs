@@ -17,6 +17,7 @@ use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use std::hint::black_box;
 use toolset::mcp::McpServer;
+use toolset::prelude::*;
 use toolset::toolbox::McpTools;
 use toolset::{Autonomy, Tier, tool, toolset};
 use toolset_benches::{generate, result_text, toolset_100};

@@ -16,6 +16,7 @@ use rmcp::model::ListToolsResult;
 use std::hint::black_box;
 use toolset::ToolSpec;
 use toolset::consumer::{Format, Order, render_specs, tool_list};
+use toolset::prelude::*;
 use toolset_benches::{RmcpPeer, rmcp_100, runtime, toolset_100};
 
 type Tools = toolset_100::Tools;

@@ -7,6 +7,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
+use toolset::prelude::*;
 use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
 use toolset_benches::runtime;
 

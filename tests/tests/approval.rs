@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use toolset::prelude::*;
 use toolset::{
     ApprovalError, Approvals, Approved, Autonomy, Decision, Escalation, MemoryStore, ProblemKind,
     Proposal, ProposalId, ProposalStore, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool,

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use toolset::prelude::*;
 use toolset::{Approvals, Autonomy, ProposalId, ProposalStore, SqliteStore, ToolCall};
 use toolset_tests::ledger::{LedgerTools, runs};
 

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use toolset::consumer::{anthropic, gemini, openai_chat, openai_responses};
+use toolset::prelude::*;
 use toolset::{
     Approvals, Approved, Autonomy, MemoryStore, Report, ToolCall, ToolContext, ToolResult, tool,
     toolset,

@@ -3,6 +3,7 @@
 //! proposal says why. It can only raise.
 
 use proptest::prelude::*;
+use toolset::prelude::*;
 use toolset::{
     Approvals, Approved, Autonomy, Escalation, MemoryStore, Policy, Tier, ToolCall, ToolContext,
     tool, toolset,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::prelude::*;
 use toolset::{
     Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
     toolset,

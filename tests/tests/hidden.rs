@@ -11,6 +11,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use toolset::consumer::{Format, anthropic};
+use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
     Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext, ToolName,
@@ -261,11 +262,7 @@ fn answer<S: ToolSet<State = ()>>(request: &Request<'_, S>, case: &Case) -> Stri
                 .build()
                 .expect("a runtime")
                 // `Set::apply` for a set this generic code cannot name.
-                .block_on(toolset::__private::apply::<S>(
-                    &mut (),
-                    &ToolContext::default(),
-                    plan,
-                ));
+                .block_on(S::apply(&mut (), &ToolContext::default(), plan));
             let results = report.results();
             let mut activations = Activations::new();
             activations.record(&report);
@@ -362,11 +359,7 @@ fn run<S: ToolSet<State = ()>>(
         .build()
         .expect("a runtime")
         // `Set::apply` for a set this generic code cannot name.
-        .block_on(toolset::__private::apply::<S>(
-            &mut (),
-            &ToolContext::default(),
-            plan,
-        )))
+        .block_on(S::apply(&mut (), &ToolContext::default(), plan)))
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use toolset::prelude::*;
 use toolset::toolbox::McpTools;
 use toolset::{
     Autonomy, Outcome, ProblemKind, Progress, ProgressSink, Tier, ToolCall, ToolContext, Toolbox,

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use toolset::mcp::{HttpConfig, McpServer};
+use toolset::prelude::*;
 use toolset::{Autonomy, DynamicTool, Tier, ToolContext, ToolOutput, Toolbox, tool, toolset};
 
 /// The host's own state.

@@ -7,6 +7,7 @@ mod render_corpus;
 use render_corpus::Corpus;
 use serde_json::Value;
 use toolset::consumer::{Format, Order, render_specs, tool_list};
+use toolset::prelude::*;
 use toolset::{Autonomy, Policy, Request, ToolSpec, tool, toolset};
 use toolset_tests::InboxTools;
 

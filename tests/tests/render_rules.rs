@@ -18,6 +18,7 @@ mod render_corpus;
 use render_corpus::{Awkward, Corpus};
 use serde_json::{Map, Value, json};
 use toolset::consumer::{Format, tool_value};
+use toolset::prelude::*;
 use toolset::{Tier, ToolSpec};
 use toolset_tests::InboxTools;
 

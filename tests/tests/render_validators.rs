@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use toolset::ToolSpec;
 use toolset::consumer::{Format, tool_value};
+use toolset::prelude::*;
 use toolset_tests::InboxTools;
 
 const INSTALL: &str = "install them with `python3 -m pip install -r tests/validators/requirements.txt` \

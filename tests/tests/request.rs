@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
     Activations, Autonomy, DynamicTool, Outcome, Policy, ProblemKind, Request, Tier, ToolCall,

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use toolset::prelude::*;
 use toolset::{
     Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
     tool, toolset,

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use toolset::consumer::Format;
+use toolset::prelude::*;
 use toolset::search::Ranking;
 use toolset::stream::{
     Anthropic, CallStream, Gemini, OpenAiChat, OpenAiResponses, Protocol, StreamError,

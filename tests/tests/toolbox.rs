@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::consumer::{Format, tool_value};
+use toolset::prelude::*;
 use toolset::{
     Autonomy, DynamicTool, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
     ToolOutput, Toolbox, tool, toolset,

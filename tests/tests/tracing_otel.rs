@@ -11,6 +11,7 @@ use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::Duration;
+use toolset::prelude::*;
 use toolset::{Autonomy, Report, ToolCall, ToolContext, ToolError, tool, toolset};
 use tracing_subscriber::layer::SubscriberExt;
 

@@ -1,17 +1,25 @@
 //! Names, shared by `toolset` and `toolset-macros` so that a compile error and a run-time
 //! rejection agree: the tool-name grammar every provider and MCP client accepts, the edit
 //! distance between two names, and the one rule that turns it into a "did you mean"; and
-//! the perfect hash `toolset!` generates to find a tool by name in constant time.
+//! the perfect hash `toolset!` generates to find a tool by name in constant time; the risk
+//! tiers and their spellings; the one-name-per-set rule the generated code asserts.
 //!
-//! Not meant to be used directly; `toolset` re-exports nothing from here.
+//! Not meant to be used directly; `toolset` re-exports [`Tier`] as `toolset::Tier`.
+//!
+//! Feature `serde` (off by default; `toolset` turns it on): `Serialize` and
+//! `Deserialize` for [`Tier`], in its `snake_case` spelling.
 
 #![no_std]
 
 extern crate alloc;
 
 mod index;
+mod same_name;
+mod tier;
 
 pub use index::{MAX_NAMES, NameIndex, bucket_count, slot_count};
+pub use same_name::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
+pub use tier::Tier;
 
 use alloc::vec::Vec;
 

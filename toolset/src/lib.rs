@@ -7,6 +7,7 @@
 //! tools with one name, or a state type that does not fit is a compile error.
 //!
 //! ```
+//! use toolset::prelude::*;
 //! use toolset::{tool, toolset, Json, ToolError};
 //!
 //! pub struct Inbox { items: Vec<String> }
@@ -87,6 +88,9 @@ mod tier;
 pub mod toolbox;
 mod trace;
 
+// After the whole pipeline: the methods a caller calls on a set (gate, apply, approve).
+mod pipeline;
+
 pub mod consumer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
@@ -106,6 +110,7 @@ pub use error::{ToolError, ToolErrorKind};
 pub use gate::Rejected;
 pub use outcome::Outcome;
 pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
+pub use pipeline::Pipeline;
 pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::{Proposal, ProposalId};
@@ -131,3 +136,11 @@ pub use toolset_macros::toolset;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+/// The traits a caller of a set needs in scope, so that `InboxTools::specs()`,
+/// `InboxTools::gate(calls, Autonomy::ReadOnly)` and `InboxTools::apply(..)` resolve:
+/// `use toolset::prelude::*;`. (The set's methods are the traits' provided methods, not
+/// an inherent block the macro writes for every set.)
+pub mod prelude {
+    pub use crate::{Pipeline, ToolName, ToolSet};
+}

@@ -11,23 +11,7 @@ pub use serde;
 pub use serde_json;
 pub use toolset_names::NameIndex;
 
-use crate::{Plan, Policy, Rejected, Report, Request};
-use crate::{ToolCall, ToolContext, ToolSet};
 use serde_json::Value;
-
-/// `Set::gate` and `Set::gate_with`: the gate of a fresh request under `policy`
-/// ([`Request::gate`]), with nothing activated, injected, in its history or from a toolbox.
-pub fn gate<T: ToolSet>(
-    calls: impl IntoIterator<Item = ToolCall>,
-    policy: &Policy<T>,
-) -> Result<Plan<T>, Rejected> {
-    Request::new(policy).gate(calls)
-}
-
-/// `Set::apply`: run the plan's approved calls, an outcome for every call.
-pub async fn apply<T: ToolSet>(state: &mut T::State, ctx: &ToolContext, plan: Plan<T>) -> Report {
-    crate::apply::apply(state, ctx, plan).await
-}
 
 // Every sentence the model reads. Declared here so that the snapshot test
 // (`tests/tests/messages.rs`) can show them all without making them public API; the crate
@@ -85,95 +69,9 @@ pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
     crate::ToolError::failed(crate::messages::exclusive_access_required(tool))
 }
 
-/// The error of running a propose-only tool; the gate never approves one.
-pub fn propose_only_has_no_handler(tool: &str) -> crate::ToolError {
-    crate::ToolError::failed(crate::messages::propose_only_has_no_handler(tool))
-}
-
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
 pub const PLACEHOLDER_META: ToolMeta =
     ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
 
-/// Whether two names are equal, usable in constant evaluation (duplicate-name checks).
-pub const fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// The first entry before `index` whose name is `names[index]`'s.
-pub const fn earlier_same_name(names: &[&str], index: usize) -> Option<usize> {
-    let mut i = 0;
-    while i < index {
-        if same_name(names[i], names[index]) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Text assembled in constant evaluation, for a compile error that names what only
-/// constant evaluation knows (a tool name set by `#[tool(name = "...")]`).
-pub struct ConstMessage {
-    bytes: [u8; 512],
-    len: usize,
-}
-
-impl ConstMessage {
-    /// Appends `text`, dropping what does not fit.
-    pub const fn push(mut self, text: &str) -> Self {
-        let text = text.as_bytes();
-        let mut i = 0;
-        while i < text.len() && self.len < self.bytes.len() {
-            self.bytes[self.len] = text[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-
-    /// The text so far (cut back to a character boundary if it was truncated).
-    pub const fn as_str(&self) -> &str {
-        let mut len = self.len;
-        loop {
-            let (head, _) = self.bytes.split_at(len);
-            if let Ok(text) = std::str::from_utf8(head) {
-                return text;
-            }
-            len -= 1;
-        }
-    }
-}
-
-/// The error of two entries `first` < `second` of the set `set` with one tool name.
-pub const fn duplicate_name_message(
-    set: &str,
-    entries: &[&str],
-    names: &[&str],
-    first: usize,
-    second: usize,
-) -> ConstMessage {
-    ConstMessage {
-        bytes: [0; 512],
-        len: 0,
-    }
-    .push("`")
-    .push(entries[second])
-    .push("` and `")
-    .push(entries[first])
-    .push("` in `")
-    .push(set)
-    .push("` are both named `")
-    .push(names[second])
-    .push("`, so the model could not tell them apart: give one of them another name with #[tool(name = \"...\")]")
-}
+// The one-name-per-set rule the generated code asserts in constant evaluation.
+pub use toolset_names::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};

@@ -156,6 +156,7 @@ impl Activations {
 /// `tools/list` shape.
 ///
 /// ```
+/// use toolset::prelude::*;
 /// use toolset::consumer::Format;
 /// use toolset::{Activations, Autonomy, Request, ToolCall, tool, toolset};
 ///

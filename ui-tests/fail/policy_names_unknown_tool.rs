@@ -1,5 +1,6 @@
 // A policy names tools through the set's generated name enum, so a tool the set does not
 // contain (here a misspelling) is a compile error, not a rule that silently never applies.
+use toolset::prelude::*;
 use toolset::{Autonomy, tool, toolset};
 
 /// Search the inbox.

@@ -3,6 +3,7 @@
 //! `idempotent`, `preview = path`, and `description` instead of a doc comment.
 
 use std::time::Duration;
+use toolset::prelude::*;
 use toolset::{tool, toolset};
 
 fn archive_preview(args: &archive) -> String {

@@ -4,6 +4,7 @@
 //! variants) carries a doc comment. A tool described only by `description = "..."` gets it
 //! as its doc comment.
 
+use toolset::prelude::*;
 use toolset::{tool, toolset};
 
 /// The agent's per-run state.

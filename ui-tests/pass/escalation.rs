@@ -2,6 +2,7 @@
 //! `escalate = path`: a fn from the typed arguments to `Option<Escalation>`, by path or
 //! in a module, on the fn form and the `#[args]` form.
 
+use toolset::prelude::*;
 use toolset::{Autonomy, Escalation, Tier, tool, toolset};
 
 fn outside(args: &send) -> Option<Escalation> {

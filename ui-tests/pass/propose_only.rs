@@ -3,6 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use toolset::prelude::*;
 use toolset::{Tier, tool, toolset};
 
 pub struct Inbox;

@@ -5,6 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
+use toolset::prelude::*;
 use toolset::{Json, ToolError, ToolOutput, tool, toolset};
 
 /// Returns nothing.

@@ -1,6 +1,7 @@
 #![deny(warnings)]
 //! Every state form: `&S`, `&mut S`, none; with and without `&ToolContext`, in any order.
 
+use toolset::prelude::*;
 use toolset::{Tier, ToolContext, tool, toolset};
 
 pub struct Inbox {

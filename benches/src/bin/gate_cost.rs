@@ -22,6 +22,7 @@
 
 use std::hint::black_box;
 use std::process::ExitCode;
+use toolset::prelude::*;
 use toolset::{Autonomy, ToolContext};
 use toolset_benches::{hand_10, hand_100, program, runtime, toolset_10, toolset_100};
 

@@ -5,6 +5,7 @@
 //! once (the quadratic version takes seconds, too long for criterion's samples).
 
 use std::time::Instant;
+use toolset::prelude::*;
 use toolset::{Autonomy, ToolCall};
 use toolset_benches::{generate, toolset_100};
 

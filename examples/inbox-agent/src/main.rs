@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use toolset::consumer::{Format, openai_chat};
+use toolset::prelude::*;
 use toolset::{
     Activations, Approvals, Approved, Autonomy, ProposalId, Request, SqliteStore, ToolCall,
     ToolContext,

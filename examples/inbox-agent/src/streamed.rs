@@ -4,6 +4,7 @@
 
 use inbox_agent::InboxTools;
 use serde_json::{Value, json};
+use toolset::prelude::*;
 use toolset::stream::{CallStream, OpenAiChat};
 use toolset::{Autonomy, ToolCall};
 

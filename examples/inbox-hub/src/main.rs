@@ -20,6 +20,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use toolset::mcp::{HttpConfig, McpServer};
+use toolset::prelude::*;
 use toolset::toolbox::McpTools;
 use toolset::{Autonomy, Tier, Toolbox, tool, toolset};
 

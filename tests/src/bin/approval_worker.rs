@@ -6,6 +6,7 @@
 //! attempt: `ran <id>` or `refused <id>: <why>`.
 
 use std::process::ExitCode;
+use toolset::prelude::*;
 use toolset::{ApprovalError, Approvals, Approved, Policy, ProposalId, SqliteStore, ToolContext};
 use toolset_tests::ledger::{Ledger, LedgerTools};
 

@@ -219,24 +219,5 @@ const _: () = {
             .propose_only();
     }
     #[automatically_derived]
-    impl<S> ::toolset::ToolHandler<S> for SendReply {
-        fn call<'a>(
-            _state: ::toolset::Access<'a, S>,
-            _ctx: &'a ::toolset::ToolContext,
-            _args: Self,
-        ) -> impl ::std::future::Future<
-            Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
-        > + ::std::marker::Send + 'a
-        where
-            S: 'a,
-        {
-            async move {
-                ::std::result::Result::Err(
-                    ::toolset::__private::propose_only_has_no_handler(
-                        <Self as ::toolset::Tool>::NAME,
-                    ),
-                )
-            }
-        }
-    }
+    impl<S> ::toolset::ToolHandler<S> for SendReply {}
 };

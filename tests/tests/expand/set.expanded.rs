@@ -154,48 +154,4 @@ const _: () = {
             }
         }
     }
-    #[allow(dead_code)]
-    impl Clock {
-        /// The specs of every tool in the set, in declared order.
-        pub fn specs() -> &'static [::toolset::ToolSpec] {
-            &SPECS
-        }
-        /// The spec of the tool the model calls `name`.
-        pub fn spec(name: &str) -> ::std::option::Option<&'static ::toolset::ToolSpec> {
-            <ClockName as ::toolset::ToolName>::from_name(name)
-                .map(|name| &SPECS[name as usize])
-        }
-        /// Verifies the model's whole program and splits it by tier: calls at or below
-        /// `autonomy` are approved, the rest become proposals. One bad call rejects all.
-        pub fn gate(
-            calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
-            autonomy: ::toolset::Autonomy,
-        ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-            ::toolset::__private::gate::<Self>(calls, &::toolset::Policy::new(autonomy))
-        }
-        /// Like [`gate`](Self::gate), under a per-request policy that can only tighten.
-        pub fn gate_with(
-            calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
-            policy: &::toolset::Policy<Self>,
-        ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-            ::toolset::__private::gate::<Self>(calls, policy)
-        }
-        /// Runs the plan's approved calls against `state`: an outcome for every call.
-        pub async fn apply(
-            state: &mut (),
-            ctx: &::toolset::ToolContext,
-            plan: ::toolset::Plan<Self>,
-        ) -> ::toolset::Report {
-            ::toolset::__private::apply::<Self>(state, ctx, plan).await
-        }
-        /// A per-request policy starting at `autonomy`.
-        pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {
-            ::toolset::Policy::new(autonomy)
-        }
-        /// A toolbox holding this set's tools, to add tools defined at run time to
-        /// (`.with(DynamicTool::new(..))?`): one gate, plan and apply for both.
-        pub fn toolbox() -> ::toolset::Toolbox<Self> {
-            ::toolset::Toolbox::new()
-        }
-    }
 };

@@ -1,7 +1,8 @@
 //! The code `toolset!` writes for a checked [`Set`]: the set type, its typed call and name
 //! enums, the static specs, the dispatch `match`, the compile-time checks that tie them
-//! together (one name per tool, one state type per set), and the inherent methods callers
-//! use without importing a trait.
+//! together (one name per tool, one state type per set). No inherent methods: what a
+//! caller does with a set is the provided methods of `toolset::ToolSet` and
+//! `toolset::Pipeline`, written once in the runtime crate.
 //!
 //! Every use of an entry is a whole expression (or match arm) spanned at the entry, so a
 //! mistake (a struct without #[tool], a tool taking another state) is reported on what the
@@ -46,7 +47,6 @@ pub fn set(set: &Set) -> TokenStream {
     let statics = statics(&names);
     let name_impl = name_impl(&names);
     let set_impl = set_impl(&names);
-    let inherent = inherent_methods(&names);
     quote! {
         #types
 
@@ -54,7 +54,6 @@ pub fn set(set: &Set) -> TokenStream {
             #statics
             #name_impl
             #set_impl
-            #inherent
         };
     }
 }
@@ -323,69 +322,6 @@ fn set_impl(names: &Names) -> TokenStream {
                         #(#dispatch_arms)*
                     }
                 }
-            }
-        }
-    }
-}
-
-/// The set's inherent methods, so callers need not import `ToolSet`. Kept together: their
-/// signatures are the public surface `toolset/docs/toolset.md` documents.
-fn inherent_methods(names: &Names) -> TokenStream {
-    let Names {
-        set,
-        state,
-        name_enum,
-        ..
-    } = names;
-    let ident = &set.ident;
-    quote! {
-        #[allow(dead_code)]
-        impl #ident {
-            /// The specs of every tool in the set, in declared order.
-            pub fn specs() -> &'static [::toolset::ToolSpec] {
-                &SPECS
-            }
-
-            /// The spec of the tool the model calls `name`.
-            pub fn spec(name: &str) -> ::std::option::Option<&'static ::toolset::ToolSpec> {
-                <#name_enum as ::toolset::ToolName>::from_name(name).map(|name| &SPECS[name as usize])
-            }
-
-            /// Verifies the model's whole program and splits it by tier: calls at or below
-            /// `autonomy` are approved, the rest become proposals. One bad call rejects all.
-            pub fn gate(
-                calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
-                autonomy: ::toolset::Autonomy,
-            ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-                ::toolset::__private::gate::<Self>(calls, &::toolset::Policy::new(autonomy))
-            }
-
-            /// Like [`gate`](Self::gate), under a per-request policy that can only tighten.
-            pub fn gate_with(
-                calls: impl ::std::iter::IntoIterator<Item = ::toolset::ToolCall>,
-                policy: &::toolset::Policy<Self>,
-            ) -> ::std::result::Result<::toolset::Plan<Self>, ::toolset::Rejected> {
-                ::toolset::__private::gate::<Self>(calls, policy)
-            }
-
-            /// Runs the plan's approved calls against `state`: an outcome for every call.
-            pub async fn apply(
-                state: &mut #state,
-                ctx: &::toolset::ToolContext,
-                plan: ::toolset::Plan<Self>,
-            ) -> ::toolset::Report {
-                ::toolset::__private::apply::<Self>(state, ctx, plan).await
-            }
-
-            /// A per-request policy starting at `autonomy`.
-            pub fn policy(autonomy: ::toolset::Autonomy) -> ::toolset::Policy<Self> {
-                ::toolset::Policy::new(autonomy)
-            }
-
-            /// A toolbox holding this set's tools, to add tools defined at run time to
-            /// (`.with(DynamicTool::new(..))?`): one gate, plan and apply for both.
-            pub fn toolbox() -> ::toolset::Toolbox<Self> {
-                ::toolset::Toolbox::new()
             }
         }
     }

@@ -170,24 +170,10 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
         const _: () = {
             #tool_impl
 
+            // Unreachable through the gate: a propose-only call is never approved to run.
+            // `ToolHandler::call`'s provided body says so.
             #[automatically_derived]
-            impl<S> ::toolset::ToolHandler<S> for #ident {
-                fn call<'a>(
-                    _state: ::toolset::Access<'a, S>,
-                    _ctx: &'a ::toolset::ToolContext,
-                    _args: Self,
-                ) -> impl ::std::future::Future<
-                    Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
-                > + ::std::marker::Send + 'a
-                where
-                    S: 'a,
-                {
-                    // Unreachable through the gate: a propose-only call is never approved to run.
-                    async move {
-                        ::std::result::Result::Err(::toolset::__private::propose_only_has_no_handler(<Self as ::toolset::Tool>::NAME))
-                    }
-                }
-            }
+            impl<S> ::toolset::ToolHandler<S> for #ident {}
         };
     }
 }
@@ -399,6 +385,6 @@ fn tool_impl(
 
 /// `::toolset::Tier::ReadOnly` and so on.
 fn tier_path(tier: Tier) -> TokenStream {
-    let variant = format_ident!("{}", tier.variant(), span = Span::call_site());
+    let variant = format_ident!("{}", tier.variant_name(), span = Span::call_site());
     quote!(::toolset::Tier::#variant)
 }

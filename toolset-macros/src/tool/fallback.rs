@@ -48,22 +48,7 @@ fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
                 const NAME: &'static str = stringify!(#ident);
                 const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
             }
-            impl<S> ::toolset::ToolHandler<S> for #ident {
-                fn call<'a>(
-                    _state: ::toolset::Access<'a, S>,
-                    _ctx: &'a ::toolset::ToolContext,
-                    _args: (),
-                ) -> impl ::std::future::Future<
-                    Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
-                > + ::std::marker::Send + 'a
-                where
-                    S: 'a,
-                {
-                    async move {
-                        ::std::result::Result::Err(::toolset::__private::propose_only_has_no_handler(stringify!(#ident)))
-                    }
-                }
-            }
+            impl<S> ::toolset::ToolHandler<S> for #ident {}
         };
     }
 }

@@ -3,54 +3,9 @@
 
 use syn::{Attribute, Ident, Path, Type, Visibility};
 
-/// A risk tier, as `tier = "..."` spells it; the runtime's `toolset::Tier`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Tier {
-    ReadOnly,
-    Reversible,
-    ExternalReversible,
-    Irreversible,
-}
-
-impl Tier {
-    /// Every tier, lowest risk first, as the docs list them.
-    pub const ALL: [Tier; 4] = [
-        Tier::ReadOnly,
-        Tier::Reversible,
-        Tier::ExternalReversible,
-        Tier::Irreversible,
-    ];
-
-    /// The spelling in `tier = "..."`.
-    pub fn spelling(self) -> &'static str {
-        match self {
-            Tier::ReadOnly => "read_only",
-            Tier::Reversible => "reversible",
-            Tier::ExternalReversible => "external_reversible",
-            Tier::Irreversible => "irreversible",
-        }
-    }
-
-    /// The tier spelled `text`, if any.
-    pub fn from_spelling(text: &str) -> Option<Tier> {
-        Tier::ALL.into_iter().find(|tier| tier.spelling() == text)
-    }
-
-    /// Every spelling, for messages.
-    pub fn spellings() -> [&'static str; 4] {
-        Tier::ALL.map(Tier::spelling)
-    }
-
-    /// The variant of `toolset::Tier`.
-    pub fn variant(self) -> &'static str {
-        match self {
-            Tier::ReadOnly => "ReadOnly",
-            Tier::Reversible => "Reversible",
-            Tier::ExternalReversible => "ExternalReversible",
-            Tier::Irreversible => "Irreversible",
-        }
-    }
-}
+/// A risk tier, as `tier = "..."` spells it: the runtime's `toolset::Tier` itself,
+/// shared through `toolset-names`.
+pub use toolset_names::Tier;
 
 /// A tool, as declared, every rule checked.
 pub struct Tool {
@@ -147,15 +102,15 @@ mod tests {
     #[test]
     fn every_tier_is_found_by_its_spelling() {
         for tier in Tier::ALL {
-            assert_eq!(Tier::from_spelling(tier.spelling()), Some(tier));
+            assert_eq!(Tier::parse(tier.as_str()), Some(tier));
         }
-        assert_eq!(Tier::from_spelling("read-only"), None);
+        assert_eq!(Tier::parse("read-only"), None);
     }
 
     #[test]
     fn a_tier_variant_is_its_spelling_in_camel_case() {
         for tier in Tier::ALL {
-            assert_eq!(crate::case::camel_case(tier.spelling()), tier.variant());
+            assert_eq!(crate::case::camel_case(tier.as_str()), tier.variant_name());
         }
     }
 }

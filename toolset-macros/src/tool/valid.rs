@@ -55,7 +55,7 @@ pub fn tool(
                     format!(
                         "a `propose_only` tool has no handler, so it must never auto-run, but tier \"{}\" can: \
                          use `tier = \"irreversible\"`",
-                        tier.spelling()
+                        tier.as_str()
                     ),
                 );
             }
@@ -124,9 +124,9 @@ fn escalate(attr: &ToolAttr, tier: Option<Tier>, cx: &mut Ctxt) -> Option<syn::P
 fn tier(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Tier> {
     let written = attr.tier.as_ref()?;
     let text = written.value();
-    let tier = Tier::from_spelling(&text);
+    let tier = Tier::parse(&text);
     if tier.is_none() {
-        let spellings = Tier::spellings();
+        let spellings = Tier::ALL.map(Tier::as_str);
         cx.error_at(
             written,
             format!(
@@ -147,7 +147,7 @@ fn missing_tier(attr: &ToolAttr, ident: &Ident, cx: &mut Ctxt) {
     }
     let message = format!(
         "tool `{ident}` has no risk tier: add `tier = \"...\"` to #[tool], one of {}",
-        quoted_list(&Tier::spellings())
+        quoted_list(&Tier::ALL.map(Tier::as_str))
     );
     // Underline the attribute's arguments, or the bare `#[tool]`.
     if attr.args.is_empty() {

@@ -154,6 +154,7 @@ fn strict_parameters(spec: &ToolSpec) -> Result<Value, String> {
 /// there is one, its place in the schema (`#/properties/labels`):
 ///
 /// ```
+/// use toolset::prelude::*;
 /// use toolset::{tool, toolset};
 /// use toolset::consumer::openai_chat;
 /// use std::collections::HashMap;

@@ -268,6 +268,7 @@ impl<T: ToolSet> McpServer<T> {
     /// lists and is gated against the new tools: a tool that vanished is unknown.
     ///
     /// ```no_run
+    /// # use toolset::prelude::*;
     /// # use toolset::{tool, toolset, Autonomy, DynamicTool, Tier, ToolContext};
     /// # pub struct Notes(Vec<String>);
     /// # /// List the notes.

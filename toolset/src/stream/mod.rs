@@ -88,6 +88,7 @@
 //! call still rejects the whole program.
 //!
 //! ```
+//! use toolset::prelude::*;
 //! use toolset::stream::{Anthropic, CallStream};
 //! use toolset::consumer::Format;
 //! use toolset::{Autonomy, Request, tool, toolset};

@@ -38,6 +38,7 @@ use std::sync::Arc;
 ///
 /// ```
 /// use serde_json::{json, Value};
+/// use toolset::prelude::*;
 /// use toolset::consumer::Format;
 /// use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
 ///

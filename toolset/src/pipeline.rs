@@ -1,0 +1,59 @@
+//! What a caller does with a set: gate the model's calls and apply the plan (a proposal
+//! is approved in [`Approvals`](crate::Approvals)). The methods every `toolset!` set has, written once here as provided methods
+//! of [`Pipeline`] (implemented for every [`ToolSet`]) instead of once per set by the
+//! macro.
+//!
+//! This file comes after the whole pipeline (it calls the request's gate and apply), so
+//! `set.rs`, which the stages import, imports none of them. Bring the methods into scope
+//! with `use toolset::prelude::*;` (or `use toolset::Pipeline;`).
+
+use crate::{
+    Autonomy, Plan, Policy, Rejected, Report, Request, ToolCall, ToolContext, ToolSet, Toolbox,
+};
+use std::future::Future;
+
+/// The pipeline of a set of tools: gate the model's calls, apply the plan. Implemented for every [`ToolSet`]; call it on the set's type, as
+/// `InboxTools::gate(calls, Autonomy::ReadOnly)`, with the trait in scope
+/// (`use toolset::prelude::*;`).
+pub trait Pipeline: ToolSet {
+    /// Verifies the model's whole program and splits it by tier: calls at or below
+    /// `autonomy` are approved, the rest become proposals. One bad call rejects all. The
+    /// gate of a fresh [`Request`] (nothing activated, injected, in its history or from a
+    /// toolbox): `Request::new(&Policy::new(autonomy)).gate(calls)`.
+    fn gate(
+        calls: impl IntoIterator<Item = ToolCall>,
+        autonomy: Autonomy,
+    ) -> Result<Plan<Self>, Rejected> {
+        Request::new(&Policy::new(autonomy)).gate(calls)
+    }
+
+    /// Like [`gate`](Self::gate), under a per-request policy that can only tighten.
+    fn gate_with(
+        calls: impl IntoIterator<Item = ToolCall>,
+        policy: &Policy<Self>,
+    ) -> Result<Plan<Self>, Rejected> {
+        Request::new(policy).gate(calls)
+    }
+
+    /// Runs the plan's approved calls against `state`: an outcome for every call.
+    fn apply<'a>(
+        state: &'a mut Self::State,
+        ctx: &'a ToolContext,
+        plan: Plan<Self>,
+    ) -> impl Future<Output = Report> + Send + 'a {
+        crate::apply::apply(state, ctx, plan)
+    }
+
+    /// A per-request policy starting at `autonomy`.
+    fn policy(autonomy: Autonomy) -> Policy<Self> {
+        Policy::new(autonomy)
+    }
+
+    /// A toolbox holding this set's tools, to add tools defined at run time to
+    /// (`.with(DynamicTool::new(..))?`): one gate, plan and apply for both.
+    fn toolbox() -> Toolbox<Self> {
+        Toolbox::new()
+    }
+}
+
+impl<T: ToolSet> Pipeline for T {}
