@@ -31,6 +31,10 @@
 //!   internally tagged enum) from a JSON array of its fields in order; the schema says
 //!   object. Excluded when serde accepts, the schema refuses, and the value holds an array
 //!   at a spot where the schema admits only objects.
+//! - **E5, a unit variant in map form.** serde_json reads an enum's unit variant `Low` from
+//!   `{"low": null}` as well as from `"low"`; the schema says the string. Excluded when
+//!   serde accepts, the schema refuses, and writing every one-key object holding `null` as
+//!   its key makes the schema accept and serde still accept.
 
 mod render_corpus;
 
@@ -514,6 +518,40 @@ fn has_sequence_form(value: &Value, schema: &Value, root: &Value) -> bool {
     }
 }
 
+/// `value` with every one-key object whose value is `null` written as its key: the map
+/// form of a unit variant (`{"low": null}`) as the string the schema states (`"low"`).
+fn unit_variant_maps_as_strings(value: &Value) -> Value {
+    match value {
+        Value::Object(object) if object.len() == 1 => {
+            let (key, child) = object.iter().next().expect("one entry");
+            if child.is_null() {
+                Value::String(key.clone())
+            } else {
+                Value::Object(Map::from_iter([(
+                    key.clone(),
+                    unit_variant_maps_as_strings(child),
+                )]))
+            }
+        }
+        Value::Object(object) => Value::Object(
+            object
+                .iter()
+                .map(|(key, child)| (key.clone(), unit_variant_maps_as_strings(child)))
+                .collect(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(unit_variant_maps_as_strings).collect())
+        }
+        _ => value.clone(),
+    }
+}
+
+/// E5: the disagreement is only the map form of unit variants (see the module docs).
+fn explained_by_unit_variant_maps(case: &Case, validator: &Validator, value: &Value) -> bool {
+    let rewritten = unit_variant_maps_as_strings(value);
+    rewritten != *value && validator.is_valid(&rewritten) && parses(case, &rewritten)
+}
+
 fn check_consumer(case: &Case, value: &Value) -> Result<(), TestCaseError> {
     let serde = parses(case, value);
     let schema = case.consumer_validator.is_valid(value);
@@ -531,6 +569,9 @@ fn check_consumer(case: &Case, value: &Value) -> Result<(), TestCaseError> {
         return Ok(());
     }
     if serde && !schema && explained_by_type_range_edge(&case.consumer_validator, value) {
+        return Ok(());
+    }
+    if serde && !schema && explained_by_unit_variant_maps(case, &case.consumer_validator, value) {
         return Ok(());
     }
     Err(TestCaseError::fail(format!(
@@ -634,6 +675,23 @@ fn e2_the_canonical_schema_states_the_u32_maximum() {
     assert!(!lookup.canonical_validator.is_valid(&value));
     assert!(!lookup.consumer_validator.is_valid(&value));
     assert!(!parses(lookup, &value));
+}
+
+#[test]
+fn e5_serde_reads_a_unit_variant_from_a_one_key_map() {
+    let set_priority = case("set_priority");
+    let map_form = json!({"id": 0, "priority": {"low": null}, "after": "low"});
+    assert!(parses(set_priority, &map_form));
+    assert!(!set_priority.consumer_validator.is_valid(&map_form));
+    let string_form = json!({"id": 0, "priority": "low", "after": "low"});
+    assert_eq!(unit_variant_maps_as_strings(&map_form), string_form);
+    assert!(parses(set_priority, &string_form));
+    assert!(set_priority.consumer_validator.is_valid(&string_form));
+    assert!(explained_by_unit_variant_maps(
+        set_priority,
+        &set_priority.consumer_validator,
+        &map_form
+    ));
 }
 
 #[test]

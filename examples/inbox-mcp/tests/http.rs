@@ -431,3 +431,63 @@ async fn calls_answer_over_http() {
     );
     assert_eq!(server.state().read().await.lines, ["one"]);
 }
+
+/// `McpServer::http_service` mounted at `/mcp` in a router of the host's own, served by
+/// axum on a loopback port, with or without axum's connect info (the client's address,
+/// which the `Host` check needs).
+async fn mount(with_connect_info: bool) -> (SocketAddr, McpServer<LedgerTools>) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("a bound address");
+    let server =
+        McpServer::<LedgerTools>::new(Ledger::default()).with_autonomy(Autonomy::Reversible);
+    let router =
+        axum::Router::new().nest_service("/mcp", server.clone().http_service(HttpConfig::new()));
+    tokio::spawn(async move {
+        let _ = if with_connect_info {
+            axum::serve(
+                listener,
+                router.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .await
+        } else {
+            axum::serve(listener, router).await
+        };
+    });
+    (addr, server)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_mounted_in_a_router_of_ones_own_answers_calls_behind_the_same_checks() {
+    let (addr, server) = mount(true).await;
+    let session = open_session(addr, &[]).await.expect("a session");
+    let reply = call_tool(addr, &session, 7, "append", json!({"line": "one"})).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(server.state().read().await.lines, ["one"]);
+    let refused = open_session(addr, &[("host", "evil.example")])
+        .await
+        .expect_err("a foreign host is refused by the mounted service too");
+    assert_eq!(refused.status, 403, "{refused:?}");
+    let refused = open_session(addr, &[("origin", "http://evil.example")])
+        .await
+        .expect_err("a foreign origin is refused by the mounted service too");
+    assert_eq!(refused.status, 403, "{refused:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_mounted_without_connect_info_refuses_every_request_and_says_how_to_mount_it() {
+    let (addr, server) = mount(false).await;
+    let refused = open_session(addr, &[])
+        .await
+        .expect_err("without the client's address the Host cannot be checked: refused");
+    assert_eq!(refused.status, 500, "{refused:?}");
+    assert!(
+        refused
+            .body
+            .contains("into_make_service_with_connect_info::<SocketAddr>()"),
+        "{}",
+        refused.body
+    );
+    assert!(server.state().read().await.lines.is_empty());
+}

@@ -48,9 +48,9 @@ pub(crate) fn too_many_connections(max: usize) -> String {
 /// A request without a `Host` header.
 pub(crate) const MISSING_HOST: &str = "Bad Request: a Host header is required";
 
-/// A request the listener did not tag with its connection (a server bug).
-pub(crate) const NO_CONNECTION_INFO: &str =
-    "Internal Server Error: the request carries no connection information";
+/// A request with no connection to check its Host against: neither tagged by the listener
+/// nor carrying axum's connect info (a router mounted without it).
+pub(crate) const NO_CONNECTION_INFO: &str = "Internal Server Error: the request carries no connection information; a host mounting `McpServer::http_service` must serve its router with `into_make_service_with_connect_info::<SocketAddr>()`";
 
 /// A request body that could not be read (the connection broke, or its framing is wrong).
 pub(crate) const UNREADABLE_BODY: &str = "Bad Request: the request body could not be read (the connection broke or its framing is wrong)";
