@@ -9,7 +9,7 @@ use crate::policy::Concealed;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
-    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult, ToolSet,
+    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolReply, ToolSet,
     ToolSpec, messages,
 };
 use futures_util::FutureExt;
@@ -66,10 +66,10 @@ impl Report {
 
     /// A tool result for every call, to send back to the model: each outcome, and a
     /// note for each call still awaiting approval.
-    pub fn results(&self) -> Vec<ToolResult> {
+    pub fn results(&self) -> Vec<ToolReply> {
         self.entries
             .iter()
-            .map(|entry| ToolResult {
+            .map(|entry| ToolReply {
                 call_id: entry.call.id.clone(),
                 name: entry.call.name.clone(),
                 output: match &entry.outcome {

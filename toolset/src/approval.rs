@@ -17,7 +17,7 @@ use crate::proposal_store::{Decision, ProposalStore, Resolution, ResolveOutcome,
 use crate::request::Approvable;
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    CallProblem, Effect, Request, SealKey, StoreError, Tier, ToolCall, ToolOutput, ToolResult,
+    CallProblem, Effect, Request, SealKey, StoreError, Tier, ToolCall, ToolOutput, ToolReply,
     ToolSet, messages, trace,
 };
 use serde::{Deserialize, Serialize};
@@ -374,7 +374,7 @@ impl<S: ProposalStore> Approvals<S> {
     /// under the call's id (or as a follow-up). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
-    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolResult, ApprovalError> {
+    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolReply, ApprovalError> {
         let proposal = self.pending(&signed.proposal)?;
         if signed.digest != proposal.digest() {
             return Err(ApprovalError::ArgumentsChanged);
@@ -382,7 +382,7 @@ impl<S: ProposalStore> Approvals<S> {
         self.resolve(&proposal.id, Decision::Declined)?;
         trace::proposal_declined(&proposal);
         let call = proposal.call;
-        Ok(ToolResult {
+        Ok(ToolReply {
             call_id: call.id,
             name: call.name,
             output: ToolOutput::error(messages::declined(reason)),

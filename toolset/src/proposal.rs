@@ -11,7 +11,7 @@ use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
 use crate::toolbox::RuntimeTool;
 use crate::verify::verify_arguments;
 use crate::{
-    CallProblem, ProblemKind, Tier, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet, messages,
+    CallProblem, ProblemKind, Tier, ToolCall, ToolName, ToolOutput, ToolReply, ToolSet, messages,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -241,12 +241,12 @@ impl Proposal {
     }
 
     /// The result to send the model while the proposal waits (the "continue" style).
-    pub fn pending_result(&self) -> ToolResult {
+    pub fn pending_result(&self) -> ToolReply {
         self.result(ToolOutput::text(messages::AWAITING_APPROVAL))
     }
 
-    fn result(&self, output: ToolOutput) -> ToolResult {
-        ToolResult {
+    fn result(&self, output: ToolOutput) -> ToolReply {
+        ToolReply {
             call_id: self.call.id.clone(),
             name: self.call.name.clone(),
             output,
