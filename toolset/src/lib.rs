@@ -101,7 +101,7 @@ pub use apply::{Entry, Report};
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
 pub use call::ToolCall;
-pub use check::check;
+pub use check::check_declarations;
 pub use consumer::error::ProviderError;
 pub use context::{Extensions, Progress, ProgressSink, ToolContext};
 pub use declaration::DeclarationProblem;
