@@ -80,7 +80,6 @@ mod integer_format;
 use __private::messages;
 mod output;
 mod policy;
-mod proposal_store;
 mod set;
 mod spec;
 pub mod stream;
@@ -96,6 +95,7 @@ pub mod consumer;
 pub mod mcp;
 pub mod schema;
 pub mod search;
+pub mod store;
 
 pub use apply::{Entry, Report};
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
@@ -115,10 +115,8 @@ pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::{Proposal, ProposalId};
 #[cfg(feature = "sqlite")]
-pub use proposal_store::SqliteStore;
-pub use proposal_store::{
-    Decision, Effect, MemoryStore, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
-};
+pub use store::SqliteStore;
+pub use store::MemoryStore;
 pub use request::{Activations, Request};
 pub use search::ToolSearch;
 pub use set::{Access, Escalation, Tool, ToolHandler, ToolName, ToolSet};

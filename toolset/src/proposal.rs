@@ -65,7 +65,7 @@ pub(crate) fn now_ms() -> u64 {
 
 /// A call the gate withheld: only a human may let it happen.
 ///
-/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::ProposalStore).
+/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::store::ProposalStore).
 /// Approving it ([`Approvals::approve`](crate::Approvals::approve) with what the human
 /// [signed](Proposal::sign)) re-verifies the call under the request in force then, against
 /// the tool's current declaration, and binds to exactly what was reviewed.
