@@ -7,8 +7,7 @@ use toolset::prelude::*;
 use toolset::store::{Decision, ProposalStore};
 use toolset::{
     ApprovalError, Approvals, Approved, Autonomy, Escalation, MemoryStore, ProblemKind, Proposal,
-    ProposalId, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool,
-    toolset,
+    ProposalId, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool, toolset,
 };
 
 /// What ran, so a test can count it.

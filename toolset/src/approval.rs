@@ -13,14 +13,13 @@
 use crate::digest::set_fingerprint;
 use crate::plan::{Plan, effective_tier};
 use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::request::Approvable;
 use crate::store::{
     Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
 };
-use crate::request::Approvable;
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    CallProblem, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply,
-    ToolSet, messages, trace,
+    CallProblem, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages, trace,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -93,11 +93,11 @@ mod pipeline;
 pub mod consumer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod report;
 pub mod schema;
 pub mod search;
 pub mod store;
 
-pub use apply::{Entry, Report};
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
 pub use call::ToolCall;
@@ -114,13 +114,14 @@ pub use pipeline::Pipeline;
 pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::{Proposal, ProposalId};
-#[cfg(feature = "sqlite")]
-pub use store::SqliteStore;
-pub use store::MemoryStore;
+pub use report::Report;
 pub use request::{Activations, Request};
 pub use search::ToolSearch;
 pub use set::{Access, Escalation, Tool, ToolHandler, ToolName, ToolSet};
 pub use spec::ToolSpec;
+pub use store::MemoryStore;
+#[cfg(feature = "sqlite")]
+pub use store::SqliteStore;
 pub use tier::{Autonomy, Tier};
 pub use tokio_util::sync::CancellationToken;
 pub use toolbox::{DynamicTool, RegistrationError, Toolbox};
