@@ -8,11 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::context::CancellationToken;
 use toolset::prelude::*;
-use toolset::{
-    Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
-    toolset,
-};
+use toolset::{Autonomy, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool, toolset};
 
 /// The state of the edge tools: none is needed.
 pub struct Repo;

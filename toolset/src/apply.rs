@@ -7,11 +7,11 @@ use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::policy::Concealed;
 use crate::report::{Entry, Report};
+use crate::set::Access;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
-    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolSet, ToolSpec,
-    messages,
+    Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolSet, ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use futures_util::future::Either;

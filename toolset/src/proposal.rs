@@ -8,11 +8,10 @@
 //! store and show (the call, tier, escalation reason) is under its digest and seal.
 
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
+use crate::set::ToolName;
 use crate::toolbox::RuntimeTool;
 use crate::verify::verify_arguments;
-use crate::{
-    CallProblem, ProblemKind, Tier, ToolCall, ToolName, ToolOutput, ToolReply, ToolSet, messages,
-};
+use crate::{CallProblem, ProblemKind, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -166,7 +165,7 @@ impl Proposal {
 
     /// The tool's title in the set `T` as declared now, if it declares one.
     pub fn title<T: ToolSet>(&self) -> Option<&'static str> {
-        let name = <T::Name as crate::ToolName>::from_name(&self.call.name)?;
+        let name = <T::Name as ToolName>::from_name(&self.call.name)?;
         T::spec_of(name).title()
     }
 
