@@ -261,6 +261,7 @@ fn quoted(reason: Option<&str>) -> String {
 /// [`decline`](Self::decline). The same for a tool of the set and a runtime tool.
 ///
 /// ```
+/// use toolset::prelude::*;
 /// use toolset::{Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, tool, toolset};
 ///
 /// /// Send an email.
