@@ -11,7 +11,8 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use toolset::consumer::{Format, Order, tool_list};
-use toolset::{Activations, Autonomy, Policy, Request, ToolName, ToolSet};
+use toolset::set::ToolName;
+use toolset::{Activations, Autonomy, Policy, Request, ToolSet};
 use toolset_benches::toolset_100;
 
 type Tools = toolset_100::Tools;

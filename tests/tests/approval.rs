@@ -4,10 +4,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::prelude::*;
+use toolset::store::{Decision, ProposalStore};
 use toolset::{
-    ApprovalError, Approvals, Approved, Autonomy, Decision, Escalation, MemoryStore, ProblemKind,
-    Proposal, ProposalId, ProposalStore, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool,
-    toolset,
+    ApprovalError, Approvals, Approved, Autonomy, Escalation, MemoryStore, ProblemKind, Proposal,
+    ProposalId, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool, toolset,
 };
 
 /// What ran, so a test can count it.

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use toolset::prelude::*;
-use toolset::{Approvals, Autonomy, ProposalId, ProposalStore, SqliteStore, ToolCall};
+use toolset::store::ProposalStore;
+use toolset::{Approvals, Autonomy, ProposalId, SqliteStore, ToolCall};
 use toolset_tests::ledger::{LedgerTools, runs};
 
 const WORKER: &str = env!("CARGO_BIN_EXE_approval_worker");
@@ -166,7 +167,7 @@ fn a_resolver_killed_at_random_points_leaves_every_proposal_pending_or_resolved_
             let resolution = stored
                 .resolution
                 .expect("a call that ran was resolved first");
-            assert_eq!(resolution.decision, toolset::Decision::Approved);
+            assert_eq!(resolution.decision, toolset::store::Decision::Approved);
         }
     }
     // Every line of the ledger is one of the proposals' notes: none torn by a kill.

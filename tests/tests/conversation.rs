@@ -6,7 +6,7 @@ use serde_json::Value;
 use toolset::consumer::{anthropic, gemini, openai_chat, openai_responses};
 use toolset::prelude::*;
 use toolset::{
-    Approvals, Approved, Autonomy, MemoryStore, Report, ToolCall, ToolContext, ToolResult, tool,
+    Approvals, Approved, Autonomy, MemoryStore, Report, ToolCall, ToolContext, ToolReply, tool,
     toolset,
 };
 
@@ -36,7 +36,7 @@ toolset! {
 
 /// A batch of a read and a delete at `Reversible`: the read runs, the delete waits. The
 /// batch's report, and the late result of approving and running the delete.
-async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolResult>) {
+async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolReply>) {
     let calls = [
         ToolCall::new("call_r", "read_note", r#"{"id":1}"#),
         ToolCall::new("call_d", "delete_note", r#"{"id":4}"#),

@@ -8,11 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::context::CancellationToken;
 use toolset::prelude::*;
-use toolset::{
-    Autonomy, CancellationToken, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool,
-    toolset,
-};
+use toolset::{Autonomy, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool, toolset};
 
 /// The state of the edge tools: none is needed.
 pub struct Repo;
@@ -190,7 +188,7 @@ fn a_constraint_the_validator_cannot_compile_refuses_every_call_of_its_tool() {
 
 #[test]
 fn a_set_check_names_every_tool_whose_constraints_cannot_be_checked() {
-    let problems = TagTools::check().expect_err("list_tags is misdeclared");
+    let problems = TagTools::check_declarations().expect_err("list_tags is misdeclared");
     let tools: Vec<&str> = problems.iter().map(|problem| problem.tool).collect();
     assert_eq!(tools, ["list_tags"]);
     let text = problems[0].to_string();
@@ -199,7 +197,7 @@ fn a_set_check_names_every_tool_whose_constraints_cannot_be_checked() {
         "{text}"
     );
     assert!(text.contains("pattern"), "{text}");
-    assert_eq!(toolset::check::<RepoTools>(), Ok(()));
+    assert_eq!(toolset::check_declarations::<RepoTools>(), Ok(()));
 }
 
 /// Resize a volume.

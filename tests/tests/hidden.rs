@@ -14,7 +14,7 @@ use toolset::consumer::{Format, anthropic};
 use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
-    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext, ToolName,
+    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext,
     ToolOutput, ToolSearch, ToolSet, tool, toolset,
 };
 

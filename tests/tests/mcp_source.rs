@@ -4,11 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use toolset::context::{Progress, ProgressSink};
 use toolset::prelude::*;
 use toolset::toolbox::McpTools;
 use toolset::{
-    Autonomy, Outcome, ProblemKind, Progress, ProgressSink, Tier, ToolCall, ToolContext, Toolbox,
-    tool, toolset,
+    Autonomy, Outcome, ProblemKind, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
 };
 
 /// The host's own state.

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use toolset::consumer::{Format, anthropic, gemini, mcp, openai_chat, openai_responses};
-use toolset::{ProviderError, ToolCall, ToolOutput, ToolResult};
+use toolset::{ProviderError, ToolCall, ToolOutput, ToolReply};
 
 fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/providers")
@@ -327,11 +327,11 @@ fn provider_error_is_a_std_error() {
 
 // ---- rendering results back --------------------------------------------------------
 
-fn results_for(calls: &[ToolCall]) -> Vec<ToolResult> {
+fn results_for(calls: &[ToolCall]) -> Vec<ToolReply> {
     calls
         .iter()
         .enumerate()
-        .map(|(index, call)| ToolResult {
+        .map(|(index, call)| ToolReply {
             call_id: call.id.clone(),
             name: call.name.clone(),
             output: if index == 0 {
@@ -429,7 +429,7 @@ fn mcp_result_carries_structured_content_and_error_flag() {
 
 #[test]
 fn an_output_without_content_is_sent_as_done() {
-    let result = ToolResult {
+    let result = ToolReply {
         call_id: "c1".into(),
         name: "archive".into(),
         output: ToolOutput::empty(),
@@ -454,7 +454,7 @@ fn an_output_without_content_is_sent_as_done() {
 #[test]
 fn images_go_where_the_format_allows_them() {
     let output = ToolOutput::text("chart").with_image("iVBORw0KGgo=", "image/png");
-    let results = [ToolResult {
+    let results = [ToolReply {
         call_id: "c1".into(),
         name: "plot".into(),
         output: output.clone(),

@@ -45,8 +45,9 @@ use render_corpus::Corpus;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
+use toolset::ToolSet;
 use toolset::consumer::{Format, tool_value};
-use toolset::{ToolName, ToolSet};
+use toolset::set::ToolName;
 use toolset_tests::exclusions::{huge_integers_zeroed, integral_floats_as_integers};
 
 type Name = <Corpus as ToolSet>::Name;

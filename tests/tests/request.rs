@@ -9,7 +9,7 @@ use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
     Activations, Autonomy, DynamicTool, Outcome, Policy, ProblemKind, Request, Tier, ToolCall,
-    ToolContext, ToolName, ToolOutput, ToolSearch, Toolbox, tool, toolset,
+    ToolContext, ToolOutput, ToolSearch, Toolbox, tool, toolset,
 };
 
 /// Tell the time.

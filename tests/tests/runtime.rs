@@ -4,10 +4,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use toolset::context::CancellationToken;
 use toolset::prelude::*;
 use toolset::{
-    Autonomy, CancellationToken, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
-    tool, toolset,
+    Autonomy, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError, tool, toolset,
 };
 
 /// The state of the test agent: a log of writes, and counters of what runs at once.

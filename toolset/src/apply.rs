@@ -6,15 +6,15 @@
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::policy::Concealed;
+use crate::report::{Entry, Report};
+use crate::set::Access;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
-    Access, Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolResult, ToolSet,
-    ToolSpec, messages,
+    Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolSet, ToolSpec, messages,
 };
 use futures_util::FutureExt;
 use futures_util::future::Either;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
 use std::future::{Future, poll_fn};
@@ -26,60 +26,6 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::RwLock;
 use tracing::Span;
-
-/// What happened to one call of the program.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Entry {
-    /// The call as the model made it.
-    pub call: ToolCall,
-    /// The tool's declared tier.
-    pub tier: Tier,
-    /// Its outcome; `None` when the call was proposed to a human and did not run.
-    pub outcome: Option<Outcome>,
-    /// How long the call took, from the start of its run to its outcome (a timeout or a
-    /// cancellation included); `None` when no handler was started: the call was
-    /// proposed, refused, or answered by the gate (a tool search). One clock reading
-    /// ends a call and starts the one that runs right after it, so the durations of a
-    /// program's calls add up to the time its calls ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<Duration>,
-}
-
-/// The outcome of every call of an applied plan, in the model's order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    entries: Vec<Entry>,
-}
-
-impl Report {
-    /// Every call with what happened to it.
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    /// The calls that ran (or were refused at apply time) with their outcomes.
-    pub fn outcomes(&self) -> impl Iterator<Item = (&ToolCall, &Outcome)> + '_ {
-        self.entries
-            .iter()
-            .filter_map(|entry| entry.outcome.as_ref().map(|outcome| (&entry.call, outcome)))
-    }
-
-    /// A tool result for every call, to send back to the model: each outcome, and a
-    /// note for each call still awaiting approval.
-    pub fn results(&self) -> Vec<ToolResult> {
-        self.entries
-            .iter()
-            .map(|entry| ToolResult {
-                call_id: entry.call.id.clone(),
-                name: entry.call.name.clone(),
-                output: match &entry.outcome {
-                    Some(outcome) => outcome.to_tool_output(),
-                    None => ToolOutput::text(messages::AWAITING_APPROVAL),
-                },
-            })
-            .collect()
-    }
-}
 
 /// How apply reaches the state the calls run against, and the host's limit on each run.
 ///
@@ -379,7 +325,7 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
         }
         clock = Some(last);
     }
-    Report { entries }
+    Report::new(entries)
 }
 
 /// One approved call as apply runs it: a compiled tool's typed call, or a runtime tool's

@@ -13,12 +13,13 @@
 use crate::digest::set_fingerprint;
 use crate::plan::{Plan, effective_tier};
 use crate::proposal::{Proposal, ProposalId, now_ms};
-use crate::proposal_store::{Decision, ProposalStore, Resolution, ResolveOutcome, Stored};
 use crate::request::Approvable;
+use crate::store::{
+    Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
+};
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    CallProblem, Effect, Request, SealKey, StoreError, Tier, ToolCall, ToolOutput, ToolResult,
-    ToolSet, messages, trace,
+    CallProblem, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages, trace,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -260,6 +261,7 @@ fn quoted(reason: Option<&str>) -> String {
 /// [`decline`](Self::decline). The same for a tool of the set and a runtime tool.
 ///
 /// ```
+/// use toolset::prelude::*;
 /// use toolset::{Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, tool, toolset};
 ///
 /// /// Send an email.
@@ -374,7 +376,7 @@ impl<S: ProposalStore> Approvals<S> {
     /// under the call's id (or as a follow-up). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
-    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolResult, ApprovalError> {
+    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolReply, ApprovalError> {
         let proposal = self.pending(&signed.proposal)?;
         if signed.digest != proposal.digest() {
             return Err(ApprovalError::ArgumentsChanged);
@@ -382,7 +384,7 @@ impl<S: ProposalStore> Approvals<S> {
         self.resolve(&proposal.id, Decision::Declined)?;
         trace::proposal_declined(&proposal);
         let call = proposal.call;
-        Ok(ToolResult {
+        Ok(ToolReply {
             call_id: call.id,
             name: call.name,
             output: ToolOutput::error(messages::declined(reason)),

@@ -21,9 +21,9 @@ use crate::declaration::{DeclarationProblem, problems};
 ///
 /// toolset! { pub Users<()> = [find_user]; }
 ///
-/// assert_eq!(toolset::check::<Users>(), Ok(()));
-/// assert_eq!(Users::check(), Ok(())); // the same, through `ToolSet`
+/// assert_eq!(toolset::check_declarations::<Users>(), Ok(()));
+/// assert_eq!(Users::check_declarations(), Ok(())); // the same, through `ToolSet`
 /// ```
-pub fn check<T: ToolSet>() -> Result<(), Vec<DeclarationProblem>> {
+pub fn check_declarations<T: ToolSet>() -> Result<(), Vec<DeclarationProblem>> {
     problems(T::specs())
 }

@@ -17,12 +17,12 @@
 //! The late result is what approving and applying gives (`report.results()` of the
 //! one-call plan) or what [`Approvals::decline`](crate::Approvals::decline) returns.
 
-use crate::{Report, ToolResult};
+use crate::{Report, ToolReply};
 
 impl Report {
     /// The results of the calls that have their answer now, in order, leaving out each
     /// call awaiting approval: what the pause style has to send so far.
-    pub fn settled_results(&self) -> Vec<ToolResult> {
+    pub fn settled_results(&self) -> Vec<ToolReply> {
         self.results()
             .into_iter()
             .zip(self.entries())
@@ -35,7 +35,7 @@ impl Report {
     /// late result in `late` (matched by call id): what the pause style sends once the
     /// proposals are resolved. A pending call with no late result yet is answered
     /// "awaiting approval", so no call is ever left unanswered.
-    pub fn results_with_late(&self, late: &[ToolResult]) -> Vec<ToolResult> {
+    pub fn results_with_late(&self, late: &[ToolReply]) -> Vec<ToolReply> {
         self.results()
             .into_iter()
             .zip(self.entries())

@@ -1,12 +1,13 @@
 //! [`DeclarationProblem`] and how one is found in a list of specs: a leaf under the set's
-//! trait (`ToolSet::check`, `set.rs`) and the root's [`check`](crate::check) (`check.rs`).
+//! trait (`ToolSet::check_declarations`, `set.rs`) and the root's
+//! [`check_declarations`](crate::check_declarations) (`check.rs`).
 
 use crate::ToolSpec;
 use std::fmt;
 
 /// A tool whose declaration is broken in a way the compiler could not see. The gate
 /// refuses every call of such a tool (telling the model it is not its fault); a test
-/// calling [`check`](crate::check) fails on it first.
+/// calling [`check_declarations`](crate::check_declarations) fails on it first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeclarationProblem {
     /// The tool's name.

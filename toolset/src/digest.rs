@@ -134,10 +134,10 @@ pub struct SealKey(Vec<u8>);
 
 impl SealKey {
     /// A key from secret bytes; at least 32 of them (HMAC-SHA256's block of entropy).
-    pub fn new(secret: impl Into<Vec<u8>>) -> Result<SealKey, ShortKey> {
+    pub fn new(secret: impl Into<Vec<u8>>) -> Result<SealKey, SealKeyTooShort> {
         let secret = secret.into();
         if secret.len() < 32 {
-            return Err(ShortKey(secret.len()));
+            return Err(SealKeyTooShort(secret.len()));
         }
         Ok(SealKey(secret))
     }
@@ -211,9 +211,9 @@ impl fmt::Debug for SealKey {
 
 /// A seal key shorter than 32 bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShortKey(usize);
+pub struct SealKeyTooShort(usize);
 
-impl fmt::Display for ShortKey {
+impl fmt::Display for SealKeyTooShort {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -223,7 +223,7 @@ impl fmt::Display for ShortKey {
     }
 }
 
-impl std::error::Error for ShortKey {}
+impl std::error::Error for SealKeyTooShort {}
 
 #[cfg(test)]
 mod tests {

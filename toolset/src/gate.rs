@@ -9,7 +9,7 @@ use crate::toolbox::RuntimeTool;
 use crate::verify::{
     CallProblem, ProblemKind, Verified, verify_arguments, verify_runtime_arguments,
 };
-use crate::{ToolCall, ToolOutput, ToolResult, ToolSet, messages};
+use crate::{ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
@@ -68,7 +68,7 @@ impl Rejected {
     /// One result per distinct call id, in the calls' order: a provider refuses a reply
     /// with two results for one id, so the calls sharing an id share the first one's
     /// result (its problems say which calls share it). Linear in the number of calls.
-    pub fn results(&self) -> Vec<ToolResult> {
+    pub fn results(&self) -> Vec<ToolReply> {
         // The problems of each call, in one pass.
         let mut messages: Vec<Vec<&str>> = vec![Vec::new(); self.calls.len()];
         for (problem, &index) in self.problems.iter().zip(&self.problem_calls) {
@@ -88,7 +88,7 @@ impl Rejected {
                 } else {
                     ToolOutput::error(problems.join(" "))
                 };
-                ToolResult {
+                ToolReply {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
                     output,

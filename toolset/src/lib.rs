@@ -70,7 +70,7 @@ mod verify;
 mod action_key;
 mod blocking;
 mod check;
-mod context;
+pub mod context;
 mod declaration;
 mod describe;
 mod digest;
@@ -80,8 +80,7 @@ mod integer_format;
 use __private::messages;
 mod output;
 mod policy;
-mod proposal_store;
-mod set;
+pub mod set;
 mod spec;
 pub mod stream;
 mod tier;
@@ -94,38 +93,37 @@ mod pipeline;
 pub mod consumer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod report;
 pub mod schema;
 pub mod search;
+pub mod store;
 
-pub use apply::{Entry, Report};
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
 pub use call::ToolCall;
-pub use check::check;
+pub use check::check_declarations;
 pub use consumer::error::ProviderError;
-pub use context::{Extensions, Progress, ProgressSink, ToolContext};
+pub use context::ToolContext;
 pub use declaration::DeclarationProblem;
-pub use digest::{SealKey, ShortKey};
+pub use digest::{SealKey, SealKeyTooShort};
 pub use error::{ToolError, ToolErrorKind};
 pub use gate::Rejected;
 pub use outcome::Outcome;
-pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolResult};
+pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolReply};
 pub use pipeline::Pipeline;
 pub use plan::Plan;
 pub use policy::Policy;
 pub use proposal::{Proposal, ProposalId};
-#[cfg(feature = "sqlite")]
-pub use proposal_store::SqliteStore;
-pub use proposal_store::{
-    Decision, Effect, MemoryStore, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
-};
+pub use report::Report;
 pub use request::{Activations, Request};
 pub use search::ToolSearch;
-pub use set::{Access, Escalation, Tool, ToolHandler, ToolName, ToolSet};
+pub use set::{Escalation, ToolSet};
 pub use spec::ToolSpec;
+pub use store::MemoryStore;
+#[cfg(feature = "sqlite")]
+pub use store::SqliteStore;
 pub use tier::{Autonomy, Tier};
-pub use tokio_util::sync::CancellationToken;
-pub use toolbox::{DynamicTool, RegistrationError, Toolbox};
+pub use toolbox::{DynamicTool, Toolbox};
 pub use verify::{CallProblem, ProblemKind};
 
 #[doc = include_str!("../docs/tool.md")]
@@ -142,5 +140,6 @@ pub mod __private;
 /// `use toolset::prelude::*;`. (The set's methods are the traits' provided methods, not
 /// an inherent block the macro writes for every set.)
 pub mod prelude {
-    pub use crate::{Pipeline, ToolName, ToolSet};
+    pub use crate::set::ToolName;
+    pub use crate::{Pipeline, ToolSet};
 }

@@ -192,10 +192,10 @@ impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolOutput for Result<T, E> {
     }
 }
 
-/// One result to send back to the model for one call: the provider-neutral form the
-/// `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
+/// What goes back to the model for one call (a struct, not a `Result`): the
+/// provider-neutral form the `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResult {
+pub struct ToolReply {
     /// The id of the call this answers.
     pub call_id: String,
     /// The tool name the model used (Gemini matches results by name).

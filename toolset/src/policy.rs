@@ -1,6 +1,7 @@
 //! A per-request policy: it can only tighten what the set declares.
 
-use crate::{Autonomy, ToolName, ToolSet};
+use crate::set::ToolName;
+use crate::{Autonomy, ToolSet};
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -8,11 +8,10 @@
 //! store and show (the call, tier, escalation reason) is under its digest and seal.
 
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
+use crate::set::ToolName;
 use crate::toolbox::RuntimeTool;
 use crate::verify::verify_arguments;
-use crate::{
-    CallProblem, ProblemKind, Tier, ToolCall, ToolName, ToolOutput, ToolResult, ToolSet, messages,
-};
+use crate::{CallProblem, ProblemKind, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -65,7 +64,7 @@ pub(crate) fn now_ms() -> u64 {
 
 /// A call the gate withheld: only a human may let it happen.
 ///
-/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::ProposalStore).
+/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::store::ProposalStore).
 /// Approving it ([`Approvals::approve`](crate::Approvals::approve) with what the human
 /// [signed](Proposal::sign)) re-verifies the call under the request in force then, against
 /// the tool's current declaration, and binds to exactly what was reviewed.
@@ -166,7 +165,7 @@ impl Proposal {
 
     /// The tool's title in the set `T` as declared now, if it declares one.
     pub fn title<T: ToolSet>(&self) -> Option<&'static str> {
-        let name = <T::Name as crate::ToolName>::from_name(&self.call.name)?;
+        let name = <T::Name as ToolName>::from_name(&self.call.name)?;
         T::spec_of(name).title()
     }
 
@@ -241,12 +240,12 @@ impl Proposal {
     }
 
     /// The result to send the model while the proposal waits (the "continue" style).
-    pub fn pending_result(&self) -> ToolResult {
+    pub fn pending_result(&self) -> ToolReply {
         self.result(ToolOutput::text(messages::AWAITING_APPROVAL))
     }
 
-    fn result(&self, output: ToolOutput) -> ToolResult {
-        ToolResult {
+    fn result(&self, output: ToolOutput) -> ToolReply {
+        ToolReply {
             call_id: self.call.id.clone(),
             name: self.call.name.clone(),
             output,

@@ -37,9 +37,10 @@ use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
 };
+use crate::set::ToolName;
 use crate::toolbox::{RuntimeTool, Toolbox};
 use crate::{Autonomy, CallProblem, ProblemKind, messages, trace};
-use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolName, ToolOutput, ToolSet, ToolSpec};
+use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::cell::OnceCell;

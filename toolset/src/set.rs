@@ -208,8 +208,8 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
     }
 
     /// Every tool whose declaration is broken in a way only run time sees (see
-    /// [`crate::check`]); call it from a test.
-    fn check() -> Result<(), Vec<crate::DeclarationProblem>> {
+    /// [`crate::check_declarations`]); call it from a test.
+    fn check_declarations() -> Result<(), Vec<crate::DeclarationProblem>> {
         crate::declaration::problems(Self::specs())
     }
 }

@@ -239,7 +239,7 @@ impl ToolSpec {
 
     /// What is wrong with the tool's declaration that only run time can see, if anything:
     /// a constraint of its schema that cannot be checked. The gate refuses every call of
-    /// such a tool; [`crate::check`] reports it, for a test to fail on.
+    /// such a tool; [`crate::check_declarations`] reports it, for a test to fail on.
     pub fn declaration_problem(&self) -> Option<String> {
         if !self.is_constrained() {
             return None;

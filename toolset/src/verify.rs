@@ -26,7 +26,7 @@ pub enum ProblemKind {
     InvalidArguments,
     /// The tool's declaration is broken (a constraint of its schema cannot be checked):
     /// no call of it can be verified, so none runs. Not the model's mistake; see
-    /// [`crate::check`].
+    /// [`crate::check_declarations`].
     Misdeclared,
     /// The call has no id, or shares its id with another call of the program: its result
     /// could not be told apart (providers refuse a reply with two results for one id).

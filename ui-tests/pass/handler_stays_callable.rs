@@ -2,7 +2,8 @@
 //! The handler stays a plain async fn: a test calls it directly, with its own state and
 //! arguments, without going through a set. And the set dispatches to the same fn.
 
-use toolset::{Access, Json, ToolContext, ToolError, ToolSet, tool, toolset};
+use toolset::set::Access;
+use toolset::{Json, ToolContext, ToolError, ToolSet, tool, toolset};
 
 #[derive(Default)]
 pub struct Inbox {

@@ -2,7 +2,8 @@
 //! Sets: without `<State>` (the state is `()`), several in one `toolset!`, entries named
 //! by path, one tool in two sets, trailing commas.
 
-use toolset::{ToolName, ToolSet, tool, toolset};
+use toolset::set::ToolName;
+use toolset::{ToolSet, tool, toolset};
 
 /// Tools of the calendar, in their own module.
 pub mod calendar {

@@ -18,7 +18,8 @@ use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolset::prelude::*;
-use toolset::{Access, Autonomy, ToolContext, ToolName, ToolSet};
+use toolset::set::Access;
+use toolset::{Autonomy, ToolContext, ToolSet};
 use toolset_benches::{program, runtime, spread_calls, toolset_100};
 use tracing_subscriber::layer::SubscriberExt;
 

@@ -149,7 +149,7 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
 }
 
 /// Prints the follow-up message that delivers late results to the model.
-fn follow_up(late: &[toolset::ToolResult]) {
+fn follow_up(late: &[toolset::ToolReply]) {
     println!("Follow-up message for the model:");
     show::messages(&[openai_chat::follow_up(late)]);
 }
@@ -327,7 +327,7 @@ async fn conversation(
 
 /// The `role: "tool"` messages answering a batch, one per call, to append to the
 /// conversation after the assistant message that made the calls.
-fn tool_messages(results: &[toolset::ToolResult]) -> Vec<serde_json::Value> {
+fn tool_messages(results: &[toolset::ToolReply]) -> Vec<serde_json::Value> {
     match openai_chat::results(results) {
         serde_json::Value::Array(messages) => messages,
         other => vec![other],

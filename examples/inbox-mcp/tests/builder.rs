@@ -6,7 +6,8 @@ use rmcp::model::CallToolRequestParams;
 use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::mcp::McpServer;
-use toolset::{Autonomy, Policy, Request, ToolName, tool, toolset};
+use toolset::set::ToolName;
+use toolset::{Autonomy, Policy, Request, tool, toolset};
 
 /// Count of shipments made.
 #[derive(Default)]

@@ -15,7 +15,8 @@ use serde_json::json;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use toolset::mcp::McpServer;
-use toolset::{Autonomy, Policy, ToolName};
+use toolset::set::ToolName;
+use toolset::{Autonomy, Policy};
 
 /// A client that tells the test each `notifications/tools/list_changed`.
 #[derive(Clone)]

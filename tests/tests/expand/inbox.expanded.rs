@@ -38,7 +38,7 @@ pub struct set_due_date {
 }
 const _: () = {
     #[automatically_derived]
-    impl ::toolset::Tool for set_due_date {
+    impl ::toolset::set::Tool for set_due_date {
         type Args = Self;
         const NAME: &'static str = "set_due_date";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
@@ -53,11 +53,11 @@ const _: () = {
             );
     }
     #[automatically_derived]
-    impl ::toolset::ToolHandler<Inbox> for set_due_date {
+    impl ::toolset::set::ToolHandler<Inbox> for set_due_date {
         fn call<'a>(
-            state: ::toolset::Access<'a, Inbox>,
+            state: ::toolset::set::Access<'a, Inbox>,
             _ctx: &'a ::toolset::ToolContext,
-            args: <Self as ::toolset::Tool>::Args,
+            args: <Self as ::toolset::set::Tool>::Args,
         ) -> impl ::std::future::Future<
             Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
         > + ::std::marker::Send + 'a
@@ -68,7 +68,7 @@ const _: () = {
                 let ::std::option::Option::Some(state) = state.exclusive() else {
                     return ::std::result::Result::Err(
                         ::toolset::__private::exclusive_access_required(
-                            <Self as ::toolset::Tool>::NAME,
+                            <Self as ::toolset::set::Tool>::NAME,
                         ),
                     );
                 };
@@ -107,7 +107,7 @@ pub struct search {
 }
 const _: () = {
     #[automatically_derived]
-    impl ::toolset::Tool for search {
+    impl ::toolset::set::Tool for search {
         type Args = Self;
         const NAME: &'static str = "search";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
@@ -122,11 +122,11 @@ const _: () = {
             );
     }
     #[automatically_derived]
-    impl ::toolset::ToolHandler<Inbox> for search {
+    impl ::toolset::set::ToolHandler<Inbox> for search {
         fn call<'a>(
-            state: ::toolset::Access<'a, Inbox>,
+            state: ::toolset::set::Access<'a, Inbox>,
             ctx: &'a ::toolset::ToolContext,
-            args: <Self as ::toolset::Tool>::Args,
+            args: <Self as ::toolset::set::Tool>::Args,
         ) -> impl ::std::future::Future<
             Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
         > + ::std::marker::Send + 'a
@@ -161,7 +161,7 @@ pub async fn create_item(state: &mut Inbox, new: NewItem) -> String {
 pub struct create_item {}
 const _: () = {
     #[automatically_derived]
-    impl ::toolset::Tool for create_item {
+    impl ::toolset::set::Tool for create_item {
         type Args = NewItem;
         const NAME: &'static str = "create-item";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
@@ -173,11 +173,11 @@ const _: () = {
             .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
-    impl ::toolset::ToolHandler<Inbox> for create_item {
+    impl ::toolset::set::ToolHandler<Inbox> for create_item {
         fn call<'a>(
-            state: ::toolset::Access<'a, Inbox>,
+            state: ::toolset::set::Access<'a, Inbox>,
             _ctx: &'a ::toolset::ToolContext,
-            args: <Self as ::toolset::Tool>::Args,
+            args: <Self as ::toolset::set::Tool>::Args,
         ) -> impl ::std::future::Future<
             Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
         > + ::std::marker::Send + 'a
@@ -188,7 +188,7 @@ const _: () = {
                 let ::std::option::Option::Some(state) = state.exclusive() else {
                     return ::std::result::Result::Err(
                         ::toolset::__private::exclusive_access_required(
-                            <Self as ::toolset::Tool>::NAME,
+                            <Self as ::toolset::set::Tool>::NAME,
                         ),
                     );
                 };
@@ -207,7 +207,7 @@ pub struct SendReply {
 }
 const _: () = {
     #[automatically_derived]
-    impl ::toolset::Tool for SendReply {
+    impl ::toolset::set::Tool for SendReply {
         type Args = SendReply;
         const NAME: &'static str = "send_reply";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
@@ -219,5 +219,5 @@ const _: () = {
             .propose_only();
     }
     #[automatically_derived]
-    impl<S> ::toolset::ToolHandler<S> for SendReply {}
+    impl<S> ::toolset::set::ToolHandler<S> for SendReply {}
 };

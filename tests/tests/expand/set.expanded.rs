@@ -12,7 +12,7 @@ pub async fn now() -> &'static str {
 pub struct now {}
 const _: () = {
     #[automatically_derived]
-    impl ::toolset::Tool for now {
+    impl ::toolset::set::Tool for now {
         type Args = Self;
         const NAME: &'static str = "now";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
@@ -24,12 +24,12 @@ const _: () = {
             .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
-    impl<S: ::std::marker::Send + ::std::marker::Sync> ::toolset::ToolHandler<S>
+    impl<S: ::std::marker::Send + ::std::marker::Sync> ::toolset::set::ToolHandler<S>
     for now {
         fn call<'a>(
-            _state: ::toolset::Access<'a, S>,
+            _state: ::toolset::set::Access<'a, S>,
             _ctx: &'a ::toolset::ToolContext,
-            _args: <Self as ::toolset::Tool>::Args,
+            _args: <Self as ::toolset::set::Tool>::Args,
         ) -> impl ::std::future::Future<
             Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
         > + ::std::marker::Send + 'a
@@ -49,7 +49,7 @@ pub struct Clock;
 ///A call to one of [`Clock`]'s tools, holding its typed arguments.
 pub enum ClockCall {
     ///A call to `now`.
-    Now(<now as ::toolset::Tool>::Args),
+    Now(<now as ::toolset::set::Tool>::Args),
 }
 #[automatically_derived]
 impl ::std::fmt::Debug for ClockCall {
@@ -67,14 +67,14 @@ pub enum ClockName {
 }
 const _: () = {
     static SPECS: [::toolset::ToolSpec; 1usize] = [
-        ::toolset::ToolSpec::__new(<now as ::toolset::Tool>::META),
+        ::toolset::ToolSpec::__new(<now as ::toolset::set::Tool>::META),
     ];
-    const NAMES: [&str; 1usize] = [<now as ::toolset::Tool>::NAME];
+    const NAMES: [&str; 1usize] = [<now as ::toolset::set::Tool>::NAME];
     static NAME_INDEX: ::toolset::__private::NameIndex<1, 2> = ::toolset::__private::NameIndex::new(
         &NAMES,
     );
     #[automatically_derived]
-    impl ::toolset::ToolName for ClockName {
+    impl ::toolset::set::ToolName for ClockName {
         const ALL: &'static [Self] = &[ClockName::Now];
         fn as_str(self) -> &'static str {
             NAMES[self as usize]
@@ -94,7 +94,7 @@ const _: () = {
     #[automatically_derived]
     impl ::std::fmt::Display for ClockName {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(::toolset::ToolName::as_str(*self))
+            f.write_str(::toolset::set::ToolName::as_str(*self))
         }
     }
     #[automatically_derived]
@@ -116,7 +116,7 @@ const _: () = {
         ) -> ::std::result::Result<ClockCall, D::Error> {
             match name {
                 ClockName::Now => {
-                    <<now as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<
+                    <<now as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<
                         'de,
                     >>::deserialize(deserializer)
                         .map(ClockCall::Now)
@@ -130,16 +130,16 @@ const _: () = {
         }
         fn preview(call: &ClockCall) -> ::std::option::Option<::std::string::String> {
             match call {
-                ClockCall::Now(args) => <now as ::toolset::Tool>::preview(args),
+                ClockCall::Now(args) => <now as ::toolset::set::Tool>::preview(args),
             }
         }
         fn escalation(call: &ClockCall) -> ::std::option::Option<::toolset::Escalation> {
             match call {
-                ClockCall::Now(args) => <now as ::toolset::Tool>::escalate(args),
+                ClockCall::Now(args) => <now as ::toolset::set::Tool>::escalate(args),
             }
         }
         fn dispatch<'a>(
-            state: ::toolset::Access<'a, ()>,
+            state: ::toolset::set::Access<'a, ()>,
             ctx: &'a ::toolset::ToolContext,
             call: ClockCall,
         ) -> impl ::std::future::Future<
@@ -148,7 +148,8 @@ const _: () = {
             async move {
                 match call {
                     ClockCall::Now(args) => {
-                        <now as ::toolset::ToolHandler<()>>::call(state, ctx, args).await
+                        <now as ::toolset::set::ToolHandler<()>>::call(state, ctx, args)
+                            .await
                     }
                 }
             }

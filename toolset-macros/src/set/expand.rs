@@ -84,7 +84,7 @@ fn types(names: &Names) -> TokenStream {
         let doc = format!("A call to `{}`.", entry.written);
         let variant = &entry.variant;
         let path = &entry.path;
-        let args = quote_spanned!(path.span()=> <#path as ::toolset::Tool>::Args);
+        let args = quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::Args);
         quote!(#[doc = #doc] #variant(#args),)
     });
     let name_variants = set.entries.iter().map(|entry| {
@@ -138,7 +138,7 @@ fn statics(names: &Names) -> TokenStream {
     let count = set.entries.len();
     let metas = set.entries.iter().map(|entry| {
         let path = &entry.path;
-        quote_spanned!(path.span()=> <#path as ::toolset::Tool>::META)
+        quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::META)
     });
     let tool_names = tool_names(set);
     // Names are only known in constant evaluation (`#[tool(name = "...")]` overrides), so
@@ -169,7 +169,7 @@ fn tool_names(set: &Set) -> Vec<TokenStream> {
         .iter()
         .map(|entry| {
             let path = &entry.path;
-            quote_spanned!(path.span()=> <#path as ::toolset::Tool>::NAME)
+            quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::NAME)
         })
         .collect()
 }
@@ -193,7 +193,7 @@ fn name_impl(names: &Names) -> TokenStream {
             ::toolset::__private::NameIndex::new(&NAMES);
 
         #[automatically_derived]
-        impl ::toolset::ToolName for #name_enum {
+        impl ::toolset::set::ToolName for #name_enum {
             const ALL: &'static [Self] = &[#(#name_enum::#variants),*];
 
             fn as_str(self) -> &'static str {
@@ -215,7 +215,7 @@ fn name_impl(names: &Names) -> TokenStream {
         #[automatically_derived]
         impl ::std::fmt::Display for #name_enum {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(::toolset::ToolName::as_str(*self))
+                f.write_str(::toolset::set::ToolName::as_str(*self))
             }
         }
     }
@@ -240,7 +240,7 @@ fn set_impl(names: &Names) -> TokenStream {
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #name_enum::#variant => <<#path as ::toolset::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
+            #name_enum::#variant => <<#path as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {
@@ -250,19 +250,19 @@ fn set_impl(names: &Names) -> TokenStream {
     let preview_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::Tool>::preview(args),
+            #call_enum::#variant(args) => <#path as ::toolset::set::Tool>::preview(args),
         }
     });
     let escalation_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::Tool>::escalate(args),
+            #call_enum::#variant(args) => <#path as ::toolset::set::Tool>::escalate(args),
         }
     });
     let dispatch_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::ToolHandler<#state>>::call(state, ctx, args).await,
+            #call_enum::#variant(args) => <#path as ::toolset::set::ToolHandler<#state>>::call(state, ctx, args).await,
         }
     });
     quote! {
@@ -311,7 +311,7 @@ fn set_impl(names: &Names) -> TokenStream {
             }
 
             fn dispatch<'a>(
-                state: ::toolset::Access<'a, #state>,
+                state: ::toolset::set::Access<'a, #state>,
                 ctx: &'a ::toolset::ToolContext,
                 call: #call_enum,
             ) -> impl ::std::future::Future<

@@ -102,7 +102,7 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             let take = if state.mutable {
                 quote! {
                     let ::std::option::Option::Some(state) = state.exclusive() else {
-                        return ::std::result::Result::Err(::toolset::__private::exclusive_access_required(<Self as ::toolset::Tool>::NAME));
+                        return ::std::result::Result::Err(::toolset::__private::exclusive_access_required(<Self as ::toolset::set::Tool>::NAME));
                     };
                 }
             } else {
@@ -132,11 +132,11 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             #tool_impl
 
             #[automatically_derived]
-            #impl_head ::toolset::ToolHandler<#state_type> for #ident {
+            #impl_head ::toolset::set::ToolHandler<#state_type> for #ident {
                 fn call<'a>(
-                    #state_param: ::toolset::Access<'a, #state_type>,
+                    #state_param: ::toolset::set::Access<'a, #state_type>,
                     #ctx: &'a ::toolset::ToolContext,
-                    #args_param: <Self as ::toolset::Tool>::Args,
+                    #args_param: <Self as ::toolset::set::Tool>::Args,
                 ) -> impl ::std::future::Future<
                     Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
                 > + ::std::marker::Send + 'a
@@ -173,7 +173,7 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
             // Unreachable through the gate: a propose-only call is never approved to run.
             // `ToolHandler::call`'s provided body says so.
             #[automatically_derived]
-            impl<S> ::toolset::ToolHandler<S> for #ident {}
+            impl<S> ::toolset::set::ToolHandler<S> for #ident {}
         };
     }
 }
@@ -351,7 +351,7 @@ fn tool_impl(
     }
     let preview = tool.preview.as_ref().map(|path| {
         quote_spanned! {path.span()=>
-            fn preview(args: &<Self as ::toolset::Tool>::Args) -> ::std::option::Option<::std::string::String> {
+            fn preview(args: &<Self as ::toolset::set::Tool>::Args) -> ::std::option::Option<::std::string::String> {
                 ::std::option::Option::Some(::std::convert::Into::into(#path(args)))
             }
         }
@@ -363,7 +363,7 @@ fn tool_impl(
             fn(&#args_type) -> ::std::option::Option<::toolset::Escalation>
         };
         quote! {
-            fn escalate(args: &<Self as ::toolset::Tool>::Args) -> ::std::option::Option<::toolset::Escalation> {
+            fn escalate(args: &<Self as ::toolset::set::Tool>::Args) -> ::std::option::Option<::toolset::Escalation> {
                 let escalate: #signature = #path;
                 escalate(args)
             }
@@ -371,7 +371,7 @@ fn tool_impl(
     });
     quote! {
         #[automatically_derived]
-        impl ::toolset::Tool for #ident {
+        impl ::toolset::set::Tool for #ident {
             type Args = #args_type;
             const NAME: &'static str = #name;
             const META: ::toolset::__private::ToolMeta =

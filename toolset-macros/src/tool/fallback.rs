@@ -43,12 +43,12 @@ pub fn unparsed(input: TokenStream, errors: &syn::Error) -> TokenStream {
 fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
     quote! {
         const _: () = {
-            impl ::toolset::Tool for #ident {
+            impl ::toolset::set::Tool for #ident {
                 type Args = ();
                 const NAME: &'static str = stringify!(#ident);
                 const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
             }
-            impl<S> ::toolset::ToolHandler<S> for #ident {}
+            impl<S> ::toolset::set::ToolHandler<S> for #ident {}
         };
     }
 }

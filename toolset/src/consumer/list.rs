@@ -31,7 +31,7 @@ macro_rules! dispatch {
             $(
                 let _: fn(&Value) -> Result<Vec<crate::ToolCall>, ProviderError> =
                     super::$json_module::calls;
-                let _: fn(&[crate::ToolResult]) -> Value = super::$json_module::results;
+                let _: fn(&[crate::ToolReply]) -> Value = super::$json_module::results;
                 let _: fn(&ToolSpec) -> Value = super::$json_module::tool;
             )*
             $( let _: fn(&ToolSpec) -> String = super::$text_module::tool; )*

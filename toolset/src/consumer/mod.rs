@@ -17,7 +17,7 @@
 //! | prompt text | [`prompt::tool`] | – | – |
 //!
 //! Every consumer with calls has the same three functions: `calls(payload)` (what
-//! `ToolCall::from_*` delegates to), `results(&[ToolResult])` (the results of one batch in
+//! `ToolCall::from_*` delegates to), `results(&[ToolReply])` (the results of one batch in
 //! the consumer's natural wire shape) and `tool(spec)`.
 //!
 //! # Tool lists
@@ -54,7 +54,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolset::{ToolCall, ToolOutput, ToolResult, consumer::openai_chat};
+//! use toolset::{ToolCall, ToolOutput, ToolReply, consumer::openai_chat};
 //!
 //! let message = json!({
 //!     "role": "assistant",
@@ -68,7 +68,7 @@
 //! let calls = ToolCall::from_openai_chat(&message)?;
 //! assert_eq!(calls[0].name, "search");
 //!
-//! let results = [ToolResult {
+//! let results = [ToolReply {
 //!     call_id: calls[0].id.clone(),
 //!     name: calls[0].name.clone(),
 //!     output: ToolOutput::text("2 hits"),

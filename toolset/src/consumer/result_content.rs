@@ -43,7 +43,7 @@ fn fallback_text(output: &ToolOutput) -> &'static str {
 
 /// The text of a follow-up (continue style) delivering `late` results: a paragraph per
 /// result, each naming its call id and tool, images as placeholder lines.
-pub(crate) fn follow_up_text(late: &[crate::ToolResult]) -> String {
+pub(crate) fn follow_up_text(late: &[crate::ToolReply]) -> String {
     late.iter()
         .map(|result| {
             crate::messages::late_result(

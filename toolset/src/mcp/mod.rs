@@ -120,7 +120,8 @@ mod server;
 mod session;
 mod trace;
 
-use crate::{Autonomy, Policy, ToolContext, ToolName, ToolSet, Toolbox};
+use crate::set::ToolName;
+use crate::{Autonomy, Policy, ToolContext, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use session::{Base, Session};
 use std::fmt;

@@ -8,7 +8,7 @@
 //! all) gets fewer, never a growing queue: once [`QUEUED`] reports wait, a new one replaces
 //! the newest waiting, so the latest report is always among those that go out.
 
-use crate::{Progress, ProgressSink};
+use crate::context::{Progress, ProgressSink};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use std::collections::VecDeque;

@@ -9,9 +9,10 @@
 
 use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
+use crate::set::ToolName;
 use crate::{
     Activations, ApprovalError, Approved, Plan, Policy, Proposal, Rejected, Request, ToolCall,
-    ToolName, ToolSet, Toolbox,
+    ToolSet, Toolbox,
 };
 use rmcp::model::Tool;
 use std::borrow::Cow;

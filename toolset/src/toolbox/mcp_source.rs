@@ -18,7 +18,8 @@ use super::dynamic::{DynamicHandler, DynamicTool};
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
 use super::{RuntimeTool, Source, Toolbox};
-use crate::{Content, Tier, ToolContext, ToolError, ToolName, ToolOutput, ToolSet, messages};
+use crate::set::ToolName;
+use crate::{Content, Tier, ToolContext, ToolError, ToolOutput, ToolSet, messages};
 use futures_util::future::BoxFuture;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,

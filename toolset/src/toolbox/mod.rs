@@ -22,7 +22,8 @@ pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, Remo
 pub use register::{RegistrationError, RegistrationProblem};
 pub use runtime_tool::RuntimeTool;
 
-use crate::{Proposal, ToolName, ToolSet};
+use crate::set::ToolName;
+use crate::{Proposal, ToolSet};
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,7 +1,7 @@
 //! Writing the results of one batch for Anthropic Messages: one user message of
 //! `tool_result` blocks.
 
-use crate::ToolResult;
+use crate::ToolReply;
 use crate::consumer::result_content::{Part, follow_up_text, parts};
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Map, Value, json};
@@ -19,12 +19,12 @@ use serde_json::{Map, Value, json};
 /// adds a `{"type": "tool_reference", "tool_name": …}` block per tool, which loads that
 /// deferred tool; the answer of the local tool search ([`SEARCH_TOOL_NAME`]) carries only
 /// those blocks, as Anthropic's client-side tool search expects.
-pub fn results(results: &[ToolResult]) -> Value {
+pub fn results(results: &[ToolReply]) -> Value {
     let blocks: Vec<Value> = results.iter().map(tool_result_block).collect();
     json!({"role": "user", "content": blocks})
 }
 
-fn tool_result_block(result: &ToolResult) -> Value {
+fn tool_result_block(result: &ToolReply) -> Value {
     let references = result
         .output
         .activate
@@ -64,7 +64,7 @@ fn tool_result_block(result: &ToolResult) -> Value {
 /// each paragraph names the call id and tool it answers.
 ///
 /// `{"role": "user", "content": [{"type": "text", "text": "<text>"}]}`.
-pub fn follow_up(late: &[ToolResult]) -> Value {
+pub fn follow_up(late: &[ToolReply]) -> Value {
     json!({"role": "user", "content": [{"type": "text", "text": follow_up_text(late)}]})
 }
 
@@ -76,19 +76,19 @@ mod tests {
     #[test]
     fn results_form_one_user_message_with_error_flag_only_on_errors() {
         let batch = [
-            ToolResult {
+            ToolReply {
                 call_id: "toolu_a".into(),
                 name: "search".into(),
                 output: ToolOutput::text("chart:")
                     .with_image("iVBORw0K", "image/png")
                     .with_metadata(json!({"host": "only"})),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "toolu_b".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "toolu_c".into(),
                 name: "archive".into(),
                 output: ToolOutput::empty(),

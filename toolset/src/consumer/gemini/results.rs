@@ -2,7 +2,7 @@
 //! parts, images after them as `inlineData` parts.
 
 use crate::consumer::result_content::{Images, follow_up_text, text};
-use crate::{Content, ToolResult};
+use crate::{Content, ToolReply};
 use serde_json::{Map, Value, json};
 
 /// The results of one batch: the one user `Content` answering the calls, a
@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 /// included (Gemini ignores ids it did not issue). Images follow the function responses
 /// as `inlineData` parts, each group introduced by a text part naming the call it belongs
 /// to, which every Gemini model accepts.
-pub fn results(results: &[ToolResult]) -> Value {
+pub fn results(results: &[ToolReply]) -> Value {
     let mut parts: Vec<Value> = results.iter().map(function_response_part).collect();
     for result in results {
         let images: Vec<Value> = result
@@ -39,7 +39,7 @@ pub fn results(results: &[ToolResult]) -> Value {
     json!({"role": "user", "parts": parts})
 }
 
-fn function_response_part(result: &ToolResult) -> Value {
+fn function_response_part(result: &ToolReply) -> Value {
     let output = &result.output;
     let response = match &output.structured {
         _ if output.is_error => json!({"error": text(output, Images::Skip)}),
@@ -60,7 +60,7 @@ fn function_response_part(result: &ToolResult) -> Value {
 /// each paragraph names the call id and tool it answers.
 ///
 /// `{"role": "user", "parts": [{"text": "<text>"}]}`.
-pub fn follow_up(late: &[ToolResult]) -> Value {
+pub fn follow_up(late: &[ToolReply]) -> Value {
     json!({"role": "user", "parts": [{"text": follow_up_text(late)}]})
 }
 
@@ -72,22 +72,22 @@ mod tests {
     #[test]
     fn response_is_structured_object_else_output_or_error_text() {
         let batch = [
-            ToolResult {
+            ToolReply {
                 call_id: "call_0".into(),
                 name: "search".into(),
                 output: ToolOutput::structured(json!({"hits": [1]})).with_metadata(json!(1)),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "call_1".into(),
                 name: "list".into(),
                 output: ToolOutput::structured(json!([1, 2])),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "call_2".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "call_3".into(),
                 name: "archive".into(),
                 output: ToolOutput::empty(),
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn images_follow_the_function_responses_as_inline_data() {
-        let batch = [ToolResult {
+        let batch = [ToolReply {
             call_id: "call_0".into(),
             name: "screenshot".into(),
             output: ToolOutput::text("taken").with_image("iVBOR", "image/png"),

@@ -3,7 +3,7 @@
 //! on the wire ([`written`]); the JSON and the rmcp forms only build it.
 
 use crate::consumer::result_content::{self, Images};
-use crate::{Content, ToolOutput, ToolResult};
+use crate::{Content, ToolOutput, ToolReply};
 use serde_json::{Map, Value, json};
 
 /// The MCP `CallToolResult` of one call's output, the `result` of the response to its
@@ -103,7 +103,7 @@ fn written<B>(
 /// The results of one batch: a JSON array of `CallToolResult`s ([`result`]), one per
 /// result, in order. MCP answers each `tools/call` request on its own, so each element is
 /// the `result` of the response to the request whose id is that result's `call_id`.
-pub fn results(results: &[ToolResult]) -> Value {
+pub fn results(results: &[ToolReply]) -> Value {
     results
         .iter()
         .map(|result| self::result(&result.output))
@@ -145,12 +145,12 @@ mod tests {
     #[test]
     fn a_batch_is_each_calls_result_in_order() {
         let batch = [
-            ToolResult {
+            ToolReply {
                 call_id: "1".into(),
                 name: "now".into(),
                 output: ToolOutput::text("noon"),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "2".into(),
                 name: "archive".into(),
                 output: ToolOutput::error("Error: boom"),

@@ -1,7 +1,7 @@
 //! Writing the results of one batch for OpenAI Chat Completions: a `role: "tool"` message
 //! per result.
 
-use crate::ToolResult;
+use crate::ToolReply;
 use crate::consumer::result_content::{Images, follow_up_text, text};
 use serde_json::{Value, json};
 
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 ///
 /// Chat Completions tool messages carry text only: images become a placeholder line, and
 /// an error output is sent as its text (the format has no error flag).
-pub fn results(results: &[ToolResult]) -> Value {
+pub fn results(results: &[ToolReply]) -> Value {
     results
         .iter()
         .map(|result| {
@@ -31,7 +31,7 @@ pub fn results(results: &[ToolResult]) -> Value {
 /// each paragraph names the call id and tool it answers.
 ///
 /// `{"role": "user", "content": "<text>"}`.
-pub fn follow_up(late: &[ToolResult]) -> Value {
+pub fn follow_up(late: &[ToolReply]) -> Value {
     json!({"role": "user", "content": follow_up_text(late)})
 }
 
@@ -43,12 +43,12 @@ mod tests {
     #[test]
     fn each_call_is_answered_by_a_tool_message_with_text() {
         let batch = [
-            ToolResult {
+            ToolReply {
                 call_id: "c1".into(),
                 name: "search".into(),
                 output: ToolOutput::text("2 hits").with_metadata(json!({"secret": 1})),
             },
-            ToolResult {
+            ToolReply {
                 call_id: "c2".into(),
                 name: "now".into(),
                 output: ToolOutput::empty(),

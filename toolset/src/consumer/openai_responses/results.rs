@@ -1,7 +1,7 @@
 //! Writing the results of one batch for OpenAI Responses: a `function_call_output` input
 //! item per result.
 
-use crate::ToolResult;
+use crate::ToolReply;
 use crate::consumer::result_content::{Images, follow_up_text, text};
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Value, json};
@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 /// instead, `{"type": "tool_search_output", "call_id": …, "execution": "client",
 /// "tools": [the found tools' definitions]}`; a search that found nothing, or failed,
 /// answers with an empty `tools` array.
-pub fn results(results: &[ToolResult]) -> Value {
+pub fn results(results: &[ToolReply]) -> Value {
     results
         .iter()
         .map(|result| {
@@ -55,7 +55,7 @@ pub fn results(results: &[ToolResult]) -> Value {
 ///
 /// A user message input item: `{"type": "message", "role": "user", "content":
 /// [{"type": "input_text", "text": "<text>"}]}`.
-pub fn follow_up(late: &[ToolResult]) -> Value {
+pub fn follow_up(late: &[ToolReply]) -> Value {
     json!({
         "type": "message",
         "role": "user",
@@ -70,7 +70,7 @@ mod tests {
 
     #[test]
     fn outputs_echo_the_call_id_with_text() {
-        let batch = [ToolResult {
+        let batch = [ToolReply {
             call_id: "call_a".into(),
             name: "search".into(),
             output: ToolOutput::error("Error: no such item").with_metadata(json!(1)),

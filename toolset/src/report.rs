@@ -1,0 +1,67 @@
+//! What applying a plan reports: a [`Report`] of one [`Entry`] per call of the program,
+//! in the model's order, and the replies to send back to the model. A leaf of plain
+//! types: `apply.rs` writes a report, the consumers and the conversation read one.
+
+use crate::outcome::Outcome;
+use crate::{Tier, ToolCall, ToolOutput, ToolReply, messages};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// What happened to one call of the program.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// The tool's declared tier.
+    pub tier: Tier,
+    /// Its outcome; `None` when the call was proposed to a human and did not run.
+    pub outcome: Option<Outcome>,
+    /// How long the call took, from the start of its run to its outcome (a timeout or a
+    /// cancellation included); `None` when no handler was started: the call was
+    /// proposed, refused, or answered by the gate (a tool search). One clock reading
+    /// ends a call and starts the one that runs right after it, so the durations of a
+    /// program's calls add up to the time its calls ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
+}
+
+/// The outcome of every call of an applied plan, in the model's order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    entries: Vec<Entry>,
+}
+
+impl Report {
+    /// The report of these entries, in the model's order (what apply records).
+    pub(crate) fn new(entries: Vec<Entry>) -> Report {
+        Report { entries }
+    }
+
+    /// Every call with what happened to it.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The calls that ran (or were refused at apply time) with their outcomes.
+    pub fn outcomes(&self) -> impl Iterator<Item = (&ToolCall, &Outcome)> + '_ {
+        self.entries
+            .iter()
+            .filter_map(|entry| entry.outcome.as_ref().map(|outcome| (&entry.call, outcome)))
+    }
+
+    /// A tool result for every call, to send back to the model: each outcome, and a
+    /// note for each call still awaiting approval.
+    pub fn results(&self) -> Vec<ToolReply> {
+        self.entries
+            .iter()
+            .map(|entry| ToolReply {
+                call_id: entry.call.id.clone(),
+                name: entry.call.name.clone(),
+                output: match &entry.outcome {
+                    Some(outcome) => outcome.to_tool_output(),
+                    None => ToolOutput::text(messages::AWAITING_APPROVAL),
+                },
+            })
+            .collect()
+    }
+}
