@@ -24,6 +24,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+#[cfg(feature = "mcp")]
 use tokio::sync::RwLock;
 use tracing::Span;
 
@@ -78,6 +79,7 @@ impl<S> StateAccess<S> for &mut S {
 /// (then its outcome is [`Outcome::TimedOutWaiting`], and it did not run) and not past
 /// its context's cancellation ([`Outcome::Cancelled`]); once running, `limit` bounds its
 /// run too.
+#[cfg(feature = "mcp")]
 pub(crate) struct Locked<'l, S> {
     /// The lock.
     pub(crate) lock: &'l RwLock<S>,
@@ -85,6 +87,7 @@ pub(crate) struct Locked<'l, S> {
     pub(crate) limit: Duration,
 }
 
+#[cfg(feature = "mcp")]
 impl<'l, S> Locked<'l, S> {
     /// Waits for `acquire` under the limit and the context's cancellation.
     async fn wait<G>(
@@ -103,6 +106,7 @@ impl<'l, S> Locked<'l, S> {
     }
 }
 
+#[cfg(feature = "mcp")]
 impl<S> StateAccess<S> for Locked<'_, S> {
     fn read(
         &mut self,
