@@ -76,7 +76,9 @@ fn drive<S: ServerHandler>(workload: &str, server: S, n: usize, iterations: usiz
         "round_trip" => rt.block_on(async {
             let (client_io, server_io) = tokio::io::duplex(64 * 1024);
             tokio::spawn(async move {
-                let _ = server.serve(server_io).await;
+                if let Ok(running) = server.serve(server_io).await {
+                    let _ = running.waiting().await;
+                }
             });
             let Ok(client) = ().serve(client_io).await else {
                 return false;
