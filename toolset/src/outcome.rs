@@ -73,6 +73,15 @@ impl Outcome {
         }
     }
 
+    /// [`to_tool_output`](Self::to_tool_output), taking the outcome: a handler's output
+    /// is moved, not cloned (the MCP server answers each call from its own report).
+    pub(crate) fn into_tool_output(self) -> ToolOutput {
+        match self {
+            Outcome::Done(output) => output,
+            other => other.to_tool_output(),
+        }
+    }
+
     /// What the model reads about this outcome.
     pub fn to_tool_output(&self) -> ToolOutput {
         match self {

@@ -37,6 +37,12 @@ impl Report {
         Report { entries }
     }
 
+    /// The entries, taken (for the MCP server, which answers its one call from them).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn into_entries(self) -> Vec<Entry> {
+        self.entries
+    }
+
     /// Every call with what happened to it.
     pub fn entries(&self) -> &[Entry] {
         &self.entries

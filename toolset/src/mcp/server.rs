@@ -9,7 +9,7 @@ use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
-use crate::{Approved, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
+use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
     ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
@@ -196,12 +196,14 @@ impl<T: ToolSet> McpServer<T> {
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
-        // One call in, one result out.
-        report
-            .results()
-            .into_iter()
-            .next()
-            .map_or_else(ToolOutput::empty, |result| result.output)
+        // One call in, one result out: its output moved out of the report, not copied.
+        match report.into_entries().into_iter().next() {
+            Some(entry) => entry.outcome.map_or_else(
+                || ToolOutput::text(crate::messages::AWAITING_APPROVAL),
+                Outcome::into_tool_output,
+            ),
+            None => ToolOutput::empty(),
+        }
     }
 
     /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
