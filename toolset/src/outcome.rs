@@ -75,6 +75,7 @@ impl Outcome {
 
     /// [`to_tool_output`](Self::to_tool_output), taking the outcome: a handler's output
     /// is moved, not cloned (the MCP server answers each call from its own report).
+    #[cfg(feature = "mcp")]
     pub(crate) fn into_tool_output(self) -> ToolOutput {
         match self {
             Outcome::Done(output) => output,
