@@ -98,20 +98,6 @@ const fn slot<const S: usize>(hashes: Hashes, [d1, d2]: [u16; 2]) -> usize {
     (hashes.f1 + (d1 as usize) * hashes.f2 + d2 as usize) % S
 }
 
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 impl<const B: usize, const S: usize> NameIndex<B, S> {
     /// The index of `names`. A name repeated is indexed once, at its first position: the
     /// set's duplicate-name check is what reports it.
@@ -177,7 +163,7 @@ impl<const B: usize, const S: usize> NameIndex<B, S> {
                 let mut e = 0;
                 while e < m {
                     let (earlier, this) = (members[starts[b] + e], members[starts[b] + m]);
-                    if same(names[earlier].as_bytes(), names[this].as_bytes()) {
+                    if crate::same_name::same_name(names[earlier], names[this]) {
                         repeat[this] = true;
                     } else if hashed[earlier].f1 == hashed[this].f1
                         && hashed[earlier].f2 == hashed[this].f2
