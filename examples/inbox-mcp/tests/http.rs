@@ -37,6 +37,18 @@ toolset! {
     pub LedgerTools<Ledger> = [append, lines];
 }
 
+/// A loopback port, its address, and the ledger's server (`Autonomy::Reversible`) to
+/// serve on it.
+async fn ledger_on_loopback() -> (TcpListener, SocketAddr, McpServer<LedgerTools>) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("a bound address");
+    let server =
+        McpServer::<LedgerTools>::new(Ledger::default()).with_autonomy(Autonomy::Reversible);
+    (listener, addr, server)
+}
+
 /// A server under `config` on a loopback port; its address, state and a stopper.
 async fn start(
     config: HttpConfig,
@@ -45,12 +57,7 @@ async fn start(
     McpServer<LedgerTools>,
     tokio::sync::oneshot::Sender<()>,
 ) {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("a bound address");
-    let server =
-        McpServer::<LedgerTools>::new(Ledger::default()).with_autonomy(Autonomy::Reversible);
+    let (listener, addr, server) = ledger_on_loopback().await;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let serving = server.clone();
     tokio::spawn(async move {
@@ -436,12 +443,7 @@ async fn calls_answer_over_http() {
 /// axum on a loopback port, with or without axum's connect info (the client's address,
 /// which the `Host` check needs).
 async fn mount(with_connect_info: bool) -> (SocketAddr, McpServer<LedgerTools>) {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("a bound address");
-    let server =
-        McpServer::<LedgerTools>::new(Ledger::default()).with_autonomy(Autonomy::Reversible);
+    let (listener, addr, server) = ledger_on_loopback().await;
     let router =
         axum::Router::new().nest_service("/mcp", server.clone().http_service(HttpConfig::new()));
     tokio::spawn(async move {
