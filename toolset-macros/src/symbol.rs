@@ -52,3 +52,12 @@ pub const SERDE_TAKES_OVER_DESERIALIZING: &[&str] =
 pub const SERDE_TAKES_OVER_SCHEMA: &[&str] = &["with", "flatten"];
 /// `#[schemars(...)]` keys with which schemars no longer asks the field's type for its schema.
 pub const SCHEMARS_TAKES_OVER_SCHEMA: &[&str] = &["with", "schema_with", "flatten"];
+
+/// The wrappers a handler might take the per-run state (or the context) in by value:
+/// `toolset!` refuses each around the set's state, and `#[tool]` names the type inside
+/// when it says to borrow it.
+pub const STATE_WRAPPERS: &[&str] = &["Arc", "Rc", "Box", "Mutex", "RwLock"];
+
+/// The wrappers that share or lock a value, which no argument the model sends needs:
+/// `#[tool]` refuses an owned parameter in one and says to borrow the state.
+pub const SHARED_WRAPPERS: &[&str] = &["Arc", "Rc", "Mutex", "RwLock"];

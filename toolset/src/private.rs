@@ -75,3 +75,58 @@ pub const PLACEHOLDER_META: ToolMeta =
 
 // The one-name-per-set rule the generated code asserts in constant evaluation.
 pub use toolset_names::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
+
+/// The most parameters a handler may give the model to send: `toolset!` checks each of
+/// them against the set's per-run state (see [`StateNotSent`]), one slot per parameter.
+pub const MAX_SENT_PARAMS: usize = 16;
+
+/// The `I`-th of a handler's parameters that the model sends (`Tool::Sent`, a tuple of
+/// their types in order), or [`NoParam`] past the last.
+pub trait NthSent<const I: usize> {
+    /// The parameter's type.
+    type Param: ?Sized;
+}
+
+/// The type of a parameter slot a handler does not use; never a set's state.
+pub enum NoParam {}
+
+/// `NthSent` for a tuple of arity `n` (its type parameters listed twice: once for the
+/// impls' generics, once paired with each index), then `NoParam` for the indices past it.
+macro_rules! nth_sent {
+    (@one [$($all:ident)*] $index:literal $param:ident) => {
+        impl<$($all),*> NthSent<$index> for ($($all,)*) {
+            type Param = $param;
+        }
+    };
+    ($all:tt [$(($index:literal $param:ident))*] [$($past:literal)*]) => {
+        $(nth_sent!(@one $all $index $param);)*
+        $(nth_sent!(@one $all $past NoParam);)*
+    };
+}
+nth_sent!([] [] [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0] [(0 A0)] [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1] [(0 A0) (1 A1)] [2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2] [(0 A0) (1 A1) (2 A2)] [3 4 5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3] [(0 A0) (1 A1) (2 A2) (3 A3)] [4 5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4)] [5 6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5)] [6 7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6)] [7 8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7)] [8 9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8)] [9 10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9)] [10 11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10)] [11 12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11)] [12 13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12)] [13 14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13)] [14 15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13) (14 A14)] [15]);
+nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13) (14 A14) (15 A15)] []);
+
+/// What `toolset!` asks of each tool for its set's per-run state: `MASK` has bit `i` set
+/// when the handler's `i`-th sent parameter ([`NthSent`]) is the state, by value or in a
+/// box, pointer or lock (`toolset!` decides that where the state type is known). `#[tool]`
+/// implements it with a `CHECK` that fails to evaluate, at that parameter, for any bit
+/// set: the compile error that says to borrow the state instead.
+pub trait StateNotSent<const MASK: u16> {
+    /// Evaluates to `()` when no parameter is the state.
+    const CHECK: ();
+}

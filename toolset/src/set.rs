@@ -49,6 +49,11 @@ pub trait Tool: Sized {
     const NAME: &'static str;
     #[doc(hidden)]
     const META: ToolMeta;
+    /// The types of the handler's parameters that the model sends, in order, as a tuple:
+    /// its arguments, or its `#[args]` type (`()` for a propose-only tool, whose whole
+    /// arguments struct is sent). `toolset!` checks that none is the set's per-run state.
+    #[doc(hidden)]
+    type Sent;
 
     /// A human-readable preview of what a call with `args` would do, shown with its
     /// proposal. Declared with `#[tool(preview = path)]`.

@@ -50,13 +50,54 @@ pub async fn first(state: &Inbox, ctx: &ToolContext) -> String {
     state.items.first().cloned().unwrap_or_default()
 }
 
+/// A note the model sends: boxed, and in a set whose state is another type, it is an
+/// argument like any other.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Note {
+    pub text: String,
+}
+
+/// Arguments that are not the state pass `toolset!`'s state check, in every slot, up to
+/// the sixteen a handler may take.
+#[tool(tier = "reversible")]
+#[allow(clippy::too_many_arguments)]
+pub async fn annotate(
+    state: &mut Inbox,
+    note: Box<Note>,
+    a2: u8,
+    a3: u8,
+    a4: u8,
+    a5: u8,
+    a6: u8,
+    a7: u8,
+    a8: u8,
+    a9: u8,
+    a10: u8,
+    a11: u8,
+    a12: u8,
+    a13: u8,
+    a14: u8,
+    a15: u8,
+    items: Vec<String>,
+) -> String {
+    let sum: u32 = [a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15]
+        .iter()
+        .map(|&digit| u32::from(digit))
+        .sum();
+    state.items.extend(items);
+    format!("{}: {sum}", note.text)
+}
+
 toolset! {
     /// The inbox agent's tools.
-    pub InboxTools<Inbox> = [count, add, now, look, tag, first];
+    pub InboxTools<Inbox> = [count, add, now, look, tag, first, annotate];
 }
 
 pub fn main() {
     let names: Vec<&str> = InboxTools::specs().iter().map(|spec| spec.name()).collect();
-    assert_eq!(names, ["count", "add", "now", "look", "tag", "first"]);
+    assert_eq!(
+        names,
+        ["count", "add", "now", "look", "tag", "first", "annotate"]
+    );
     assert_eq!(InboxTools::specs()[1].tier(), Tier::Reversible);
 }

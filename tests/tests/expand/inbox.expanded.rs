@@ -40,6 +40,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for set_due_date {
         type Args = Self;
+        type Sent = (u32, Option<String>);
         const NAME: &'static str = "set_due_date";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "set_due_date",
@@ -51,6 +52,29 @@ const _: () = {
             .output_schema(
                 <Result<(), ToolError> as ::toolset::IntoToolOutput>::output_schema,
             );
+    }
+    #[automatically_derived]
+    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for set_due_date {
+        const CHECK: () = {
+            if STATE & 1u16 != 0 {
+                {
+                    ::core::panicking::panic_fmt(
+                        format_args!(
+                            "`id: u32` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `id: &u32` (or `&mut u32` for a tool that writes)",
+                        ),
+                    );
+                }
+            }
+            if STATE & 2u16 != 0 {
+                {
+                    ::core::panicking::panic_fmt(
+                        format_args!(
+                            "`due: Option<String>` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `due: &Option<String>` (or `&mut Option<String>` for a tool that writes)",
+                        ),
+                    );
+                }
+            }
+        };
     }
     #[automatically_derived]
     impl ::toolset::set::ToolHandler<Inbox> for set_due_date {
@@ -109,6 +133,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for search {
         type Args = Self;
+        type Sent = (String,);
         const NAME: &'static str = "search";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "search",
@@ -120,6 +145,20 @@ const _: () = {
             .output_schema(
                 <Json<Vec<String>> as ::toolset::IntoToolOutput>::output_schema,
             );
+    }
+    #[automatically_derived]
+    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for search {
+        const CHECK: () = {
+            if STATE & 1u16 != 0 {
+                {
+                    ::core::panicking::panic_fmt(
+                        format_args!(
+                            "`query: String` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `query: &String` (a `read_only` tool reads it)",
+                        ),
+                    );
+                }
+            }
+        };
     }
     #[automatically_derived]
     impl ::toolset::set::ToolHandler<Inbox> for search {
@@ -163,6 +202,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for create_item {
         type Args = NewItem;
+        type Sent = (NewItem,);
         const NAME: &'static str = "create-item";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "create-item",
@@ -171,6 +211,20 @@ const _: () = {
                 ::toolset::__private::input_schema_of::<NewItem>,
             )
             .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
+    }
+    #[automatically_derived]
+    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for create_item {
+        const CHECK: () = {
+            if STATE & 1u16 != 0 {
+                {
+                    ::core::panicking::panic_fmt(
+                        format_args!(
+                            "`#[args] new: NewItem` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `new: &NewItem` (or `&mut NewItem` for a tool that writes)",
+                        ),
+                    );
+                }
+            }
+        };
     }
     #[automatically_derived]
     impl ::toolset::set::ToolHandler<Inbox> for create_item {
@@ -209,6 +263,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for SendReply {
         type Args = SendReply;
+        type Sent = ();
         const NAME: &'static str = "send_reply";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "send_reply",
@@ -220,4 +275,8 @@ const _: () = {
     }
     #[automatically_derived]
     impl<S> ::toolset::set::ToolHandler<S> for SendReply {}
+    #[automatically_derived]
+    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for SendReply {
+        const CHECK: () = ();
+    }
 };

@@ -14,6 +14,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for now {
         type Args = Self;
+        type Sent = ();
         const NAME: &'static str = "now";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "now",
@@ -22,6 +23,10 @@ const _: () = {
                 ::toolset::__private::input_schema_of::<Self>,
             )
             .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
+    }
+    #[automatically_derived]
+    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for now {
+        const CHECK: () = {};
     }
     #[automatically_derived]
     impl<S: ::std::marker::Send + ::std::marker::Sync> ::toolset::set::ToolHandler<S>

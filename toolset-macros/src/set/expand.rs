@@ -10,6 +10,7 @@
 
 use super::model::{Entry, Set};
 use crate::doc::doc_text;
+use crate::tool::MAX_SENT_PARAMS;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
@@ -47,6 +48,7 @@ pub fn set(set: &Set) -> TokenStream {
     let statics = statics(&names);
     let name_impl = name_impl(&names);
     let set_impl = set_impl(&names);
+    let state_checks = state_checks(set);
     quote! {
         #types
 
@@ -54,6 +56,53 @@ pub fn set(set: &Set) -> TokenStream {
             #statics
             #name_impl
             #set_impl
+            #state_checks
+        };
+    }
+}
+
+/// That no tool lets the model send the set's state: a handler parameter that is the state
+/// by value, or in an `Arc`, `Rc`, `Box`, `Mutex` or `RwLock`, would be an argument. Only
+/// here is the state type known, so each tool's sent parameters (`Tool::Sent`) are
+/// compared with it here, one slot each, and each tool's `StateNotSent` check reports a
+/// match at the parameter, with the fix. The comparison is a probe whose inherent
+/// `IS_STATE` (true) is only found for the state's forms; any other type gets the trait's
+/// (false).
+fn state_checks(set: &Set) -> TokenStream {
+    let Some(state) = &set.state else {
+        return quote!();
+    };
+    let held = [
+        quote!(#state),
+        quote!(::std::sync::Arc<#state>),
+        quote!(::std::rc::Rc<#state>),
+        quote!(::std::boxed::Box<#state>),
+        quote!(::std::sync::Mutex<#state>),
+        quote!(::std::sync::RwLock<#state>),
+    ];
+    let checks = set.entries.iter().map(|entry| {
+        let path = &entry.path;
+        let slots = (0..MAX_SENT_PARAMS).map(|slot| {
+            let index = Literal::usize_unsuffixed(slot);
+            quote! {
+                (StateProbe::<<<#path as ::toolset::set::Tool>::Sent as ::toolset::__private::NthSent<#index>>::Param>::IS_STATE as u16) << #index
+            }
+        });
+        quote_spanned! {path.span()=>
+            let () = <#path as ::toolset::__private::StateNotSent<{ #(#slots)|* }>>::CHECK;
+        }
+    });
+    quote! {
+        const _: () = {
+            struct StateProbe<T: ?::std::marker::Sized>(::std::marker::PhantomData<T>);
+            trait NotTheState {
+                const IS_STATE: bool = false;
+            }
+            impl<T: ?::std::marker::Sized> NotTheState for StateProbe<T> {}
+            #(impl StateProbe<#held> {
+                const IS_STATE: bool = true;
+            })*
+            #(#checks)*
         };
     }
 }

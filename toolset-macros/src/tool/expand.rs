@@ -3,7 +3,8 @@
 //! the set dispatches through. Generated code uses absolute paths only.
 
 use super::item::UserItem;
-use super::model::{Arg, Handler, Kind, Param, Tier, Tool};
+use super::model::{Arg, Handler, Kind, Param, SentParam, Tier, Tool};
+use super::valid::{tidy, wrapped};
 use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -75,12 +76,15 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         Some(ty) => quote_spanned!(ty.span()=> ::toolset::__private::input_schema_of::<#ty>),
         None => quote!(::toolset::__private::input_schema_of::<Self>),
     };
+    let sent_types = handler.sent.iter().map(|param| &param.ty);
     let tool_impl = tool_impl(
         tool,
         &args_type,
+        &quote!((#(#sent_types,)*)),
         input_schema,
         Some(quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema)),
     );
+    let state_not_sent = state_not_sent(tool, &handler.sent);
 
     let ctx = if handler.takes_context() {
         format_ident!("ctx")
@@ -131,6 +135,8 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         const _: () = {
             #tool_impl
 
+            #state_not_sent
+
             #[automatically_derived]
             #impl_head ::toolset::set::ToolHandler<#state_type> for #ident {
                 fn call<'a>(
@@ -161,6 +167,7 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
     let tool_impl = tool_impl(
         tool,
         &quote!(#ident),
+        &quote!(()),
         quote_spanned!(ident.span()=> ::toolset::__private::input_schema_of::<#ident>),
         None,
     );
@@ -174,7 +181,50 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
             // `ToolHandler::call`'s provided body says so.
             #[automatically_derived]
             impl<S> ::toolset::set::ToolHandler<S> for #ident {}
+
+            #[automatically_derived]
+            impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
+                const CHECK: () = ();
+            }
         };
+    }
+}
+
+/// `StateNotSent`: `toolset!` sets bit `i` of `STATE` when the `i`-th sent parameter holds
+/// the set's per-run state, and the check fails there, spanned at that parameter's type,
+/// with the fix. (Only `toolset!` knows the state type; only `#[tool]` knows the
+/// parameters and where they are written.)
+fn state_not_sent(tool: &Tool, sent: &[SentParam]) -> TokenStream {
+    let ident = &tool.ident;
+    let checks = sent.iter().enumerate().map(|(slot, param)| {
+        let bit = 1u16 << slot;
+        let ty = &param.ty;
+        let inner = wrapped(ty).unwrap_or(ty);
+        let (written, inner) = (tidy(ty), tidy(inner));
+        let marked = if param.whole { "#[args] " } else { "" };
+        let name = &param.name;
+        let borrow = if tool.tier == Tier::ReadOnly {
+            format!("take `{name}: &{inner}` (a `read_only` tool reads it)")
+        } else {
+            format!("take `{name}: &{inner}` (or `&mut {inner}` for a tool that writes)")
+        };
+        let message = format!(
+            "`{marked}{name}: {written}` holds this set's per-run state, so the model would send it as an argument. \
+             The per-run state is borrowed: {borrow}"
+        );
+        quote_spanned! {ty.span()=>
+            if STATE & #bit != 0 {
+                ::std::panic!(#message)
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
+            const CHECK: () = {
+                #(#checks)*
+            };
+        }
     }
 }
 
@@ -317,6 +367,7 @@ fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
 fn tool_impl(
     tool: &Tool,
     args_type: &TokenStream,
+    sent: &TokenStream,
     input_schema: TokenStream,
     output_schema: Option<TokenStream>,
 ) -> TokenStream {
@@ -373,6 +424,7 @@ fn tool_impl(
         #[automatically_derived]
         impl ::toolset::set::Tool for #ident {
             type Args = #args_type;
+            type Sent = #sent;
             const NAME: &'static str = #name;
             const META: ::toolset::__private::ToolMeta =
                 ::toolset::__private::ToolMeta::new(#name, #description, #tier, #input_schema)

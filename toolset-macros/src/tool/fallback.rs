@@ -45,10 +45,14 @@ fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
         const _: () = {
             impl ::toolset::set::Tool for #ident {
                 type Args = ();
+                type Sent = ();
                 const NAME: &'static str = stringify!(#ident);
                 const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
             }
             impl<S> ::toolset::set::ToolHandler<S> for #ident {}
+            impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
+                const CHECK: () = ();
+            }
         };
     }
 }

@@ -43,6 +43,9 @@ pub struct Handler {
     pub params: Vec<Param>,
     /// Model-facing arguments, which become the fields of the arguments struct.
     pub args: Vec<Arg>,
+    /// Every parameter the model sends (the arguments, or the `#[args]` parameter), in
+    /// order: what `toolset!` checks against the set's per-run state.
+    pub sent: Vec<SentParam>,
     /// The handler's return type (`()` when omitted).
     pub output: Type,
 }
@@ -51,6 +54,15 @@ pub struct Handler {
 pub struct State {
     pub ty: Type,
     pub mutable: bool,
+}
+
+/// A parameter the model sends, as the user wrote it.
+pub struct SentParam {
+    /// The parameter's name as written (its pattern).
+    pub name: String,
+    pub ty: Type,
+    /// Marked `#[args]`: the whole arguments object.
+    pub whole: bool,
 }
 
 /// How each handler parameter is supplied.

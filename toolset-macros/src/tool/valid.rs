@@ -2,9 +2,10 @@
 //! the user's item, either the checked [`Tool`] or every broken rule recorded in the
 //! context. Checks run to the end even after a failure, so the user sees all mistakes.
 
+use super::MAX_SENT_PARAMS;
 use super::attr::{ToolAttr, did_you_mean, quoted_list};
 use super::item::{ParamAttrs, UserItem};
-use super::model::{Arg, Handler, Kind, Param, State, Tier, Tool};
+use super::model::{Arg, Handler, Kind, Param, SentParam, State, Tier, Tool};
 use crate::case::snake_case;
 use crate::ctxt::Ctxt;
 use crate::doc::doc_text;
@@ -273,6 +274,7 @@ fn handler(
     // the two forms mixed.
     let mut whole_params: Vec<(String, Type)> = Vec::new();
     let mut arg_tokens = proc_macro2::TokenStream::new();
+    let mut sent: Vec<SentParam> = Vec::new();
     for (input, taken) in sig.inputs.iter().zip(params) {
         let typed = match input {
             FnArg::Receiver(receiver) => {
@@ -285,8 +287,36 @@ fn handler(
             }
             FnArg::Typed(typed) => typed,
         };
+        if let Some(wrapped) = context_by_value(&typed.ty) {
+            cx.error_at(
+                &typed.ty,
+                format!(
+                    "the context is borrowed, not sent by the model: take `{}: &ToolContext`{wrapped}",
+                    typed.pat.to_token_stream()
+                ),
+            );
+            continue;
+        }
+        if let Some(inner) = shared(&typed.ty) {
+            let name = typed.pat.to_token_stream();
+            let (ty, inner) = (tidy(&typed.ty), tidy(inner));
+            cx.error_at(
+                &typed.ty,
+                format!(
+                    "`{name}: {ty}` is shared state, but a handler's owned parameters are arguments the model \
+                     sends as JSON. If `{inner}` is the set's per-run state, borrow it: `{name}: &{inner}` \
+                     (or `&mut {inner}` for a tool that writes); if the model sends it, take `{name}: {inner}`"
+                ),
+            );
+            continue;
+        }
         if taken.whole_args {
             let name = typed.pat.to_token_stream().to_string();
+            sent.push(SentParam {
+                name: name.clone(),
+                ty: (*typed.ty).clone(),
+                whole: true,
+            });
             whole_params.push((name, (*typed.ty).clone()));
             classified.push(Param::WholeArgs((*typed.ty).clone()));
             continue;
@@ -353,6 +383,11 @@ fn handler(
                     // serde and schemars name it without the `r#`.
                     let ident = pat.ident.clone();
                     arg_tokens.extend(typed.to_token_stream());
+                    sent.push(SentParam {
+                        name: pat.ident.to_string(),
+                        ty: ty.clone(),
+                        whole: false,
+                    });
                     classified.push(Param::Arg(ident.clone()));
                     args.push(Arg {
                         ident,
@@ -392,6 +427,15 @@ fn handler(
             );
         }
     }
+    if let Some(extra) = sent.get(MAX_SENT_PARAMS) {
+        cx.error_at(
+            &extra.ty,
+            format!(
+                "a handler takes at most {MAX_SENT_PARAMS} arguments as parameters: gather them into one \
+                 `#[derive(Deserialize, JsonSchema)]` struct and take it as `#[args] args: YourArgs`"
+            ),
+        );
+    }
     if cx.error_count() != errors_before {
         return None;
     }
@@ -403,6 +447,7 @@ fn handler(
         state,
         params: classified,
         args,
+        sent,
         output,
     })
 }
@@ -430,6 +475,53 @@ fn owned_form(elem: &Type) -> Option<String> {
         {
             Some(elem.to_token_stream().to_string().replace(' ', ""))
         }
+        _ => None,
+    }
+}
+
+/// `ToolContext` taken by value or in a box, pointer or lock (which the model would
+/// then send): `Some` with what to add to the fix (nothing, or that the wrapper goes).
+fn context_by_value(ty: &Type) -> Option<&'static str> {
+    if is_tool_context(ty) {
+        return Some("");
+    }
+    let inner = wrapped(ty)?;
+    is_tool_context(inner).then_some(", without the wrapper: the context lives as long as the call")
+}
+
+/// The `T` of `Arc<T>`, `Rc<T>`, `Box<T>`, `Mutex<T>` or `RwLock<T>` as written (any path
+/// to them): the forms in which a handler might take the state or the context by value.
+pub fn wrapped(ty: &Type) -> Option<&Type> {
+    wrapped_in(ty, symbol::STATE_WRAPPERS)
+}
+
+/// The `T` of `Arc<T>`, `Rc<T>`, `Mutex<T>` or `RwLock<T>`: a parameter that shares or
+/// locks its value, which no argument the model sends needs (it is the call's own).
+fn shared(ty: &Type) -> Option<&Type> {
+    wrapped_in(ty, symbol::SHARED_WRAPPERS)
+}
+
+/// A type as the user would write it: `quote`'s token spacing (`Arc < Tracker >`) removed.
+pub fn tidy(ty: &Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(' ', "")
+        .replace(',', ", ")
+}
+
+fn wrapped_in<'a>(ty: &'a Type, wrappers: &[&str]) -> Option<&'a Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if path.qself.is_some() || !wrappers.iter().any(|name| last.ident == name) {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
+        return None;
+    };
+    match generics.args.first() {
+        Some(syn::GenericArgument::Type(inner)) if generics.args.len() == 1 => Some(inner),
         _ => None,
     }
 }

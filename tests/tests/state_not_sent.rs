@@ -1,0 +1,97 @@
+//! The per-run state is never an argument: a handler borrows it (`&S`, `&mut S`), the
+//! model's JSON cannot name it, and an object the model sends under the state parameter's
+//! name is refused, never run against. (Taking the state by value, or in an `Arc`, `Rc`,
+//! `Box`, `Mutex` or `RwLock`, does not compile: `ui-tests/fail/state_*.rs`.)
+
+use proptest::prelude::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toolset::prelude::*;
+use toolset::{Autonomy, Outcome, ToolCall, ToolContext, tool, toolset};
+
+/// The issue tracker the triage tools share. It derives `Deserialize` and `JsonSchema`
+/// (it is saved between runs), so the model could describe one, if it were ever asked.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct Tracker {
+    issues: Vec<String>,
+}
+
+/// Count the open issues.
+#[tool(tier = "read_only")]
+pub async fn count(tracker: &Tracker) -> String {
+    tracker.issues.len().to_string()
+}
+
+/// File an issue.
+#[tool(tier = "reversible")]
+pub async fn file(tracker: &mut Tracker, title: String) -> String {
+    tracker.issues.push(title);
+    tracker.issues.len().to_string()
+}
+
+toolset! {
+    /// The triage agent's tools.
+    pub TriageTools<Tracker> = [count, file];
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
+    ToolCall::new(id, name, arguments)
+}
+
+#[test]
+fn no_tool_schema_offers_the_state() {
+    for spec in TriageTools::specs() {
+        let properties = spec.input_schema()["properties"].clone();
+        assert!(
+            properties.get("tracker").is_none(),
+            "`{}` offers the state to the model: {properties}",
+            spec.name()
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever issues the model makes up under the state's name, the call is refused with
+    /// a message naming the key, the other calls of the program are not lost (the program
+    /// is rejected whole, every call's problem reported), and the real state is untouched.
+    #[test]
+    fn a_model_supplied_state_never_replaces_the_state(
+        fake in proptest::collection::vec("[a-z]{1,8}", 0..4),
+        title in "[a-z]{1,8}",
+    ) {
+        let fake = serde_json::json!({ "tracker": { "issues": fake } }).to_string();
+        let faked_write = serde_json::json!({ "title": title, "tracker": { "issues": [] } }).to_string();
+        let program = vec![
+            call("1", "count", &fake),
+            call("2", "file", &faked_write),
+        ];
+        let rejected = TriageTools::gate(program, Autonomy::Reversible).unwrap_err();
+        let problems = rejected.problems();
+        prop_assert_eq!(problems.len(), 2, "{:?}", problems);
+        for problem in problems {
+            prop_assert!(problem.message.contains("tracker"), "{}", problem.message);
+        }
+
+        // The same calls without the made-up state run against the real one.
+        let mut tracker = Tracker { issues: vec!["real".into()] };
+        let program = vec![
+            call("1", "count", "{}"),
+            call("2", "file", &serde_json::json!({ "title": title }).to_string()),
+        ];
+        let plan = TriageTools::gate(program, Autonomy::Reversible).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let report = runtime.block_on(TriageTools::apply(&mut tracker, &ToolContext::default(), plan));
+        let texts: Vec<String> = report
+            .entries()
+            .iter()
+            .map(|entry| match &entry.outcome {
+                Some(Outcome::Done(output)) => output.text_content(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        prop_assert_eq!(texts, vec!["1".to_owned(), "2".to_owned()]);
+        prop_assert_eq!(tracker.issues, vec!["real".to_owned(), title]);
+    }
+}
