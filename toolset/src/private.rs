@@ -28,7 +28,8 @@ pub mod messages;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
     label = "the model's JSON cannot be deserialized into this type",
-    note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
+    note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)",
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
 )]
 pub trait DeserializeArgument<'de>: serde::Deserialize<'de> {}
 impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
@@ -38,7 +39,8 @@ impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
     label = "the model cannot be shown a JSON schema of this type",
-    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
+    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions",
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
 )]
 pub trait SchemaArgument: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema> SchemaArgument for T {}
@@ -58,9 +60,19 @@ pub fn optional_argument_schema<T: SchemaArgument>(
     generator.subschema_for::<Option<T>>()
 }
 
+/// A tool's whole arguments type (an `#[args]` type or a propose-only struct) must
+/// describe itself as a JSON schema: [`SchemaArgument`]'s rule, said of the whole object.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's arguments: it does not implement `schemars::JsonSchema`",
+    label = "the model cannot be shown a JSON schema of this type",
+    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
+)]
+pub trait SchemaArguments: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> SchemaArguments for T {}
+
 /// The input schema of a tool whose arguments are `T` (a whole-object `#[args]` type or
 /// a propose-only struct), with the bound that explains a missing derive.
-pub fn input_schema_of<T: SchemaArgument>() -> Value {
+pub fn input_schema_of<T: SchemaArguments>() -> Value {
     input_schema_for::<T>()
 }
 
