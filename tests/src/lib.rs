@@ -136,3 +136,15 @@ toolset! {
 /// The README's example, compiled and run as a doc test so it cannot rot.
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+/// The README's `rust,ignore` fragments, each compiled with what it names declared (kept
+/// equal to the README's by `tests/tests/readme.rs`). Here, not in `toolset`, because
+/// `cargo package` builds `toolset` from its own folder, where `../README.md` is not.
+#[cfg(doctest)]
+#[doc = include_str!("../readme_snippets.md")]
+pub struct ReadmeSnippets;
+
+/// The README's fragment that needs the `mcp-client` feature.
+#[cfg(all(doctest, feature = "mcp-client"))]
+#[doc = include_str!("../readme_snippets_mcp_client.md")]
+pub struct ReadmeSnippetsMcpClient;

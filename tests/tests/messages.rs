@@ -46,6 +46,14 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ("skipped", messages::skipped("the note already says that")),
         ("failed", messages::failed("the disk is full")),
         (
+            "retry",
+            messages::retry("\"tuesday\" is not a date; write it as YYYY-MM-DD"),
+        ),
+        (
+            "retry, the hint a full sentence",
+            messages::retry("Use an id from the list."),
+        ),
+        (
             "failed: proxied server unreachable",
             messages::failed(&messages::proxy_unreachable("github", &"Transport closed")),
         ),

@@ -610,6 +610,9 @@ fn from_error(error: ToolError) -> Outcome {
         ToolErrorKind::Failed => Outcome::Failed {
             message: error.message().to_owned(),
         },
+        ToolErrorKind::Retry => Outcome::Retry {
+            hint: error.message().to_owned(),
+        },
     }
 }
 

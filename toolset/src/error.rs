@@ -1,18 +1,26 @@
 //! What a handler returns when it does not produce a result: a failure, or a deliberate skip.
 
+use std::any::Any;
 use std::error::Error;
 use std::fmt;
 
 /// Why a tool call produced no result.
 ///
-/// A handler returns `Err(ToolError)` either because something went wrong
-/// ([`ToolError::failed`]) or because it deliberately declined to act
-/// ([`ToolError::skipped`]) — a business brake such as "the item already has that due
+/// A handler returns `Err(ToolError)` because something went wrong
+/// ([`ToolError::failed`]), because the model should call the tool again, corrected
+/// ([`ToolError::retry`], with a hint saying how), or because it deliberately declined to
+/// act ([`ToolError::skipped`]) — a business brake such as "the item already has that due
 /// date", which is not an error and is reported to the model as such.
 ///
 /// Any `std::error::Error` converts into a failure, so `?` works in handlers; the error
 /// is kept as the failure's [`source`](ToolError::source), chain and all, for the host's
 /// logs (the model reads only the message).
+///
+/// A handler may also return `Result<T, E>` for any `E: Display + 'static` (`String`,
+/// `&'static str`, its own error type): the text becomes the failure's message. Only a
+/// `ToolError` (kept as it is) and a `Box<dyn Error + Send + Sync>` (kept as the source)
+/// keep more than the text; to keep another error's source chain for the host, return
+/// `Result<T, ToolError>` and let `?` convert it.
 pub struct ToolError {
     kind: ToolErrorKind,
     message: String,
@@ -27,6 +35,9 @@ pub enum ToolErrorKind {
     Failed,
     /// The handler deliberately did nothing; this is an expected outcome, not an error.
     Skipped,
+    /// The call was wrong in a way the model can fix: it should call the tool again,
+    /// corrected as the hint says (like pydantic-ai's `ModelRetry`).
+    Retry,
 }
 
 impl ToolError {
@@ -61,7 +72,45 @@ impl ToolError {
         }
     }
 
-    /// Whether this is a failure or a skip.
+    /// A request to the model to call the tool again, corrected: `hint` says what to
+    /// change ("the date must be in the future"). Recorded as
+    /// [`Outcome::Retry`](crate::Outcome::Retry); every consumer renders it as an error
+    /// result telling the model to call the tool again.
+    pub fn retry(hint: impl fmt::Display) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Retry,
+            message: hint.to_string(),
+            source: None,
+        }
+    }
+
+    /// The error a handler returned as `Err(error)`, for any `E: Display`: a `ToolError`
+    /// as it is (a skip stays a skip, a retry a retry), a `Box<dyn Error + Send + Sync>`
+    /// kept as the source, anything else a failure with its text.
+    pub(crate) fn from_returned<E: fmt::Display + 'static>(error: E) -> Self {
+        let mut slot = Some(error);
+        let any: &mut dyn Any = &mut slot;
+        if let Some(error) = any
+            .downcast_mut::<Option<ToolError>>()
+            .and_then(Option::take)
+        {
+            return error;
+        }
+        if let Some(source) = any
+            .downcast_mut::<Option<Box<dyn Error + Send + Sync>>>()
+            .and_then(Option::take)
+        {
+            return ToolError {
+                kind: ToolErrorKind::Failed,
+                message: source.to_string(),
+                source: Some(source),
+            };
+        }
+        // Not taken above: the slot still holds the error.
+        slot.map_or_else(|| ToolError::failed(""), ToolError::failed)
+    }
+
+    /// Whether this is a failure, a retry or a skip.
     pub fn kind(&self) -> ToolErrorKind {
         self.kind
     }
@@ -71,7 +120,12 @@ impl ToolError {
         self.kind == ToolErrorKind::Skipped
     }
 
-    /// The message or the skip reason.
+    /// True for a request to call the tool again ([`ToolError::retry`]).
+    pub fn is_retry(&self) -> bool {
+        self.kind == ToolErrorKind::Retry
+    }
+
+    /// The message, the retry hint or the skip reason.
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -98,6 +152,7 @@ impl fmt::Display for ToolError {
         match self.kind {
             ToolErrorKind::Failed => f.write_str(&self.message),
             ToolErrorKind::Skipped => write!(f, "skipped: {}", self.message),
+            ToolErrorKind::Retry => write!(f, "retry: {}", self.message),
         }
     }
 }

@@ -152,6 +152,18 @@ pub fn failed(message: &str) -> String {
     format!("Error: {message}")
 }
 
+/// The answer of a handler that asked the model to call the tool again, corrected, with
+/// its hint (a sentence of its own, closed with a period unless it ends one already).
+pub fn retry(hint: &str) -> String {
+    let hint = hint.trim_end();
+    let stop = if hint.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    format!("Error: {hint}{stop} Correct the call as this says and call this tool again.")
+}
+
 /// The answer to a call apply refused to run, with the reason.
 pub fn refused(reason: &str) -> String {
     format!("Not run: {reason}")

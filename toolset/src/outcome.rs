@@ -25,6 +25,13 @@ pub enum Outcome {
         /// The handler's message.
         message: String,
     },
+    /// The handler asked the model to call the tool again, corrected
+    /// ([`ToolError::retry`](crate::ToolError::retry)); the model reads the hint as an
+    /// error telling it to retry.
+    Retry {
+        /// What to change, in the handler's words.
+        hint: String,
+    },
     /// The call was not run: its tier is above what was approved, or a policy denies it.
     Refused {
         /// Why.
@@ -59,12 +66,13 @@ impl Outcome {
         matches!(self, Outcome::Done(output) if !output.is_error)
     }
 
-    /// A short name of the variant (`"done"`, `"skipped"`, …), for logs.
+    /// A short name of the variant (`"done"`, `"skipped"`, `"retry"`, …), for logs.
     pub fn kind(&self) -> &'static str {
         match self {
             Outcome::Done(_) => "done",
             Outcome::Skipped { .. } => "skipped",
             Outcome::Failed { .. } => "failed",
+            Outcome::Retry { .. } => "retry",
             Outcome::Refused { .. } => "refused",
             Outcome::TimedOut { .. } => "timed_out",
             Outcome::TimedOutWaiting { .. } => "timed_out_waiting",
@@ -89,6 +97,7 @@ impl Outcome {
             Outcome::Done(output) => output.clone(),
             Outcome::Skipped { reason } => ToolOutput::text(messages::skipped(reason)),
             Outcome::Failed { message } => ToolOutput::error(messages::failed(message)),
+            Outcome::Retry { hint } => ToolOutput::error(messages::retry(hint)),
             Outcome::Refused { reason } => ToolOutput::error(messages::refused(reason)),
             Outcome::TimedOut { after } => {
                 ToolOutput::error(messages::timed_out(after.as_millis()))

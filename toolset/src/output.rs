@@ -5,6 +5,7 @@ use crate::ToolError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::fmt;
 
 /// The result of a tool call, in the shape every provider and MCP can carry.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -130,11 +131,16 @@ pub struct Json<T>(pub T);
 /// Conversion from a handler's return value into a tool result.
 ///
 /// Implemented for `()`, `String`, `&'static str`, [`ToolOutput`], [`Json<T>`] and
-/// `Result<T, E>` of those with `E: Into<ToolError>`.
+/// `Result<T, E>` of those with `E: Display + 'static`: a [`ToolError`] (kept as it is, so
+/// a skip stays a skip and a [retry](ToolError::retry) a retry), `String`,
+/// `&'static str` or the handler's own error type, whose text the model reads as a
+/// failure. Only a `ToolError` keeps an error's [`source`](ToolError::source) chain for the
+/// host (and a `Box<dyn Error + Send + Sync>`, kept as the source): to keep another
+/// error's, return `Result<T, ToolError>`, into which `?` converts any `std::error::Error`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool handler",
     label = "this return type is not a tool result",
-    note = "return `()`, `String`, `toolset::Json<T>` (T: Serialize + JsonSchema), `toolset::ToolOutput`, or a `Result<_, E>` of one of those with `E: Into<toolset::ToolError>`"
+    note = "return `()`, `String`, `toolset::Json<T>` (T: Serialize + JsonSchema), `toolset::ToolOutput`, or a `Result<_, E>` of one of those with `E: Display` (`toolset::ToolError`, `String`, `&'static str`, your error type)"
 )]
 pub trait IntoToolOutput {
     /// Converts the value into the call's result.
@@ -182,9 +188,9 @@ impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
     }
 }
 
-impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolOutput for Result<T, E> {
+impl<T: IntoToolOutput, E: fmt::Display + 'static> IntoToolOutput for Result<T, E> {
     fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
-        self.map_err(Into::into)?.into_tool_output()
+        self.map_err(ToolError::from_returned)?.into_tool_output()
     }
 
     fn output_schema() -> Option<Value> {
@@ -220,6 +226,52 @@ mod tests {
     fn result_err_becomes_the_tool_error() {
         let result: Result<String, ToolError> = Err(ToolError::skipped("nothing to do"));
         assert!(result.into_tool_output().unwrap_err().is_skip());
+    }
+
+    #[test]
+    fn an_error_that_is_only_text_is_a_failure_with_that_text() {
+        let owned: Result<String, String> = Err("no such note".to_owned());
+        let error = owned.into_tool_output().unwrap_err();
+        assert_eq!(error.kind(), crate::ToolErrorKind::Failed);
+        assert_eq!(error.message(), "no such note");
+
+        let fixed: Result<Json<u32>, &'static str> = Err("the inbox is closed");
+        assert_eq!(
+            fixed.into_tool_output().unwrap_err().message(),
+            "the inbox is closed"
+        );
+    }
+
+    #[test]
+    fn a_returned_tool_error_is_kept_as_it_is() {
+        let retry: Result<(), ToolError> = Err(ToolError::retry("use an id from the list"));
+        let error = retry.into_tool_output().unwrap_err();
+        assert!(error.is_retry());
+        assert_eq!(error.message(), "use an id from the list");
+    }
+
+    #[test]
+    fn a_returned_boxed_error_is_kept_as_the_source() {
+        let parse = "x".parse::<u32>().unwrap_err();
+        let boxed: Result<(), Box<dyn std::error::Error + Send + Sync>> = Err(Box::new(parse));
+        let error = boxed.into_tool_output().unwrap_err();
+        assert_eq!(error.message(), "invalid digit found in string");
+        let source = error.source().expect("the boxed error is the source");
+        assert!(source.downcast_ref::<std::num::ParseIntError>().is_some());
+    }
+
+    #[test]
+    fn an_own_display_error_reads_as_its_text() {
+        struct Closed(u32);
+        impl fmt::Display for Closed {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "inbox {} is closed", self.0)
+            }
+        }
+        let result: Result<(), Closed> = Err(Closed(3));
+        let error = result.into_tool_output().unwrap_err();
+        assert_eq!(error.message(), "inbox 3 is closed");
+        assert!(error.source().is_none());
     }
 
     #[test]

@@ -602,9 +602,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// only for the history is refused. A call to the local search tool is answered here,
     /// at once.
     ///
-    /// The one gate, for the set's tools and the toolbox's alike (`Set::gate` and
-    /// `Set::gate_with` are this for a fresh request). A call to a tool the request plainly
-    /// permits costs no walk of the set and no snapshot of the toolbox.
+    /// The one gate, for the set's tools and the toolbox's alike (the set's own gate is
+    /// this, see [`Request`]). A call to a tool the request plainly permits costs no walk
+    /// of the set and no snapshot of the toolbox.
     pub fn gate(&self, calls: impl IntoIterator<Item = ToolCall>) -> Result<Plan<T>, Rejected> {
         let span = trace::gate();
         let _in_gate = span.enter();

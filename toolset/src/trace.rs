@@ -224,6 +224,7 @@ fn error_type(outcome: &Outcome) -> Option<&'static str> {
         Outcome::Done(output) if output.is_error => Some("tool_error"),
         Outcome::Done(_) | Outcome::Skipped { .. } => None,
         Outcome::Failed { .. }
+        | Outcome::Retry { .. }
         | Outcome::Refused { .. }
         | Outcome::TimedOut { .. }
         | Outcome::TimedOutWaiting { .. }
@@ -237,6 +238,7 @@ fn error_text(outcome: &Outcome) -> Option<&str> {
     match outcome {
         Outcome::Failed { message } | Outcome::Panicked { message } => Some(message),
         Outcome::Refused { reason } => Some(reason),
+        Outcome::Retry { hint } => Some(hint),
         _ => None,
     }
 }

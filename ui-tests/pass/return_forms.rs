@@ -1,7 +1,8 @@
 #![deny(warnings)]
 //! Every return form: `()`, `String`, `&'static str`, `Json<T>`, `ToolOutput`,
-//! `Result<T, ToolError>`, and `Result<T, E>` with `E: Into<ToolError>` (a std error or
-//! the user's own), with `?` inside.
+//! `Result<T, ToolError>`, and `Result<T, E>` with `E: Display` (a std error or the
+//! user's own), with `?` inside; an error type that is not `Display` converts with `?`
+//! into `ToolError`. (`error_text.rs` has the errors that are just text.)
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -83,13 +84,17 @@ impl From<InboxError> for ToolError {
     }
 }
 
-/// Returns the user's own error type.
-#[tool(tier = "reversible")]
-pub async fn custom(id: u32) -> Result<(), InboxError> {
+fn find(id: u32) -> Result<(), InboxError> {
     if id == 0 {
         return Err(InboxError::Missing(id));
     }
     Ok(())
+}
+
+/// The user's own error type, which is not `Display`, converted with `?`.
+#[tool(tier = "reversible")]
+pub async fn custom(id: u32) -> Result<(), ToolError> {
+    Ok(find(id)?)
 }
 
 toolset! {

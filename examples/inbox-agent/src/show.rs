@@ -59,6 +59,7 @@ pub fn outcome(call_id: &str, name: &str, outcome: &Outcome) {
         Outcome::Skipped { reason } => reason.clone(),
         Outcome::Failed { message } | Outcome::Panicked { message } => message.clone(),
         Outcome::Refused { reason } => reason.clone(),
+        Outcome::Retry { hint } => hint.clone(),
         Outcome::TimedOut { after } => format!("after {after:?}"),
         // `Outcome` is non-exhaustive: a future kind shows as what the model reads.
         _ => outcome.to_tool_output().text_content(),
