@@ -90,7 +90,7 @@ toolset! {
     pub NoteTools<Notes> = [read, count, write, on_day];
 }
 
-fn main() {
+pub fn main() {
     let mut notes = Notes {
         notes: vec!["2026-12-02 milk".to_owned()],
     };

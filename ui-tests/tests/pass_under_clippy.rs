@@ -8,6 +8,8 @@ mod argument_forms;
 mod attribute_keys;
 #[path = "../pass/documented.rs"]
 mod documented;
+#[path = "../pass/error_text.rs"]
+mod error_text;
 #[path = "../pass/escalation.rs"]
 mod escalation;
 #[path = "../pass/handler_stays_callable.rs"]
@@ -64,4 +66,9 @@ fn escalation() {
 #[test]
 fn state_forms() {
     state_forms::main();
+}
+
+#[test]
+fn error_text() {
+    error_text::main();
 }
