@@ -125,7 +125,9 @@ impl<T: ToolSet> Policy<T> {
     /// A runtime tool has no typed name, so the compiler cannot check this one: it is
     /// checked when a toolbox joins a request ([`Request::toolbox`](crate::Request::toolbox),
     /// [`Toolbox::request`](crate::Toolbox::request)), where a name the toolbox's runtime
-    /// tools do not have is an error ([`PolicyNameError`]).
+    /// tools do not have is an error ([`PolicyNameError`]). A request no toolbox joins
+    /// (`Set::gate_with`, `Request::new` alone) has no runtime tools: there the names
+    /// restrict nothing, and nothing of a toolbox can run.
     pub fn deny_runtime(mut self, name: impl Into<String>) -> Self {
         name_once(&mut self.runtime.denied, name.into());
         self

@@ -7,7 +7,8 @@
 //! growing conversation never changes the bytes a provider has cached:
 //!
 //! 1. **offered**: the set's tools the policy neither hides, denies nor defers, in declared
-//!    order; where the format has native tool search (Anthropic, OpenAI Responses) the
+//!    order, then the toolbox's runtime tools likewise (the policy names those by name,
+//!    checked when the toolbox joins: [`Request::toolbox`]); where the format has native tool search (Anthropic, OpenAI Responses) the
 //!    deferred tools stay in their declared place marked `defer_loading: true`; then the
 //!    search tool, whenever some tool is deferred (never itself deferred; the local search
 //!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::search_runs_here`);
