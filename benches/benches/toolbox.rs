@@ -49,7 +49,11 @@ fn calls(c: &mut Criterion) {
             b.iter_batched(
                 || vec![call.clone()],
                 |calls| {
-                    let plan = toolbox.request(&policy).gate(calls).expect("valid");
+                    let plan = toolbox
+                        .request(&policy)
+                        .expect("no unknown runtime name")
+                        .gate(calls)
+                        .expect("valid");
                     rt.block_on(Words::apply(&mut (), &ctx, plan))
                 },
                 BatchSize::SmallInput,

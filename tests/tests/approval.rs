@@ -707,6 +707,7 @@ mod runtime {
         let policy = Vault1::policy(Autonomy::ExternalReversible);
         let plan = toolbox
             .request(&policy)
+            .expect("no unknown runtime name")
             .gate([ToolCall::new("r1", name, r#"{"path":"/tmp/x"}"#)])
             .expect("a valid program");
         assert_eq!(plan.approved().count(), 0, "irreversible: withheld");
@@ -722,7 +723,7 @@ mod runtime {
         let approvals = Approvals::new(MemoryStore::new());
         let signed = proposed(&toolbox, &approvals, "shred");
         let policy = Vault1::policy(Autonomy::Off);
-        let request = toolbox.request(&policy);
+        let request = toolbox.request(&policy).expect("no unknown runtime name");
         let Ok(Approved::Run(plan)) = approvals.approve(&signed, &request) else {
             panic!("the runtime tool's proposal was not approved");
         };
@@ -744,7 +745,10 @@ mod runtime {
         let approvals = Approvals::new(MemoryStore::new());
         let signed = proposed(&toolbox, &approvals, "courier");
         let policy = Vault1::policy(Autonomy::Off);
-        match approvals.approve(&signed, &toolbox.request(&policy)) {
+        match approvals.approve(
+            &signed,
+            &toolbox.request(&policy).expect("no unknown runtime name"),
+        ) {
             Ok(Approved::RuntimeHandoff { call, args }) => {
                 assert_eq!(call.name, "courier");
                 assert_eq!(args, json!({"path": "/tmp/x"}));
@@ -765,7 +769,10 @@ mod runtime {
         assert_eq!(result.call_id, "r1");
         assert!(result.output.is_error && result.output.text_content().contains("keep it"));
         let policy = Vault1::policy(Autonomy::Off);
-        match approvals.approve(&signed, &toolbox.request(&policy)) {
+        match approvals.approve(
+            &signed,
+            &toolbox.request(&policy).expect("no unknown runtime name"),
+        ) {
             Err(ApprovalError::AlreadyResolved(resolution)) => {
                 assert_eq!(resolution.decision, Decision::Declined)
             }
@@ -784,7 +791,10 @@ mod runtime {
         // The request in force now has no such tool: removed from the toolbox, or no
         // toolbox at all.
         let without = toolbox.clone().without("shred");
-        for request in [without.request(&policy), Request::new(&policy)] {
+        for request in [
+            without.request(&policy).expect("no unknown runtime name"),
+            Request::new(&policy),
+        ] {
             match approvals.approve(&signed, &request) {
                 Err(ApprovalError::Invalid(problem)) => {
                     assert_eq!(problem.kind, ProblemKind::UnknownTool)
@@ -802,13 +812,19 @@ mod runtime {
         let approvals = Approvals::new(MemoryStore::new());
         let signed = proposed(&toolbox, &approvals, "delete_file");
         let denied = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
-        match approvals.approve(&signed, &toolbox.request(&denied)) {
+        match approvals.approve(
+            &signed,
+            &toolbox.request(&denied).expect("no unknown runtime name"),
+        ) {
             Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
             other => panic!("a denied tool was approved: {other:?}"),
         }
         let allowed = Vault1::policy(Autonomy::Off);
         assert!(matches!(
-            approvals.approve(&signed, &toolbox.request(&allowed)),
+            approvals.approve(
+                &signed,
+                &toolbox.request(&allowed).expect("no unknown runtime name")
+            ),
             Ok(Approved::Run(_))
         ));
     }
@@ -824,5 +840,117 @@ mod runtime {
             Some(ApprovalError::ArgumentsChanged)
         );
         assert!(approvals.pending(&signed.proposal).is_ok());
+    }
+
+    #[test]
+    fn a_runtime_tool_the_policy_in_force_denies_or_hides_is_refused_in_host_terms() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let toolbox = toolbox(Arc::clone(&runs));
+        let approvals = Approvals::new(MemoryStore::new());
+        let signed = proposed(&toolbox, &approvals, "shred");
+        let denied = Vault1::policy(Autonomy::Off).deny_runtime("shred");
+        let request = toolbox.request(&denied).expect("shred is a runtime tool");
+        let error = match approvals.approve(&signed, &request) {
+            Err(error @ ApprovalError::Invalid(_)) => error,
+            other => panic!("a runtime tool denied now was approved: {other:?}"),
+        };
+        let ApprovalError::Invalid(problem) = &error else {
+            unreachable!()
+        };
+        assert_eq!(problem.kind, ProblemKind::Denied);
+        let said = error.to_string();
+        assert!(
+            said.contains("the policy in force denies the tool `shred`")
+                && !said.contains("There is no tool"),
+            "{said}"
+        );
+        let hidden = Vault1::policy(Autonomy::Off).hide_runtime("shred");
+        let request = toolbox.request(&hidden).expect("shred is a runtime tool");
+        match approvals.approve(&signed, &request) {
+            Err(ApprovalError::Invalid(problem)) => {
+                assert_eq!(problem.kind, ProblemKind::UnknownTool)
+            }
+            other => panic!("a runtime tool hidden now was approved: {other:?}"),
+        }
+        assert!(approvals.pending(&signed.proposal).is_ok(), "still pending");
+        assert_eq!(runs.load(Ordering::SeqCst), 0, "never ran");
+        // Under a policy that allows it again, it is approved, once.
+        let allowed = Vault1::policy(Autonomy::Off);
+        let request = toolbox.request(&allowed).expect("no runtime names");
+        assert!(matches!(
+            approvals.approve(&signed, &request),
+            Ok(Approved::Run(_))
+        ));
+    }
+
+    /// Every refusal the host gets speaks to the host: none is the model's "There is no
+    /// tool named ..." sentence, and each says what to do.
+    #[test]
+    fn every_approval_error_speaks_in_host_terms() {
+        use toolset::store::{Effect, Resolution};
+        // The model's sentence for a name problem; the arguments' description (which the
+        // host is shown, as it names the fault) for the others.
+        let problem = |kind| toolset::CallProblem {
+            call_id: "c1".into(),
+            name: "shred".into(),
+            kind,
+            message: match kind {
+                ProblemKind::MalformedJson
+                | ProblemKind::InvalidArguments
+                | ProblemKind::Misdeclared => "/path: expected a string, got 3".into(),
+                _ => "There is no tool named \"shred\". Available tools: ...".into(),
+            },
+        };
+        let approvals = Approvals::new(MemoryStore::new());
+        let id = proposed(&toolbox(Arc::default()), &approvals, "shred").proposal;
+        let mut errors = vec![
+            ApprovalError::UnknownProposal(id),
+            ApprovalError::AlreadyResolved(Resolution {
+                decision: Decision::Declined,
+                at_ms: 0,
+            }),
+            ApprovalError::AlreadyRan(Effect::started_at(0)),
+            ApprovalError::Expired { at_ms: 0 },
+            ApprovalError::Forged,
+            ApprovalError::Altered,
+            ApprovalError::OtherSet {
+                expected: "Vault1",
+                found: "Other".into(),
+            },
+            ApprovalError::SetChanged,
+            ApprovalError::ArgumentsChanged,
+            ApprovalError::TierChanged {
+                reviewed: Tier::Reversible,
+                declared: Tier::Irreversible,
+            },
+            ApprovalError::ReasonChanged {
+                shown: None,
+                now: Some("big".into()),
+            },
+            ApprovalError::Store(toolset::store::StoreError::new("disk full")),
+        ];
+        for kind in [
+            ProblemKind::UnknownTool,
+            ProblemKind::Denied,
+            ProblemKind::MalformedJson,
+            ProblemKind::InvalidArguments,
+            ProblemKind::Misdeclared,
+            ProblemKind::InvalidCallId,
+        ] {
+            errors.push(ApprovalError::Invalid(problem(kind)));
+        }
+        for error in errors {
+            let said = error.to_string();
+            assert!(
+                !said.contains("There is no tool named"),
+                "a model-facing sentence reached the host: {said}"
+            );
+            assert!(!said.is_empty());
+        }
+        let unknown = ApprovalError::Invalid(problem(ProblemKind::UnknownTool)).to_string();
+        assert!(
+            unknown.contains("`shred`") && unknown.contains("stays pending"),
+            "{unknown}"
+        );
     }
 }

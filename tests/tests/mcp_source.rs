@@ -62,6 +62,7 @@ async fn a_proxied_tool_without_a_tier_mapping_is_never_auto_run() {
     assert_eq!(tool.spec().tier(), Tier::Irreversible);
     let plan = toolbox
         .request(&Host::policy(Autonomy::ExternalReversible))
+        .expect("no unknown runtime name")
         .gate([call("1", "fix_echo", r#"{"text":"hi"}"#)])
         .expect("a valid call");
     assert_eq!(plan.approved().count(), 0, "nothing auto-runs");
@@ -92,6 +93,7 @@ async fn a_proxied_call_runs_with_progress_and_a_remote_error_is_a_failed_outcom
     let ctx = ToolContext::default().with_progress(reports.clone());
     let plan = toolbox
         .request(&Host::policy(Autonomy::ReadOnly))
+        .expect("no unknown runtime name")
         .gate([
             call("1", "fix_echo", r#"{"text":"hi"}"#),
             call("2", "fix_fail", "{}"),
@@ -156,6 +158,7 @@ async fn refreshed(refreshes: &mut tokio::sync::watch::Receiver<u64>, target: u6
 async fn run(toolbox: &Toolbox<Host>, name: &str) -> Outcome {
     let plan = toolbox
         .request(&Host::policy(Autonomy::Reversible))
+        .expect("no unknown runtime name")
         .gate([call("1", name, "{}")])
         .expect("valid");
     let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan).await;
@@ -171,6 +174,7 @@ async fn list_changed_adds_and_removes_tools() {
     let offered = |toolbox: &Toolbox<Host>| -> Vec<String> {
         toolbox
             .request(&policy)
+            .expect("no unknown runtime name")
             .format(toolset::consumer::Format::Mcp)
             .offered()
             .into_iter()
@@ -191,6 +195,7 @@ async fn list_changed_adds_and_removes_tools() {
     assert!(!offered(&toolbox).contains(&"fix_extra".to_owned()));
     let rejected = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate([call("1", "fix_extra", "{}")])
         .expect_err("a vanished tool is unknown");
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
@@ -207,6 +212,7 @@ async fn apply_within(
 ) -> (toolset::Report, Log) {
     let plan = toolbox
         .request(&Host::policy(Autonomy::Reversible))
+        .expect("no unknown runtime name")
         .gate(calls)
         .expect("valid");
     let mut log = Log::default();

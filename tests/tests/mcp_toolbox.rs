@@ -192,6 +192,7 @@ async fn a_runtime_tool_served_over_mcp_is_listed_and_gated_as_the_toolbox_is() 
     let policy = ShelfTools::policy(Autonomy::ReadOnly);
     let offered: Vec<String> = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .format(toolset::consumer::Format::Mcp)
         .offered()
         .into_iter()
@@ -517,6 +518,7 @@ mod proxied {
         assert_eq!(toolbox.names(), ["count_books", "stock_look_up"]);
         let plan = toolbox
             .request(&ShelfTools::policy(Autonomy::ReadOnly))
+            .expect("no unknown runtime name")
             .gate([
                 toolset::ToolCall::new("1", "stock_look_up", r#"{"title":"Dune"}"#),
                 toolset::ToolCall::new("2", "stock_look_up", r#"{"title":"Emma"}"#),

@@ -133,7 +133,7 @@ fn policy_from(flags: &[(bool, bool, bool)]) -> Policy<Tools> {
     policy
 }
 
-const UNIVERSE: [&str; 10] = [
+const UNIVERSE: [&str; 12] = [
     "now",
     "archive",
     "get_weather",
@@ -144,21 +144,50 @@ const UNIVERSE: [&str; 10] = [
     "tool_search",
     "gone_tool",
     "other",
+    "note",
+    "memo",
 ];
+
+/// The runtime tools of [`toolbox_with_note`], in the order the policy's runtime flags name
+/// them.
+const RUNTIME: [&str; 2] = ["note", "memo"];
+
+/// `policy` with each runtime tool of [`RUNTIME`] hidden, denied and/or deferred (or not).
+fn with_runtime_flags(mut policy: Policy<Tools>, flags: &[(bool, bool, bool)]) -> Policy<Tools> {
+    for (&name, &(hide, deny, defer)) in RUNTIME.iter().zip(flags) {
+        if hide {
+            policy = policy.hide_runtime(name);
+        }
+        if deny {
+            policy = policy.deny_runtime(name);
+        }
+        if defer {
+            policy = policy.defer_runtime(name);
+        }
+    }
+    policy
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
+    /// Runtime tools included: a toolbox (or none) whose runtime tools the policy hides,
+    /// denies and/or defers by name.
     #[test]
     fn what_a_request_offers_is_exactly_what_its_gate_permits_and_history_is_declared(
         flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
+        runtime_flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 2),
+        with_toolbox in any::<bool>(),
         activated in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
         injected in proptest::collection::vec(0..7usize, 0..2),
         history in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
         format in 0..FORMATS.len(),
         hosted in any::<bool>(),
     ) {
+        let toolbox = toolbox_with_note();
         let policy = policy_from(&flags);
+        // Runtime names only where a toolbox joins: without one they name no tool.
+        let policy = if with_toolbox { with_runtime_flags(policy, &runtime_flags) } else { policy };
         let mut activations = Activations::new();
         for index in activated {
             activations.activate(UNIVERSE[index]);
@@ -170,6 +199,9 @@ proptest! {
             .activated(&activations)
             .history(&history)
             .search(search);
+        if with_toolbox {
+            request = request.toolbox(&toolbox).expect("the policy names the toolbox's tools");
+        }
         for index in injected {
             request = request.inject(<ToolsName as ToolName>::ALL[index]);
         }
@@ -211,10 +243,11 @@ proptest! {
     }
 }
 
-/// A toolbox of `Tools` with one runtime tool, `note`, taking a required string `text`.
+/// A toolbox of `Tools` with two runtime tools: `note`, taking a required string `text`,
+/// and `memo`, taking nothing.
 fn toolbox_with_note() -> Toolbox<Tools> {
     Tools::toolbox()
-        .with(
+        .with_all([
             DynamicTool::new("note", Tier::Reversible, "Write a note down.")
                 .input_schema(serde_json::json!({
                     "type": "object",
@@ -223,8 +256,10 @@ fn toolbox_with_note() -> Toolbox<Tools> {
                     "additionalProperties": false
                 }))
                 .handler(|_args: Value, _ctx: &ToolContext| async move { "noted" }),
-        )
-        .expect("a valid runtime tool")
+            DynamicTool::new("memo", Tier::ReadOnly, "Read the memo.")
+                .handler(|_args: Value, _ctx: &ToolContext| async move { "the memo" }),
+        ])
+        .expect("valid runtime tools")
 }
 
 /// Argument texts of every kind the gate tells apart: fitting, ill-typed, unknown keys,
@@ -287,7 +322,7 @@ proptest! {
                 request = request.format(format);
             }
             if with_toolbox {
-                request = request.toolbox(&toolbox);
+                request = request.toolbox(&toolbox).expect("no unknown runtime name");
             }
             for &index in &injected {
                 request = request.inject(<ToolsName as ToolName>::ALL[index]);

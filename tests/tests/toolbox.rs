@@ -132,6 +132,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
     bad[3] = call("4", "book_taxi", r#"{"city":""}"#);
     let rejected = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate(bad)
         .expect_err("a bad runtime call rejects all");
     assert_eq!(rejected.problems().len(), 1);
@@ -141,6 +142,7 @@ async fn a_mixed_program_is_gated_and_applied_as_one_with_outcomes_in_model_orde
 
     let plan = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate(program)
         .expect("the program is valid");
     let proposed: Vec<&str> = plan
@@ -213,7 +215,10 @@ fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
 
     // A toolbox that dropped it: unknown, and the message lists what is offered.
     let toolbox = toolbox().without("weather");
-    let request = toolbox.request(&policy).format(Format::OpenAiChat);
+    let request = toolbox
+        .request(&policy)
+        .expect("no unknown runtime name")
+        .format(Format::OpenAiChat);
     assert_eq!(
         request.offered(),
         ["read_note", "write_note", "book_taxi", "wire_money"]
@@ -232,7 +237,10 @@ fn an_unoffered_runtime_tool_is_unknown_to_the_gate() {
 
     // What the list offers is what the gate permits, runtime tools included.
     let full = toolbox_with_weather();
-    let request = full.request(&policy).format(Format::Anthropic);
+    let request = full
+        .request(&policy)
+        .expect("no unknown runtime name")
+        .format(Format::Anthropic);
     let list: Value = serde_json::from_str(&request.tool_list()).expect("a JSON list");
     let listed: Vec<&str> = list
         .as_array()
@@ -353,6 +361,7 @@ fn registration_reports_every_problem_at_once() {
     assert!(
         plain
             .request(&DeskTools::policy(Autonomy::ReadOnly))
+            .expect("no unknown runtime name")
             .gate([call("1", "ping", "")])
             .is_ok()
     );
@@ -421,6 +430,7 @@ async fn a_runtime_tool_that_panics_or_runs_too_long_fails_alone() {
         .expect("registers");
     let plan = toolbox
         .request(&DeskTools::policy(Autonomy::Reversible))
+        .expect("no unknown runtime name")
         .gate([
             call("1", "crash", "{}"),
             call("2", "slow", "{}"),
@@ -492,7 +502,7 @@ proptest! {
                 .handler(weather))
             .expect("registers");
         let oracle = jsonschema::validator_for(&schema).expect("compiles");
-        let verdict = toolbox.request(&DeskTools::policy(Autonomy::ReadOnly)).gate([call("1", "forecast", &arguments.to_string())]);
+        let verdict = toolbox.request(&DeskTools::policy(Autonomy::ReadOnly)).expect("no unknown runtime name").gate([call("1", "forecast", &arguments.to_string())]);
         prop_assert_eq!(verdict.is_ok(), oracle.is_valid(&arguments), "{}", arguments);
         if let Err(rejected) = verdict {
             let problem = &rejected.problems()[0];
@@ -516,6 +526,7 @@ fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
     let policy = DeskTools::policy(Autonomy::ReadOnly);
     let rejected = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate([call(
             "1",
             "forecast",
@@ -528,11 +539,13 @@ fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
     }
     let malformed = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate([call("1", "forecast", "{\"city\":")])
         .expect_err("malformed");
     assert_eq!(malformed.problems()[0].kind, ProblemKind::MalformedJson);
     let array = toolbox
         .request(&policy)
+        .expect("no unknown runtime name")
         .gate([call("1", "forecast", "[1]")])
         .expect_err("not an object");
     assert!(
@@ -543,4 +556,293 @@ fn a_runtime_tools_messages_name_the_json_path_like_a_compiled_tools() {
         array.problems()[0].message
     );
     let _ = Arc::new(());
+}
+
+/// A runtime reader of the desk's state: how many notes it holds, after 100 ms.
+async fn count_notes(_args: Value, desk: &Desk, _ctx: &ToolContext) -> String {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    format!("{} notes", desk.log.len())
+}
+
+/// A runtime writer of the desk's state.
+async fn stamp_note(args: Value, desk: &mut Desk, _ctx: &ToolContext) -> Result<String, ToolError> {
+    let Some(key) = args["key"].as_str() else {
+        return Err(ToolError::failed("no key"));
+    };
+    desk.log.push(format!("stamp {key}"));
+    Ok(format!("stamped {key}"))
+}
+
+fn key_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"key": {"type": "string", "description": "The note's key."}},
+        "required": ["key"],
+        "additionalProperties": false
+    })
+}
+
+fn stateful_toolbox() -> Toolbox<DeskTools> {
+    DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new(
+                "count_notes",
+                Tier::ReadOnly,
+                "How many notes the desk holds.",
+            )
+            .reads_state(count_notes),
+            DynamicTool::new("stamp_note", Tier::Reversible, "Stamp a note on the desk.")
+                .input_schema(key_schema())
+                .writes_state(stamp_note),
+        ])
+        .expect("both register")
+}
+
+fn text(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Done(output) => output.text_content(),
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_runtime_handler_reads_the_real_state_and_another_writes_it_through_gate_and_apply() {
+    let toolbox = stateful_toolbox();
+    let policy = DeskTools::policy(Autonomy::Reversible);
+    let mut desk = Desk {
+        log: vec!["first".into()],
+    };
+    let plan = toolbox
+        .request(&policy)
+        .expect("no unknown runtime name")
+        .gate([
+            call("1", "count_notes", "{}"),
+            call("2", "stamp_note", r#"{"key":"k"}"#),
+            call("3", "write_note", r#"{"key":"w"}"#),
+            call("4", "count_notes", "{}"),
+        ])
+        .expect("the program is valid");
+    assert!(plan.proposals().is_empty(), "all within reversible");
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    let outcomes: Vec<String> = report.outcomes().map(|(_, o)| text(o)).collect();
+    assert_eq!(
+        outcomes,
+        ["1 notes", "stamped k", "wrote w", "3 notes"],
+        "the runtime reader sees the state the runtime and compiled writers changed"
+    );
+    assert_eq!(
+        desk.log,
+        ["first", "stamp k", "write w"],
+        "the real state was written"
+    );
+}
+
+#[tokio::test]
+async fn read_only_runtime_calls_reading_the_state_run_together_with_compiled_reads() {
+    let toolbox = stateful_toolbox();
+    let policy = DeskTools::policy(Autonomy::ReadOnly);
+    let mut desk = Desk::default();
+    let plan = toolbox
+        .request(&policy)
+        .expect("no unknown runtime name")
+        .gate([
+            call("1", "read_note", r#"{"key":"a"}"#),
+            call("2", "count_notes", "{}"),
+            call("3", "count_notes", "{}"),
+        ])
+        .expect("the program is valid");
+    let started = std::time::Instant::now();
+    let report = DeskTools::apply(&mut desk, &ToolContext::default(), plan).await;
+    let elapsed = started.elapsed();
+    assert!(report.outcomes().all(|(_, o)| o.is_done()));
+    // 30 ms, then 100 ms twice: one after the other would take 230 ms at least.
+    assert!(
+        elapsed < Duration::from_millis(200),
+        "the three reads took {elapsed:?}: they did not run together"
+    );
+}
+
+#[test]
+fn registration_refuses_a_read_only_tool_writing_the_state_and_a_handler_of_another_state() {
+    struct Other;
+    async fn other(_args: Value, _other: &Other, _ctx: &ToolContext) -> String {
+        String::new()
+    }
+    let error = DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new(
+                "sneaky_write",
+                Tier::ReadOnly,
+                "Writes while claiming to read.",
+            )
+            .input_schema(key_schema())
+            .writes_state(stamp_note),
+            DynamicTool::new("foreign", Tier::ReadOnly, "Reads a state the desk is not.")
+                .reads_state(other),
+        ])
+        .expect_err("both are refused");
+    let problems = error.problems();
+    assert_eq!(problems.len(), 2, "{error}");
+    assert_eq!(problems[0].tool, "sneaky_write");
+    assert!(
+        problems[0]
+            .message
+            .contains("`read_only` tool may not write the state")
+            && problems[0].message.contains(".reads_state(..)"),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(problems[1].tool, "foreign");
+    assert!(
+        problems[1].message.contains("Other")
+            && problems[1].message.contains("Desk")
+            && problems[1].message.contains("DeskTools"),
+        "{}",
+        problems[1].message
+    );
+}
+
+/// The weather toolbox of [`toolbox_with_weather`] under `policy`, gating one call.
+fn gate_weather(policy: &toolset::Policy<DeskTools>) -> Result<usize, (ProblemKind, String)> {
+    let toolbox = toolbox_with_weather();
+    let request = toolbox.request(policy).expect("weather is a runtime tool");
+    request
+        .gate([call("1", "weather", r#"{"city":"Oslo"}"#)])
+        .map(|plan| plan.approved().count())
+        .map_err(|rejected| {
+            let problem = &rejected.problems()[0];
+            (problem.kind, problem.message.clone())
+        })
+}
+
+#[test]
+fn a_policy_denies_a_runtime_tool_by_name_and_the_gate_refuses_it() {
+    let policy = DeskTools::policy(Autonomy::ReadOnly).deny_runtime("weather");
+    let toolbox = toolbox_with_weather();
+    let request = toolbox.request(&policy).expect("weather is a runtime tool");
+    assert!(
+        !request.offered().contains(&"weather"),
+        "{:?}",
+        request.offered()
+    );
+    let (kind, _) = gate_weather(&policy).expect_err("denied");
+    assert_eq!(kind, ProblemKind::Denied);
+}
+
+#[test]
+fn a_hidden_runtime_tool_is_answered_exactly_as_a_name_no_tool_has() {
+    let policy = DeskTools::policy(Autonomy::ReadOnly).hide_runtime("weather");
+    let toolbox = toolbox_with_weather();
+    let request = toolbox.request(&policy).expect("weather is a runtime tool");
+    assert!(!request.offered().contains(&"weather"));
+    assert!(!request.tool_list().contains("weather"), "listed");
+    let hidden = request
+        .gate([call("1", "weather", "{}")])
+        .expect_err("hidden");
+    let unknown = request
+        .gate([call("1", "weathr", "{}")])
+        .expect_err("unknown");
+    assert_eq!(hidden.problems()[0].kind, ProblemKind::UnknownTool);
+    assert_eq!(
+        hidden.problems()[0].message.replace("weather", "NAME"),
+        unknown.problems()[0].message.replace("weathr", "NAME"),
+        "a hidden runtime tool reads as a name no tool has"
+    );
+    assert!(
+        !unknown.problems()[0].message.contains("\"weather\""),
+        "did-you-mean suggested a hidden tool: {}",
+        unknown.problems()[0].message
+    );
+    // The history's declaration of it is the stand-in of an unknown name.
+    let with_history = toolbox
+        .request(&policy)
+        .expect("weather is a runtime tool")
+        .format(Format::OpenAiChat)
+        .history(["weather", "weathr"]);
+    let list: Value = serde_json::from_str(&with_history.tool_list()).expect("JSON");
+    let descriptions: Vec<&Value> = list
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter(|tool| {
+            let name = tool["function"]["name"].as_str();
+            name == Some("weather") || name == Some("weathr")
+        })
+        .map(|tool| &tool["function"]["description"])
+        .collect();
+    assert_eq!(descriptions.len(), 2);
+    assert_eq!(descriptions[0], descriptions[1], "the same stand-in");
+}
+
+#[tokio::test]
+async fn a_deferred_runtime_tool_is_offered_only_once_the_tool_search_found_it() {
+    let policy = DeskTools::policy(Autonomy::ReadOnly).defer_runtime("weather");
+    let toolbox = toolbox_with_weather();
+    let request = toolbox.request(&policy).expect("weather is a runtime tool");
+    assert_eq!(
+        request.offered(),
+        [
+            "read_note",
+            "write_note",
+            "book_taxi",
+            "wire_money",
+            "tool_search"
+        ]
+    );
+    assert_eq!(
+        gate_weather(&policy).expect_err("deferred").0,
+        ProblemKind::UnknownTool
+    );
+    let plan = request
+        .gate([call("s", "tool_search", r#"{"query":"weather city"}"#)])
+        .expect("a search");
+    let report = DeskTools::apply(&mut Desk::default(), &ToolContext::default(), plan).await;
+    let mut activations = toolset::Activations::new();
+    assert_eq!(activations.record(&report), 1, "{:?}", report.results());
+    assert_eq!(activations.names(), ["weather"]);
+    let next = toolbox
+        .request(&policy)
+        .expect("weather is a runtime tool")
+        .activated(&activations);
+    assert_eq!(
+        next.offered(),
+        [
+            "read_note",
+            "write_note",
+            "book_taxi",
+            "wire_money",
+            "tool_search",
+            "weather"
+        ]
+    );
+    let plan = next
+        .gate([call("1", "weather", r#"{"city":"Oslo"}"#)])
+        .expect("activated: permitted");
+    assert_eq!(plan.approved().count(), 1);
+}
+
+#[test]
+fn a_policy_naming_a_runtime_tool_the_toolbox_lacks_is_an_error_when_the_request_is_composed() {
+    let toolbox = toolbox_with_weather();
+    let typo = DeskTools::policy(Autonomy::ReadOnly).deny_runtime("wether");
+    let error = toolbox
+        .request(&typo)
+        .expect_err("no tool is called wether");
+    assert_eq!(error.unknown(), ["wether"]);
+    let said = error.to_string();
+    assert!(
+        said.contains("`wether` (did you mean `weather`?)") && said.contains("weather"),
+        "{said}"
+    );
+    assert!(
+        toolset::Request::new(&typo).toolbox(&toolbox).is_err(),
+        "the same check wherever the toolbox joins"
+    );
+    // A tool of the set named as a runtime tool says to use its typed name.
+    let compiled = DeskTools::policy(Autonomy::ReadOnly).hide_runtime("read_note");
+    let said = toolbox
+        .request(&compiled)
+        .expect_err("read_note is compiled")
+        .to_string();
+    assert!(said.contains("a tool of the set `DeskTools`"), "{said}");
 }

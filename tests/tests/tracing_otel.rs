@@ -202,6 +202,7 @@ fn weather() -> toolset::DynamicTool {
 async fn run_toolbox(toolbox: &toolset::Toolbox<FileTools>, calls: Vec<ToolCall>) -> Report {
     let plan = toolbox
         .request(&FileTools::policy(Autonomy::ReadOnly))
+        .expect("no unknown runtime name")
         .gate(calls)
         .expect("the program is valid");
     FileTools::apply(&mut Files::default(), &ToolContext::default(), plan).await

@@ -131,7 +131,7 @@ impl<S> StateAccess<S> for Locked<'_, S> {
 
 /// The state as one call (or one run of read-only calls) holds it.
 enum Held<R, W> {
-    /// Not taken: the calls are runtime tools', which take no state.
+    /// Not taken: the calls are stateless runtime tools', which take no state.
     Nothing,
     /// Shared.
     Read(R),
@@ -153,7 +153,8 @@ impl<S, R: Deref<Target = S>, W: DerefMut<Target = S>> Held<R, W> {
 /// Runs the approved calls of `plan` against the state `access` reaches.
 ///
 /// Calls run in the model's order. Consecutive read-only calls run concurrently, sharing
-/// `&state`; a writing call runs alone with `&mut state`; a runtime tool's call takes no
+/// `&state`; a writing call runs alone with `&mut state` (a runtime tool's as a compiled
+/// tool's, when its handler borrows the state); a stateless runtime tool's call takes no
 /// state, so it never waits for it. Each call's tier is checked again against what
 /// approved it. A handler taking `&ToolContext` gets one carrying its call id; the
 /// tool's `timeout_ms` applies (and the host's limit, [`StateAccess::run_limit`], when
@@ -228,10 +229,10 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
                     next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
                 });
         if !batch {
-            let held = match (&job, read_only) {
-                (Job::Runtime { .. }, _) => Ok(Held::Nothing),
-                (Job::Compiled { .. }, true) => access.read(ctx).await.map(Held::Read),
-                (Job::Compiled { .. }, false) => access.write(ctx).await.map(Held::Write),
+            let held = match (job.takes_state(), read_only) {
+                (false, _) => Ok(Held::Nothing),
+                (true, true) => access.read(ctx).await.map(Held::Read),
+                (true, false) => access.write(ctx).await.map(Held::Write),
             };
             let mut held = match held {
                 Ok(held) => held,
@@ -274,9 +275,7 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
                 batch.push((index, job));
             }
         }
-        let needs_state = batch
-            .iter()
-            .any(|(_, job)| matches!(job, Job::Compiled { .. }));
+        let needs_state = batch.iter().any(|(_, job)| job.takes_state());
         let held = if needs_state {
             access.read(ctx).await.map(Some)
         } else {
@@ -376,6 +375,15 @@ impl<T: ToolSet> Job<T> {
         }
     }
 
+    /// Whether the call borrows the state: every compiled tool's (the dispatch takes it),
+    /// and a runtime tool's whose handler reads or writes it.
+    fn takes_state(&self) -> bool {
+        match self {
+            Job::Compiled { .. } => true,
+            Job::Runtime { tool, .. } => tool.takes_state(),
+        }
+    }
+
     fn spec(&self) -> &ToolSpec {
         match self {
             Job::Compiled { name, .. } => T::spec_of(*name),
@@ -393,8 +401,8 @@ impl<T: ToolSet> Job<T> {
     }
 
     /// Runs the call to its one outcome in span `S`, within `limit` besides the tool's
-    /// own, and says when it ended. A compiled tool's call gets `state`; a runtime tool's
-    /// handler takes none. Not an `async fn`: the future it returns is the handler's run
+    /// own, and says when it ended. A compiled tool's call gets `state`, and so does a
+    /// runtime tool's handler that borrows it (a stateless one takes none). Not an `async fn`: the future it returns is the handler's run
     /// itself, not one more state machine around it.
     fn run<'a, S>(
         self,
@@ -418,7 +426,7 @@ impl<T: ToolSet> Job<T> {
                 move || T::dispatch(state, ctx, typed),
                 |output| checked_activations::<T>(output, concealed),
             )),
-            (job, _) => Either::Right(async move {
+            (job, state) => Either::Right(async move {
                 match job {
                     Job::Runtime { tool, args } => {
                         run_handler::<S, _, _>(
@@ -427,7 +435,7 @@ impl<T: ToolSet> Job<T> {
                             tool.spec(),
                             tool.tool_type(),
                             limit,
-                            || tool.run(args, ctx),
+                            || tool.run(args, state, ctx),
                             |output| checked_activations::<T>(output, concealed),
                         )
                         .await

@@ -19,7 +19,8 @@ use crate::store::{
 };
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    CallProblem, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages, trace,
+    CallProblem, ProblemKind, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply, ToolSet,
+    messages, trace,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -202,11 +203,7 @@ impl fmt::Display for ApprovalError {
                 quoted(shown.as_deref()),
                 quoted(now.as_deref())
             ),
-            ApprovalError::Invalid(problem) => write!(
-                f,
-                "the approved call is no longer valid: {}",
-                problem.message
-            ),
+            ApprovalError::Invalid(problem) => invalid(f, problem),
             ApprovalError::Store(error) => write!(f, "{error}"),
         }
     }
@@ -244,6 +241,44 @@ impl<T: ToolSet> crate::trace::ApprovalResult for Result<Approved<T>, ApprovalEr
             }
             Err(error) => ("refused", Some(error.kind()), None),
         }
+    }
+}
+
+/// Why an approved call no longer passes, in the host's terms: the problem's message is
+/// the sentence the model would read ("There is no tool named ..."), so only the
+/// arguments' description, which names the fault, is quoted from it.
+fn invalid(f: &mut fmt::Formatter<'_>, problem: &CallProblem) -> fmt::Result {
+    let name = &problem.name;
+    match problem.kind {
+        ProblemKind::UnknownTool => write!(
+            f,
+            "the request in force has no tool `{name}` to approve (neither the set nor its \
+             toolbox has it, or its policy hides it): the approval is refused and the proposal \
+             stays pending; approve it under a request whose toolbox holds the tool, or decline it"
+        ),
+        ProblemKind::Denied => write!(
+            f,
+            "the policy in force denies the tool `{name}`: the approval is refused and the \
+             proposal stays pending; lift the deny to approve it, or decline it"
+        ),
+        ProblemKind::MalformedJson | ProblemKind::InvalidArguments => write!(
+            f,
+            "the proposal's arguments no longer fit the tool `{name}` as it is declared now \
+             ({}): the approval is refused; decline it and have the model propose the call again",
+            problem.message
+        ),
+        ProblemKind::Misdeclared => write!(
+            f,
+            "the tool `{name}`'s declaration is broken, so none of its calls can be checked \
+             ({}): the approval is refused; fix the declaration (`check_declarations` names \
+             the fault)",
+            problem.message
+        ),
+        ProblemKind::InvalidCallId => write!(
+            f,
+            "the proposal's call to `{name}` has no usable call id: the approval is refused; \
+             decline it and have the model propose the call again"
+        ),
     }
 }
 

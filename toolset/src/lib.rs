@@ -112,7 +112,7 @@ pub use outcome::Outcome;
 pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolReply};
 pub use pipeline::Pipeline;
 pub use plan::Plan;
-pub use policy::Policy;
+pub use policy::{Policy, PolicyNameError};
 pub use proposal::{Proposal, ProposalId};
 pub use report::Report;
 pub use request::{Activations, Request};

@@ -11,7 +11,9 @@ use std::marker::PhantomData;
 /// denied, hidden or deferred, so the plain `Set::gate` pays nothing per tool.
 ///
 /// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
-/// policy naming a tool the set does not contain does not compile. Every method can only
+/// policy naming a tool the set does not contain does not compile. A toolbox's runtime
+/// tools are named by their names ([`deny_runtime`](Self::deny_runtime) and friends),
+/// checked when the toolbox joins a request: a name no runtime tool has is an error there. Every method can only
 /// restrict: there is no way to raise autonomy above the starting level, un-deny a tool,
 /// or change a tool's declared tier.
 pub struct Policy<T: ToolSet> {
@@ -22,7 +24,43 @@ pub struct Policy<T: ToolSet> {
     hidden: Vec<bool>,
     /// Tools deferred by this policy, on top of those declared `deferred`.
     deferred: Vec<bool>,
+    /// Runtime tools (a toolbox's) this policy names: checked against the toolbox when it
+    /// joins a request ([`Request::toolbox`](crate::Request::toolbox)).
+    runtime: RuntimeRules,
     set: PhantomData<fn() -> T>,
+}
+
+/// What a policy makes of runtime tools, by name: a toolbox's tools have no typed name,
+/// so a name here is checked when the toolbox joins a request, not by the compiler.
+#[derive(Debug, Clone, Default)]
+struct RuntimeRules {
+    denied: Vec<String>,
+    hidden: Vec<String>,
+    deferred: Vec<String>,
+}
+
+impl RuntimeRules {
+    fn is_empty(&self) -> bool {
+        self.denied.is_empty() && self.hidden.is_empty() && self.deferred.is_empty()
+    }
+
+    /// Every name, each once, in the order first named (hidden, denied, deferred).
+    fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for name in self.hidden.iter().chain(&self.denied).chain(&self.deferred) {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
+    }
+}
+
+/// Adds `name` to `names` once.
+fn name_once(names: &mut Vec<String>, name: String) {
+    if !names.contains(&name) {
+        names.push(name);
+    }
 }
 
 /// Sets `flags[index]`, growing the (lazily allocated) flags to the set's size.
@@ -45,6 +83,7 @@ impl<T: ToolSet> Policy<T> {
             denied: Vec::new(),
             hidden: Vec::new(),
             deferred: Vec::new(),
+            runtime: RuntimeRules::default(),
             set: PhantomData,
         }
     }
@@ -78,6 +117,98 @@ impl<T: ToolSet> Policy<T> {
     pub fn defer(mut self, tool: T::Name) -> Self {
         mark::<T>(&mut self.deferred, tool.index());
         self
+    }
+
+    /// Denies the runtime tool `name` (a [`DynamicTool`](crate::DynamicTool)'s, or a
+    /// namespace's `label_tool`): as [`deny`](Self::deny) for a tool of the set.
+    ///
+    /// A runtime tool has no typed name, so the compiler cannot check this one: it is
+    /// checked when a toolbox joins a request ([`Request::toolbox`](crate::Request::toolbox),
+    /// [`Toolbox::request`](crate::Toolbox::request)), where a name the toolbox's runtime
+    /// tools do not have is an error ([`PolicyNameError`]). A request no toolbox joins
+    /// (`Set::gate_with`, `Request::new` alone) has no runtime tools: there the names
+    /// restrict nothing, and nothing of a toolbox can run.
+    pub fn deny_runtime(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.denied, name.into());
+        self
+    }
+
+    /// Hides the runtime tool `name`: as [`hide`](Self::hide) for a tool of the set, a
+    /// name no tool has everywhere the model can see one (it is not injectable: injection
+    /// takes the set's typed names). Checked as [`deny_runtime`](Self::deny_runtime)'s.
+    pub fn hide_runtime(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.hidden, name.into());
+        self
+    }
+
+    /// Defers the runtime tool `name`: as [`defer`](Self::defer) for a tool of the set, it
+    /// is offered only once a tool search found it (the conversation's
+    /// [`Activations`](crate::Activations) hold it). Checked as
+    /// [`deny_runtime`](Self::deny_runtime)'s.
+    pub fn defer_runtime(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.deferred, name.into());
+        self
+    }
+
+    /// Whether the policy names any runtime tool.
+    pub(crate) fn names_runtime_tools(&self) -> bool {
+        !self.runtime.is_empty()
+    }
+
+    /// The runtime tools this policy names (denied, hidden or deferred), each once.
+    pub fn runtime_names(&self) -> Vec<&str> {
+        self.runtime.names()
+    }
+
+    /// What this policy makes of the runtime tool `name`, with the same precedence as
+    /// for a tool of the set ([`availability`](Self::availability)): hiding wins over
+    /// denying, denying over deferring. At [`Autonomy::Off`] a deferred runtime tool stays
+    /// deferred: only an activation offers it.
+    pub(crate) fn runtime_availability(&self, name: &str) -> Availability {
+        let named = |names: &[String]| names.iter().any(|known| known == name);
+        if named(&self.runtime.hidden) {
+            Availability::Hidden
+        } else if named(&self.runtime.denied) {
+            Availability::Denied
+        } else if named(&self.runtime.deferred) {
+            Availability::Deferred
+        } else {
+            Availability::Offered
+        }
+    }
+
+    /// Checks the runtime tools this policy names against `runtime`, the runtime tools of
+    /// the toolbox joining a request: every name must be one of them. A name of the set's
+    /// tools is refused too (name it through the typed [`deny`](Self::deny) and friends).
+    pub(crate) fn check_runtime_names<'n>(
+        &self,
+        runtime: impl Iterator<Item = &'n str> + Clone,
+    ) -> Result<(), PolicyNameError> {
+        let mut unknown = Vec::new();
+        for name in self.runtime.names() {
+            if runtime.clone().any(|known| known == name) {
+                continue;
+            }
+            let set_tool = T::Name::from_name(name).is_some();
+            let suggestion = if set_tool {
+                None
+            } else {
+                toolset_names::closest(name, runtime.clone()).map(str::to_owned)
+            };
+            unknown.push(UnknownName {
+                name: name.to_owned(),
+                set_tool,
+                suggestion,
+            });
+        }
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        Err(PolicyNameError {
+            set: T::NAME,
+            unknown,
+            runtime: runtime.map(str::to_owned).collect(),
+        })
     }
 
     /// The autonomy level in force.
@@ -200,6 +331,67 @@ pub(crate) enum Availability {
     Hidden,
 }
 
+/// A policy names runtime tools the toolbox joining a request does not have
+/// ([`Policy::deny_runtime`], [`hide_runtime`](Policy::hide_runtime),
+/// [`defer_runtime`](Policy::defer_runtime)): the request is not composed, since a
+/// misspelled name would leave the tool it meant unrestricted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyNameError {
+    set: &'static str,
+    unknown: Vec<UnknownName>,
+    runtime: Vec<String>,
+}
+
+/// One name a policy gives that no runtime tool of the toolbox has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct UnknownName {
+    name: String,
+    /// It is a tool of the set, named as a runtime tool.
+    set_tool: bool,
+    /// The closest runtime tool name, if one is close.
+    suggestion: Option<String>,
+}
+
+impl PolicyNameError {
+    /// The names no runtime tool of the toolbox has, in the order the policy gave them.
+    pub fn unknown(&self) -> Vec<&str> {
+        self.unknown.iter().map(|name| name.name.as_str()).collect()
+    }
+
+    /// The toolbox's runtime tools when the request was composed.
+    pub fn runtime_tools(&self) -> &[String] {
+        &self.runtime
+    }
+}
+
+impl fmt::Display for PolicyNameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the policy names runtime tools the toolbox does not have:")?;
+        for unknown in &self.unknown {
+            write!(f, " `{}`", unknown.name)?;
+            if unknown.set_tool {
+                write!(
+                    f,
+                    " (a tool of the set `{}`: name it with `deny`, `hide` or `defer` and its \
+                     typed name)",
+                    self.set
+                )?;
+            } else if let Some(suggestion) = &unknown.suggestion {
+                write!(f, " (did you mean `{suggestion}`?)")?;
+            }
+            f.write_str(";")?;
+        }
+        if self.runtime.is_empty() {
+            f.write_str(" the toolbox has no runtime tools")?;
+        } else {
+            write!(f, " its runtime tools are: {}", self.runtime.join(", "))?;
+        }
+        f.write_str(". Fix the name in the policy, or add the tool to the toolbox.")
+    }
+}
+
+impl std::error::Error for PolicyNameError {}
+
 impl<T: ToolSet> Clone for Policy<T> {
     fn clone(&self) -> Self {
         Policy {
@@ -207,6 +399,7 @@ impl<T: ToolSet> Clone for Policy<T> {
             denied: self.denied.clone(),
             hidden: self.hidden.clone(),
             deferred: self.deferred.clone(),
+            runtime: self.runtime.clone(),
             set: PhantomData,
         }
     }
@@ -227,6 +420,9 @@ impl<T: ToolSet> fmt::Debug for Policy<T> {
             .field("denied", &names(&self.denied))
             .field("hidden", &names(&self.hidden))
             .field("deferred", &names(&self.deferred))
+            .field("runtime_denied", &self.runtime.denied)
+            .field("runtime_hidden", &self.runtime.hidden)
+            .field("runtime_deferred", &self.runtime.deferred)
             .finish()
     }
 }

@@ -7,7 +7,8 @@
 //! growing conversation never changes the bytes a provider has cached:
 //!
 //! 1. **offered**: the set's tools the policy neither hides, denies nor defers, in declared
-//!    order; where the format has native tool search (Anthropic, OpenAI Responses) the
+//!    order, then the toolbox's runtime tools likewise (the policy names those by name,
+//!    checked when the toolbox joins: [`Request::toolbox`]); where the format has native tool search (Anthropic, OpenAI Responses) the
 //!    deferred tools stay in their declared place marked `defer_loading: true`; then the
 //!    search tool, whenever some tool is deferred (never itself deferred; the local search
 //!    not at [`Autonomy::Off`](crate::Autonomy::Off), see `Request::search_runs_here`);
@@ -32,7 +33,7 @@
 use crate::consumer::{Format, tool_value};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
-use crate::policy::Availability;
+use crate::policy::{Availability, PolicyNameError};
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment,
@@ -198,6 +199,9 @@ pub struct Request<'p, T: ToolSet> {
     format: Option<Format>,
     search: ToolSearch,
     activated: Vec<T::Name>,
+    /// Activated names the set does not have: the toolbox's deferred runtime tools a
+    /// search found (checked against the toolbox's tools where used).
+    activated_runtime: Vec<String>,
     injected: Vec<T::Name>,
     /// Names the history uses, in order of first use.
     history: Vec<String>,
@@ -226,8 +230,12 @@ enum Entry {
     Search,
     /// A stand-in declaration for a history name the set does not have.
     StandIn(usize),
-    /// A runtime tool of the request's toolbox, by its position there.
-    Runtime(usize),
+    /// A runtime tool of the request's toolbox, by its position there; `defer_loading`
+    /// marks a deferred one a native search loads.
+    Runtime {
+        position: usize,
+        defer_loading: bool,
+    },
 }
 
 /// What a request offers and declares, computed from its inputs.
@@ -235,6 +243,8 @@ struct Layout {
     entries: Vec<Entry>,
     /// By tool index: may the gate let a call to it through.
     permitted: Vec<bool>,
+    /// Likewise for the runtime tools, by position in the request's snapshot.
+    runtime_permitted: Vec<bool>,
     /// Whether the model calls the search by [`SEARCH_TOOL_NAME`] for the host to answer
     /// (not when the provider hosts it).
     search_callable: bool,
@@ -249,6 +259,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             format: None,
             search: ToolSearch::default(),
             activated: Vec::new(),
+            activated_runtime: Vec::new(),
             injected: Vec::new(),
             history: Vec::new(),
             toolbox: None,
@@ -265,9 +276,29 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// Offers the runtime tools of `toolbox` too (after the set's offered tools, in the
-    /// order they were added), and gates their calls like the set's: what the list offers
-    /// is what the gate permits. What [`Toolbox::request`] does.
-    pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Self {
+    /// order they were added) as the policy has them (denied, hidden and deferred by
+    /// [`Policy::deny_runtime`] and friends), and gates their calls like the set's: what
+    /// the list offers is what the gate permits. What [`Toolbox::request`] does.
+    ///
+    /// When the policy names runtime tools, the toolbox's runtime tools are read now (the
+    /// snapshot this request keeps) and every name the policy gives must be one of them:
+    /// [`PolicyNameError`] otherwise, naming each unknown name, the closest tool name and
+    /// the toolbox's runtime tools. A misspelled name never leaves a tool unrestricted.
+    pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Result<Self, PolicyNameError> {
+        self.toolbox = Some(toolbox);
+        self.runtime = OnceLock::new();
+        if self.policy.names_runtime_tools() {
+            let names = self.runtime().iter().map(|tool| tool.spec().name());
+            self.policy.check_runtime_names(names)?;
+        }
+        Ok(self)
+    }
+
+    /// [`toolbox`](Self::toolbox) without the check of the policy's runtime names: for a
+    /// request recomposed while a namespace's tools change under a policy checked once
+    /// already (the MCP server's sessions), where a name the namespace stopped listing
+    /// restricts a tool that is no longer there.
+    pub(crate) fn toolbox_unchecked(mut self, toolbox: &'p Toolbox<T>) -> Self {
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();
         self
@@ -280,12 +311,28 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .get_or_init(|| self.toolbox.map(Toolbox::runtime_tools).unwrap_or_default())
     }
 
-    /// The runtime tool called `name`, with its position in the toolbox.
+    /// The runtime tool called `name`, with its position in the toolbox, as the model may
+    /// know it in this request: `None` for a name no runtime tool has and for one the
+    /// policy hides alike (as [`lookup`](Self::lookup) for the set's tools).
     fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
+        if self.policy.runtime_availability(name) == Availability::Hidden {
+            return None;
+        }
         self.runtime()
             .iter()
             .enumerate()
             .find(|(_, tool)| tool.spec().name() == name)
+    }
+
+    /// Whether the gate lets a call to the runtime tool `name` through: offered by the
+    /// policy, or deferred and activated. The one reading of the policy the layout's
+    /// `runtime_permitted` and the gate's route share.
+    fn permits_runtime(&self, name: &str) -> bool {
+        match self.policy.runtime_availability(name) {
+            Availability::Offered => true,
+            Availability::Deferred => self.activated_runtime.iter().any(|known| known == name),
+            Availability::Hidden | Availability::Denied => false,
+        }
     }
 
     /// The set's tool `name` names, as the model may know it in this request: `None` for a
@@ -297,14 +344,22 @@ impl<'p, T: ToolSet> Request<'p, T> {
         T::Name::from_name(name).filter(|&tool| !self.policy.conceals(tool, &self.injected))
     }
 
-    /// The conversation's activated tools. Names the set does not have are ignored (they
-    /// cannot come from `apply`, which refuses them); a denied or hidden one stays out.
+    /// The conversation's activated tools. A name the set does not have activates the
+    /// toolbox's runtime tool of that name if the policy defers it (a search found it), and
+    /// nothing otherwise; a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
         for name in activations.names() {
-            if let Some(tool) = T::Name::from_name(name)
-                && !self.activated.contains(&tool)
-            {
-                self.activated.push(tool);
+            match T::Name::from_name(name) {
+                Some(tool) => {
+                    if !self.activated.contains(&tool) {
+                        self.activated.push(tool);
+                    }
+                }
+                None => {
+                    if !self.activated_runtime.contains(name) {
+                        self.activated_runtime.push(name.clone());
+                    }
+                }
             }
         }
         self
@@ -396,6 +451,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let mut entries = Vec::with_capacity(specs.len() + runtime.len() + 1);
         let mut permitted = vec![false; specs.len()];
         let mut listed = vec![false; specs.len()];
+        let mut runtime_permitted = vec![false; runtime.len()];
+        let mut runtime_listed = vec![false; runtime.len()];
         let mut any_deferred = false;
         // The policy's one rule decides each tool's place; the request only adds to it.
         for &tool in T::Name::ALL {
@@ -423,9 +480,38 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 }
             }
         }
-        // Runtime tools are always offered (no policy names them): after the set's, in
-        // the order they were added, so the cached prefix of the set's tools stays put.
-        entries.extend((0..runtime.len()).map(Entry::Runtime));
+        // Runtime tools after the set's, in the order they were added, so the cached prefix
+        // of the set's tools stays put; the policy places each by the same rule as the
+        // set's (`Policy::runtime_availability`).
+        let mut activated_runtime = Vec::new();
+        for (position, tool) in runtime.iter().enumerate() {
+            let name = tool.spec().name();
+            match self.policy.runtime_availability(name) {
+                Availability::Hidden | Availability::Denied => {}
+                Availability::Deferred => {
+                    any_deferred = true;
+                    let activated = self.permits_runtime(name);
+                    runtime_permitted[position] = activated;
+                    if native {
+                        entries.push(Entry::Runtime {
+                            position,
+                            defer_loading: true,
+                        });
+                        runtime_listed[position] = true;
+                    } else if activated {
+                        activated_runtime.push(position);
+                    }
+                }
+                Availability::Offered => {
+                    entries.push(Entry::Runtime {
+                        position,
+                        defer_loading: false,
+                    });
+                    runtime_listed[position] = true;
+                    runtime_permitted[position] = true;
+                }
+            }
+        }
         if any_deferred && lists_search {
             entries.push(Entry::Search);
         }
@@ -450,6 +536,20 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 });
             }
         }
+        // Activated runtime tools, in activation order, after the set's.
+        activated_runtime.sort_by_key(|&position| {
+            let name = runtime[position].spec().name();
+            self.activated_runtime
+                .iter()
+                .position(|known| known == name)
+        });
+        for position in activated_runtime {
+            runtime_listed[position] = true;
+            entries.push(Entry::Runtime {
+                position,
+                defer_loading: false,
+            });
+        }
         for (position, name) in self.history.iter().enumerate() {
             // A hidden tool the history names gets the stand-in of a name no tool has.
             match self.lookup(name) {
@@ -462,13 +562,24 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     });
                 }
                 None if name == SEARCH_TOOL_NAME && search_callable => {}
-                None if self.runtime_tool(name).is_some() => {}
-                None => entries.push(Entry::StandIn(position)),
+                None => match self.runtime_tool(name) {
+                    // Declared (a denied or deferred one too), not permitted.
+                    Some((at, _)) if !runtime_listed[at] => {
+                        runtime_listed[at] = true;
+                        entries.push(Entry::Runtime {
+                            position: at,
+                            defer_loading: false,
+                        });
+                    }
+                    Some(_) => {}
+                    None => entries.push(Entry::StandIn(position)),
+                },
             }
         }
         Layout {
             entries,
             permitted,
+            runtime_permitted,
             search_callable,
         }
     }
@@ -491,7 +602,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Entry::Tool { index, .. } => specs[*index].name().to_owned(),
                 Entry::Search => self.search_name().to_owned(),
                 Entry::StandIn(position) => self.history[*position].clone(),
-                Entry::Runtime(position) => self.runtime()[*position].spec().name().to_owned(),
+                Entry::Runtime { position, .. } => {
+                    self.runtime()[*position].spec().name().to_owned()
+                }
             })
             .collect()
     }
@@ -567,7 +680,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     stand_in_at += 1;
                     (stand_ins[stand_in_at - 1].as_str(), "")
                 }
-                Entry::Runtime(position) => (self.runtime()[*position].fragment(format), ""),
+                Entry::Runtime {
+                    position,
+                    defer_loading,
+                } => {
+                    let fragment = self.runtime()[*position].fragment(format);
+                    match fragment.strip_suffix('}') {
+                        Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
+                        _ => (fragment, ""),
+                    }
+                }
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -655,17 +777,23 @@ impl<'p, T: ToolSet> Request<'p, T> {
         {
             return Ok(Approvable::Tool(tool));
         }
-        if T::Name::from_name(&call.name).is_none()
-            && let Some((_, tool)) = self.runtime_tool(&call.name)
+        let runtime = match T::Name::from_name(&call.name) {
+            Some(_) => None,
+            None => self.runtime_tool(&call.name),
+        };
+        if let Some((_, tool)) = runtime
+            && self.policy.runtime_availability(&call.name) != Availability::Denied
         {
             return Ok(Approvable::Runtime(Arc::clone(tool)));
         }
-        let (kind, message) = match self.lookup(&call.name) {
-            Some(_) => (ProblemKind::Denied, messages::denied(&call.name)),
-            None => (
+        let known = self.lookup(&call.name).is_some() || runtime.is_some();
+        let (kind, message) = if known {
+            (ProblemKind::Denied, messages::denied(&call.name))
+        } else {
+            (
                 ProblemKind::UnknownTool,
                 self.unknown_tool_message(&call.name, &self.layout(None)),
-            ),
+            )
         };
         Err(CallProblem {
             call_id: call.id.clone(),
@@ -724,8 +852,24 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // neither "not available" (denied) nor "declared only" (history) may tell it exists.
         let tool = self.lookup(&call.name);
         let layout = layout.get_or_init(|| self.layout(None));
-        if let Some((_, tool)) = self.runtime_tool(&call.name) {
-            return Ok(Route::Runtime(Arc::clone(tool)));
+        let runtime = match tool {
+            Some(_) => None,
+            None => self.runtime_tool(&call.name),
+        };
+        if let Some((position, runtime)) = runtime {
+            if layout.runtime_permitted[position] {
+                return Ok(Route::Runtime(Arc::clone(runtime)));
+            }
+            if self.policy.runtime_availability(&call.name) == Availability::Denied {
+                return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));
+            }
+            if self.history.iter().any(|name| name == &call.name) {
+                return Err(problem(
+                    ProblemKind::Denied,
+                    messages::declared_only(&call.name, &self.available(layout)),
+                ));
+            }
+            // Deferred and not activated: unknown, as a compiled deferred tool is.
         }
         if call.name == SEARCH_TOOL_NAME && layout.search_callable {
             return self.answer_search(call).map(Route::Answered);
@@ -755,8 +899,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .filter_map(|entry| match entry {
                 Entry::Tool { index, .. } if layout.permitted[*index] => Some(specs[*index].name()),
                 Entry::Search if layout.search_callable => Some(SEARCH_TOOL_NAME),
-                Entry::Runtime(position) => Some(runtime[*position].spec().name()),
-                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) => None,
+                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
+                    Some(runtime[*position].spec().name())
+                }
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
+                    None
+                }
             })
             .collect()
     }
@@ -781,12 +929,32 @@ impl<'p, T: ToolSet> Request<'p, T> {
             kind: ProblemKind::InvalidArguments,
             message,
         })?;
-        let candidates: Vec<usize> = T::Name::ALL
+        let set = T::specs();
+        let mut candidates: Vec<usize> = T::Name::ALL
             .iter()
             .filter(|&&tool| self.searchable(tool))
             .map(|tool| tool.index())
             .collect();
-        let index = T::render_cache().search_index(T::specs());
+        // The runtime tools the policy defers, numbered after the set's.
+        let runtime = self.runtime();
+        let deferred_runtime: Vec<usize> = (0..runtime.len())
+            .filter(|&position| {
+                self.policy
+                    .runtime_availability(runtime[position].spec().name())
+                    == Availability::Deferred
+            })
+            .collect();
+        candidates.extend(deferred_runtime.iter().map(|position| set.len() + position));
+        // The set's index is cached; one holding runtime tools is built for this search.
+        let built;
+        let index = if deferred_runtime.is_empty() {
+            T::render_cache().search_index(set)
+        } else {
+            built = crate::search::Index::build_from(
+                set.iter().chain(runtime.iter().map(|tool| tool.spec())),
+            );
+            &built
+        };
         let found = match search(index, &candidates, &args) {
             Ok(found) => found,
             Err(message) => return Ok(ToolOutput::error(message)),
@@ -794,7 +962,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if found.is_empty() {
             return Ok(ToolOutput::text(nothing_found(&args)));
         }
-        let specs: Vec<&'static ToolSpec> = found.iter().map(|&index| &T::specs()[index]).collect();
+        let specs: Vec<&ToolSpec> = found
+            .iter()
+            .filter_map(|&index| match index.checked_sub(set.len()) {
+                None => set.get(index),
+                Some(position) => runtime.get(position).map(|tool| tool.spec()),
+            })
+            .collect();
         let tools: Vec<Value> = specs
             .iter()
             .map(|spec| match self.format {
@@ -862,7 +1036,10 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
 impl<T: ToolSet> Toolbox<T> {
     /// A request under `policy` offering this toolbox's tools: what its list offers is
     /// what its gate permits. `Request::new(policy).toolbox(self)`; see [`Request`].
-    pub fn request<'p>(&'p self, policy: &'p Policy<T>) -> Request<'p, T> {
+    ///
+    /// `Err` when the policy names runtime tools this toolbox does not have (see
+    /// [`Request::toolbox`]).
+    pub fn request<'p>(&'p self, policy: &'p Policy<T>) -> Result<Request<'p, T>, PolicyNameError> {
         Request::new(policy).toolbox(self)
     }
 
@@ -871,6 +1048,10 @@ impl<T: ToolSet> Toolbox<T> {
     /// tools, then the runtime ones. Built from fragments each rendered once.
     pub fn tool_list(&self, format: Format) -> String {
         let policy = Policy::<T>::new(Autonomy::ExternalReversible);
-        self.request(&policy).format(format).tool_list()
+        // A fresh policy names no runtime tool: nothing to check.
+        Request::new(&policy)
+            .toolbox_unchecked(self)
+            .format(format)
+            .tool_list()
     }
 }

@@ -235,8 +235,14 @@ pub(crate) struct Index {
 
 impl Index {
     pub(crate) fn build(specs: &[ToolSpec]) -> Index {
+        Index::build_from(specs)
+    }
+
+    /// The index of `specs` in their order (a set's, then a toolbox's runtime tools, when
+    /// a request defers some of those: built per search, never cached).
+    pub(crate) fn build_from<'s>(specs: impl IntoIterator<Item = &'s ToolSpec>) -> Index {
         Index {
-            documents: specs.iter().map(document).collect(),
+            documents: specs.into_iter().map(document).collect(),
         }
     }
 }

@@ -145,8 +145,10 @@ pub trait ToolName: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 /// of [`Pipeline`](crate::Pipeline), implemented for every set; bring both traits into
 /// scope with `use toolset::prelude::*;`.
 pub trait ToolSet: Sized + Send + Sync + 'static {
-    /// The per-run state handlers take as `&S` / `&mut S`.
-    type State: Send + Sync;
+    /// The per-run state handlers take as `&S` / `&mut S` (a runtime tool's too, see
+    /// [`DynamicTool::reads_state`](crate::DynamicTool::reads_state)). `'static`, which
+    /// every state a set can name already is.
+    type State: Send + Sync + 'static;
     /// The typed call enum: one variant per tool, holding its typed arguments.
     type Call: Send;
     /// The typed tool-name enum.

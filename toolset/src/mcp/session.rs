@@ -37,7 +37,7 @@ pub(super) struct Base<T: ToolSet> {
 impl<T: ToolSet> Base<T> {
     pub(super) fn new(policy: Arc<Policy<T>>, toolbox: Toolbox<T>) -> Self {
         let generation = toolbox.generation();
-        let listed = listed(&toolbox.request(&policy).format(Format::Mcp));
+        let listed = base_listed(&toolbox, &policy);
         Base {
             policy,
             toolbox,
@@ -55,17 +55,28 @@ impl<T: ToolSet> Base<T> {
             }
         }
         // Read before composing: a refresh meanwhile leaves this one stale, recomposed next time.
-        let now = listed(&self.toolbox.request(&self.policy).format(Format::Mcp));
+        let now = base_listed(&self.toolbox, &self.policy);
         *self.listed.write().unwrap_or_else(PoisonError::into_inner) = (generation, now.clone());
         now
     }
 
-    /// The request of a session that activated `activations`.
+    /// The request of a session that activated `activations`. The policy's runtime names
+    /// are checked where the list is composed ([`base_listed`]: a name the toolbox lacks
+    /// fails `tools/list` with the error); here they restrict the tools the toolbox has.
     fn request<'a>(&'a self, activations: &Activations) -> Request<'a, T> {
-        self.toolbox
-            .request(&self.policy)
+        Request::new(&self.policy)
+            .toolbox_unchecked(&self.toolbox)
             .format(Format::Mcp)
             .activated(activations)
+    }
+}
+
+/// The list of a session with nothing activated; the policy naming runtime tools the
+/// toolbox lacks (a [`PolicyNameError`](crate::PolicyNameError)) fails it, with the error.
+fn base_listed<T: ToolSet>(toolbox: &Toolbox<T>, policy: &Policy<T>) -> Listed {
+    match toolbox.request(policy) {
+        Ok(request) => listed(&request.format(Format::Mcp)),
+        Err(error) => Err(Arc::from(error.to_string())),
     }
 }
 

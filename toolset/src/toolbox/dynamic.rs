@@ -1,12 +1,17 @@
 //! A tool defined at run time: [`DynamicTool`], the builder a host fills in from its
 //! configuration (or a proxy from what another server lists), and the handler shape it
-//! takes. Registration ([`super::register`]) checks it before it joins a toolbox.
+//! takes: stateless (`(Value, &ToolContext)`), or borrowing the per-run state (`&S` with
+//! [`DynamicTool::reads_state`], `&mut S` with [`DynamicTool::writes_state`]).
+//! Registration ([`super::register`]) checks it before it joins a toolbox.
 
+use crate::set::Access;
 use crate::{IntoToolOutput, Tier, ToolContext, ToolError, ToolOutput};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
+use std::any::{Any, TypeId};
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,6 +72,171 @@ where
     }
 }
 
+/// The one-lifetime form of a handler reading the per-run state `S`
+/// ([`DynamicTool::reads_state`]): `async fn(serde_json::Value, &S, &ToolContext) -> R`, or a
+/// closure whose future owns what it uses (read what it needs from the state before its
+/// `async move`).
+pub trait ReadStateFn<'a, S: 'static>: Send + Sync + 'static {
+    /// The handler's future for a state and a context borrowed for `'a`.
+    type Future: Future<Output = Self::Output> + Send + 'a;
+    /// What the handler returns.
+    type Output: IntoToolOutput;
+    /// Starts the call.
+    fn start(&self, args: Value, state: &'a S, ctx: &'a ToolContext) -> Self::Future;
+}
+
+impl<'a, S, F, Fut> ReadStateFn<'a, S> for F
+where
+    S: 'static,
+    F: Fn(Value, &'a S, &'a ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'a,
+    Fut::Output: IntoToolOutput,
+{
+    type Future = Fut;
+    type Output = Fut::Output;
+    fn start(&self, args: Value, state: &'a S, ctx: &'a ToolContext) -> Fut {
+        self(args, state, ctx)
+    }
+}
+
+/// The one-lifetime form of a handler writing the per-run state `S`
+/// ([`DynamicTool::writes_state`]): `async fn(serde_json::Value, &mut S, &ToolContext) -> R`,
+/// or a closure whose future owns what it uses.
+pub trait WriteStateFn<'a, S: 'static>: Send + Sync + 'static {
+    /// The handler's future for a state and a context borrowed for `'a`.
+    type Future: Future<Output = Self::Output> + Send + 'a;
+    /// What the handler returns.
+    type Output: IntoToolOutput;
+    /// Starts the call.
+    fn start(&self, args: Value, state: &'a mut S, ctx: &'a ToolContext) -> Self::Future;
+}
+
+impl<'a, S, F, Fut> WriteStateFn<'a, S> for F
+where
+    S: 'static,
+    F: Fn(Value, &'a mut S, &'a ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'a,
+    Fut::Output: IntoToolOutput,
+{
+    type Future = Fut;
+    type Output = Fut::Output;
+    fn start(&self, args: Value, state: &'a mut S, ctx: &'a ToolContext) -> Fut {
+        self(args, state, ctx)
+    }
+}
+
+/// A handler of a runtime tool that borrows the per-run state `S`, behind one object type.
+trait StateHandler<S>: Send + Sync + 'static {
+    /// Runs one call with the state as apply granted it; a writing handler granted only
+    /// shared access fails (apply takes the state alone for every tier but `read_only`, and
+    /// registration refuses a `read_only` tool writing it, so this is a second lock).
+    fn call<'a>(
+        &'a self,
+        args: Value,
+        state: Access<'a, S>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+}
+
+/// A [`ReadStateFn`] for every lifetime.
+struct ReadHandler<F, S>(F, PhantomData<fn(&S)>);
+
+impl<S, F> StateHandler<S> for ReadHandler<F, S>
+where
+    S: Send + Sync + 'static,
+    F: for<'a> ReadStateFn<'a, S>,
+{
+    fn call<'a>(
+        &'a self,
+        args: Value,
+        state: Access<'a, S>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        let future = self.0.start(args, state.shared(), ctx);
+        Box::pin(async move { future.await.into_tool_output() })
+    }
+}
+
+/// A [`WriteStateFn`] for every lifetime.
+struct WriteHandler<F, S>(F, PhantomData<fn(&mut S)>);
+
+impl<S, F> StateHandler<S> for WriteHandler<F, S>
+where
+    S: Send + Sync + 'static,
+    F: for<'a> WriteStateFn<'a, S>,
+{
+    fn call<'a>(
+        &'a self,
+        args: Value,
+        state: Access<'a, S>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        match state.exclusive() {
+            Some(state) => {
+                let future = self.0.start(args, state, ctx);
+                Box::pin(async move { future.await.into_tool_output() })
+            }
+            None => Box::pin(std::future::ready(Err(ToolError::failed(
+                "the call was not run: it writes the state, and only shared access was granted",
+            )))),
+        }
+    }
+}
+
+/// What a runtime tool's handler takes besides its arguments and context.
+#[derive(Clone)]
+pub(crate) enum Handler {
+    /// Nothing: `(Value, &ToolContext)`.
+    Stateless(Arc<dyn DynamicHandler>),
+    /// The per-run state, of one type.
+    Stateful(StatefulHandler),
+}
+
+/// A handler borrowing the per-run state, its type erased so that one [`DynamicTool`] type
+/// holds every kind of handler; registration compares [`state`](Self::state) with the
+/// toolbox's state type, and apply gets the typed handler back with
+/// [`handler`](Self::handler).
+#[derive(Clone)]
+pub(crate) struct StatefulHandler {
+    /// The state type the handler borrows.
+    pub(crate) state: TypeId,
+    /// Its name, for registration's messages.
+    pub(crate) state_name: &'static str,
+    /// Whether it takes `&mut S` (else `&S`).
+    pub(crate) writes: bool,
+    /// A `Box<dyn StateHandler<S>>`.
+    erased: Arc<dyn Any + Send + Sync>,
+}
+
+impl StatefulHandler {
+    fn new<S: Send + Sync + 'static>(writes: bool, handler: Box<dyn StateHandler<S>>) -> Self {
+        StatefulHandler {
+            state: TypeId::of::<S>(),
+            state_name: std::any::type_name::<S>(),
+            writes,
+            erased: Arc::new(handler),
+        }
+    }
+
+    /// Runs one call with `state`; a failure when the handler borrows another state type
+    /// (registration refuses that, so this is a second lock).
+    pub(crate) fn call<'a, S: Send + Sync + 'static>(
+        &'a self,
+        args: Value,
+        state: Access<'a, S>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        match self.erased.downcast_ref::<Box<dyn StateHandler<S>>>() {
+            Some(handler) => handler.call(args, state, ctx),
+            None => Box::pin(std::future::ready(Err(ToolError::failed(format!(
+                "the call was not run: its handler borrows the state `{}`, not `{}`",
+                self.state_name,
+                std::any::type_name::<S>()
+            ))))),
+        }
+    }
+}
+
 /// The preview of a runtime tool's proposal, from its JSON arguments.
 pub(crate) type PreviewFn = Arc<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 
@@ -108,7 +278,7 @@ pub struct DynamicTool {
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
     pub(crate) preview: Option<PreviewFn>,
-    pub(crate) handler: Option<Arc<dyn DynamicHandler>>,
+    pub(crate) handler: Option<Handler>,
 }
 
 impl DynamicTool {
@@ -179,18 +349,56 @@ impl DynamicTool {
     }
 
     /// The handler: `async fn(serde_json::Value, &ToolContext) -> R` (see
-    /// [`DynamicHandler`]).
+    /// [`DynamicHandler`]). It takes no state; see [`reads_state`](Self::reads_state) and
+    /// [`writes_state`](Self::writes_state) for one that does. The last handler given wins.
     pub fn handler<F>(mut self, handler: F) -> Self
     where
         F: for<'a> HandlerFn<'a>,
     {
-        self.handler = Some(Arc::new(FnHandler(handler)));
+        self.handler = Some(Handler::Stateless(Arc::new(FnHandler(handler))));
         self
     }
 
     /// The handler, already boxed (what a proxy of another server installs).
     pub fn boxed_handler(mut self, handler: Arc<dyn DynamicHandler>) -> Self {
-        self.handler = Some(handler);
+        self.handler = Some(Handler::Stateless(handler));
+        self
+    }
+
+    /// A handler reading the per-run state: `async fn(serde_json::Value, &S,
+    /// &ToolContext) -> R`, given `&S` by apply, as a compiled tool's `&S` parameter is.
+    /// With the `read_only` tier its calls run together with the other read-only calls
+    /// of the plan, compiled or runtime, sharing the state.
+    ///
+    /// `S` must be the state of the toolbox's set (`toolset! { .. }`'s state type):
+    /// [`Toolbox::with`](crate::Toolbox::with) refuses the tool otherwise. That is a
+    /// registration error rather than a type error because a `DynamicTool` is one type
+    /// whatever its handler takes, so stateless, stateful and proxied tools go in one
+    /// `with_all` list built from configuration.
+    pub fn reads_state<S, F>(mut self, handler: F) -> Self
+    where
+        S: Send + Sync + 'static,
+        F: for<'a> ReadStateFn<'a, S>,
+    {
+        let handler: Box<dyn StateHandler<S>> = Box::new(ReadHandler(handler, PhantomData));
+        self.handler = Some(Handler::Stateful(StatefulHandler::new(false, handler)));
+        self
+    }
+
+    /// A handler writing the per-run state: `async fn(serde_json::Value, &mut S,
+    /// &ToolContext) -> R`, given `&mut S` by apply, alone, as a compiled writing tool is.
+    ///
+    /// As for a compiled tool, a `read_only` tool may not take `&mut S` (read-only calls run
+    /// together, sharing the state): the tier is a run-time value here, so
+    /// [`Toolbox::with`](crate::Toolbox::with) refuses a `read_only` tool with this handler,
+    /// as it refuses one whose `S` is not the toolbox's state type.
+    pub fn writes_state<S, F>(mut self, handler: F) -> Self
+    where
+        S: Send + Sync + 'static,
+        F: for<'a> WriteStateFn<'a, S>,
+    {
+        let handler: Box<dyn StateHandler<S>> = Box::new(WriteHandler(handler, PhantomData));
+        self.handler = Some(Handler::Stateful(StatefulHandler::new(true, handler)));
         self
     }
 

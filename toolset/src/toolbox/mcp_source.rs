@@ -384,9 +384,8 @@ impl Shared {
         for remote in listed {
             let tool = self.runtime_tool(remote);
             let name = tool.name().to_owned();
-            match register(tool, |candidate| {
-                names.iter().any(|known| known == candidate)
-            }) {
+            let taken = |candidate: &str| names.iter().any(|known| known == candidate);
+            match register(tool, taken, None) {
                 Ok(tool) => tools.push(Arc::new(tool.proxied())),
                 Err(found) => problems.extend(found),
             }

@@ -16,7 +16,7 @@ mod mcp_stdio;
 mod register;
 mod runtime_tool;
 
-pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn};
+pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn, ReadStateFn, WriteStateFn};
 #[cfg(feature = "mcp-client")]
 pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool};
 pub use register::{RegistrationError, RegistrationProblem};
@@ -60,7 +60,7 @@ use std::sync::Arc;
 ///         .handler(weather),
 /// )?;
 /// let policy = Clock::policy(Autonomy::ReadOnly);
-/// let request = toolbox.request(&policy).format(Format::OpenAiChat);
+/// let request = toolbox.request(&policy)?.format(Format::OpenAiChat);
 /// assert_eq!(request.offered(), ["now", "weather"]);
 /// let plan = request.gate([
 ///     ToolCall::new("1", "now", "{}"),
@@ -136,7 +136,12 @@ impl<T: ToolSet> Toolbox<T> {
                     || self.runtime(candidate).is_some()
                     || names.iter().any(|earlier| earlier == candidate)
             };
-            match register::register(tool, taken) {
+            let state = register::StateType {
+                id: std::any::TypeId::of::<T::State>(),
+                name: std::any::type_name::<T::State>(),
+                set: T::NAME,
+            };
+            match register::register(tool, taken, Some(state)) {
                 Ok(tool) => added.push(Arc::new(tool)),
                 Err(found) => problems.extend(found),
             }

@@ -8,7 +8,7 @@
 //! what only run time can get wrong: a schema that is not a JSON Schema object or that the
 //! gate's validator cannot compile, since the gate must be able to check every call.
 
-use super::dynamic::DynamicTool;
+use super::dynamic::{DynamicTool, Handler};
 use super::runtime_tool::RuntimeTool;
 use crate::Autonomy;
 use crate::spec::{RuntimeSpec, ToolSpec};
@@ -64,11 +64,24 @@ pub(crate) fn no_arguments() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
+/// The per-run state type of the toolbox a tool joins (its set's `State`).
+pub(crate) struct StateType {
+    /// The type.
+    pub(crate) id: std::any::TypeId,
+    /// Its name, for the messages.
+    pub(crate) name: &'static str,
+    /// The set's name.
+    pub(crate) set: &'static str,
+}
+
 /// Checks `tool`; `taken` says whether a name is already used (by the compiled set, by a
-/// runtime tool already in the toolbox, or by one registered in the same batch).
+/// runtime tool already in the toolbox, or by one registered in the same batch); `state`
+/// is the state the toolbox's calls run against, the only one a handler may borrow
+/// (`None` for a namespace's proxied tools, whose handlers forward and borrow nothing).
 pub(crate) fn register(
     tool: DynamicTool,
     taken: impl Fn(&str) -> bool,
+    state: Option<StateType>,
 ) -> Result<RuntimeTool, Vec<RegistrationProblem>> {
     let mut messages: Vec<String> = Vec::new();
     let mut problem = |message: String| messages.push(message);
@@ -97,7 +110,8 @@ pub(crate) fn register(
     }
     match (&tool.handler, tool.propose_only) {
         (None, false) => problem(
-            "it has no handler: give it one with `.handler(..)`, or mark it `.propose_only()` \
+            "it has no handler: give it one with `.handler(..)` (or `.reads_state(..)`, \
+             `.writes_state(..)`), or mark it `.propose_only()` \
              if the host acts on approved calls itself"
                 .to_owned(),
         ),
@@ -105,6 +119,35 @@ pub(crate) fn register(
             problem("it is propose-only but has a handler: remove one of the two".to_owned())
         }
         _ => {}
+    }
+    if let Some(Handler::Stateful(handler)) = &tool.handler {
+        match &state {
+            Some(state) if handler.state != state.id => problem(format!(
+                "its handler borrows the state `{}`, but the toolbox's set `{}` runs its calls \
+                 against `{}`: a handler can only borrow that state; take `&{}` (or `&mut {}`), \
+                 or register it on a toolbox of a set with state `{}`",
+                handler.state_name,
+                state.set,
+                state.name,
+                state.name,
+                state.name,
+                handler.state_name
+            )),
+            Some(_) => {}
+            None => problem(format!(
+                "its handler borrows the state `{}`, and a namespace's tools run against none; \
+                 give it `.handler(..)`",
+                handler.state_name
+            )),
+        }
+        if handler.writes && tool.tier == crate::Tier::ReadOnly {
+            problem(
+                "a `read_only` tool may not write the state (read-only calls run together, \
+                 sharing it): give it `.reads_state(..)`, or a writing tier such as \
+                 `reversible`"
+                    .to_owned(),
+            );
+        }
     }
     if tool.propose_only && Autonomy::ExternalReversible.allows(tool.tier) {
         problem(format!(

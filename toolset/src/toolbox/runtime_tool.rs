@@ -1,21 +1,22 @@
 //! [`RuntimeTool`]: one registered runtime tool, a leaf the gate, the plan, proposals and
 //! apply import without importing the toolbox (which gates and applies through them).
 
-use super::dynamic::{DynamicHandler, PreviewFn};
+use super::dynamic::{Handler, PreviewFn};
 use crate::consumer::Format;
 use crate::consumer::list::render_fragment;
+use crate::set::Access;
 use crate::trace::ToolType;
 use crate::{ToolContext, ToolError, ToolOutput, ToolSpec};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A registered runtime tool: its checked spec, its handler, and its fragments rendered
 /// once per format (so composing a toolbox's list does no schema work, as for a set).
 pub struct RuntimeTool {
     spec: ToolSpec,
-    handler: Option<Arc<dyn DynamicHandler>>,
+    handler: Option<Handler>,
     preview: Option<PreviewFn>,
     fragments: [OnceLock<Box<str>>; Format::ALL.len()],
     /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
@@ -26,7 +27,7 @@ pub struct RuntimeTool {
 impl RuntimeTool {
     pub(super) fn new(
         spec: ToolSpec,
-        handler: Option<Arc<dyn DynamicHandler>>,
+        handler: Option<Handler>,
         preview: Option<PreviewFn>,
     ) -> Self {
         RuntimeTool {
@@ -65,16 +66,29 @@ impl RuntimeTool {
         self.preview.as_ref().and_then(|preview| preview(args))
     }
 
-    /// Starts one call of the handler. A propose-only tool has none; apply refuses its
-    /// calls before this (see `apply::refusal`), so this failing is a second lock.
-    pub(crate) fn run<'a>(
+    /// Whether the handler borrows the per-run state (apply takes it for the call as for a
+    /// compiled tool's: shared for a `read_only` tool, alone otherwise).
+    pub(crate) fn takes_state(&self) -> bool {
+        matches!(self.handler, Some(Handler::Stateful(_)))
+    }
+
+    /// Starts one call of the handler, with the state apply took for it (`None` when it
+    /// took none). A propose-only tool has no handler; apply refuses its calls before
+    /// this (see `apply::refusal`), so this failing is a second lock, as is a stateful
+    /// handler given no state.
+    pub(crate) fn run<'a, S: Send + Sync + 'static>(
         &'a self,
         args: Value,
+        state: Option<Access<'a, S>>,
         ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
-        match &self.handler {
-            Some(handler) => handler.call(args, ctx),
-            None => Box::pin(async {
+        match (&self.handler, state) {
+            (Some(Handler::Stateless(handler)), _) => handler.call(args, ctx),
+            (Some(Handler::Stateful(handler)), Some(state)) => handler.call(args, state, ctx),
+            (Some(Handler::Stateful(_)), None) => Box::pin(std::future::ready(Err(
+                ToolError::failed(crate::messages::state_not_taken(self.spec.name())),
+            ))),
+            (None, _) => Box::pin(async {
                 Err(ToolError::failed(crate::messages::refused_propose_only(
                     self.spec.name(),
                 )))
