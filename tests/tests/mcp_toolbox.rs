@@ -541,3 +541,55 @@ mod proxied {
         let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
     }
 }
+
+/// A policy that names a runtime tool fails closed over MCP as it does in process: a
+/// misspelled name fails `tools/list` and every `tools/call` with the host's error, and
+/// nothing runs (a typo never leaves the tool it meant unrestricted); the right name
+/// denies that tool while the others run.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_policy_naming_runtime_tools_is_checked_on_every_path_of_the_served_toolbox() {
+    let writes = Arc::new(AtomicUsize::new(0));
+    let misspelled = ShelfTools::policy(Autonomy::Reversible).deny_runtime("order_bok");
+    let server = McpServer::<ShelfTools>::new(Shelf::default())
+        .with_toolbox(toolbox(&writes))
+        .with_policy(misspelled)
+        .without_elicitation();
+    let connected = connect(server, None).await;
+    let listing = connected.client.list_all_tools().await;
+    let error = listing.expect_err("the list fails").to_string();
+    assert!(
+        error.contains("order_bok") && error.contains("order_book"),
+        "{error}"
+    );
+    for (name, args) in [
+        ("order_book", json!({"title": "Dune"})),
+        ("weather", json!({"city": "Oslo"})),
+        ("count_books", json!({})),
+    ] {
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments(args));
+        let answer = connected.client.call_tool(params).await;
+        let error = answer
+            .expect_err("the call fails at the protocol level")
+            .to_string();
+        assert!(error.contains("order_bok"), "{name}: {error}");
+    }
+    assert_eq!(writes.load(Ordering::SeqCst), 0, "nothing ran");
+    let _ = connected.client.cancel().await;
+
+    let denied = ShelfTools::policy(Autonomy::Reversible).deny_runtime("order_book");
+    let server = McpServer::<ShelfTools>::new(Shelf::default())
+        .with_toolbox(toolbox(&writes))
+        .with_policy(denied)
+        .without_elicitation();
+    let connected = connect(server, None).await;
+    let refused = call(&connected, "order_book", json!({"title": "Dune"})).await;
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert_eq!(
+        writes.load(Ordering::SeqCst),
+        0,
+        "the denied write never ran"
+    );
+    let weather = call(&connected, "weather", json!({"city": "Oslo"})).await;
+    assert_eq!(weather.is_error, Some(false), "{weather:?}");
+    let _ = connected.client.cancel().await;
+}

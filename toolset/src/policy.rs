@@ -150,6 +150,23 @@ impl<T: ToolSet> Policy<T> {
         self
     }
 
+    /// This policy, also denying, hiding and deferring every runtime tool `other` does: how
+    /// the MCP server's builder merges the policies it is given, loosening nothing.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn with_runtime_rules_of(mut self, other: &Policy<T>) -> Self {
+        let rules = &other.runtime;
+        for (mine, theirs) in [
+            (&mut self.runtime.denied, &rules.denied),
+            (&mut self.runtime.hidden, &rules.hidden),
+            (&mut self.runtime.deferred, &rules.deferred),
+        ] {
+            for name in theirs {
+                name_once(mine, name.clone());
+            }
+        }
+        self
+    }
+
     /// Whether the policy names any runtime tool.
     pub(crate) fn names_runtime_tools(&self) -> bool {
         !self.runtime.is_empty()

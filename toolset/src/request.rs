@@ -294,10 +294,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
         Ok(self)
     }
 
-    /// [`toolbox`](Self::toolbox) without the check of the policy's runtime names: for a
-    /// request recomposed while a namespace's tools change under a policy checked once
-    /// already (the MCP server's sessions), where a name the namespace stopped listing
-    /// restricts a tool that is no longer there.
+    /// [`toolbox`](Self::toolbox) without the check of the policy's runtime names: only
+    /// for a policy that names none (a fresh one, [`Toolbox::tool_list`]'s).
     pub(crate) fn toolbox_unchecked(mut self, toolbox: &'p Toolbox<T>) -> Self {
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();

@@ -214,7 +214,11 @@ impl<T: ToolSet> McpServer<T> {
     /// Serves under `policy` too: its autonomy lowers the server's (the first level set
     /// replaces the default `read_only`), and the tools it hides or denies are left out of
     /// `tools/list` and rejected when called, on top of those hidden or denied before.
-    /// Its deferred marks are kept as well.
+    /// Its deferred marks are kept as well, and the runtime tools it names
+    /// ([`Policy::deny_runtime`] and friends): each must be one of the served toolbox's, or
+    /// `tools/list` and every `tools/call` fail with the [`PolicyNameError`](crate::PolicyNameError)
+    /// and nothing runs (also after a namespace's refresh dropped the tool: fail closed,
+    /// never a restriction silently lost).
     ///
     /// Nothing is ever loosened: `with_policy` and [`with_autonomy`](McpServer::with_autonomy),
     /// in any order and any number of times, leave the lowest autonomy level set and
@@ -246,6 +250,12 @@ impl<T: ToolSet> McpServer<T> {
             if either(Policy::is_deferred) {
                 merged = merged.defer(tool);
             }
+        }
+        // The runtime tools either names are restricted too (and checked against the
+        // toolbox on every path of a session: `session.rs`).
+        merged = merged.with_runtime_rules_of(&self.policy);
+        if let Some(more) = more {
+            merged = merged.with_runtime_rules_of(more);
         }
         self.autonomy_set = true;
         self.policy = Arc::new(merged);

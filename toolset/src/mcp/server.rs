@@ -126,7 +126,13 @@ impl<T: ToolSet> McpServer<T> {
             &request.name,
             request.arguments.as_ref(),
         );
-        let plan = match self.session.gate(&self.base, call) {
+        let gated = self
+            .session
+            .gate(&self.base, call)
+            // The policy names a runtime tool the toolbox lacks: the host's mistake,
+            // answered as `tools/list` answers it, and nothing runs.
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        let plan = match gated {
             Ok(plan) => plan,
             Err(rejected) => {
                 let output = rejected
@@ -238,8 +244,9 @@ impl<T: ToolSet> McpServer<T> {
         // Bound to the very call shown: approving re-verifies it under the session's
         // request now, for the set's tools and the toolbox's alike.
         match self.session.approve_in_flight(&self.base, proposal) {
-            Ok(Approved::Run(plan)) => Some(plan),
-            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => None,
+            Some(Ok(Approved::Run(plan))) => Some(plan),
+            Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
+            | None => None,
         }
     }
 

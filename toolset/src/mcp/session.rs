@@ -11,8 +11,8 @@ use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::set::ToolName;
 use crate::{
-    Activations, ApprovalError, Approved, Plan, Policy, Proposal, Rejected, Request, ToolCall,
-    ToolSet, Toolbox,
+    Activations, ApprovalError, Approved, Plan, Policy, PolicyNameError, Proposal, Rejected,
+    Request, ToolCall, ToolSet, Toolbox,
 };
 use rmcp::model::Tool;
 use std::borrow::Cow;
@@ -60,22 +60,31 @@ impl<T: ToolSet> Base<T> {
         now
     }
 
-    /// The request of a session that activated `activations`. The policy's runtime names
-    /// are checked where the list is composed ([`base_listed`]: a name the toolbox lacks
-    /// fails `tools/list` with the error); here they restrict the tools the toolbox has.
-    fn request<'a>(&'a self, activations: &Activations) -> Request<'a, T> {
-        Request::new(&self.policy)
-            .toolbox_unchecked(&self.toolbox)
+    /// The request of a session that activated `activations`, with the policy's runtime
+    /// names checked against the toolbox's tools as they are now: a name it lacks (a
+    /// misspelled one, or a tool a namespace dropped) is a [`PolicyNameError`] on every
+    /// path, so the list, the gate and an approval fail closed alike.
+    fn request<'a>(&'a self, activations: &Activations) -> Result<Request<'a, T>, PolicyNameError> {
+        Ok(Request::new(&self.policy)
+            .toolbox(&self.toolbox)?
             .format(Format::Mcp)
-            .activated(activations)
+            .activated(activations))
     }
 }
 
 /// The list of a session with nothing activated; the policy naming runtime tools the
-/// toolbox lacks (a [`PolicyNameError`](crate::PolicyNameError)) fails it, with the error.
+/// toolbox lacks (a [`PolicyNameError`]) fails it, with the error.
 fn base_listed<T: ToolSet>(toolbox: &Toolbox<T>, policy: &Policy<T>) -> Listed {
     match toolbox.request(policy) {
         Ok(request) => listed(&request.format(Format::Mcp)),
+        Err(error) => Err(Arc::from(error.to_string())),
+    }
+}
+
+/// [`listed`] of a request, or the policy's naming error as the list's error.
+fn listed_or_error<T: ToolSet>(request: Result<Request<'_, T>, PolicyNameError>) -> Listed {
+    match request {
+        Ok(request) => listed(&request),
         Err(error) => Err(Arc::from(error.to_string())),
     }
 }
@@ -128,7 +137,7 @@ impl Session {
             }
             Some(_) => {
                 let generation = base.toolbox.generation();
-                let now = listed(&base.request(&inner.activations));
+                let now = listed_or_error(base.request(&inner.activations));
                 inner.listed = Some((generation, now.clone()));
                 now
             }
@@ -137,15 +146,16 @@ impl Session {
 
     /// Gates one call against the session's request, with the toolbox's tools as they are
     /// now: a tool a namespace dropped is unknown from its refresh on.
+    /// `Err` when the policy names a runtime tool the toolbox lacks: nothing is gated.
     pub(super) fn gate<T: ToolSet>(
         &self,
         base: &Base<T>,
         call: ToolCall,
-    ) -> Result<Plan<T>, Rejected> {
+    ) -> Result<Result<Plan<T>, Rejected>, PolicyNameError> {
         // The request copies the names it needs, so the lock is released before gating; a
         // call to a tool the request plainly permits takes no snapshot of the toolbox.
-        let request = base.request(&self.lock().activations);
-        request.gate([call])
+        let request = base.request(&self.lock().activations)?;
+        Ok(request.gate([call]))
     }
 
     /// Approves `proposal`, which the human approved where it was shown to them (by
@@ -156,9 +166,9 @@ impl Session {
         &self,
         base: &Base<T>,
         proposal: &Proposal,
-    ) -> Result<Approved<T>, ApprovalError> {
-        let request = base.request(&self.lock().activations);
-        crate::approval::approve_in_flight(proposal, &request)
+    ) -> Option<Result<Approved<T>, ApprovalError>> {
+        let request = base.request(&self.lock().activations).ok()?;
+        Some(crate::approval::approve_in_flight(proposal, &request))
     }
 
     /// Activates `names` (a search's finds, or what any tool's output activates) and
@@ -177,7 +187,7 @@ impl Session {
             return false;
         }
         let generation = base.toolbox.generation();
-        let listed = listed(&base.request(&inner.activations));
+        let listed = listed_or_error(base.request(&inner.activations));
         // Activating only appends, so a list of the same length is the same list: the
         // names activated were offered already, or are not the policy's to offer.
         let changed = match (&inner.listed, &listed) {
