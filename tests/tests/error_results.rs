@@ -198,3 +198,49 @@ async fn the_mcp_server_answers_a_retry_with_an_error_result_carrying_the_hint()
     assert_eq!(failed.is_error, Some(true));
     assert_eq!(text(&failed), "Error: there is no event 7");
 }
+
+/// A `std::io::Error` the handler returns as it is.
+#[tool(tier = "read_only")]
+pub async fn read_day(calendar: &Calendar, day: String) -> Result<String, std::io::Error> {
+    calendar
+        .days
+        .iter()
+        .find(|known| **known == day)
+        .cloned()
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, format!("no file for {day}"))
+        })
+}
+
+toolset! {
+    /// A handler returning a `std::error::Error` directly.
+    pub FileTools<Calendar> = [read_day];
+}
+
+/// A handler whose `Result` error is a `std::error::Error` keeps it as the failure's source
+/// for the host (what the handler returned is converted where its type is known), while
+/// the model reads its text; a text error has no source.
+#[tokio::test]
+async fn a_returned_std_error_is_kept_as_the_source_and_text_is_only_text() {
+    let calendar = Calendar::default();
+    let ctx = ToolContext::default();
+    let call = FileToolsCall::ReadDay(read_day {
+        day: "2026-12-02".to_owned(),
+    });
+    let error = FileTools::dispatch(toolset::set::Access::Shared(&calendar), &ctx, call)
+        .await
+        .expect_err("no such day");
+    assert_eq!(error.message(), "no file for 2026-12-02");
+    let source = error.source().expect("the io::Error is the source");
+    let io = source
+        .downcast_ref::<std::io::Error>()
+        .expect("the very error the handler returned");
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+
+    let call = CalendarToolsCall::Event(event { number: 9 });
+    let error = CalendarTools::dispatch(toolset::set::Access::Shared(&calendar), &ctx, call)
+        .await
+        .expect_err("no event 9");
+    assert_eq!(error.message(), "there is no event 9");
+    assert!(error.source().is_none(), "text has no source: {error:?}");
+}

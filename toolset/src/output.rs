@@ -134,9 +134,11 @@ pub struct Json<T>(pub T);
 /// `Result<T, E>` of those with `E: Display + 'static`: a [`ToolError`] (kept as it is, so
 /// a skip stays a skip and a [retry](ToolError::retry) a retry), `String`,
 /// `&'static str` or the handler's own error type, whose text the model reads as a
-/// failure. Only a `ToolError` keeps an error's [`source`](ToolError::source) chain for the
-/// host (and a `Box<dyn Error + Send + Sync>`, kept as the source): to keep another
-/// error's, return `Result<T, ToolError>`, into which `?` converts any `std::error::Error`.
+/// failure. A handler's `std::error::Error` (returned as `E`, or converted into a
+/// `ToolError` by `?`) is kept as the failure's [`source`](ToolError::source), chain and
+/// all, for the host: `#[tool]` converts the returned value where its type is known. (Here,
+/// through this trait alone, only a `ToolError` and a `Box<dyn Error + Send + Sync>` keep
+/// theirs; another `E` is its text.)
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool handler",
     label = "this return type is not a tool result",

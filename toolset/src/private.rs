@@ -142,3 +142,70 @@ pub trait StateNotSent<const MASK: u16> {
     /// Evaluates to `()` when no parameter is the state.
     const CHECK: ();
 }
+
+/// A probe of a handler's return type, read where the type is concrete (the generated
+/// `ToolHandler::call`), which picks the conversion by method resolution: a `Result<T, E>`
+/// whose `E` is a `std::error::Error` gets [`KeepSource`] ([`KeepsSource`], found on the
+/// probe itself), which keeps the error as the failure's
+/// [`source`](crate::ToolError::source) for the host's logs; any other return type gets
+/// [`Convert`] ([`ConvertsOutput`], found through a reference), through
+/// [`IntoToolOutput`](crate::IntoToolOutput), where a `Display` error is its text. (A
+/// blanket impl cannot tell the two apart: `String` may one day be an `Error`.)
+pub struct Returned<R>(std::marker::PhantomData<fn() -> R>);
+
+impl<R> Returned<R> {
+    /// The probe of `returned`'s type.
+    pub fn of(_returned: &R) -> Self {
+        Returned(std::marker::PhantomData)
+    }
+}
+
+/// The conversion that keeps a `std::error::Error` as the failure's source: the result is
+/// then converted through `IntoToolOutput` like any other.
+pub struct KeepSource;
+
+/// The conversion through `IntoToolOutput`.
+pub struct Convert;
+
+/// Picks [`KeepSource`] for a `Result` whose error is a `std::error::Error`.
+pub trait KeepsSource {
+    /// The conversion of this return type.
+    fn conversion(&self) -> KeepSource {
+        KeepSource
+    }
+}
+
+impl<T, E> KeepsSource for Returned<Result<T, E>>
+where
+    T: crate::IntoToolOutput,
+    E: std::error::Error + Send + Sync + 'static,
+{
+}
+
+/// Picks [`Convert`] for every other return type.
+pub trait ConvertsOutput {
+    /// The conversion of this return type.
+    fn conversion(&self) -> Convert {
+        Convert
+    }
+}
+
+impl<R> ConvertsOutput for &Returned<R> {}
+
+impl KeepSource {
+    /// The returned value with its error as a [`ToolError`](crate::ToolError) whose source
+    /// it is.
+    pub fn pass<T, E>(self, returned: Result<T, E>) -> Result<T, crate::ToolError>
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        returned.map_err(crate::ToolError::from)
+    }
+}
+
+impl Convert {
+    /// The returned value as it is.
+    pub fn pass<R>(self, returned: R) -> R {
+        returned
+    }
+}

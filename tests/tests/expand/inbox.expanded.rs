@@ -102,10 +102,15 @@ const _: () = {
                         args.due,
                     )
                     .await;
-                <Result<
-                    (),
-                    ToolError,
-                > as ::toolset::IntoToolOutput>::into_tool_output(output)
+                {
+                    #[allow(unused_imports)]
+                    use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+                    #[allow(clippy::let_unit_value)]
+                    let output = (&::toolset::__private::Returned::of(&output))
+                        .conversion()
+                        .pass(output);
+                    ::toolset::IntoToolOutput::into_tool_output(output)
+                }
             }
         }
     }
@@ -175,9 +180,15 @@ const _: () = {
             async move {
                 let state = state.shared();
                 let output: Json<Vec<String>> = search(state, ctx, args.query).await;
-                <Json<
-                    Vec<String>,
-                > as ::toolset::IntoToolOutput>::into_tool_output(output)
+                {
+                    #[allow(unused_imports)]
+                    use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+                    #[allow(clippy::let_unit_value)]
+                    let output = (&::toolset::__private::Returned::of(&output))
+                        .conversion()
+                        .pass(output);
+                    ::toolset::IntoToolOutput::into_tool_output(output)
+                }
             }
         }
     }
@@ -247,7 +258,15 @@ const _: () = {
                     );
                 };
                 let output: String = create_item(state, args).await;
-                <String as ::toolset::IntoToolOutput>::into_tool_output(output)
+                {
+                    #[allow(unused_imports)]
+                    use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+                    #[allow(clippy::let_unit_value)]
+                    let output = (&::toolset::__private::Returned::of(&output))
+                        .conversion()
+                        .pass(output);
+                    ::toolset::IntoToolOutput::into_tool_output(output)
+                }
             }
         }
     }

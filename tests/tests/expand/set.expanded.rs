@@ -43,7 +43,15 @@ const _: () = {
         {
             async move {
                 let output: &'static str = now().await;
-                <&'static str as ::toolset::IntoToolOutput>::into_tool_output(output)
+                {
+                    #[allow(unused_imports)]
+                    use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+                    #[allow(clippy::let_unit_value)]
+                    let output = (&::toolset::__private::Returned::of(&output))
+                        .conversion()
+                        .pass(output);
+                    ::toolset::IntoToolOutput::into_tool_output(output)
+                }
             }
         }
     }

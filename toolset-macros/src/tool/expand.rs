@@ -97,8 +97,16 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         Param::Arg(field) => quote!(args.#field),
         Param::WholeArgs(_) => quote!(args),
     });
+    // Converted where the type is concrete, so that a `Result` whose error is a
+    // `std::error::Error` keeps it as the source (`__private::Returned`).
     let into_output = quote_spanned! {output_span=>
-        <#output as ::toolset::IntoToolOutput>::into_tool_output(output)
+        {
+            #[allow(unused_imports)] // One of the two converts; which depends on the type.
+            use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+            #[allow(clippy::let_unit_value)] // A handler returning `()`.
+            let output = (&::toolset::__private::Returned::of(&output)).conversion().pass(output);
+            ::toolset::IntoToolOutput::into_tool_output(output)
+        }
     };
     let (impl_head, state_type, state_param, take_state) = match &handler.state {
         Some(state) => {
