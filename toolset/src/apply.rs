@@ -402,8 +402,9 @@ impl<T: ToolSet> Job<T> {
 
     /// Runs the call to its one outcome in span `S`, within `limit` besides the tool's
     /// own, and says when it ended. A compiled tool's call gets `state`, and so does a
-    /// runtime tool's handler that borrows it (a stateless one takes none). Not an `async fn`: the future it returns is the handler's run
-    /// itself, not one more state machine around it.
+    /// runtime tool's handler that borrows it (a stateless one takes none). Not an
+    /// `async fn`: the future it returns is the handler's run itself, not one more state
+    /// machine around it.
     fn run<'a, S>(
         self,
         state: Option<Access<'a, T::State>>,
