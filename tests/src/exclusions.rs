@@ -24,24 +24,3 @@ pub fn integral_floats_as_integers(value: &Value) -> Value {
         other => other.clone(),
     }
 }
-
-/// `value` with every integer beyond ±2^53 replaced by 0 (where validators that read
-/// numbers as doubles cannot tell neighbouring integers apart).
-pub fn huge_integers_zeroed(value: &Value) -> Value {
-    match value {
-        Value::Number(number)
-            if number.as_u64().is_some_and(|n| n > 1 << 53)
-                || number.as_i64().is_some_and(|n| n < -(1 << 53)) =>
-        {
-            Value::from(0)
-        }
-        Value::Array(items) => items.iter().map(huge_integers_zeroed).collect(),
-        Value::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(key, member)| (key.clone(), huge_integers_zeroed(member)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}

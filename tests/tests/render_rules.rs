@@ -404,9 +404,12 @@ fn gemini_violations(schema: &Value, path: &str, found: &mut Vec<String>) {
             if !matches!(ty, Some("integer" | "number")) || !value.is_number() {
                 found.push(format!("{path}: {bound} only as a number on numeric types"));
             }
-            if value
-                .as_f64()
-                .is_some_and(|v| v.abs() > 9_007_199_254_740_992.0)
+            // Gemini holds a bound as a double: an integer bound past 2^53 would be
+            // rounded; a number's bound (an f32's ±f32::MAX) is a double already.
+            if ty == Some("integer")
+                && value
+                    .as_f64()
+                    .is_some_and(|v| v.abs() > 9_007_199_254_740_992.0)
             {
                 found.push(format!("{path}: {bound} is not exact as a double"));
             }

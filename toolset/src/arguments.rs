@@ -71,6 +71,28 @@ pub(crate) fn read<T: ToolSet>(
     }
 }
 
+/// The problem of `text` when it is valid JSON holding a number serde_json cannot read at
+/// all (`1e400`, beyond every double): `/count: a number cannot be read (...)`, naming
+/// where it is. `None` when `text` is not JSON (or reads as a `Value`): then it is
+/// malformed, or the problem is elsewhere.
+pub(crate) fn unreadable_number(text: &str) -> Option<String> {
+    // `IgnoredAny` scans a number's digits without converting them: it accepts exactly
+    // JSON's grammar, whatever the magnitudes.
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let mut track = serde_path_to_error::Track::new();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let read = <Value as serde::Deserialize>::deserialize(serde_path_to_error::Deserializer::new(
+        &mut deserializer,
+        &mut track,
+    ));
+    let error = read.err()?;
+    let at = pointer(&path_segments(&track.path()));
+    Some(messages::unreadable_number(
+        &at,
+        without_position(&error.to_string()),
+    ))
+}
+
 /// Where in `text` each key serde ignores is, read through `serde_ignored` (only for a
 /// call [`Detect`] found one in, so its copying of every key costs nothing otherwise).
 fn ignored_paths<T: ToolSet>(name: T::Name, text: &str) -> Vec<Vec<String>> {
@@ -109,7 +131,10 @@ fn explain<T: ToolSet>(
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(_) => {
-            return ArgumentsError::Malformed(without_position(&error.to_string()).to_owned());
+            return match unreadable_number(text) {
+                Some(problem) => ArgumentsError::Invalid(vec![problem]),
+                None => ArgumentsError::Malformed(without_position(&error.to_string()).to_owned()),
+            };
         }
     };
     let schema = spec.input_schema();

@@ -39,30 +39,27 @@ pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
 }
 
 /// The range of the values a number `format` that schemars writes can take, as the
-/// schema's `minimum` and `maximum`: what serde's `Deserialize` of that Rust type accepts,
-/// narrowed where needed so that **whoever reads the schema, the schema never accepts a
-/// value the gate refuses**.
+/// schema's `minimum` and `maximum`: what serde's `Deserialize` of that Rust type accepts.
 ///
-/// Many readers (JavaScript, Python's `float`, a provider's constrained decoder) hold a
-/// JSON number as an IEEE 754 double. Such a reader sees `u64::MAX` as 2^64, and sees
-/// `18446744073709551616` (one past it) as 2^64 too, so a bound of `u64::MAX` would admit
-/// a value serde refuses. A bound stated beyond 2^53 is therefore a double at least half
-/// a unit in the last place inside the type's range: any number a double-reader rounds
-/// onto or inside the bound is one serde accepts. The bounds of the smaller types are
-/// exact.
+/// Every integer type up to 64 bits states its range **exactly**, as JSON integers:
+/// `u64::MAX`, `i64::MIN` and `i64::MAX` are inside the schema, and the gate accepts them.
+/// A reader that holds JSON numbers as IEEE 754 doubles (JavaScript, Python's `float`)
+/// rounds `18446744073709551615` to 2^64 and so may admit `18446744073709551616`, one past
+/// `u64::MAX`: serde refuses that, and the gate answers the model with the range.
+///
+/// A 128-bit range cannot be written exactly: serde_json holds integers up to 64 bits, so
+/// its bound is the largest double inside the type's range, and the few values beyond it
+/// that serde still accepts are the gate's only leniency over the schema.
 ///
 /// | format | Rust type | range stated | what serde accepts beyond it |
 /// |---|---|---|---|
-/// | `int8` .. `int32`, `uint8` .. `uint32` | `i8` .. `i32`, `u8` .. `u32` | exactly the type's range | nothing |
-/// | `uint64` (`uint` on 64-bit targets) | `u64` (`usize`) | 0 to 2^64 − 2^11 | the top 2047 values |
-/// | `int64` (`int` on 64-bit targets) | `i64` (`isize`) | ±(2^63 − 2^10) | the 1024 values at each end |
-/// | `uint128` | `u128` | 0 to 2^128 − 2^75 | the top 2^75 − 1 values |
-/// | `int128` | `i128` | ±(2^127 − 2^74) | the 2^74 values at each end |
+/// | `int8` .. `int64`, `uint8` .. `uint64`, `int`, `uint` | `i8` .. `i64`, `u8` .. `u64`, `isize`, `usize` | exactly the type's range | nothing |
+/// | `uint128` | `u128` | 0 to 2^128 − 2^75 (a double) | the top 2^75 − 1 values |
+/// | `int128` | `i128` | ±(2^127 − 2^74) (doubles) | the 2^74 values at each end |
 /// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to ±`f32::MAX` |
 /// | `double` | `f64` | none needed: JSON text beyond `f64` does not parse in serde_json | |
 ///
-/// These few values at the ends are the gate's only extra leniency: the gate leaves type
-/// ranges to serde (so no validator runs for them), and serde accepts them. One more
+/// The gate leaves type ranges to serde (so no validator runs for them). One more
 /// difference JSON Schema cannot state: its `integer` admits `1.0` and `1e3`, while serde
 /// reads a Rust integer only from an integer literal, so the gate refuses those.
 pub struct TypeRange {
@@ -72,14 +69,9 @@ pub struct TypeRange {
     pub maximum: Number,
 }
 
-/// 2^bits − 2^(bits − 53) as a JSON number: the largest double below 2^bits, half a unit
-/// in the last place (2^(bits − 54)) away from any integer past 2^bits − 1.
+/// 2^bits − 2^(bits − 53) as a JSON number (a double): the largest double below 2^bits,
+/// for a range too wide for serde_json's integers.
 fn largest_double_below_power_of_two(bits: u32) -> Number {
-    if bits <= 64 {
-        // Exact as an integer: written so, it reads well and every reader agrees.
-        let value = (1u128 << bits) - (1u128 << (bits - 53));
-        return u64::try_from(value).map_or_else(|_| Number::from(0), Number::from);
-    }
     let exponent = i32::try_from(bits).unwrap_or(i32::MAX);
     Number::from_f64(2f64.powi(exponent) - 2f64.powi(exponent - 53))
         .unwrap_or_else(|| Number::from(0))
@@ -87,18 +79,16 @@ fn largest_double_below_power_of_two(bits: u32) -> Number {
 
 /// The negated [`largest_double_below_power_of_two`]: the bottom of a signed range.
 fn negated(number: &Number) -> Number {
-    if let Some(value) = number.as_u64().and_then(|value| i64::try_from(value).ok()) {
-        return Number::from(-value);
-    }
     Number::from_f64(-number.as_f64().unwrap_or(0.0)).unwrap_or_else(|| Number::from(0))
 }
 
-/// The range of an integer type of `bits` bits, signed or not, as stated in the schema.
+/// The range of an integer type of `bits` bits, signed or not, as stated in the schema:
+/// exact up to 64 bits.
 fn integer_range(bits: u32, signed: bool) -> (Number, Number) {
     match (bits, signed) {
-        (0..=53, false) => (Number::from(0), Number::from((1u64 << bits) - 1)),
-        (0..=53, true) => {
-            let top = (1i64 << (bits - 1)) - 1;
+        (0..=64, false) => (Number::from(0), Number::from(u64::MAX >> (64 - bits))),
+        (0..=64, true) => {
+            let top = i64::MAX >> (64 - bits);
             (Number::from(-top - 1), Number::from(top))
         }
         (_, false) => (Number::from(0), largest_double_below_power_of_two(bits)),
@@ -288,15 +278,9 @@ mod tests {
         };
         assert_eq!(range("a_u8"), (json!(0), json!(255)));
         assert_eq!(range("a_u32"), (json!(0), json!(4294967295_u64)));
-        assert_eq!(range("a_u64"), (json!(0), json!(18446744073709549568_u64)));
+        assert_eq!(range("a_u64"), (json!(0), json!(u64::MAX)));
         assert_eq!(range("an_i32"), (json!(i32::MIN), json!(i32::MAX)));
-        assert_eq!(
-            range("an_i64"),
-            (
-                json!(-9223372036854774784_i64),
-                json!(9223372036854774784_i64)
-            )
-        );
+        assert_eq!(range("an_i64"), (json!(i64::MIN), json!(i64::MAX)));
         assert_eq!(range("a_usize"), range("a_u64"));
         assert_eq!(range("an_isize"), range("an_i64"));
         assert_eq!(
@@ -319,11 +303,7 @@ mod tests {
         assert_eq!(range("declared"), (json!(1), json!(10)));
         assert_eq!(range("beyond_the_type"), (json!(0), json!(255)));
         let deep = schema["$defs"]["Inner"]["properties"]["deep"].clone();
-        assert_eq!(
-            deep["maximum"],
-            json!(18446744073709549568_u64),
-            "{schema:#}"
-        );
+        assert_eq!(deep["maximum"], json!(u64::MAX), "{schema:#}");
     }
 
     /// Whether `text` deserializes as `T`, as the gate reads it.
@@ -331,45 +311,35 @@ mod tests {
         serde_json::from_str::<T>(text).is_ok()
     }
 
-    /// The stated bounds are values serde accepts, and so is every number a reader holding
-    /// JSON numbers as doubles rounds onto them: the schema never admits what the gate
-    /// refuses, whoever reads it.
+    /// Every stated bound is a value serde accepts: an integer type's own extremes for the
+    /// types up to 64 bits (exactly), a value inside the range for the 128-bit ones and
+    /// `f32`; and one past a 64-bit extreme is refused.
     #[test]
-    fn a_stated_bound_is_a_value_the_gate_accepts_for_every_reader() {
+    fn a_stated_bound_is_a_value_the_gate_accepts() {
         let schema = input_schema_for::<Numbers>();
         for keyword in ["minimum", "maximum"] {
-            // A bound in integer digits (the 128-bit ones are doubles in the schema).
-            let digits = |name: &str| {
+            let text = |name: &str| {
                 let bound = property(&schema, &format!("/properties/{name}/{keyword}"));
                 match bound.as_number() {
                     Some(number) if !number.is_f64() => number.to_string(),
                     _ => format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN)),
                 }
             };
-            assert!(serde_accepts::<u32>(&digits("a_u32")));
-            assert!(serde_accepts::<i32>(&digits("an_i32")));
-            for name in ["a_u64", "an_i64", "a_u128", "an_i128"] {
-                let bound: i128 = digits(name).parse().unwrap_or_default();
-                let as_double = bound as f64;
-                // The numbers a double-reader rounds onto the bound lie within half a
-                // unit in the last place of it; those nearest the edge of the type:
-                let half_ulp = (as_double.abs() * f64::EPSILON / 2.0) as i128;
-                let beyond = if keyword == "maximum" {
-                    bound + half_ulp
-                } else {
-                    bound - half_ulp
-                };
-                let fits = match name {
-                    "a_u64" => serde_accepts::<u64>(&beyond.to_string()),
-                    "an_i64" => serde_accepts::<i64>(&beyond.to_string()),
-                    "a_u128" => serde_accepts::<u128>(&beyond.to_string()),
-                    _ => serde_accepts::<i128>(&beyond.to_string()),
-                };
-                assert!(fits, "{name} {keyword}: {beyond}");
-            }
+            assert!(serde_accepts::<u32>(&text("a_u32")));
+            assert!(serde_accepts::<i32>(&text("an_i32")));
+            assert!(serde_accepts::<u64>(&text("a_u64")));
+            assert!(serde_accepts::<i64>(&text("an_i64")));
+            assert!(serde_accepts::<u128>(&text("a_u128")));
+            assert!(serde_accepts::<i128>(&text("an_i128")));
             let float = property(&schema, &format!("/properties/an_f32/{keyword}")).to_string();
             assert!(serde_accepts::<f32>(&float));
         }
+        let exact = |name: &str, keyword: &str| {
+            property(&schema, &format!("/properties/{name}/{keyword}")).to_string()
+        };
+        assert_eq!(exact("a_u64", "maximum"), u64::MAX.to_string());
+        assert_eq!(exact("an_i64", "minimum"), i64::MIN.to_string());
+        assert_eq!(exact("an_i64", "maximum"), i64::MAX.to_string());
         assert!(!serde_accepts::<u32>("4294967296"));
         assert!(!serde_accepts::<u64>("18446744073709551616"));
         assert!(!serde_accepts::<i64>("-9223372036854775809"));
@@ -381,7 +351,7 @@ mod tests {
     fn a_validator_refuses_what_serde_refuses_past_a_64_bit_bound() {
         let schema = input_schema_for::<Inner>();
         let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-        assert!(validator.is_valid(&json!({"deep": 18446744073709549568_u64})));
+        assert!(validator.is_valid(&json!({"deep": u64::MAX})));
         let past: Value =
             serde_json::from_str(r#"{"deep": 18446744073709551616}"#).expect("valid JSON");
         assert!(!validator.is_valid(&past));

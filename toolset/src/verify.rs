@@ -154,12 +154,20 @@ pub(crate) fn verify_runtime_arguments(
         "" => "{}",
         text => text,
     };
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        problem(
-            ProblemKind::MalformedJson,
-            messages::malformed_json(&call.name, &arguments::without_position(&error.to_string())),
-        )
-    })?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|error| match arguments::unreadable_number(text) {
+            Some(unreadable) => problem(
+                ProblemKind::InvalidArguments,
+                messages::invalid_arguments(&call.name, &unreadable),
+            ),
+            None => problem(
+                ProblemKind::MalformedJson,
+                messages::malformed_json(
+                    &call.name,
+                    &arguments::without_position(&error.to_string()),
+                ),
+            ),
+        })?;
     let problems: Vec<String> = if value.is_object() {
         spec.schema_problems(&value)
             .into_iter()

@@ -28,8 +28,9 @@
 //!   formats are dropped (their `minimum: 0` stays); numbers keep `float`/`double`;
 //!   strings keep `date-time` and `enum`, other string formats move into the description;
 //! - `exclusiveMinimum`/`exclusiveMaximum` become inclusive bounds (exact for integers, a
-//!   little looser for numbers); bounds beyond ±2^53 are dropped (Gemini holds them as
-//!   doubles);
+//!   little looser for numbers); integer bounds beyond ±2^53 are dropped (Gemini holds
+//!   them as doubles, which would round them), a number's bounds stay (an `f32` keeps
+//!   `±f32::MAX`, so a value beyond it is outside the declaration);
 //! - a free-form map (`additionalProperties` with a schema) becomes `{"type": "object"}`
 //!   with the values' type in the description; Gemini cannot constrain its keys;
 //! - any JSON value (`serde_json::Value`) becomes `anyOf` string, number, boolean, object,
@@ -431,13 +432,20 @@ impl Converter<'_> {
                 if let Some(format) = format {
                     out.insert("format".into(), format.into());
                 }
+                // Gemini holds a bound as a double: an integer bound past ±2^53 would be
+                // rounded, so it is dropped (the gate keeps the type's range); a number's
+                // bound is a double already (`±f32::MAX` for an `f32`) and stays.
+                let representable = |value: f64| value.is_finite() && (!integer || exact(value));
                 let bound = |key: &str, exclusive: &str, step: f64| -> Option<Value> {
                     if let Some(value) = map.get(key) {
-                        return value.as_f64().filter(|v| exact(*v)).map(|_| value.clone());
+                        return value
+                            .as_f64()
+                            .filter(|v| representable(*v))
+                            .map(|_| value.clone());
                     }
                     let value = map.get(exclusive).and_then(Value::as_f64)?;
                     let value = if integer { value + step } else { value };
-                    exact(value).then(|| number(value))
+                    representable(value).then(|| number(value))
                 };
                 if let Some(minimum) = bound("minimum", "exclusiveMinimum", 1.0) {
                     out.insert("minimum".into(), minimum);

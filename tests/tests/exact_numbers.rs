@@ -1,0 +1,246 @@
+//! Exact numbers (issue 26, item 6): every integer type up to 64 bits states its range
+//! exactly in every format that states it, so `u64::MAX`, `i64::MIN` and `i64::MAX` pass
+//! the rendered schema (judged by the `jsonschema` crate, an independent validator) and the
+//! gate alike, with or without a declared constraint that makes the gate validate; an `f32`
+//! has its range in every format, Gemini's declaration included; and valid JSON holding a
+//! number no reader can hold (`1e400`) is invalid arguments naming the field, not
+//! "malformed JSON", for compiled and runtime tools.
+
+use serde_json::{Value, json};
+use toolset::consumer::{Format, Order, tool_list};
+use toolset::prelude::*;
+use toolset::{Autonomy, DynamicTool, ProblemKind, Tier, ToolCall, ToolContext, tool, toolset};
+
+/// The state: none is needed.
+pub struct Nothing;
+
+/// Record numbers of every width.
+#[tool(tier = "read_only")]
+pub async fn record(
+    /// An unsigned 64-bit count.
+    count: u64,
+    /// A signed 64-bit offset.
+    offset: i64,
+    /// A byte.
+    byte: u8,
+    /// A single-precision ratio.
+    ratio: f32,
+) -> String {
+    format!("{count} {offset} {byte} {ratio}")
+}
+
+/// Record a bounded count: the declared minimum makes the gate validate the schema too.
+#[tool(tier = "read_only")]
+pub async fn record_bounded(
+    /// At least one.
+    #[schemars(range(min = 1))]
+    count: u64,
+    /// At most zero.
+    #[schemars(range(max = 0))]
+    offset: i64,
+) -> String {
+    format!("{count} {offset}")
+}
+
+toolset! { pub Numbers<Nothing> = [record, record_bounded]; }
+
+/// The JSON formats with a JSON Schema of the arguments, and where it sits in a tool.
+const JSON_SCHEMA_FORMATS: [(Format, &str); 4] = [
+    (Format::OpenAiChat, "/function/parameters"),
+    (Format::OpenAiResponses, "/parameters"),
+    (Format::Anthropic, "/input_schema"),
+    (Format::Mcp, "/inputSchema"),
+];
+
+/// The rendered tool `name` in `format`.
+fn rendered_tool(format: Format, name: &str) -> Value {
+    let list: Value = serde_json::from_str(tool_list::<Numbers>(format, Order::Declared))
+        .expect("a JSON format renders JSON");
+    list.as_array()
+        .and_then(|tools| {
+            tools.iter().find(|tool| {
+                tool.pointer("/function/name")
+                    .or_else(|| tool.get("name"))
+                    .and_then(Value::as_str)
+                    == Some(name)
+            })
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("{format} renders {name}"))
+}
+
+fn gate(name: &str, arguments: &str) -> Result<(), (ProblemKind, String)> {
+    Numbers::gate([ToolCall::new("c1", name, arguments)], Autonomy::ReadOnly)
+        .map(|_| ())
+        .map_err(|rejected| {
+            let problem = &rejected.problems()[0];
+            (problem.kind, problem.message.clone())
+        })
+}
+
+#[test]
+fn the_64_bit_extremes_pass_every_rendered_schema_and_the_gate() {
+    let extremes = [
+        (
+            "record",
+            json!({"count": u64::MAX, "offset": i64::MIN, "byte": 255, "ratio": 1.5}),
+        ),
+        (
+            "record",
+            json!({"count": 0, "offset": i64::MAX, "byte": 0, "ratio": f32::MAX}),
+        ),
+        (
+            "record_bounded",
+            json!({"count": u64::MAX, "offset": i64::MIN}),
+        ),
+    ];
+    for (format, at) in JSON_SCHEMA_FORMATS {
+        for (name, arguments) in &extremes {
+            let tool = rendered_tool(format, name);
+            let schema = tool.pointer(at).expect("the tool has a schema");
+            let validator = jsonschema::validator_for(schema)
+                .unwrap_or_else(|error| panic!("{format} {name}: {error}"));
+            assert!(
+                validator.is_valid(arguments),
+                "{format} {name} refuses {arguments}: {schema:#}"
+            );
+        }
+        // The bounds are the types' own, written as JSON integers.
+        let record = rendered_tool(format, "record");
+        let schema = record.pointer(at).expect("the tool has a schema");
+        let properties = &schema["properties"];
+        assert_eq!(
+            properties["count"]["maximum"].to_string(),
+            u64::MAX.to_string(),
+            "{format}"
+        );
+        assert_eq!(
+            properties["offset"]["minimum"].to_string(),
+            i64::MIN.to_string(),
+            "{format}"
+        );
+        assert_eq!(
+            properties["offset"]["maximum"].to_string(),
+            i64::MAX.to_string(),
+            "{format}"
+        );
+    }
+    for (name, arguments) in &extremes {
+        assert_eq!(
+            gate(name, &arguments.to_string()),
+            Ok(()),
+            "{name} {arguments}"
+        );
+    }
+}
+
+#[test]
+fn one_past_a_64_bit_extreme_is_refused_naming_the_field() {
+    for (arguments, field) in [
+        (
+            r#"{"count":18446744073709551616,"offset":0,"byte":0,"ratio":0}"#,
+            "/count",
+        ),
+        (
+            r#"{"count":0,"offset":-9223372036854775809,"byte":0,"ratio":0}"#,
+            "/offset",
+        ),
+        (
+            r#"{"count":0,"offset":9223372036854775808,"byte":0,"ratio":0}"#,
+            "/offset",
+        ),
+    ] {
+        let (kind, message) = gate("record", arguments).expect_err(arguments);
+        assert_eq!(kind, ProblemKind::InvalidArguments, "{message}");
+        assert!(message.contains(field), "{arguments}: {message}");
+    }
+    let (kind, message) =
+        gate("record_bounded", r#"{"count":0,"offset":0}"#).expect_err("count below 1");
+    assert_eq!(kind, ProblemKind::InvalidArguments, "{message}");
+    assert!(message.contains("/count"), "{message}");
+}
+
+#[test]
+fn an_f32_has_its_range_in_every_format_gemini_included() {
+    let top = f64::from(f32::MAX);
+    for (format, at) in JSON_SCHEMA_FORMATS
+        .into_iter()
+        .chain([(Format::Gemini, "/parameters")])
+    {
+        let tool = rendered_tool(format, "record");
+        let ratio = &tool.pointer(at).expect("a schema")["properties"]["ratio"];
+        assert_eq!(ratio["minimum"].as_f64(), Some(-top), "{format}: {ratio}");
+        assert_eq!(ratio["maximum"].as_f64(), Some(top), "{format}: {ratio}");
+    }
+    // Beyond it, the gate refuses too, at the field.
+    let (kind, message) =
+        gate("record", r#"{"count":0,"offset":0,"byte":0,"ratio":1e39}"#).expect_err("beyond f32");
+    assert_eq!(kind, ProblemKind::InvalidArguments, "{message}");
+    assert!(message.contains("/ratio"), "{message}");
+}
+
+#[test]
+fn a_number_no_reader_holds_is_invalid_arguments_naming_the_field() {
+    for (arguments, field) in [
+        (r#"{"count":0,"offset":0,"byte":1e400,"ratio":0}"#, "/byte"),
+        (
+            r#"{"count":0,"offset":0,"byte":0,"ratio":-1e400}"#,
+            "/ratio",
+        ),
+        (r#"{"count":1e400,"offset":0,"byte":0,"ratio":0}"#, "/count"),
+    ] {
+        let (kind, message) = gate("record", arguments).expect_err(arguments);
+        assert_eq!(
+            kind,
+            ProblemKind::InvalidArguments,
+            "{arguments}: {message}"
+        );
+        assert!(message.contains(field), "{arguments}: {message}");
+        assert!(!message.contains("not valid JSON"), "{message}");
+    }
+    // JSON that is malformed stays malformed, even with such a number in it.
+    let (kind, _) =
+        gate("record", r#"{"count":1e400,"offset":0,"byte":0,"ratio":0"#).expect_err("cut off");
+    assert_eq!(kind, ProblemKind::MalformedJson);
+}
+
+#[test]
+fn a_runtime_tool_names_the_unreadable_number_too() {
+    async fn echo(arguments: Value, _ctx: &ToolContext) -> String {
+        arguments.to_string()
+    }
+    let toolbox = Numbers::toolbox()
+        .with(
+            DynamicTool::new("scale", Tier::ReadOnly, "Scale by a factor.")
+                .input_schema(json!({
+                    "type": "object",
+                    "properties": {"by": {"type": "object", "properties": {
+                        "factor": {"type": "number"}}}},
+                    "required": ["by"]
+                }))
+                .handler(echo),
+        )
+        .expect("the tool registers");
+    let policy = Numbers::policy(Autonomy::ReadOnly);
+    let request = toolbox.request(&policy).expect("the policy names no tool");
+    let rejected = request
+        .gate([ToolCall::new("c1", "scale", r#"{"by":{"factor":1e400}}"#)])
+        .expect_err("1e400 is no double");
+    let problem = &rejected.problems()[0];
+    assert_eq!(
+        problem.kind,
+        ProblemKind::InvalidArguments,
+        "{}",
+        problem.message
+    );
+    assert!(
+        problem.message.contains("/by/factor"),
+        "{}",
+        problem.message
+    );
+    assert!(
+        request
+            .gate([ToolCall::new("c1", "scale", r#"{"by":{"factor":1e300}}"#)])
+            .is_ok()
+    );
+}
