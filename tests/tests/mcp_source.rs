@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::context::{Progress, ProgressSink};
 use toolset::prelude::*;
-use toolset::toolbox::McpTools;
+use toolset::toolbox::{McpTools, Renamed};
 use toolset::{
     Autonomy, Outcome, ProblemKind, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
 };
@@ -335,4 +335,60 @@ async fn a_server_answering_garbage_fails_the_waiting_call_at_once_and_later_cal
     };
     assert_eq!(last.text_content(), "echo: last");
     assert_eq!(log.lines, ["a", "b", "c", "d"]);
+}
+
+/// A remote name no provider takes once prefixed (past 64 characters, or with MCP's `.`) is
+/// shortened, not refused: valid, the same on every connection, unique even for two names
+/// alike but for their ends, listed by `renamed()` at registration, offered under that
+/// name, named so by a policy, and forwarded to the server under its own name.
+#[tokio::test]
+async fn a_remote_name_too_long_or_invalid_for_a_provider_is_shortened_stably_and_uniquely() {
+    let tools = fixture().await.tier(|_| Tier::ReadOnly);
+    let toolbox = Host::toolbox()
+        .with_namespace(tools.clone())
+        .expect("every fixture tool registers, the long ones included");
+    let renamed = tools.renamed();
+    let remotes: Vec<&str> = renamed.iter().map(|r| r.remote.as_str()).collect();
+    assert_eq!(remotes.len(), 3, "{renamed:?}");
+    assert!(remotes.contains(&"files.read"), "{renamed:?}");
+    let locals: Vec<&str> = renamed.iter().map(|r| r.local.as_str()).collect();
+    for local in &locals {
+        assert!(local.len() <= 64 && local.starts_with("fix_"), "{local}");
+        assert!(
+            local
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+            "{local}"
+        );
+    }
+    assert_ne!(locals[0], locals[1], "alike names stay apart");
+    // The same names from a second connection: deterministic.
+    let again = fixture().await;
+    let again_toolbox = Host::toolbox()
+        .with_namespace(again.clone())
+        .expect("registers");
+    assert_eq!(again.renamed(), renamed);
+    drop(again_toolbox);
+    // Offered, callable and forwarded under the server's own name.
+    let policy = Host::policy(Autonomy::Reversible);
+    let request = toolbox.request(&policy).expect("no unknown runtime name");
+    let offered = request.offered();
+    for Renamed { remote, local } in &renamed {
+        assert!(offered.contains(&local.as_str()), "{local} in {offered:?}");
+        assert_eq!(tools.local_name(remote), *local);
+        let outcome = run(&toolbox, local).await;
+        let Outcome::Done(output) = outcome else {
+            panic!("{local}: {outcome:?}");
+        };
+        assert_eq!(output.text_content(), format!("ran {remote}"));
+    }
+    // A policy names a shortened tool by its local name, checked like any runtime name.
+    let dotted = tools.local_name("files.read");
+    let policy = Host::policy(Autonomy::Reversible).deny_runtime(dotted.clone());
+    let rejected = toolbox
+        .request(&policy)
+        .expect("the local name is the toolbox's")
+        .gate([call("1", &dotted, "{}")])
+        .expect_err("denied");
+    assert_eq!(rejected.problems()[0].kind, ProblemKind::Denied);
 }

@@ -361,7 +361,7 @@ mod proxied {
         let tools = fixture().await;
         let refreshes = tools.refreshes();
         let toolbox = ShelfTools::toolbox()
-            .with_namespace(tools)
+            .with_namespace(tools.clone())
             .expect("the fixture's tools register");
         let server = McpServer::<ShelfTools>::new(Shelf::default())
             .with_toolbox(toolbox)
@@ -369,18 +369,20 @@ mod proxied {
             .without_elicitation();
         let connected = connect(server, None).await;
         let names = listed(&connected).await;
-        assert_eq!(
-            names,
-            [
-                "count_books",
-                "fix_echo",
-                "fix_fail",
-                "fix_die",
-                "fix_toggle",
-                "fix_hang",
-                "fix_garbage"
-            ]
-        );
+        let mut expected: Vec<String> = [
+            "count_books",
+            "fix_echo",
+            "fix_fail",
+            "fix_die",
+            "fix_toggle",
+            "fix_hang",
+            "fix_garbage",
+        ]
+        .map(str::to_owned)
+        .into();
+        // The fixture's names no provider takes once prefixed, under their shortened names.
+        expected.extend(tools.renamed().into_iter().map(|renamed| renamed.local));
+        assert_eq!(names, expected);
         let before = *refreshes.borrow();
         // `toggle` would change the fixture's tools; the host mapped no tier for it.
         let withheld = call(&connected, "fix_toggle", json!({})).await;

@@ -2,7 +2,8 @@
 //! reports progress), one that answers with an error result, one that kills the server
 //! mid-call, one that adds or removes a tool and says so with `list_changed`, one that
 //! never answers, and one that writes a line that is not JSON-RPC (its `text`, or a
-//! sentence) on stdout instead of answering.
+//! sentence) on stdout instead of answering; and three whose names no provider takes
+//! with a namespace prefix ([`LONG_NAMES`], `files.read`), which answer with their name.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -14,6 +15,16 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Two tools whose names, prefixed with a namespace, are past 64 characters, and alike
+/// but for their ends.
+const LONG_NAMES: [&str; 2] = [
+    "summarize_every_open_ticket_in_the_support_queue_by_priority_and_age_then_by_owner",
+    "summarize_every_open_ticket_in_the_support_queue_by_priority_and_age_then_by_team",
+];
+
+/// A tool name MCP allows and the providers do not (the `.`).
+const DOTTED_NAME: &str = "files.read";
 
 #[derive(Default)]
 struct Fixture {
@@ -59,6 +70,9 @@ impl ServerHandler for Fixture {
                 true,
             ),
         ];
+        for name in LONG_NAMES.into_iter().chain([DOTTED_NAME]) {
+            tools.push(tool(name, "Answer with this tool's name.", true));
+        }
         if self.extra.load(Ordering::SeqCst) {
             tools.push(tool("extra", "Exists only after a toggle.", true));
         }
@@ -109,6 +123,9 @@ impl ServerHandler for Fixture {
                     let _ = stdout.flush();
                 }
                 std::future::pending().await
+            }
+            name if LONG_NAMES.contains(&name) || name == DOTTED_NAME => {
+                CallToolResult::success(vec![ContentBlock::text(format!("ran {name}"))])
             }
             "extra" if self.extra.load(Ordering::SeqCst) => {
                 CallToolResult::success(vec![ContentBlock::text("extra ran")])

@@ -1,6 +1,10 @@
 //! Another MCP server's tools as a toolbox namespace ([`McpTools`], feature `mcp-client`):
 //! rmcp's client over a child process's stdio, streamable HTTP or any rmcp client transport, each remote
 //! tool registered as the runtime tool `label_tool`, with the tier the host maps it to.
+//! A remote name that would make `label_tool` too long or invalid for a provider (MCP
+//! allows 128 characters and `.`; providers take 64 of `[A-Za-z0-9_-]`) is shortened
+//! deterministically and kept unique (see `local_name.rs`); [`McpTools::renamed`] lists
+//! those when the namespace is registered.
 //!
 //! The server's annotations are hints a host may read to decide; they never decide
 //! alone: a tool the host's mapping says nothing about is `irreversible`. Calls are
@@ -15,6 +19,7 @@
 //! to the next request's gate.
 
 use super::dynamic::{DynamicHandler, DynamicTool};
+use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
 use super::{RuntimeTool, Source, Toolbox};
@@ -48,6 +53,18 @@ pub struct RemoteTool {
     pub description: String,
     /// Its annotations: hints, from a server the host may not trust.
     pub annotations: Hints,
+}
+
+/// A remote tool whose local name is not `label_tool`: that name would be longer than a
+/// provider accepts (64 characters) or hold a character outside `[A-Za-z0-9_-]`, so it
+/// was shortened (see [`McpTools::renamed`]). Name it by [`local`](Self::local) in a
+/// policy (`deny_runtime`, ..) and in the calls the model sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Renamed {
+    /// The tool's name on its server.
+    pub remote: String,
+    /// Its name in the toolbox, the one the model is offered.
+    pub local: String,
 }
 
 /// A remote tool's MCP annotations, as untrusted hints. Each method is true only when the
@@ -148,6 +165,8 @@ struct Shared {
     /// The tools as registered now, and what registration refused on the last listing.
     current: RwLock<Arc<[Arc<RuntimeTool>]>>,
     problems: RwLock<Vec<RegistrationProblem>>,
+    /// The tools of the last listing whose local name was shortened.
+    renamed: RwLock<Vec<Renamed>>,
     /// Incremented after every refresh, for hosts (and tests) waiting for one.
     generation: tokio::sync::watch::Sender<u64>,
     /// The context of each forwarded call, by its progress token.
@@ -262,6 +281,7 @@ impl McpTools {
             listed: RwLock::new(Vec::new()),
             current: RwLock::new(Arc::from(Vec::new())),
             problems: RwLock::new(Vec::new()),
+            renamed: RwLock::new(Vec::new()),
             generation,
             progress: Mutex::new(HashMap::new()),
         });
@@ -320,6 +340,23 @@ impl McpTools {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// The tools of the last listing whose local name is not `label_tool`, because that
+    /// would be longer than 64 characters or hold a character outside `[A-Za-z0-9_-]`:
+    /// each with its shortened name, the same in every process and on every refresh.
+    pub fn renamed(&self) -> Vec<Renamed> {
+        self.shared
+            .renamed
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The local name (the one the model is offered) of the server's tool `remote`:
+    /// `label_remote`, or its shortened form (see [`renamed`](Self::renamed)).
+    pub fn local_name(&self, remote: &str) -> String {
+        local_name(&self.shared.label, remote)
     }
 
     /// A receiver whose value grows by one after every refresh of the tools.
@@ -381,7 +418,21 @@ impl Shared {
         let mut tools: Vec<Arc<RuntimeTool>> = Vec::with_capacity(listed.len());
         let mut problems = Vec::new();
         let mut names: Vec<String> = Vec::new();
+        let mut renamed = Vec::new();
         for remote in listed {
+            let local = local_name(&self.label, &remote.name);
+            if local != format!("{}_{}", self.label, remote.name) {
+                tracing::info!(
+                    namespace = %self.label,
+                    remote = %remote.name,
+                    local = %local,
+                    "a proxied tool's name was shortened to fit the providers' tool-name rule"
+                );
+                renamed.push(Renamed {
+                    remote: remote.name.to_string(),
+                    local,
+                });
+            }
             let tool = self.runtime_tool(remote);
             let name = tool.name().to_owned();
             let taken = |candidate: &str| names.iter().any(|known| known == candidate);
@@ -396,6 +447,7 @@ impl Shared {
             .problems
             .write()
             .unwrap_or_else(PoisonError::into_inner) = problems.clone();
+        *self.renamed.write().unwrap_or_else(PoisonError::into_inner) = renamed;
         self.generation.send_modify(|generation| *generation += 1);
         problems
     }
@@ -435,7 +487,7 @@ impl Shared {
             .call_timeout
             .read()
             .unwrap_or_else(PoisonError::into_inner);
-        let mut tool = DynamicTool::new(format!("{}_{}", self.label, info.name), tier, description)
+        let mut tool = DynamicTool::new(local_name(&self.label, &info.name), tier, description)
             .timeout(limit)
             .input_schema(Value::Object((*remote.input_schema).clone()))
             .boxed_handler(Arc::new(Forward {
@@ -618,10 +670,12 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
 }
 
 impl<T: ToolSet> Toolbox<T> {
-    /// The toolbox with an MCP server's tools, each named `label_tool`, listed now and
-    /// re-listed on every `tools/list_changed`. `Err` lists every tool registration
-    /// refused (a combined name past 64 characters, a schema the gate cannot check, ..),
-    /// and a label already used or whose `label_` prefix a tool of the toolbox has.
+    /// The toolbox with an MCP server's tools, each named `label_tool` (shortened where
+    /// that would be too long or invalid for a provider: [`McpTools::renamed`] lists
+    /// those), listed now and re-listed on every `tools/list_changed`. `Err` lists every
+    /// tool registration refused (a schema the gate cannot check, a label so long that no
+    /// name fits, ..), and a label already used or whose `label_` prefix a tool of the
+    /// toolbox has.
     pub fn with_namespace(mut self, tools: McpTools) -> Result<Self, RegistrationError> {
         let label = tools.shared.label.clone();
         let prefix = format!("{label}_");

@@ -10,6 +10,8 @@
 
 mod dynamic;
 #[cfg(feature = "mcp-client")]
+mod local_name;
+#[cfg(feature = "mcp-client")]
 mod mcp_source;
 #[cfg(feature = "mcp-client")]
 mod mcp_stdio;
@@ -18,7 +20,7 @@ mod runtime_tool;
 
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn, ReadStateFn, WriteStateFn};
 #[cfg(feature = "mcp-client")]
-pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool};
+pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool, Renamed};
 pub use register::{RegistrationError, RegistrationProblem};
 pub use runtime_tool::RuntimeTool;
 
