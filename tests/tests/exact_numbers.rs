@@ -4,7 +4,8 @@
 //! gate alike, with or without a declared constraint that makes the gate validate; an `f32`
 //! has its range in every format, Gemini's declaration included; and valid JSON holding a
 //! number no reader can hold (`1e400`) is invalid arguments naming the field, not
-//! "malformed JSON", for compiled and runtime tools.
+//! "malformed JSON", for compiled and runtime tools; a 128-bit integer out of its range
+//! says the field and the range the schema states.
 
 use serde_json::{Value, json};
 use toolset::consumer::{Format, Order, tool_list};
@@ -42,7 +43,18 @@ pub async fn record_bounded(
     format!("{count} {offset}")
 }
 
-toolset! { pub Numbers<Nothing> = [record, record_bounded]; }
+/// Record 128-bit numbers, whose range the schema can only state as doubles.
+#[tool(tier = "read_only")]
+pub async fn record_wide(
+    /// An unsigned 128-bit total.
+    total: u128,
+    /// A signed 128-bit balance.
+    balance: i128,
+) -> String {
+    format!("{total} {balance}")
+}
+
+toolset! { pub Numbers<Nothing> = [record, record_bounded, record_wide]; }
 
 /// The JSON formats with a JSON Schema of the arguments, and where it sits in a tool.
 const JSON_SCHEMA_FORMATS: [(Format, &str); 4] = [
@@ -242,5 +254,34 @@ fn a_runtime_tool_names_the_unreadable_number_too() {
         request
             .gate([ToolCall::new("c1", "scale", r#"{"by":{"factor":1e300}}"#)])
             .is_ok()
+    );
+}
+
+#[test]
+fn a_128_bit_integer_out_of_range_names_the_field_and_the_range_stated() {
+    for (arguments, field) in [
+        (r#"{"total":-1,"balance":0}"#, "/total"),
+        (
+            r#"{"total":340282366920938463463374607431768211456,"balance":0}"#,
+            "/total",
+        ),
+        (r#"{"total":0,"balance":1e39}"#, "/balance"),
+    ] {
+        let (kind, message) = gate("record_wide", arguments).expect_err(arguments);
+        assert_eq!(
+            kind,
+            ProblemKind::InvalidArguments,
+            "{arguments}: {message}"
+        );
+        assert!(
+            message.contains(&format!("{field}: expected an integer from ")),
+            "{arguments}: {message}"
+        );
+    }
+    let extremes = format!(r#"{{"total":{},"balance":{}}}"#, u128::MAX, i128::MIN);
+    assert_eq!(
+        gate("record_wide", &extremes),
+        Ok(()),
+        "serde takes the extremes"
     );
 }

@@ -155,6 +155,16 @@ fn explain<T: ToolSet>(
     let first = if error.classify() == serde_json::error::Category::Data {
         serde_problem(schema, &value, &path, &serde_message)
     } else {
+        // Valid JSON that serde_json's reader refused mid-way, inside a number. Where the
+        // schema says what is wrong (a 128-bit integer past its range or negative for an
+        // unsigned one, a float beyond `f32`), its words name the field and the range;
+        // serde's path may stop at the enclosing object, its words at a stray character.
+        let violations = spec.schema_problems(&value);
+        if !violations.is_empty() {
+            return ArgumentsError::Invalid(
+                violations.into_iter().map(|(_, message)| message).collect(),
+            );
+        }
         // Valid JSON that serde_json's reader refused mid-way: a number in a form its
         // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
         // `f32`). The reader stops inside the number, so the path is the enclosing one.
