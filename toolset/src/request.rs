@@ -30,7 +30,8 @@
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
-use crate::consumer::{Format, tool_value};
+use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
+use crate::consumer::{ChoiceMode, FixedTools, Format, ToolChoiceError, tool_value};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
@@ -211,6 +212,8 @@ pub struct Request<'p, T: ToolSet> {
     /// added: a snapshot taken at first use (a call to a tool of the set takes none), so
     /// this request's list and gate agree even while a namespace refreshes.
     runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
+    /// What [`tool_choice`](Self::tool_choice) asks of the model.
+    choice_mode: ChoiceMode,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -264,6 +267,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             history: Vec::new(),
             toolbox: None,
             runtime: OnceLock::new(),
+            choice_mode: ChoiceMode::default(),
         }
     }
 
@@ -396,6 +400,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self
     }
 
+    /// What [`tool_choice`](Self::tool_choice) and [`fixed_tools`](Self::fixed_tools) ask
+    /// of the model (default: [`ChoiceMode::Auto`], the model may call any permitted tool or
+    /// answer in text). What the gate permits does not depend on it.
+    pub fn choice_mode(mut self, mode: ChoiceMode) -> Self {
+        self.choice_mode = mode;
+        self
+    }
+
     /// The format the list is rendered in: the one given, or MCP's.
     fn rendered_as(&self) -> Format {
         self.format.unwrap_or(Format::Mcp)
@@ -442,6 +454,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// gate's view, which no format changes (deferred tools are not listed, activated ones
     /// come after the offered ones).
     fn layout(&self, format: Option<Format>) -> Layout {
+        self.layout_as(format, false)
+    }
+
+    /// [`layout`](Self::layout), or with `fixed` (and a format) the fixed list's: every
+    /// tool the policy defers, set's and toolbox's, listed in its declared place whether
+    /// activated or not (marked `defer_loading` where the format's native search loads it),
+    /// so activating a tool changes what is permitted and not one byte of the list.
+    /// What is permitted is the same either way.
+    fn layout_as(&self, format: Option<Format>, fixed: bool) -> Layout {
+        let fixed = fixed && format.is_some();
         let specs = T::specs();
         let lists_search = self.lists_search(format);
         let native = format.is_some_and(lists_deferred) && lists_search;
@@ -459,10 +481,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
-                    if native {
+                    if native || fixed {
                         entries.push(Entry::Tool {
                             index,
-                            defer_loading: true,
+                            defer_loading: native,
                         });
                         listed[index] = true;
                         permitted[index] = self.activated.contains(&tool);
@@ -490,10 +512,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     any_deferred = true;
                     let activated = self.permits_runtime(name);
                     runtime_permitted[position] = activated;
-                    if native {
+                    if native || fixed {
                         entries.push(Entry::Runtime {
                             position,
-                            defer_loading: true,
+                            defer_loading: native,
                         });
                         runtime_listed[position] = true;
                     } else if activated {
@@ -643,6 +665,102 @@ impl<'p, T: ToolSet> Request<'p, T> {
             named.sort_by(|a, b| a.0.cmp(&b.0));
             layout.entries = named.into_iter().map(|(_, entry)| entry).collect();
         }
+        self.render(&layout, format)
+    }
+
+    /// The tool choice for this request's list: the provider's value naming exactly what
+    /// the gate permits (the names of [`offered`](Self::offered), in list order), in the
+    /// [`choice_mode`](Self::choice_mode) asked for. Send it beside
+    /// [`tool_list`](Self::tool_list): OpenAI Chat Completions and Responses as the body's
+    /// `tool_choice` (`{"type": "allowed_tools", …}`), Gemini as its `toolConfig`
+    /// (`{"functionCallingConfig": {"mode": "VALIDATED", "allowedFunctionNames": […]}}`);
+    /// [`ChoiceMode`] says what each mode renders, and `"none"` (Gemini: mode `NONE`) is
+    /// what a request that permits nothing renders in every mode.
+    ///
+    /// With it the model is offered exactly what the gate permits even where the list
+    /// declares more (the history's tools). Where OpenAI Responses lists a `tool_search`
+    /// (the local one the gate answers, or the provider's hosted one), the choice allows it
+    /// as `{"type": "tool_search"}`, so the model can still search. A tool a hosted search
+    /// loads is permitted from the next request on: the choice names what the gate permits
+    /// when the request is built.
+    ///
+    /// `Err(`[`ToolChoiceError::Unsupported`]`)` for Anthropic, MCP and prompt text (and a
+    /// request given no format), which have no choice that names what may be called.
+    pub fn tool_choice(&self) -> Result<Value, ToolChoiceError> {
+        let format = self.rendered_as();
+        let layout = self.layout(Some(format));
+        tool_choice(format, self.choice_mode, &self.allowed(&layout, format))
+    }
+
+    /// A fixed tool list and its tool choice, for a conversation whose list must keep the
+    /// same bytes from its first request to its last (the provider's prompt cache keeps
+    /// matching it) while what is permitted changes.
+    ///
+    /// The list ([`FixedTools::tools`]) declares every tool the request could ever permit
+    /// in this conversation, in declared order: the set's tools and the toolbox's runtime
+    /// tools the policy neither denies nor hides, the deferred ones included whether a
+    /// search activated them or not (OpenAI Responses marks them `defer_loading: true`
+    /// when its search loads them, as its composed list does), then the search tool. After
+    /// it come, as in [`tool_list`](Self::tool_list), what this request injects that the
+    /// list lacks (a tool the policy hides) and the history's names the list lacks: only
+    /// those change the bytes, by appending. The choice ([`FixedTools::tool_choice`]) is
+    /// [`tool_choice`](Self::tool_choice)'s, in the fixed list's order: it names exactly
+    /// what the gate permits now, which is what changes from request to request. The gate
+    /// is the same as for the composed list: a call to a listed tool it does not permit is
+    /// refused.
+    ///
+    /// For OpenAI Chat Completions, OpenAI Responses (the body's `tools` and
+    /// `tool_choice`) and Gemini (`functionDeclarations` and `toolConfig`, which names the
+    /// tools only in mode `VALIDATED` or `ANY`: [`ChoiceMode::Auto`] or
+    /// [`ChoiceMode::Required`]). Always send both: the list alone shows the model tools
+    /// the gate refuses as callable.
+    ///
+    /// `Err` where no choice can restrict the list: [`ToolChoiceError::Unsupported`] for
+    /// Anthropic, MCP and prompt text (send [`tool_list`](Self::tool_list)), and
+    /// [`ToolChoiceError::FixedNeedsNames`] with [`ChoiceMode::Unrestricted`].
+    pub fn fixed_tools(&self) -> Result<FixedTools, ToolChoiceError> {
+        let format = self.rendered_as();
+        if !has_tool_choice(format) {
+            return Err(ToolChoiceError::Unsupported(format));
+        }
+        if self.choice_mode == ChoiceMode::Unrestricted {
+            return Err(ToolChoiceError::FixedNeedsNames(format));
+        }
+        let layout = self.layout_as(Some(format), true);
+        let tool_choice = tool_choice(format, self.choice_mode, &self.allowed(&layout, format))?;
+        Ok(FixedTools {
+            tools: self.render(&layout, format),
+            tool_choice,
+        })
+    }
+
+    /// What a tool choice names for `layout` in `format`: the tools the gate permits, in
+    /// list order, and the search entry where the model calls it (the local search) or the
+    /// provider runs it (OpenAI Responses' hosted search).
+    fn allowed(&self, layout: &Layout, format: Format) -> Vec<Allowed<'_>> {
+        let hosted = self.search.hosted_in(format);
+        let specs = T::specs();
+        let runtime = self.runtime();
+        layout
+            .entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Tool { index, .. } if layout.permitted[*index] => {
+                    Some(Allowed::Function(specs[*index].name()))
+                }
+                Entry::Search if layout.search_callable || hosted => Some(Allowed::Search),
+                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
+                    Some(Allowed::Function(runtime[*position].spec().name()))
+                }
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The list `layout` gives in `format`, from the cached fragments.
+    fn render(&self, layout: &Layout, format: Format) -> String {
         let cache = T::render_cache();
         let specs = T::specs();
         let json = format.is_json();
@@ -1025,6 +1143,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
                     .collect::<Vec<_>>(),
             )
             .field("history", &self.history)
+            .field("choice_mode", &self.choice_mode)
             .finish()
     }
 }
