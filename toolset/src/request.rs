@@ -24,6 +24,12 @@
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work.
 //!
+//! Where the provider has a tool choice naming what may be called (OpenAI Chat and
+//! Responses, Gemini), the request renders it from the layout the gate reads
+//! ([`Request::tool_choice`]), and a *fixed* list with it ([`Request::fixed_tools`]): every
+//! deferred tool in its declared place whether activated or not, so the list's bytes stay
+//! put for the whole conversation while the choice follows what the gate permits.
+//!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
 //! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
 //! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
@@ -148,7 +154,10 @@ impl Activations {
 /// soon as it is complete, to [`check`](Self::check)). `Set::gate(calls, autonomy)` and
 /// `Set::gate_with(calls, &policy)` are `Request::new(&policy).gate(calls)`: a fresh
 /// conversation (no activations, nothing injected, no history, no toolbox). Runtime tools
-/// join a request by [`toolbox`](Self::toolbox).
+/// join a request by [`toolbox`](Self::toolbox). Where the provider can be told which
+/// tools may be called (OpenAI, Gemini), send [`tool_choice`](Self::tool_choice) beside the
+/// list, or [`fixed_tools`](Self::fixed_tools) for a list whose bytes never change during
+/// the conversation.
 ///
 /// Gating needs no format: what the gate permits, refuses and answers depends on the
 /// policy, the conversation (activations, injections, history), the toolbox and the
@@ -605,7 +614,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// The names the model may call in this request, in list order: what the gate lets
-    /// through. A tool declared only for the history is not among them.
+    /// through, and what [`tool_choice`](Self::tool_choice) names. A tool declared only for
+    /// the history is not among them.
     pub fn offered(&self) -> Vec<&str> {
         self.available(&self.layout(Some(self.rendered_as())))
     }
@@ -718,6 +728,54 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// `Err` where no choice can restrict the list: [`ToolChoiceError::Unsupported`] for
     /// Anthropic, MCP and prompt text (send [`tool_list`](Self::tool_list)), and
     /// [`ToolChoiceError::FixedNeedsNames`] with [`ChoiceMode::Unrestricted`].
+    ///
+    /// ```
+    /// use toolset::consumer::{ChoiceMode, Format, ToolChoiceError};
+    /// use toolset::{Activations, Autonomy, Policy, Request, tool, toolset};
+    /// use serde_json::json;
+    ///
+    /// /// Tell the time.
+    /// #[tool(tier = "read_only")]
+    /// async fn now() -> String { "noon".into() }
+    ///
+    /// /// Convert an amount between currencies.
+    /// #[tool(tier = "read_only", deferred)]
+    /// async fn convert(/// The currency to convert to.
+    ///     to: String) -> String { format!("converted to {to}") }
+    ///
+    /// toolset! { Tools = [now, convert]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let mut activations = Activations::new();
+    /// let first = Request::new(&policy).format(Format::OpenAiResponses).fixed_tools()?;
+    /// assert_eq!(first.tool_choice["tools"], json!([
+    ///     {"type": "function", "name": "now"},
+    ///     {"type": "tool_search"},
+    /// ]));
+    ///
+    /// // A search found `convert`: the choice allows it, the list is the same bytes.
+    /// activations.activate("convert");
+    /// let next = Request::new(&policy)
+    ///     .format(Format::OpenAiResponses)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(next.tools, first.tools);
+    /// assert_eq!(next.tool_choice["tools"][1], json!({"type": "function", "name": "convert"}));
+    ///
+    /// // Gemini names the tools in mode VALIDATED (Auto) or ANY (Required).
+    /// let gemini = Request::new(&policy)
+    ///     .format(Format::Gemini)
+    ///     .choice_mode(ChoiceMode::Required)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(gemini.tool_choice, json!({"functionCallingConfig": {
+    ///     "mode": "ANY", "allowedFunctionNames": ["now", "convert", "tool_search"]}}));
+    ///
+    /// // Anthropic has no choice to restrict a list: no fixed list there.
+    /// let anthropic = Request::new(&policy).format(Format::Anthropic);
+    /// assert_eq!(anthropic.fixed_tools(), Err(ToolChoiceError::Unsupported(Format::Anthropic)));
+    /// # Ok::<(), ToolChoiceError>(())
+    /// ```
     pub fn fixed_tools(&self) -> Result<FixedTools, ToolChoiceError> {
         let format = self.rendered_as();
         if !has_tool_choice(format) {
