@@ -690,9 +690,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// With it the model is offered exactly what the gate permits even where the list
     /// declares more (the history's tools). Where OpenAI Responses lists a `tool_search`
     /// (the local one the gate answers, or the provider's hosted one), the choice allows it
-    /// as `{"type": "tool_search"}`, so the model can still search. A tool a hosted search
-    /// loads is permitted from the next request on: the choice names what the gate permits
-    /// when the request is built.
+    /// as `{"type": "tool_search"}`, so the model can still search. The choice names what
+    /// the gate permits when the request is built: a tool a hosted search loads during the
+    /// response is not in it (the provider may refuse the model a call to it until the next
+    /// request names it), and the gate still decides, after
+    /// [`Activations::record_hosted`], what runs.
     ///
     /// `Err(`[`ToolChoiceError::Unsupported`]`)` for Anthropic, MCP and prompt text (and a
     /// request given no format), which have no choice that names what may be called.

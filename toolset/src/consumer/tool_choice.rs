@@ -186,3 +186,70 @@ pub(crate) fn tool_choice(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALLOWED: [Allowed<'static>; 2] = [Allowed::Function("now"), Allowed::Search];
+
+    /// Each cell of the module's table.
+    #[test]
+    fn every_format_and_mode_renders_the_documented_value() {
+        let render = |format, mode, allowed: &[Allowed<'_>]| {
+            tool_choice(format, mode, allowed).expect("a format with a choice")
+        };
+        assert_eq!(
+            render(Format::OpenAiChat, ChoiceMode::Auto, &ALLOWED),
+            json!({"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [
+                {"type": "function", "function": {"name": "now"}},
+                {"type": "function", "function": {"name": "tool_search"}}]}})
+        );
+        assert_eq!(
+            render(Format::OpenAiResponses, ChoiceMode::Required, &ALLOWED),
+            json!({"type": "allowed_tools", "mode": "required", "tools": [
+                {"type": "function", "name": "now"}, {"type": "tool_search"}]})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Auto, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "VALIDATED",
+                "allowedFunctionNames": ["now", "tool_search"]}})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Required, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "ANY",
+                "allowedFunctionNames": ["now", "tool_search"]}})
+        );
+        for format in [Format::OpenAiChat, Format::OpenAiResponses] {
+            assert_eq!(
+                render(format, ChoiceMode::Unrestricted, &ALLOWED),
+                json!("auto")
+            );
+            for mode in [
+                ChoiceMode::Auto,
+                ChoiceMode::Required,
+                ChoiceMode::Unrestricted,
+            ] {
+                assert_eq!(render(format, mode, &[]), json!("none"));
+            }
+        }
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Unrestricted, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "AUTO"}})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Required, &[]),
+            json!({"functionCallingConfig": {"mode": "NONE"}})
+        );
+    }
+
+    #[test]
+    fn formats_without_a_choice_say_what_to_send_instead() {
+        for format in [Format::Anthropic, Format::Mcp, Format::Prompt] {
+            let error = tool_choice(format, ChoiceMode::Auto, &ALLOWED)
+                .expect_err("no choice names what may be called");
+            assert_eq!(error, ToolChoiceError::Unsupported(format));
+            assert!(error.to_string().contains("Request::tool_list"), "{error}");
+        }
+    }
+}
