@@ -187,3 +187,132 @@ fn a_meta_schema_violation_fails_jsonschema() {
         verdict.output
     );
 }
+
+// Tool choices (`Request::tool_choice`, `Request::fixed_tools`), judged by the SDKs' own
+// tool-choice types (`tests/validators/validate_choice.py`), in a file of their own.
+
+fn choice_python(choices: &Map<String, Value>, file: &str) -> Verdict {
+    run(
+        "python3",
+        "tests/validators/validate_choice.py",
+        choices,
+        file,
+    )
+}
+
+/// `{"<format>": [choice, ...]}` for the formats with a tool choice: every mode, for the
+/// composed and the fixed list, under requests that permit everything, defer tools to
+/// the local or the hosted search (activated or not), declare history, and permit
+/// nothing.
+fn choices() -> Map<String, Value> {
+    use toolset::consumer::ChoiceMode;
+    use toolset::search::Ranking;
+    use toolset::{Activations, Autonomy, Policy, Request, ToolSearch};
+    let names = <InboxTools as ToolSet>::Name::ALL;
+    let named = |name: &str| {
+        names
+            .iter()
+            .copied()
+            .find(|tool| tool.as_str() == name)
+            .expect("a tool of InboxTools")
+    };
+    let plain = Policy::<InboxTools>::new(Autonomy::Reversible);
+    let deferred = plain.clone().defer(named("search")).defer(named("now"));
+    let denied = names
+        .iter()
+        .fold(plain.clone(), |policy, &tool| policy.deny(tool));
+    let mut activations = Activations::new();
+    activations.activate("search");
+    let mut by_format = Map::new();
+    for format in [Format::OpenAiChat, Format::OpenAiResponses, Format::Gemini] {
+        let mut rendered = Vec::new();
+        for mode in [
+            ChoiceMode::Auto,
+            ChoiceMode::Required,
+            ChoiceMode::Unrestricted,
+        ] {
+            for policy in [&plain, &deferred, &denied] {
+                for search in [
+                    ToolSearch::Local(Ranking::Bm25),
+                    ToolSearch::Hosted(Ranking::Bm25),
+                ] {
+                    for activated in [&Activations::new(), &activations] {
+                        let request = Request::new(policy)
+                            .format(format)
+                            .choice_mode(mode)
+                            .search(search)
+                            .activated(activated)
+                            .history(["gone_tool", "now"]);
+                        rendered.push(request.tool_choice().expect("the format has a choice"));
+                        if let Ok(fixed) = request.fixed_tools() {
+                            rendered.push(fixed.tool_choice);
+                        }
+                    }
+                }
+            }
+        }
+        rendered.dedup();
+        by_format.insert(format.as_str().to_owned(), Value::Array(rendered));
+    }
+    by_format
+}
+
+#[test]
+fn the_sdk_types_accept_every_tool_choice_rendered() {
+    let choices = choices();
+    // Every shape is there: allowed tools, the Responses search, "none" and "auto".
+    let text = Value::Object(choices.clone()).to_string();
+    for shape in [
+        r#"{"type":"tool_search"}"#,
+        r#""mode":"required""#,
+        r#""mode":"ANY""#,
+        r#""mode":"VALIDATED""#,
+        r#""mode":"NONE""#,
+        r#""mode":"AUTO""#,
+        r#""none""#,
+        r#""auto""#,
+    ] {
+        assert!(text.contains(shape), "no {shape} in {text}");
+    }
+    let verdict = choice_python(&choices, "choices-python.json");
+    assert_eq!(verdict.code, Some(0), "{}", verdict.output);
+    for validator in ["openai", "google-genai"] {
+        assert!(
+            verdict
+                .output
+                .contains(&format!("{validator} choice verdict: ")),
+            "{validator} judged nothing\n{}",
+            verdict.output
+        );
+    }
+}
+
+#[test]
+fn every_choice_validator_rejects_a_broken_choice() {
+    let mut broken = Map::new();
+    broken.insert(
+        "openai_chat".into(),
+        json!([{"type": "allowed_tools", "allowed_tools": {"mode": "auto",
+                "tools": [{"type": "function", "name": "now"}]}}]),
+    );
+    broken.insert(
+        "openai_responses".into(),
+        json!([{"type": "allowed_tools", "mode": "auto", "allowed_tools": {},
+                "tools": [{"type": "function", "name": "now"}]}]),
+    );
+    broken.insert(
+        "gemini".into(),
+        json!([{"functionCallingConfig": {"mode": "AUTO", "allowedFunctionNames": ["now"]}}]),
+    );
+    let verdict = choice_python(&broken, "broken-choices-python.json");
+    assert_eq!(verdict.code, Some(1), "{}", verdict.output);
+    for line in [
+        "openai: openai_chat ",
+        "openai: openai_responses ",
+        "google-genai: gemini ",
+        "allowedFunctionNames with mode AUTO: only ANY or VALIDATED",
+        "openai choice verdict: 2 choices, 2 rejected",
+    ] {
+        assert!(verdict.output.contains(line), "{line}\n{}", verdict.output);
+    }
+}

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use toolset::consumer::{Format, Order, tool_list};
+use toolset::consumer::{ChoiceMode, Format, Order, ToolChoiceError, tool_list};
 use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
@@ -240,6 +240,180 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// The formats with a tool choice naming what may be called.
+const CHOICE_FORMATS: [Format; 3] = [Format::OpenAiChat, Format::OpenAiResponses, Format::Gemini];
+
+/// The function names a rendered tool choice allows, in order (OpenAI Responses' search
+/// entry, `{"type": "tool_search"}`, as [`SEARCH_TOOL_NAME`]); panics on any other shape.
+fn names_in_choice(choice: &Value, format: Format) -> Vec<String> {
+    let name = |value: &Value| value.as_str().expect("a name").to_owned();
+    match format {
+        Format::OpenAiChat if choice == "none" || choice == "auto" => Vec::new(),
+        Format::OpenAiChat => {
+            assert_eq!(choice["type"], "allowed_tools", "{choice}");
+            let tools = choice["allowed_tools"]["tools"].as_array().expect("tools");
+            assert!(!tools.is_empty(), "{choice}");
+            tools
+                .iter()
+                .map(|tool| {
+                    assert_eq!(tool["type"], "function", "{choice}");
+                    name(&tool["function"]["name"])
+                })
+                .collect()
+        }
+        Format::OpenAiResponses if choice == "none" || choice == "auto" => Vec::new(),
+        Format::OpenAiResponses => {
+            assert_eq!(choice["type"], "allowed_tools", "{choice}");
+            let tools = choice["tools"].as_array().expect("tools");
+            assert!(!tools.is_empty(), "{choice}");
+            tools
+                .iter()
+                .map(|tool| match tool["type"].as_str() {
+                    Some("function") => name(&tool["name"]),
+                    Some("tool_search") => SEARCH_TOOL_NAME.to_owned(),
+                    other => panic!("{other:?} in {choice}"),
+                })
+                .collect()
+        }
+        Format::Gemini => {
+            let config = &choice["functionCallingConfig"];
+            match config["mode"].as_str() {
+                Some("NONE" | "AUTO") => {
+                    assert!(config.get("allowedFunctionNames").is_none(), "{choice}");
+                    Vec::new()
+                }
+                Some("ANY" | "VALIDATED") => {
+                    let names = config["allowedFunctionNames"].as_array().expect("names");
+                    assert!(!names.is_empty(), "{choice}");
+                    names.iter().map(name).collect()
+                }
+                other => panic!("mode {other:?} in {choice}"),
+            }
+        }
+        other => panic!("{other} has no tool choice"),
+    }
+}
+
+const CHOICE_MODES: [ChoiceMode; 3] = [
+    ChoiceMode::Auto,
+    ChoiceMode::Required,
+    ChoiceMode::Unrestricted,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The tool choice names exactly what the gate permits: for random policies (the set's
+    /// and the runtime tools' hidden, denied, deferred), autonomies, activations,
+    /// injections, history, search modes and a toolbox or none, in every format that has a
+    /// choice, for the composed list and the fixed one. A call to each name it allows is
+    /// not refused as unknown or denied; a call to any other name is. Where the provider
+    /// hosts the search (OpenAI Responses), the choice allows its `tool_search` too,
+    /// exactly when the list has it. The fixed list declares every name the choice
+    /// allows, and a fresh conversation's fixed list is its prefix: what a conversation
+    /// activates never changes its bytes. Formats without a choice say so.
+    #[test]
+    fn the_tool_choice_names_exactly_what_the_gate_permits(
+        flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
+        runtime_flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 2),
+        with_toolbox in any::<bool>(),
+        autonomy in 0..AUTONOMIES.len(),
+        activated in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+        injected in proptest::collection::vec(0..7usize, 0..2),
+        history in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+        format in 0..FORMATS.len(),
+        hosted in any::<bool>(),
+        mode in 0..CHOICE_MODES.len(),
+    ) {
+        let toolbox = toolbox_with_note();
+        let policy = policy_from(&flags).limit_autonomy(AUTONOMIES[autonomy]);
+        let policy = if with_toolbox { with_runtime_flags(policy, &runtime_flags) } else { policy };
+        let mut activations = Activations::new();
+        for index in activated {
+            activations.activate(UNIVERSE[index]);
+        }
+        let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
+        let format = FORMATS[format];
+        let mode = CHOICE_MODES[mode];
+        let search = if hosted { ToolSearch::Hosted(Ranking::Bm25) } else { ToolSearch::Local(Ranking::Bm25) };
+        let fresh = || {
+            let request = Request::new(&policy).format(format).search(search).choice_mode(mode);
+            if with_toolbox {
+                request.toolbox(&toolbox).expect("the policy names the toolbox's tools")
+            } else {
+                request
+            }
+        };
+        let mut request = fresh().activated(&activations).history(&history);
+        for index in injected {
+            request = request.inject(<ToolsName as ToolName>::ALL[index]);
+        }
+        if !CHOICE_FORMATS.contains(&format) {
+            prop_assert_eq!(request.tool_choice(), Err(ToolChoiceError::Unsupported(format)));
+            prop_assert_eq!(request.fixed_tools(), Err(ToolChoiceError::Unsupported(format)));
+            return Ok(());
+        }
+        let offered = request.offered();
+        // The provider's hosted search, which no call of the host's gate ever reaches.
+        let hosted_search = hosted && format == Format::OpenAiResponses;
+        let lists_hosted_search = hosted_search
+            && serde_json::from_str::<Vec<Value>>(&request.tool_list())
+                .expect("a JSON array")
+                .iter()
+                .any(|tool| tool["type"] == "tool_search");
+        let permitted = |names: Vec<String>| -> Vec<String> {
+            names.into_iter().filter(|name| !(hosted_search && name == SEARCH_TOOL_NAME)).collect()
+        };
+        let choice = request.tool_choice().expect("the format has a choice");
+        let composed = names_in_choice(&choice, format);
+        if mode == ChoiceMode::Unrestricted {
+            // No names sent; nothing permitted sends "none" all the same.
+            prop_assert!(composed.is_empty(), "{choice}");
+            prop_assert!(request.fixed_tools() == Err(ToolChoiceError::FixedNeedsNames(format)));
+            return Ok(());
+        }
+        prop_assert_eq!(
+            composed.iter().any(|name| name == SEARCH_TOOL_NAME) && hosted_search,
+            lists_hosted_search,
+            "{}", choice
+        );
+        // In the composed list's order, exactly the offered names.
+        prop_assert_eq!(permitted(composed), offered.iter().map(|name| name.to_string()).collect::<Vec<_>>());
+        let fixed = request.fixed_tools().expect("Auto and Required name the tools");
+        let fixed_names = names_in_choice(&fixed.tool_choice, format);
+        let declared = names_in(&fixed.tools, format);
+        for name in &fixed_names {
+            prop_assert!(declared.contains(name), "{name} is allowed, not declared: {}", fixed.tools);
+        }
+        let fixed_names = permitted(fixed_names);
+        for name in UNIVERSE {
+            let kind = problem(&request, name);
+            if fixed_names.iter().any(|allowed| allowed == name) {
+                prop_assert!(
+                    !matches!(kind, Some(ProblemKind::UnknownTool | ProblemKind::Denied)),
+                    "{name} is allowed but the gate says {kind:?} ({request:?})"
+                );
+            } else {
+                prop_assert!(
+                    matches!(kind, Some(ProblemKind::UnknownTool | ProblemKind::Denied)),
+                    "{name} is not allowed but the gate says {kind:?} ({request:?})"
+                );
+            }
+        }
+        let mut sorted = fixed_names.clone();
+        sorted.sort();
+        let mut offered_sorted: Vec<String> = offered.iter().map(|name| name.to_string()).collect();
+        offered_sorted.sort();
+        prop_assert_eq!(sorted, offered_sorted);
+        // What the conversation activated, injected or named only appends to a fresh one's.
+        let start = fresh().fixed_tools().expect("a choice").tools;
+        prop_assert!(
+            fixed.tools.starts_with(start.strip_suffix(']').unwrap_or(&start)),
+            "the fixed list changed:\n{start}\n{}", fixed.tools
+        );
     }
 }
 
@@ -750,4 +924,81 @@ fn at_autonomy_off_the_local_search_is_not_offered_and_never_runs_at_the_gate() 
             .iter()
             .any(|name| name == "tool_search_tool_bm25")
     );
+}
+
+/// Five requests of one conversation with fixed lists, a search activating a tool between
+/// them: the list's bytes never change, the tool choice follows the gate, and a listed
+/// tool the gate does not permit yet is refused as unknown.
+#[test]
+fn a_fixed_list_keeps_its_bytes_for_five_requests_while_the_choice_follows_the_gate() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    for format in CHOICE_FORMATS {
+        for mode in [ChoiceMode::Auto, ChoiceMode::Required] {
+            let mut activations = Activations::new();
+            let mut history: Vec<String> = Vec::new();
+            let mut lists = Vec::new();
+            let mut choices = Vec::new();
+            // What the model calls in each request: a tool the choice allows then.
+            let turns: [(&str, &str); 5] = [
+                ("tool_search", r#"{"query":"weather forecast city"}"#),
+                ("get_weather", r#"{"city":"Lisbon"}"#),
+                ("tool_search", r#"{"query":"convert currencies"}"#),
+                ("convert", r#"{"to":"EUR"}"#),
+                ("now", "{}"),
+            ];
+            for (turn, (name, arguments)) in turns.into_iter().enumerate() {
+                let request = Request::new(&policy)
+                    .format(format)
+                    .choice_mode(mode)
+                    .activated(&activations)
+                    .history(&history);
+                let fixed = request.fixed_tools().expect("the format has a choice");
+                let allowed = names_in_choice(&fixed.tool_choice, format);
+                let offered: Vec<String> =
+                    request.offered().iter().map(|n| n.to_string()).collect();
+                let mut sorted = allowed.clone();
+                sorted.sort();
+                let mut offered_sorted = offered.clone();
+                offered_sorted.sort();
+                assert_eq!(sorted, offered_sorted, "{format} turn {turn}");
+                // Every deferred tool is listed from the first request on; only the choice
+                // says which the gate permits.
+                let declared = names_in(&fixed.tools, format);
+                for tool in ["get_weather", "convert"] {
+                    assert!(declared.iter().any(|d| d == tool), "{format}: {declared:?}");
+                }
+                if turn == 0 {
+                    assert!(!allowed.iter().any(|a| a == "get_weather"), "{allowed:?}");
+                    let kind = problem(&request, "get_weather");
+                    assert_eq!(kind, Some(ProblemKind::UnknownTool), "{format}");
+                }
+                assert!(
+                    allowed.iter().any(|a| a == name),
+                    "{format} turn {turn}: {name} not in {allowed:?}"
+                );
+                let plan = request
+                    .gate([ToolCall::new(format!("c{turn}"), name, arguments)])
+                    .expect("the model calls what the choice allows");
+                activations.record(&run(plan));
+                history.push(name.to_owned());
+                lists.push(fixed.tools);
+                choices.push(fixed.tool_choice);
+            }
+            for (turn, list) in lists.iter().enumerate() {
+                assert_eq!(list, &lists[0], "{format}: request {turn}'s list changed");
+            }
+            // The choice changed twice: after each search.
+            assert_ne!(
+                choices[0], choices[1],
+                "{format}: the first search activated nothing"
+            );
+            assert_eq!(choices[1], choices[2], "{format}");
+            assert_ne!(
+                choices[2], choices[3],
+                "{format}: the second search activated nothing"
+            );
+            assert_eq!(choices[3], choices[4], "{format}");
+            assert_eq!(activations.names(), ["get_weather", "convert"]);
+        }
+    }
 }

@@ -24,13 +24,20 @@
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work.
 //!
+//! Where the provider has a tool choice naming what may be called (OpenAI Chat and
+//! Responses, Gemini), the request renders it from the layout the gate reads
+//! ([`Request::tool_choice`]), and a *fixed* list with it ([`Request::fixed_tools`]): every
+//! deferred tool in its declared place whether activated or not, so the list's bytes stay
+//! put for the whole conversation while the choice follows what the gate permits.
+//!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
 //! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
 //! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
-use crate::consumer::{Format, tool_value};
+use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
+use crate::consumer::{ChoiceMode, FixedTools, Format, ToolChoiceError, tool_value};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
@@ -147,7 +154,10 @@ impl Activations {
 /// soon as it is complete, to [`check`](Self::check)). `Set::gate(calls, autonomy)` and
 /// `Set::gate_with(calls, &policy)` are `Request::new(&policy).gate(calls)`: a fresh
 /// conversation (no activations, nothing injected, no history, no toolbox). Runtime tools
-/// join a request by [`toolbox`](Self::toolbox).
+/// join a request by [`toolbox`](Self::toolbox). Where the provider can be told which
+/// tools may be called (OpenAI, Gemini), send [`tool_choice`](Self::tool_choice) beside the
+/// list, or [`fixed_tools`](Self::fixed_tools) for a list whose bytes never change during
+/// the conversation.
 ///
 /// Gating needs no format: what the gate permits, refuses and answers depends on the
 /// policy, the conversation (activations, injections, history), the toolbox and the
@@ -211,6 +221,8 @@ pub struct Request<'p, T: ToolSet> {
     /// added: a snapshot taken at first use (a call to a tool of the set takes none), so
     /// this request's list and gate agree even while a namespace refreshes.
     runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
+    /// What [`tool_choice`](Self::tool_choice) asks of the model.
+    choice_mode: ChoiceMode,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -264,6 +276,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             history: Vec::new(),
             toolbox: None,
             runtime: OnceLock::new(),
+            choice_mode: ChoiceMode::default(),
         }
     }
 
@@ -396,6 +409,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self
     }
 
+    /// What [`tool_choice`](Self::tool_choice) and [`fixed_tools`](Self::fixed_tools) ask
+    /// of the model (default: [`ChoiceMode::Auto`], the model may call any permitted tool or
+    /// answer in text). What the gate permits does not depend on it.
+    pub fn choice_mode(mut self, mode: ChoiceMode) -> Self {
+        self.choice_mode = mode;
+        self
+    }
+
     /// The format the list is rendered in: the one given, or MCP's.
     fn rendered_as(&self) -> Format {
         self.format.unwrap_or(Format::Mcp)
@@ -442,6 +463,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// gate's view, which no format changes (deferred tools are not listed, activated ones
     /// come after the offered ones).
     fn layout(&self, format: Option<Format>) -> Layout {
+        self.layout_as(format, false)
+    }
+
+    /// [`layout`](Self::layout), or with `fixed` (and a format) the fixed list's: every
+    /// tool the policy defers, set's and toolbox's, listed in its declared place whether
+    /// activated or not (marked `defer_loading` where the format's native search loads it),
+    /// so activating a tool changes what is permitted and not one byte of the list.
+    /// What is permitted is the same either way.
+    fn layout_as(&self, format: Option<Format>, fixed: bool) -> Layout {
+        let fixed = fixed && format.is_some();
         let specs = T::specs();
         let lists_search = self.lists_search(format);
         let native = format.is_some_and(lists_deferred) && lists_search;
@@ -459,10 +490,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
-                    if native {
+                    if native || fixed {
                         entries.push(Entry::Tool {
                             index,
-                            defer_loading: true,
+                            defer_loading: native,
                         });
                         listed[index] = true;
                         permitted[index] = self.activated.contains(&tool);
@@ -490,10 +521,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     any_deferred = true;
                     let activated = self.permits_runtime(name);
                     runtime_permitted[position] = activated;
-                    if native {
+                    if native || fixed {
                         entries.push(Entry::Runtime {
                             position,
-                            defer_loading: true,
+                            defer_loading: native,
                         });
                         runtime_listed[position] = true;
                     } else if activated {
@@ -583,7 +614,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// The names the model may call in this request, in list order: what the gate lets
-    /// through. A tool declared only for the history is not among them.
+    /// through, and what [`tool_choice`](Self::tool_choice) names. A tool declared only for
+    /// the history is not among them.
     pub fn offered(&self) -> Vec<&str> {
         self.available(&self.layout(Some(self.rendered_as())))
     }
@@ -643,6 +675,152 @@ impl<'p, T: ToolSet> Request<'p, T> {
             named.sort_by(|a, b| a.0.cmp(&b.0));
             layout.entries = named.into_iter().map(|(_, entry)| entry).collect();
         }
+        self.render(&layout, format)
+    }
+
+    /// The tool choice for this request's list: the provider's value naming exactly what
+    /// the gate permits (the names of [`offered`](Self::offered), in list order), in the
+    /// [`choice_mode`](Self::choice_mode) asked for. Send it beside
+    /// [`tool_list`](Self::tool_list): OpenAI Chat Completions and Responses as the body's
+    /// `tool_choice` (`{"type": "allowed_tools", …}`), Gemini as its `toolConfig`
+    /// (`{"functionCallingConfig": {"mode": "VALIDATED", "allowedFunctionNames": […]}}`);
+    /// [`ChoiceMode`] says what each mode renders, and `"none"` (Gemini: mode `NONE`) is
+    /// what a request that permits nothing renders in every mode.
+    ///
+    /// With it the model is offered exactly what the gate permits even where the list
+    /// declares more (the history's tools). Where OpenAI Responses lists a `tool_search`
+    /// (the local one the gate answers, or the provider's hosted one), the choice allows it
+    /// as `{"type": "tool_search"}`, so the model can still search. The choice names what
+    /// the gate permits when the request is built: a tool a hosted search loads during the
+    /// response is not in it (the provider may refuse the model a call to it until the next
+    /// request names it), and the gate still decides, after
+    /// [`Activations::record_hosted`], what runs.
+    ///
+    /// `Err(`[`ToolChoiceError::Unsupported`]`)` for Anthropic, MCP and prompt text (and a
+    /// request given no format), which have no choice that names what may be called.
+    pub fn tool_choice(&self) -> Result<Value, ToolChoiceError> {
+        let format = self.rendered_as();
+        let layout = self.layout(Some(format));
+        tool_choice(format, self.choice_mode, &self.allowed(&layout, format))
+    }
+
+    /// A fixed tool list and its tool choice, for a conversation whose list must keep the
+    /// same bytes from its first request to its last (the provider's prompt cache keeps
+    /// matching it) while what is permitted changes.
+    ///
+    /// The list ([`FixedTools::tools`]) declares every tool the request could ever permit
+    /// in this conversation, in declared order: the set's tools and the toolbox's runtime
+    /// tools the policy neither denies nor hides, the deferred ones included whether a
+    /// search activated them or not (OpenAI Responses marks them `defer_loading: true`
+    /// when its search loads them, as its composed list does), then the search tool. After
+    /// it come, as in [`tool_list`](Self::tool_list), what this request injects that the
+    /// list lacks (a tool the policy hides) and the history's names the list lacks: only
+    /// those change the bytes, by appending. The choice ([`FixedTools::tool_choice`]) is
+    /// [`tool_choice`](Self::tool_choice)'s, in the fixed list's order: it names exactly
+    /// what the gate permits now, which is what changes from request to request. The gate
+    /// is the same as for the composed list: a call to a listed tool it does not permit is
+    /// refused.
+    ///
+    /// For OpenAI Chat Completions, OpenAI Responses (the body's `tools` and
+    /// `tool_choice`) and Gemini (`functionDeclarations` and `toolConfig`, which names the
+    /// tools only in mode `VALIDATED` or `ANY`: [`ChoiceMode::Auto`] or
+    /// [`ChoiceMode::Required`]). Always send both: the list alone shows the model tools
+    /// the gate refuses as callable.
+    ///
+    /// `Err` where no choice can restrict the list: [`ToolChoiceError::Unsupported`] for
+    /// Anthropic, MCP and prompt text (send [`tool_list`](Self::tool_list)), and
+    /// [`ToolChoiceError::FixedNeedsNames`] with [`ChoiceMode::Unrestricted`].
+    ///
+    /// ```
+    /// use toolset::consumer::{ChoiceMode, Format, ToolChoiceError};
+    /// use toolset::{Activations, Autonomy, Policy, Request, tool, toolset};
+    /// use serde_json::json;
+    ///
+    /// /// Tell the time.
+    /// #[tool(tier = "read_only")]
+    /// async fn now() -> String { "noon".into() }
+    ///
+    /// /// Convert an amount between currencies.
+    /// #[tool(tier = "read_only", deferred)]
+    /// async fn convert(/// The currency to convert to.
+    ///     to: String) -> String { format!("converted to {to}") }
+    ///
+    /// toolset! { Tools = [now, convert]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let mut activations = Activations::new();
+    /// let first = Request::new(&policy).format(Format::OpenAiResponses).fixed_tools()?;
+    /// assert_eq!(first.tool_choice["tools"], json!([
+    ///     {"type": "function", "name": "now"},
+    ///     {"type": "tool_search"},
+    /// ]));
+    ///
+    /// // A search found `convert`: the choice allows it, the list is the same bytes.
+    /// activations.activate("convert");
+    /// let next = Request::new(&policy)
+    ///     .format(Format::OpenAiResponses)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(next.tools, first.tools);
+    /// assert_eq!(next.tool_choice["tools"][1], json!({"type": "function", "name": "convert"}));
+    ///
+    /// // Gemini names the tools in mode VALIDATED (Auto) or ANY (Required).
+    /// let gemini = Request::new(&policy)
+    ///     .format(Format::Gemini)
+    ///     .choice_mode(ChoiceMode::Required)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(gemini.tool_choice, json!({"functionCallingConfig": {
+    ///     "mode": "ANY", "allowedFunctionNames": ["now", "convert", "tool_search"]}}));
+    ///
+    /// // Anthropic has no choice to restrict a list: no fixed list there.
+    /// let anthropic = Request::new(&policy).format(Format::Anthropic);
+    /// assert_eq!(anthropic.fixed_tools(), Err(ToolChoiceError::Unsupported(Format::Anthropic)));
+    /// # Ok::<(), ToolChoiceError>(())
+    /// ```
+    pub fn fixed_tools(&self) -> Result<FixedTools, ToolChoiceError> {
+        let format = self.rendered_as();
+        if !has_tool_choice(format) {
+            return Err(ToolChoiceError::Unsupported(format));
+        }
+        if self.choice_mode == ChoiceMode::Unrestricted {
+            return Err(ToolChoiceError::FixedNeedsNames(format));
+        }
+        let layout = self.layout_as(Some(format), true);
+        let tool_choice = tool_choice(format, self.choice_mode, &self.allowed(&layout, format))?;
+        Ok(FixedTools {
+            tools: self.render(&layout, format),
+            tool_choice,
+        })
+    }
+
+    /// What a tool choice names for `layout` in `format`: the tools the gate permits, in
+    /// list order, and the search entry where the model calls it (the local search) or the
+    /// provider runs it (OpenAI Responses' hosted search).
+    fn allowed(&self, layout: &Layout, format: Format) -> Vec<Allowed<'_>> {
+        let hosted = self.search.hosted_in(format);
+        let specs = T::specs();
+        let runtime = self.runtime();
+        layout
+            .entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Tool { index, .. } if layout.permitted[*index] => {
+                    Some(Allowed::Function(specs[*index].name()))
+                }
+                Entry::Search if layout.search_callable || hosted => Some(Allowed::Search),
+                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
+                    Some(Allowed::Function(runtime[*position].spec().name()))
+                }
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The list `layout` gives in `format`, from the cached fragments.
+    fn render(&self, layout: &Layout, format: Format) -> String {
         let cache = T::render_cache();
         let specs = T::specs();
         let json = format.is_json();
@@ -1025,6 +1203,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
                     .collect::<Vec<_>>(),
             )
             .field("history", &self.history)
+            .field("choice_mode", &self.choice_mode)
             .finish()
     }
 }

@@ -35,6 +35,17 @@
 //! - [`render_specs`] renders any list of specs (a composed or filtered list), uncached.
 //! - [`tool_value`] renders one tool for a [`Format`] chosen at run time.
 //!
+//! # Tool choice
+//!
+//! Where the provider can be told which of the listed tools the model may call (OpenAI's
+//! `tool_choice` `allowed_tools`, Gemini's `toolConfig` `allowedFunctionNames`),
+//! [`Request::tool_choice`](crate::Request::tool_choice) renders exactly what the request's
+//! gate permits, in the [`ChoiceMode`] the host asked for, and
+//! [`Request::fixed_tools`](crate::Request::fixed_tools) gives a list whose bytes stay
+//! the same for a whole conversation together with the choice that restricts it
+//! ([`FixedTools`]). Anthropic, MCP and prompt text have no such choice
+//! ([`ToolChoiceError`]).
+//!
 //! ```
 //! use toolset::consumer::{tool_list, Format, Order};
 //! use toolset::{tool, toolset};
@@ -117,10 +128,12 @@ mod openai_strict;
 pub mod prompt;
 pub(crate) mod result_content;
 mod schema_adapt;
+pub(crate) mod tool_choice;
 mod wire;
 
 pub use default_list::tool_list;
 pub use list::{Order, render_specs, tool_value};
+pub use tool_choice::{ChoiceMode, FixedTools, ToolChoiceError};
 
 pub use format::Format;
 

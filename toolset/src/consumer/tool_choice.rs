@@ -1,0 +1,255 @@
+//! The provider's tool-choice value that says exactly what a request's gate permits:
+//! OpenAI's `tool_choice` (`allowed_tools`, Chat Completions and Responses) and Gemini's
+//! `toolConfig` (`functionCallingConfig` with `allowedFunctionNames`).
+//!
+//! The request decides what is permitted ([`Request::tool_choice`](crate::Request::tool_choice),
+//! [`Request::fixed_tools`](crate::Request::fixed_tools)); this file only writes it in each
+//! provider's shape, from the [`ChoiceMode`] the host asked for.
+//!
+//! | format | [`ChoiceMode::Auto`] | [`ChoiceMode::Required`] | [`ChoiceMode::Unrestricted`] | nothing permitted |
+//! |---|---|---|---|---|
+//! | OpenAI Chat | `{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{"name":…}},…]}}` | the same, `"mode":"required"` | `"auto"` | `"none"` |
+//! | OpenAI Responses | `{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":…},…]}` | the same, `"mode":"required"` | `"auto"` | `"none"` |
+//! | Gemini | `{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":[…]}}` | the same, `"mode":"ANY"` | `{"functionCallingConfig":{"mode":"AUTO"}}` | `{"functionCallingConfig":{"mode":"NONE"}}` |
+//!
+//! Anthropic, MCP and prompt text have no choice that names what may be called
+//! ([`ToolChoiceError::Unsupported`]).
+
+use super::Format;
+use serde_json::{Value, json};
+use std::fmt;
+
+/// What the host asks of the model's tool calling, rendered by
+/// [`Request::tool_choice`](crate::Request::tool_choice) in the provider's words. Set with
+/// [`Request::choice_mode`](crate::Request::choice_mode); the default is
+/// [`Auto`](Self::Auto).
+///
+/// Whatever the mode, what the gate permits is the same: the mode only says whether the
+/// provider is told, and whether the model must call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum ChoiceMode {
+    /// The model may call a tool the request permits, or answer in text; the choice names
+    /// exactly the permitted tools. OpenAI: `allowed_tools` with `"mode": "auto"`. Gemini:
+    /// mode `VALIDATED` with `allowedFunctionNames` (Gemini takes the names only with
+    /// `ANY` or `VALIDATED`; `VALIDATED` is the one that still lets the model answer in
+    /// text).
+    #[default]
+    Auto,
+    /// The model must call one or more of the tools the request permits; the choice names
+    /// exactly them. OpenAI: `allowed_tools` with `"mode": "required"`. Gemini: mode `ANY`
+    /// with `allowedFunctionNames`.
+    Required,
+    /// Names nothing: OpenAI's `"auto"`, Gemini's mode `AUTO` (which takes no
+    /// `allowedFunctionNames`). The model may call any tool the list declares, the
+    /// history's included, and the gate refuses what it does not permit, as with no choice
+    /// sent at all. For a composed list ([`Request::tool_list`](crate::Request::tool_list))
+    /// only: a fixed list declares tools the gate refuses, so it needs a choice that names
+    /// the permitted ones ([`ToolChoiceError::FixedNeedsNames`]).
+    Unrestricted,
+}
+
+/// Why a request has no tool choice, or no fixed list, for its format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolChoiceError {
+    /// The format has no tool choice naming the tools that may be called (Anthropic, MCP,
+    /// prompt text, or a request given no format). Send the composed list
+    /// ([`Request::tool_list`](crate::Request::tool_list)) without a choice: it offers only
+    /// what the gate permits, but for the history's declarations, which the gate refuses.
+    Unsupported(Format),
+    /// A fixed list was asked with [`ChoiceMode::Unrestricted`]: it would show the model
+    /// every tool of the conversation as callable. Use [`ChoiceMode::Auto`] or
+    /// [`ChoiceMode::Required`], or the composed list.
+    FixedNeedsNames(Format),
+}
+
+impl fmt::Display for ToolChoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolChoiceError::Unsupported(format) => write!(
+                f,
+                "{format} has no tool choice that names the tools the model may call: send \
+                 the request's composed tool list (`Request::tool_list`) without one; a \
+                 tool choice and a fixed list are for openai_chat, openai_responses and gemini"
+            ),
+            ToolChoiceError::FixedNeedsNames(format) => write!(
+                f,
+                "a fixed tool list for {format} declares tools the gate refuses, so its tool \
+                 choice must name the permitted ones: use ChoiceMode::Auto or \
+                 ChoiceMode::Required, or send the composed list (`Request::tool_list`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ToolChoiceError {}
+
+/// A fixed tool list and the tool choice that goes with it: what
+/// [`Request::fixed_tools`](crate::Request::fixed_tools) gives. Send both, always
+/// together: the list declares every tool the conversation may come to permit, and only
+/// the choice tells the provider which of them the gate permits now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FixedTools {
+    /// The list, as [`Request::tool_list`](crate::Request::tool_list) renders one: the
+    /// value of the body's `tools` (OpenAI) or of a `Tool`'s `functionDeclarations`
+    /// (Gemini). The same bytes for every request of a conversation, but for what the
+    /// request injects beyond the policy and the history's names outside the list, which
+    /// are appended after it.
+    pub tools: String,
+    /// The value of the body's `tool_choice` (OpenAI) or `toolConfig` (Gemini), naming
+    /// exactly what the gate permits (see [`ChoiceMode`]).
+    pub tool_choice: Value,
+}
+
+/// One entry a tool choice may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Allowed<'a> {
+    /// A function tool, by its name.
+    Function(&'a str),
+    /// The list's search entry: OpenAI Responses names its `tool_search` (client-executed
+    /// or hosted) by its type; elsewhere the local search is the function `tool_search`.
+    Search,
+}
+
+impl Allowed<'_> {
+    /// The function name the entry goes by.
+    fn name(&self) -> &str {
+        match self {
+            Allowed::Function(name) => name,
+            Allowed::Search => toolset_names::SEARCH_TOOL_NAME,
+        }
+    }
+}
+
+/// Whether `format` has a tool choice naming what may be called.
+pub(crate) fn has_tool_choice(format: Format) -> bool {
+    matches!(
+        format,
+        Format::OpenAiChat | Format::OpenAiResponses | Format::Gemini
+    )
+}
+
+/// The tool choice for `format` in `mode`, naming `allowed` (in that order).
+pub(crate) fn tool_choice(
+    format: Format,
+    mode: ChoiceMode,
+    allowed: &[Allowed<'_>],
+) -> Result<Value, ToolChoiceError> {
+    if !has_tool_choice(format) {
+        return Err(ToolChoiceError::Unsupported(format));
+    }
+    // Nothing permitted: no call at all, whatever the mode (an empty list of names could
+    // read as "no restriction").
+    if allowed.is_empty() {
+        return Ok(match format {
+            Format::Gemini => json!({"functionCallingConfig": {"mode": "NONE"}}),
+            _ => json!("none"),
+        });
+    }
+    let openai_mode = match mode {
+        ChoiceMode::Auto => "auto",
+        ChoiceMode::Required => "required",
+        ChoiceMode::Unrestricted => {
+            return Ok(match format {
+                Format::Gemini => json!({"functionCallingConfig": {"mode": "AUTO"}}),
+                _ => json!("auto"),
+            });
+        }
+    };
+    Ok(match format {
+        Format::OpenAiChat => {
+            let tools: Vec<Value> = allowed
+                .iter()
+                .map(|entry| json!({"type": "function", "function": {"name": entry.name()}}))
+                .collect();
+            json!({"type": "allowed_tools", "allowed_tools": {"mode": openai_mode, "tools": tools}})
+        }
+        Format::OpenAiResponses => {
+            let tools: Vec<Value> = allowed
+                .iter()
+                .map(|entry| match entry {
+                    Allowed::Function(name) => json!({"type": "function", "name": name}),
+                    Allowed::Search => json!({"type": "tool_search"}),
+                })
+                .collect();
+            json!({"type": "allowed_tools", "mode": openai_mode, "tools": tools})
+        }
+        _ => {
+            let names: Vec<&str> = allowed.iter().map(Allowed::name).collect();
+            let gemini_mode = match mode {
+                ChoiceMode::Required => "ANY",
+                _ => "VALIDATED",
+            };
+            json!({"functionCallingConfig": {"mode": gemini_mode, "allowedFunctionNames": names}})
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALLOWED: [Allowed<'static>; 2] = [Allowed::Function("now"), Allowed::Search];
+
+    /// Each cell of the module's table.
+    #[test]
+    fn every_format_and_mode_renders_the_documented_value() {
+        let render = |format, mode, allowed: &[Allowed<'_>]| {
+            tool_choice(format, mode, allowed).expect("a format with a choice")
+        };
+        assert_eq!(
+            render(Format::OpenAiChat, ChoiceMode::Auto, &ALLOWED),
+            json!({"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [
+                {"type": "function", "function": {"name": "now"}},
+                {"type": "function", "function": {"name": "tool_search"}}]}})
+        );
+        assert_eq!(
+            render(Format::OpenAiResponses, ChoiceMode::Required, &ALLOWED),
+            json!({"type": "allowed_tools", "mode": "required", "tools": [
+                {"type": "function", "name": "now"}, {"type": "tool_search"}]})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Auto, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "VALIDATED",
+                "allowedFunctionNames": ["now", "tool_search"]}})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Required, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "ANY",
+                "allowedFunctionNames": ["now", "tool_search"]}})
+        );
+        for format in [Format::OpenAiChat, Format::OpenAiResponses] {
+            assert_eq!(
+                render(format, ChoiceMode::Unrestricted, &ALLOWED),
+                json!("auto")
+            );
+            for mode in [
+                ChoiceMode::Auto,
+                ChoiceMode::Required,
+                ChoiceMode::Unrestricted,
+            ] {
+                assert_eq!(render(format, mode, &[]), json!("none"));
+            }
+        }
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Unrestricted, &ALLOWED),
+            json!({"functionCallingConfig": {"mode": "AUTO"}})
+        );
+        assert_eq!(
+            render(Format::Gemini, ChoiceMode::Required, &[]),
+            json!({"functionCallingConfig": {"mode": "NONE"}})
+        );
+    }
+
+    #[test]
+    fn formats_without_a_choice_say_what_to_send_instead() {
+        for format in [Format::Anthropic, Format::Mcp, Format::Prompt] {
+            let error = tool_choice(format, ChoiceMode::Auto, &ALLOWED)
+                .expect_err("no choice names what may be called");
+            assert_eq!(error, ToolChoiceError::Unsupported(format));
+            assert!(error.to_string().contains("Request::tool_list"), "{error}");
+        }
+    }
+}
