@@ -254,6 +254,32 @@ fn choices() -> Map<String, Value> {
         rendered.dedup();
         by_format.insert(format.as_str().to_owned(), Value::Array(rendered));
     }
+    // Anthropic's tool changes: the blocks of a conversation that activates a deferred
+    // tool, loses one to a tightened policy and declares a history name, and the fixed
+    // list's tools (deferred ones marked `defer_loading`).
+    let mut announced = toolset::consumer::Announced::default();
+    let mut changes = Vec::new();
+    let mut fixed_tools = Vec::new();
+    let tightened = deferred.clone().deny(named("now"));
+    for (policy, activated) in [
+        (&deferred, &Activations::new()),
+        (&deferred, &activations),
+        (&tightened, &activations),
+    ] {
+        let request = Request::new(policy)
+            .format(Format::Anthropic)
+            .activated(activated)
+            .history(["gone_tool"]);
+        let rendered = request
+            .tool_changes(&mut announced)
+            .expect("Anthropic has tool changes");
+        changes.extend(rendered.blocks);
+        let tools: Vec<Value> = serde_json::from_str(&rendered.tools).expect("a JSON array");
+        fixed_tools.extend(tools);
+    }
+    fixed_tools.dedup();
+    by_format.insert("anthropic_changes".into(), Value::Array(changes));
+    by_format.insert("anthropic_fixed_tools".into(), Value::Array(fixed_tools));
     by_format
 }
 
@@ -271,12 +297,15 @@ fn the_sdk_types_accept_every_tool_choice_rendered() {
         r#""mode":"AUTO""#,
         r#""none""#,
         r#""auto""#,
+        r#""type":"tool_addition""#,
+        r#""type":"tool_removal""#,
+        r#""defer_loading":true"#,
     ] {
         assert!(text.contains(shape), "no {shape} in {text}");
     }
     let verdict = choice_python(&choices, "choices-python.json");
     assert_eq!(verdict.code, Some(0), "{}", verdict.output);
-    for validator in ["openai", "google-genai"] {
+    for validator in ["openai", "google-genai", "anthropic"] {
         assert!(
             verdict
                 .output
@@ -304,12 +333,17 @@ fn every_choice_validator_rejects_a_broken_choice() {
         "gemini".into(),
         json!([{"functionCallingConfig": {"mode": "AUTO", "allowedFunctionNames": ["now"]}}]),
     );
+    broken.insert(
+        "anthropic_changes".into(),
+        json!([{"type": "tool_addition", "tool": {"type": "tool_reference", "id": "now"}}]),
+    );
     let verdict = choice_python(&broken, "broken-choices-python.json");
     assert_eq!(verdict.code, Some(1), "{}", verdict.output);
     for line in [
         "openai: openai_chat ",
         "openai: openai_responses ",
         "google-genai: gemini ",
+        "anthropic: anthropic_changes ",
         "allowedFunctionNames with mode AUTO: only ANY or VALIDATED",
         "openai choice verdict: 2 choices, 2 rejected",
     ] {

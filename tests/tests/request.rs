@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use toolset::consumer::{ChoiceMode, Format, Order, ToolChoiceError, tool_list};
+use toolset::consumer::{Announced, ChoiceMode, Format, Order, ToolChoiceError, tool_list};
 use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
@@ -999,6 +999,207 @@ fn a_fixed_list_keeps_its_bytes_for_five_requests_while_the_choice_follows_the_g
             );
             assert_eq!(choices[3], choices[4], "{format}");
             assert_eq!(activations.names(), ["get_weather", "convert"]);
+        }
+    }
+}
+
+/// The same five requests for Anthropic, whose list is kept fixed by mid-conversation tool
+/// changes: the list's bytes never change, each deferred tool is declared
+/// `defer_loading: true`, and the `tool_addition` blocks say exactly when the gate comes to
+/// permit each: the model's availability (the list's non-deferred tools, changed by every
+/// block sent) equals what the gate permits at every request.
+#[test]
+fn an_anthropic_fixed_list_keeps_its_bytes_while_tool_changes_follow_the_gate() {
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    let mut activations = Activations::new();
+    let mut announced = Announced::default();
+    let mut model_may_call: Vec<String> = Vec::new();
+    let mut lists = Vec::new();
+    let mut blocks_sent = Vec::new();
+    let turns: [(&str, &str); 5] = [
+        ("tool_search", r#"{"query":"weather forecast city"}"#),
+        ("get_weather", r#"{"city":"Lisbon"}"#),
+        ("tool_search", r#"{"query":"convert currencies"}"#),
+        ("convert", r#"{"to":"EUR"}"#),
+        ("now", "{}"),
+    ];
+    for (turn, (name, arguments)) in turns.into_iter().enumerate() {
+        let request = Request::new(&policy)
+            .format(Format::Anthropic)
+            .activated(&activations);
+        let changes = request
+            .tool_changes(&mut announced)
+            .expect("Anthropic has tool changes");
+        let tools: Vec<Value> = serde_json::from_str(&changes.tools).expect("a JSON array");
+        if turn == 0 {
+            // The model starts with what the list offers without a block.
+            model_may_call = tools
+                .iter()
+                .filter(|tool| tool.get("defer_loading") != Some(&Value::Bool(true)))
+                .map(|tool| tool["name"].as_str().expect("a name").to_owned())
+                .collect();
+            for deferred in ["get_weather", "convert"] {
+                let tool = tools
+                    .iter()
+                    .find(|tool| tool["name"] == deferred)
+                    .expect("every deferred tool is declared from the first request");
+                assert_eq!(tool["defer_loading"], Value::Bool(true), "{tool}");
+            }
+        }
+        for block in &changes.blocks {
+            let tool = block["tool"]["name"].as_str().expect("a name").to_owned();
+            assert_eq!(block["tool"]["type"], "tool_reference", "{block}");
+            match block["type"].as_str() {
+                Some("tool_addition") => model_may_call.push(tool),
+                Some("tool_removal") => model_may_call.retain(|known| *known != tool),
+                other => panic!("not a tool change: {other:?}"),
+            }
+        }
+        let mut now: Vec<String> = model_may_call.clone();
+        now.sort();
+        let mut offered: Vec<String> = request.offered().iter().map(|n| n.to_string()).collect();
+        offered.sort();
+        assert_eq!(
+            now, offered,
+            "turn {turn}: the model's tools are the gate's"
+        );
+        if turn == 0 {
+            assert_eq!(
+                problem(&request, "get_weather"),
+                Some(ProblemKind::UnknownTool)
+            );
+        }
+        let plan = request
+            .gate([ToolCall::new(format!("c{turn}"), name, arguments)])
+            .expect("the model calls what the blocks made available");
+        activations.record(&run(plan));
+        lists.push(changes.tools);
+        blocks_sent.push(changes.blocks);
+    }
+    for (turn, list) in lists.iter().enumerate() {
+        assert_eq!(list, &lists[0], "request {turn}'s list changed");
+    }
+    let added = |turn: usize| -> Vec<&str> {
+        blocks_sent[turn]
+            .iter()
+            .filter_map(|block| block["tool"]["name"].as_str())
+            .collect()
+    };
+    assert_eq!(added(0), Vec::<&str>::new());
+    assert_eq!(added(1), ["get_weather"]);
+    assert_eq!(added(2), Vec::<&str>::new());
+    assert_eq!(added(3), ["convert"]);
+    assert_eq!(added(4), Vec::<&str>::new());
+    // Elsewhere: a choice, not changes; and never with the hosted search.
+    for format in [
+        Format::OpenAiChat,
+        Format::OpenAiResponses,
+        Format::Gemini,
+        Format::Mcp,
+    ] {
+        assert_eq!(
+            Request::new(&policy)
+                .format(format)
+                .tool_changes(&mut Announced::default()),
+            Err(ToolChoiceError::NoToolChanges(format))
+        );
+    }
+    assert_eq!(
+        Request::new(&policy)
+            .format(Format::Anthropic)
+            .search(ToolSearch::Hosted(Ranking::Bm25))
+            .tool_changes(&mut Announced::default()),
+        Err(ToolChoiceError::HostedSearch(Format::Anthropic))
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// For random policies (runtime tools included), toolboxes, autonomies, injections,
+    /// histories and activations arriving one by one, Anthropic's tool changes keep the
+    /// model's tools equal to the gate's at every request: the list's non-deferred tools,
+    /// changed by every block sent so far, are exactly `offered()`; a listed tool the
+    /// model may not call is refused by the gate; and the list's bytes never change.
+    #[test]
+    fn anthropic_tool_changes_keep_the_model_s_tools_equal_to_the_gate_s(
+        flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 7),
+        runtime_flags in proptest::collection::vec((any::<bool>(), any::<bool>(), any::<bool>()), 2),
+        with_toolbox in any::<bool>(),
+        autonomy in 0..AUTONOMIES.len(),
+        activations_in_turn in proptest::collection::vec(0..UNIVERSE.len(), 0..5),
+        injected in proptest::collection::vec(0..7usize, 0..2),
+        history in proptest::collection::vec(0..UNIVERSE.len(), 0..4),
+    ) {
+        let toolbox = toolbox_with_note();
+        let policy = policy_from(&flags).limit_autonomy(AUTONOMIES[autonomy]);
+        let policy = if with_toolbox { with_runtime_flags(policy, &runtime_flags) } else { policy };
+        let history: Vec<&str> = history.iter().map(|&index| UNIVERSE[index]).collect();
+        let mut activations = Activations::new();
+        let mut announced = Announced::default();
+        let mut model_may_call: Vec<String> = Vec::new();
+        let mut first_list: Option<String> = None;
+        // One request before any activation, then one after each.
+        for turn in 0..=activations_in_turn.len() {
+            if turn > 0 {
+                activations.activate(UNIVERSE[activations_in_turn[turn - 1]]);
+            }
+            let request = Request::new(&policy).format(Format::Anthropic);
+            let request = if with_toolbox {
+                request.toolbox(&toolbox).expect("the policy names the toolbox's tools")
+            } else {
+                request
+            };
+            let mut request = request.activated(&activations).history(&history);
+            for &index in &injected {
+                request = request.inject(<ToolsName as ToolName>::ALL[index]);
+            }
+            let changes = request.tool_changes(&mut announced).expect("Anthropic, local search");
+            let tools: Vec<Value> = serde_json::from_str(&changes.tools).expect("a JSON array");
+            match &first_list {
+                None => {
+                    model_may_call = tools
+                        .iter()
+                        .filter(|tool| tool.get("defer_loading") != Some(&Value::Bool(true)))
+                        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+                        .collect();
+                    first_list = Some(changes.tools.clone());
+                }
+                Some(first) => prop_assert_eq!(first, &changes.tools, "the list changed"),
+            }
+            for block in &changes.blocks {
+                let tool = block["tool"]["name"].as_str().unwrap_or_default().to_owned();
+                match block["type"].as_str() {
+                    Some("tool_addition") => {
+                        prop_assert!(!model_may_call.contains(&tool), "{tool} added twice");
+                        prop_assert!(
+                            tools.iter().any(|listed| listed["name"] == tool.as_str()),
+                            "{tool} is added but not declared"
+                        );
+                        model_may_call.push(tool);
+                    }
+                    Some("tool_removal") => {
+                        prop_assert!(model_may_call.contains(&tool), "{tool} removed unannounced");
+                        model_may_call.retain(|known| *known != tool);
+                    }
+                    other => prop_assert!(false, "not a tool change: {other:?}"),
+                }
+            }
+            let mut now = model_may_call.clone();
+            now.sort();
+            let mut offered: Vec<String> = request.offered().iter().map(|n| n.to_string()).collect();
+            offered.sort();
+            prop_assert_eq!(&now, &offered);
+            for listed in &tools {
+                let name = listed["name"].as_str().unwrap_or_default();
+                if !now.iter().any(|known| known == name) {
+                    let kind = problem(&request, name);
+                    prop_assert!(
+                        matches!(kind, Some(ProblemKind::UnknownTool | ProblemKind::Denied)),
+                        "{name} is listed, not available, and the gate says {kind:?}"
+                    );
+                }
+            }
         }
     }
 }

@@ -16,6 +16,10 @@ formats that have one. Each validator is the provider SDK's own type:
   (`openai.types.responses.response_create_params.ToolChoice`) and its
   ToolChoiceAllowedParam, each allowed tool a ToolChoiceFunctionParam, `{"type":
   "function", "name": ...}`, or the `{"type": "tool_search"}` of the list's search;
+- anthropic (mid-conversation tool changes, `Request::tool_changes`): each block is a
+  BetaRequestToolAdditionBlockParam or BetaRequestToolRemovalBlockParam, strict, with
+  exactly that type's keys and a BetaToolChangeToolReferenceParam tool; each tool of the
+  fixed list a ToolParam, strict, with only ToolParam's keys (`defer_loading` included);
 - google-genai: types.ToolConfig (extra keys forbidden), its keys in the wire's camelCase
   (each field's alias), the mode spelled as the enum spells it (the SDK reads it case-
   insensitively, the API does not promise to), and `allowedFunctionNames` only with mode
@@ -31,6 +35,14 @@ import sys
 import warnings
 
 import pydantic
+from anthropic.types import ToolParam as AnthropicToolParam
+from anthropic.types.beta import (
+    BetaRequestToolAdditionBlockParam,
+    BetaRequestToolRemovalBlockParam,
+)
+from anthropic.types.beta.beta_tool_change_tool_reference_param import (
+    BetaToolChangeToolReferenceParam,
+)
 from google.genai import types as genai
 from openai.types.chat import (
     ChatCompletionAllowedToolChoiceParam,
@@ -103,6 +115,41 @@ def check_openai_responses(choice):
         exact_keys(tool, ToolChoiceFunctionParam, f"tools[{index}]")
 
 
+ANTHROPIC_BLOCKS = {
+    "tool_addition": (
+        pydantic.TypeAdapter(BetaRequestToolAdditionBlockParam),
+        BetaRequestToolAdditionBlockParam,
+    ),
+    "tool_removal": (
+        pydantic.TypeAdapter(BetaRequestToolRemovalBlockParam),
+        BetaRequestToolRemovalBlockParam,
+    ),
+}
+ANTHROPIC_TOOL_REFERENCE = pydantic.TypeAdapter(BetaToolChangeToolReferenceParam)
+ANTHROPIC_TOOL = pydantic.TypeAdapter(AnthropicToolParam)
+
+
+def check_anthropic_change(block):
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind not in ANTHROPIC_BLOCKS:
+        raise ValueError(f"type {kind!r} is neither tool_addition nor tool_removal")
+    adapter, typed_dict = ANTHROPIC_BLOCKS[kind]
+    adapter.validate_python(block, strict=True)
+    exact_keys(block, typed_dict, kind)
+    ANTHROPIC_TOOL_REFERENCE.validate_python(block["tool"], strict=True)
+    exact_keys(block["tool"], BetaToolChangeToolReferenceParam, f"{kind}.tool")
+
+
+def check_anthropic_fixed_tool(tool):
+    ANTHROPIC_TOOL.validate_python(tool, strict=True)
+    if not isinstance(tool, dict):
+        raise ValueError("not an object")
+    known = AnthropicToolParam.__required_keys__ | AnthropicToolParam.__optional_keys__
+    unknown = set(tool) - known
+    if unknown:
+        raise ValueError(f"keys {sorted(unknown)} are not ToolParam's")
+
+
 def check_aliases(value, model, where):
     """Every key of `value` is the wire (camelCase) alias of one of `model`'s fields."""
     aliases = {field.alias or name for name, field in model.model_fields.items()}
@@ -170,6 +217,27 @@ VALIDATORS = [
             },
             {"type": "allowed_tools", "mode": "sometimes", "tools": [{"type": "function", "name": "a"}]},
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "function": {"name": "a"}}]},
+        ],
+    ),
+    (
+        "anthropic",
+        "anthropic_changes",
+        check_anthropic_change,
+        [
+            {"type": "tool_addition", "name": "a"},
+            {"type": "tool_addition", "tool": {"type": "tool_reference"}},
+            {"type": "tool_removal", "tool": {"type": "tool_reference", "name": "a", "id": 1}},
+            {"type": "tool_swap", "tool": {"type": "tool_reference", "name": "a"}},
+        ],
+    ),
+    (
+        "anthropic",
+        "anthropic_fixed_tools",
+        check_anthropic_fixed_tool,
+        [
+            {"name": "a", "input_schema": {"type": "object"}, "defer_loading": "yes"},
+            {"name": "a", "input_schema": {"type": "object"}, "deferred": True},
+            {"name": "a"},
         ],
     ),
     (

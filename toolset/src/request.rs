@@ -37,7 +37,9 @@
 //! a call to one is answered as in every other format.
 
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
-use crate::consumer::{ChoiceMode, FixedTools, Format, ToolChoiceError, tool_value};
+use crate::consumer::{
+    Announced, ChoiceMode, FixedTools, Format, ToolChanges, ToolChoiceError, tool_value,
+};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
@@ -475,7 +477,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let fixed = fixed && format.is_some();
         let specs = T::specs();
         let lists_search = self.lists_search(format);
-        let native = format.is_some_and(lists_deferred) && lists_search;
+        // Anthropic's fixed list marks every deferred tool `defer_loading`: a
+        // `tool_addition` block offers it when the gate comes to permit it.
+        let native = format.is_some_and(lists_deferred) && lists_search
+            || fixed && format == Some(Format::Anthropic);
         let runtime = self.runtime();
         let mut entries = Vec::with_capacity(specs.len() + runtime.len() + 1);
         let mut permitted = vec![false; specs.len()];
@@ -623,7 +628,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// Every name the list declares, in list order: the offered ones, the deferred ones a
     /// native search loads, and the history's.
     pub fn declared(&self) -> Vec<String> {
-        let layout = self.layout(Some(self.rendered_as()));
+        self.declared_in(&self.layout(Some(self.rendered_as())))
+    }
+
+    /// The name of each entry of `layout`, in its order.
+    fn declared_in(&self, layout: &Layout) -> Vec<String> {
         let specs = T::specs();
         layout
             .entries
@@ -791,6 +800,100 @@ impl<'p, T: ToolSet> Request<'p, T> {
         Ok(FixedTools {
             tools: self.render(&layout, format),
             tool_choice,
+        })
+    }
+
+    /// Anthropic's fixed tool list, and the `tool_removal` / `tool_addition` blocks that
+    /// bring what the model may call to exactly what this request's gate permits, from what
+    /// the conversation has `announced` (updated here: keep it with the conversation and
+    /// hand it to the next request's call).
+    ///
+    /// The list ([`ToolChanges::tools`]) is [`fixed_tools`](Self::fixed_tools)'s: every
+    /// tool the conversation may come to permit, in declared order, each deferred tool
+    /// marked `defer_loading: true` whether a search activated it or not, so the bytes
+    /// never change while tools are activated. The blocks ([`ToolChanges::blocks`]) name
+    /// what changed since the previous request: a `tool_addition` for each tool the gate
+    /// now permits that the conversation had not made available (a deferred tool a search
+    /// activated), a `tool_removal` for each it had that the gate no longer permits (a
+    /// history's name the list declares, a tool a tightened policy now denies). Send them
+    /// with the beta header `anthropic-beta: mid-conversation-tool-changes-2026-07-01`, in
+    /// the next user message after its `tool_result` blocks. The gate is the same as for
+    /// the composed list: a call to a listed tool it does not permit is refused.
+    ///
+    /// `Err` with [`ToolChoiceError::NoToolChanges`] for every other format (OpenAI and
+    /// Gemini keep a list fixed with [`fixed_tools`](Self::fixed_tools)), and
+    /// [`ToolChoiceError::HostedSearch`] with Anthropic's hosted search, which loads what
+    /// it finds on its own.
+    ///
+    /// ```
+    /// use toolset::consumer::{Announced, Format};
+    /// use toolset::{Activations, Autonomy, Policy, Request, tool, toolset};
+    /// use serde_json::json;
+    ///
+    /// /// Tell the time.
+    /// #[tool(tier = "read_only")]
+    /// async fn now() -> String { "noon".into() }
+    ///
+    /// /// Convert an amount between currencies.
+    /// #[tool(tier = "read_only", deferred)]
+    /// async fn convert(/// The currency to convert to.
+    ///     to: String) -> String { format!("converted to {to}") }
+    ///
+    /// toolset! { Tools = [now, convert]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let mut announced = Announced::default();
+    /// let first = Request::new(&policy).format(Format::Anthropic).tool_changes(&mut announced)?;
+    /// assert!(first.blocks.is_empty());
+    ///
+    /// // A search found `convert`: the same list, and one block.
+    /// let mut activations = Activations::new();
+    /// activations.activate("convert");
+    /// let next = Request::new(&policy)
+    ///     .format(Format::Anthropic)
+    ///     .activated(&activations)
+    ///     .tool_changes(&mut announced)?;
+    /// assert_eq!(next.tools, first.tools);
+    /// assert_eq!(next.blocks, [json!(
+    ///     {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "convert"}}
+    /// )]);
+    /// # Ok::<(), toolset::consumer::ToolChoiceError>(())
+    /// ```
+    pub fn tool_changes(&self, announced: &mut Announced) -> Result<ToolChanges, ToolChoiceError> {
+        let format = self.rendered_as();
+        if format != Format::Anthropic {
+            return Err(ToolChoiceError::NoToolChanges(format));
+        }
+        if self.search.hosted_in(format) {
+            return Err(ToolChoiceError::HostedSearch(format));
+        }
+        let layout = self.layout_as(Some(format), true);
+        let names = self.declared_in(&layout);
+        // What the list offers with no block: its entries not marked `defer_loading`.
+        let listed: Vec<&str> = layout
+            .entries
+            .iter()
+            .zip(&names)
+            .filter(|(entry, _)| {
+                !matches!(
+                    entry,
+                    Entry::Tool {
+                        defer_loading: true,
+                        ..
+                    } | Entry::Runtime {
+                        defer_loading: true,
+                        ..
+                    }
+                )
+            })
+            .map(|(_, name)| name.as_str())
+            .collect();
+        let allowed = self.allowed(&layout, format);
+        let permitted: Vec<&str> = allowed.iter().map(Allowed::name).collect();
+        let blocks = announced.advance(&listed, &permitted);
+        Ok(ToolChanges {
+            tools: self.render(&layout, format),
+            blocks,
         })
     }
 

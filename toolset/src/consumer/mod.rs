@@ -43,8 +43,12 @@
 //! gate permits, in the [`ChoiceMode`] the host asked for, and
 //! [`Request::fixed_tools`](crate::Request::fixed_tools) gives a list whose bytes stay
 //! the same for a whole conversation together with the choice that restricts it
-//! ([`FixedTools`]). Anthropic, MCP and prompt text have no such choice
-//! ([`ToolChoiceError`]).
+//! ([`FixedTools`]). Anthropic has no such choice; it keeps a list fixed with
+//! mid-conversation tool changes instead:
+//! [`Request::tool_changes`](crate::Request::tool_changes) gives the list (tools that wait
+//! for an activation marked `defer_loading`) and the `tool_addition` / `tool_removal`
+//! blocks for the next message ([`ToolChanges`], from what the conversation has
+//! [`Announced`]). MCP and prompt text have neither ([`ToolChoiceError`]).
 //!
 //! ```
 //! use toolset::consumer::{tool_list, Format, Order};
@@ -128,11 +132,13 @@ mod openai_strict;
 pub mod prompt;
 pub(crate) mod result_content;
 mod schema_adapt;
+pub(crate) mod tool_changes;
 pub(crate) mod tool_choice;
 mod wire;
 
 pub use default_list::tool_list;
 pub use list::{Order, render_specs, tool_value};
+pub use tool_changes::{Announced, ToolChanges};
 pub use tool_choice::{ChoiceMode, FixedTools, ToolChoiceError};
 
 pub use format::Format;

@@ -62,6 +62,15 @@ pub enum ToolChoiceError {
     /// every tool of the conversation as callable. Use [`ChoiceMode::Auto`] or
     /// [`ChoiceMode::Required`], or the composed list.
     FixedNeedsNames(Format),
+    /// Mid-conversation tool changes were asked of a format that has none: only Anthropic
+    /// has them ([`Request::tool_changes`](crate::Request::tool_changes)). OpenAI and
+    /// Gemini keep a list fixed with a tool choice
+    /// ([`Request::fixed_tools`](crate::Request::fixed_tools)).
+    NoToolChanges(Format),
+    /// Mid-conversation tool changes with the provider's hosted tool search: the search
+    /// loads what it finds itself, so the conversation's changes could not be told apart
+    /// from its. Use [`ToolSearch::Local`](crate::ToolSearch::Local) with a fixed list.
+    HostedSearch(Format),
 }
 
 impl fmt::Display for ToolChoiceError {
@@ -71,7 +80,20 @@ impl fmt::Display for ToolChoiceError {
                 f,
                 "{format} has no tool choice that names the tools the model may call: send \
                  the request's composed tool list (`Request::tool_list`) without one; a \
-                 tool choice and a fixed list are for openai_chat, openai_responses and gemini"
+                 tool choice and a fixed list are for openai_chat, openai_responses and \
+                 gemini; anthropic keeps a list fixed with tool changes (`Request::tool_changes`)"
+            ),
+            ToolChoiceError::NoToolChanges(format) => write!(
+                f,
+                "{format} has no mid-conversation tool changes (only anthropic has): keep its \
+                 list fixed with `Request::fixed_tools`, whose tool choice names what the gate \
+                 permits, or send the composed list (`Request::tool_list`)"
+            ),
+            ToolChoiceError::HostedSearch(format) => write!(
+                f,
+                "{format}'s hosted tool search loads the tools it finds itself, so tool \
+                 changes cannot say what the model may call: use `ToolSearch::Local` with \
+                 `Request::tool_changes`, or the composed list (`Request::tool_list`)"
             ),
             ToolChoiceError::FixedNeedsNames(format) => write!(
                 f,
@@ -115,7 +137,7 @@ pub(crate) enum Allowed<'a> {
 
 impl Allowed<'_> {
     /// The function name the entry goes by.
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Allowed::Function(name) => name,
             Allowed::Search => toolset_names::SEARCH_TOOL_NAME,
