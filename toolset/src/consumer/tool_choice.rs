@@ -13,7 +13,15 @@
 //! | Gemini | `{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":[…]}}` | the same, `"mode":"ANY"` | `{"functionCallingConfig":{"mode":"AUTO"}}` | `{"functionCallingConfig":{"mode":"NONE"}}` |
 //!
 //! Anthropic, MCP and prompt text have no choice that names what may be called
-//! ([`ToolChoiceError::Unsupported`]).
+//! ([`ToolChoiceError::Unsupported`]). What a request with a fixed list emits, per
+//! provider:
+//!
+//! | format | the list | what says what is permitted now |
+//! |---|---|---|
+//! | OpenAI Chat, OpenAI Responses | [`FixedTools::tools`]: every tool the conversation may permit | [`FixedTools::tool_choice`], `allowed_tools` |
+//! | Gemini | [`FixedTools::tools`] | [`FixedTools::tool_choice`], `toolConfig` with `allowedFunctionNames` |
+//! | Anthropic | [`ToolChanges::tools`](super::ToolChanges::tools): the same, those waiting for an activation `defer_loading` | [`ToolChanges::blocks`](super::ToolChanges::blocks), `tool_addition` / `tool_removal` in the next user message |
+//! | MCP, prompt text | none: send the composed list | the composed list itself |
 
 use super::Format;
 use serde_json::{Value, json};
