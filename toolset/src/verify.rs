@@ -25,8 +25,9 @@ pub enum ProblemKind {
     MalformedJson,
     /// The arguments are JSON but do not fit the tool's schema.
     InvalidArguments,
-    /// The tool's declaration is broken (a constraint of its schema cannot be checked):
-    /// no call of it can be verified, so none runs. Not the model's mistake; see
+    /// The tool's declaration is broken (a constraint of its schema cannot be checked, or
+    /// a declared example is not arguments the gate accepts): no call of it can be
+    /// trusted, so none runs. Not the model's mistake; see
     /// [`crate::check_declarations`].
     Misdeclared,
     /// The call has no id, or shares its id with another call of the program: its result
