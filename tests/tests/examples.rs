@@ -226,3 +226,41 @@ fn a_tool_without_examples_renders_no_input_examples() {
             .is_none()
     );
 }
+
+/// Wire money; a human sends it.
+#[tool(
+    tier = "irreversible",
+    propose_only,
+    example = r#"{"iban": "DE00", "cents": 100}"#,
+    example = r#"{"iban": "DE00", "cents": -1}"#
+)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct Wire {
+    /// The receiving account.
+    pub iban: String,
+    /// How much, in cents.
+    pub cents: u64,
+}
+
+toolset! { pub Proposed<()> = [Wire]; }
+
+#[test]
+fn a_propose_only_tool_s_examples_are_checked_like_its_calls() {
+    let problems = Proposed::check_declarations().expect_err("a negative amount");
+    assert_eq!(problems.len(), 1);
+    let text = problems[0].to_string();
+    assert!(
+        text.contains("its `example` 2 (")
+            && text.contains("/cents")
+            && !text.contains("`example` 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_spec_built_outside_a_set_cannot_check_its_examples_and_says_so() {
+    // What `toolset!` would not write: the spec without its set's check. Fail closed.
+    let spec = toolset::ToolSpec::__new(<search as toolset::set::Tool>::META);
+    let why = spec.declaration_problem().expect("unchecked examples");
+    assert!(why.contains("list the tool in `toolset!`"), "{why}");
+}
