@@ -523,11 +523,20 @@ fn openai_tools_follow_the_function_shape_and_strict_rules() {
 
         let mut keys: Vec<&str> = obj(&responses, what).keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(
-            keys,
-            ["description", "name", "parameters", "strict", "type"],
-            "{what}"
-        );
+        // `output_schema` exactly for a structured result (`Json<T>`), of any root; Chat
+        // Completions has no such field.
+        let mut expected = vec!["description", "name", "parameters", "strict", "type"];
+        if let Some(output) = spec.output_schema() {
+            expected.insert(2, "output_schema");
+            let rendered = &responses["output_schema"];
+            assert!(!contains_key_anywhere(rendered, "$schema"), "{what}");
+            assert_valid_2020_12(rendered, &format!("{what} openai output_schema"));
+            if output["type"] == "object" {
+                let mcp = tool_value(spec, Format::Mcp);
+                assert_eq!(rendered, &mcp["outputSchema"], "{what}: MCP's schema");
+            }
+        }
+        assert_eq!(keys, expected, "{what}");
         assert_eq!(responses["type"], "function");
         // The two APIs get the same decision and the same schema.
         assert_eq!(responses["strict"], function["strict"], "{what}");
@@ -645,7 +654,20 @@ fn anthropic_tools_carry_an_object_input_schema() {
         let what = spec.name();
         let mut keys: Vec<&str> = obj(&tool, what).keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(keys, ["description", "input_schema", "name"], "{what}");
+        if spec.examples().is_empty() {
+            assert_eq!(keys, ["description", "input_schema", "name"], "{what}");
+        } else {
+            assert_eq!(
+                keys,
+                ["description", "input_examples", "input_schema", "name"],
+                "{what}"
+            );
+            assert_eq!(
+                tool["input_examples"].as_array().map(Vec::as_slice),
+                Some(spec.examples()),
+                "{what}"
+            );
+        }
         let schema = &tool["input_schema"];
         assert!(is_object_root(schema), "{what}: {schema}");
         assert!(!contains_key_anywhere(schema, "$schema"), "{what}");

@@ -3,8 +3,12 @@
 //! and the example's tools):
 //! - Ajv 2020-12 in strict mode (`tests/validators/ajv.mjs`, npm `ajv` + `ajv-formats`);
 //! - jsonschema's 2020-12 meta-schema check, the openai SDK's tool types and its
-//!   strict-schema helper, google-genai's `FunctionDeclaration`, and `mcp.types.Tool`
-//!   (`tests/validators/validate.py`).
+//!   strict-schema helper, the anthropic SDK's `ToolParam`, google-genai's
+//!   `FunctionDeclaration`, and `mcp.types.Tool` (`tests/validators/validate.py`).
+//!
+//! The corpus holds tools with examples (Anthropic's `input_examples`) and with `Json<T>`
+//! results of an object and of an array (MCP's `outputSchema`, OpenAI Responses'
+//! `output_schema`), so those fields are judged too (`the_corpus_renders_every_optional_field`).
 //!
 //! The rendered lists go to a JSON file the scripts read; each script exits 0 only when
 //! every tool passes. A deliberately broken rendering must make every validator fail, so
@@ -104,13 +108,35 @@ fn ajv_in_strict_mode_compiles_every_json_schema_rendered() {
 fn the_python_validators_accept_every_tool_rendered() {
     let verdict = python(&rendered(), "rendered-python.json");
     assert_eq!(verdict.code, Some(0), "{}", verdict.output);
-    for validator in ["jsonschema", "openai", "google-genai", "mcp"] {
+    for validator in ["jsonschema", "openai", "anthropic", "google-genai", "mcp"] {
         assert!(
             verdict.output.contains(&format!("{validator} verdict: ")),
             "{validator} judged nothing\n{}",
             verdict.output
         );
     }
+}
+
+#[test]
+fn the_corpus_renders_every_optional_field() {
+    assert_eq!(
+        Corpus::check_declarations(),
+        Ok(()),
+        "the examples pass the gate"
+    );
+    let rendered = rendered();
+    let count = |format: &str, key: &str| {
+        rendered[format]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter(|tool| tool.get(key).is_some())
+            .count()
+    };
+    assert!(count("anthropic", "input_examples") >= 2);
+    assert!(count("mcp", "outputSchema") >= 1);
+    // `outline` (an object) and `lookup` (an array), at least.
+    assert!(count("openai_responses", "output_schema") > count("mcp", "outputSchema"));
 }
 
 /// A rendering broken the ways the renderers must never break it, one way per consumer.
@@ -120,7 +146,9 @@ fn broken() -> Map<String, Value> {
         json!({"type": "object", "properties": {"n": {"type": "integer", "format": "uint32"}}});
     rendered.insert(
         "anthropic".into(),
-        json!([{"name": "bad", "description": "A non-standard format.", "input_schema": uint}]),
+        json!([{"name": "bad", "description": "A non-standard format.", "input_schema": uint},
+               {"name": "misspelled", "description": "A key the SDK lacks.",
+                "input_schema": {"type": "object", "properties": {}}, "input_example": [{}]}]),
     );
     rendered.insert(
         "openai_responses".into(),
@@ -166,6 +194,7 @@ fn every_validator_rejects_a_broken_rendering() {
         "openai: openai_responses bad: the SDK's strict helper changes the schema",
         "openai: openai_chat bad: the SDK's strict helper changes the schema",
         "google-genai: gemini bad: parameters.properties.m: an OBJECT without properties",
+        "anthropic: anthropic misspelled: ",
         "mcp: mcp bad: inputSchema is not `type: \"object\"`",
     ] {
         assert!(verdict.output.contains(line), "{line}\n{}", verdict.output);

@@ -59,6 +59,7 @@ function schemasOf(format, tool) {
       break;
     case "openai_responses":
       add("parameters", tool.parameters);
+      add("output_schema", tool.output_schema);
       break;
     case "anthropic":
       add("input_schema", tool.input_schema);

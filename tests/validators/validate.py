@@ -10,7 +10,8 @@ standard's reference implementation:
   inputSchema/outputSchema, Gemini parametersJsonSchema) is valid against the 2020-12
   meta-schema (Draft202012Validator.check_schema);
 - openai: each Chat Completions / Responses tool validates as the SDK's
-  ChatCompletionFunctionToolParam / FunctionToolParam, and a `strict: true` schema is a
+  ChatCompletionFunctionToolParam (its `function` as FunctionDefinition) /
+  FunctionToolParam, a Responses `output_schema` included, extra keys forbidden; and a `strict: true` schema is a
   fixed point of the SDK's own strict-schema helper (`_ensure_strict_json_schema`, what
   `openai.pydantic_function_tool` runs): the helper adds what strict mode requires
   (`additionalProperties: false`, every property required, no `$ref` siblings), so a
@@ -19,6 +20,8 @@ standard's reference implementation:
   keys forbidden), plus the rules the API documents that the pydantic type cannot state:
   an OBJECT lists non-empty properties, parameter names match Gemini's rule, and
   `parameters` and `parametersJsonSchema` are never both set;
+- anthropic: each Anthropic tool validates as the SDK's ToolParam (extra keys forbidden,
+  `input_examples` included), each example an object;
 - mcp: each MCP tool validates as mcp.types.Tool, its schemas `type: "object"` as the
   MCP schema requires.
 
@@ -33,6 +36,7 @@ import re
 import sys
 import warnings
 
+import anthropic.types
 import jsonschema
 import mcp.types
 import pydantic
@@ -40,6 +44,7 @@ from google.genai import types as genai
 from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
+from openai.types.shared_params import FunctionDefinition
 
 GEMINI_PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -57,8 +62,23 @@ def check_json_schema(schema):
     jsonschema.Draft202012Validator.check_schema(schema)
 
 
-CHAT = pydantic.TypeAdapter(ChatCompletionFunctionToolParam)
-RESPONSES = pydantic.TypeAdapter(FunctionToolParam)
+def forbidding_extra_keys(typed_dict):
+    """`typed_dict` as a pydantic type that refuses keys it does not declare: the SDKs'
+    TypedDicts are open (pydantic ignores an unknown key), while the APIs refuse one, and
+    a misspelled optional key (`output_schemas`) would otherwise pass unseen. Nested
+    TypedDicts stay as the SDK declares them."""
+
+    class Closed(typed_dict):
+        __pydantic_config__ = pydantic.ConfigDict(extra="forbid")
+
+    # Errors name the SDK's type, not this wrapper.
+    Closed.__name__ = Closed.__qualname__ = typed_dict.__name__
+    return pydantic.TypeAdapter(Closed)
+
+
+CHAT = forbidding_extra_keys(ChatCompletionFunctionToolParam)
+CHAT_FUNCTION = forbidding_extra_keys(FunctionDefinition)
+RESPONSES = forbidding_extra_keys(FunctionToolParam)
 
 
 def check_strict(parameters):
@@ -74,6 +94,7 @@ def check_strict(parameters):
 
 def check_openai_chat(tool):
     CHAT.validate_python(tool, strict=True)
+    CHAT_FUNCTION.validate_python(tool["function"], strict=True)
     if tool["function"].get("strict") is True:
         check_strict(tool["function"]["parameters"])
 
@@ -82,6 +103,16 @@ def check_openai_responses(tool):
     RESPONSES.validate_python(tool, strict=True)
     if tool.get("strict") is True:
         check_strict(tool["parameters"])
+
+
+ANTHROPIC = forbidding_extra_keys(anthropic.types.ToolParam)
+
+
+def check_anthropic(tool):
+    ANTHROPIC.validate_python(tool, strict=True)
+    for index, example in enumerate(tool.get("input_examples", [])):
+        if not isinstance(example, dict):
+            raise ValueError(f"input_examples[{index}] is not an object")
 
 
 def gemini_rules(schema, path):
@@ -131,7 +162,7 @@ def json_schemas(format_, tool):
     """Every JSON Schema a tool of `format_` holds."""
     found = {
         "openai_chat": [tool.get("function", {}).get("parameters")],
-        "openai_responses": [tool.get("parameters")],
+        "openai_responses": [tool.get("parameters"), tool.get("output_schema")],
         "anthropic": [tool.get("input_schema")],
         "gemini": [tool.get("parametersJsonSchema")],
         "mcp": [tool.get("inputSchema"), tool.get("outputSchema")],
@@ -178,6 +209,12 @@ VALIDATORS = [
         ),
     ),
     (
+        "anthropic",
+        ["anthropic"],
+        lambda _: check_anthropic,
+        ("anthropic", {"name": "bad", "input_schema": OBJECT, "input_example": [{"a": "b"}]}),
+    ),
+    (
         "google-genai",
         ["gemini"],
         lambda _: check_gemini,
@@ -206,6 +243,22 @@ def main():
     for name, _, make_check, (format_, sample) in VALIDATORS:
         if problem_of(make_check(format_), sample) is None:
             print(f"{name} self-check: accepted a bad {format_} tool: {json.dumps(sample)}")
+            sys.exit(2)
+    # More that must be rejected: an example that is not an object (pydantic reads the
+    # SDK's `Iterable` lazily, so only the explicit check sees it), a misspelled key,
+    # a Responses `output_schema` that is not a schema object.
+    function = {"type": "function", "name": "x", "parameters": OBJECT, "strict": False}
+    for check, sample in [
+        (check_anthropic, {"name": "x", "input_schema": OBJECT, "input_examples": ["a"]}),
+        (check_openai_responses, {**function, "output_schema": "a string"}),
+        (check_openai_responses, {**function, "output_schemas": OBJECT}),
+        (
+            check_openai_chat,
+            {"type": "function", "function": {"name": "x", "parameters": OBJECT, "output_schema": OBJECT}},
+        ),
+    ]:
+        if problem_of(check, sample) is None:
+            print(f"self-check: {check.__name__} accepted {json.dumps(sample)}")
             sys.exit(2)
     # A Gemini declaration also fails on a non-standard type.
     if problem_of(check_gemini, {"name": "x", "parameters": {"type": "uint8"}}) is None:

@@ -11,6 +11,8 @@ pub const IDEMPOTENT: &str = "idempotent";
 pub const PREVIEW: &str = "preview";
 pub const PROPOSE_ONLY: &str = "propose_only";
 pub const ESCALATE: &str = "escalate";
+/// The one key that may be repeated: each `example = "..."` is one example.
+pub const EXAMPLE: &str = "example";
 
 /// Every key of `#[tool(...)]`, in the order the docs list them.
 pub const KEYS: &[&str] = &[
@@ -24,6 +26,7 @@ pub const KEYS: &[&str] = &[
     PREVIEW,
     ESCALATE,
     PROPOSE_ONLY,
+    EXAMPLE,
 ];
 
 /// The parameter attribute marking the whole-object form: `#[args] input: MyArgs`.

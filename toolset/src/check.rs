@@ -1,13 +1,15 @@
 //! Checks of a set's declarations that only run time can make: the macros check names,
 //! tiers and types at compile time, but whether the schema's constraints can be checked
-//! is known only once the validator compiles them.
+//! is known only once the validator compiles them, and whether a declared example fits
+//! the arguments only once the gate reads it.
 
 use crate::ToolSet;
 use crate::declaration::{DeclarationProblem, problems};
 
 /// Checks every tool of the set `T` the way its first call would, and lists each whose
-/// declaration is broken: today, a schema constraint that cannot be checked (a `pattern`
-/// the validator cannot compile, or constraints with the `constraints` feature off).
+/// declaration is broken: a schema constraint that cannot be checked (a `pattern` the
+/// validator cannot compile, or constraints with the `constraints` feature off), or an
+/// `example` the gate would refuse as a call's arguments (see `#[tool]`'s *Examples*).
 ///
 /// Call it from a test of your own, so a broken declaration fails the build's tests
 /// rather than refusing the model's calls in production:

@@ -81,6 +81,12 @@ pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
     crate::ToolError::failed(crate::messages::exclusive_access_required(tool))
 }
 
+/// The spec of a tool of the set `T`, as `toolset!` writes its `SPECS`: its examples
+/// checked the way the gate checks a call of `T` ([`crate::verify::check_examples`]).
+pub const fn spec_in<T: crate::ToolSet>(meta: ToolMeta) -> crate::ToolSpec {
+    crate::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
+}
+
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
 pub const PLACEHOLDER_META: ToolMeta =
     ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();

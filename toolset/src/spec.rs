@@ -28,6 +28,8 @@ pub struct ToolMeta {
     timeout_ms: Option<u64>,
     input_schema: fn() -> Value,
     output_schema: fn() -> Option<Value>,
+    /// `example = "..."` keys, each a JSON object as written (checked by `#[tool]`).
+    examples: &'static [&'static str],
 }
 
 impl ToolMeta {
@@ -51,6 +53,7 @@ impl ToolMeta {
             timeout_ms: None,
             input_schema,
             output_schema: || None,
+            examples: &[],
         }
     }
 
@@ -101,6 +104,27 @@ impl ToolMeta {
         self.output_schema = output_schema;
         self
     }
+
+    /// `example = "..."`, every one in order: JSON objects `#[tool]` has parsed.
+    pub const fn examples(mut self, examples: &'static [&'static str]) -> Self {
+        self.examples = examples;
+        self
+    }
+}
+
+/// What checks a tool's examples the way the gate checks a call: `toolset!` gives each
+/// spec of its set one ([`ToolSpec::__in_set`]), since only the set reads the typed
+/// arguments. `None` when every example passes, else what is wrong.
+type ExampleCheck = fn(&ToolSpec) -> Option<String>;
+
+/// The check of a spec built outside `toolset!`: nothing reads its examples into the
+/// tool's types, so a tool that has some is refused (fail closed).
+fn examples_unchecked(spec: &ToolSpec) -> Option<String> {
+    (!spec.meta.examples.is_empty()).then(|| {
+        "its examples cannot be checked against its arguments outside a set: list the tool in \
+         `toolset!`"
+            .to_owned()
+    })
 }
 
 /// The spec of one tool, as declared by `#[tool]`.
@@ -116,6 +140,11 @@ pub struct ToolSpec {
     output_schema: OnceLock<Option<Value>>,
     /// Whether the schema declares constraints serde does not enforce, decided on first use.
     constrained: OnceLock<bool>,
+    /// The declared examples, parsed on first use.
+    examples: OnceLock<Vec<Value>>,
+    /// What checks the examples, and its verdict once asked.
+    example_check: ExampleCheck,
+    example_problem: OnceLock<Option<String>>,
     /// The schema's validator, compiled on first need (the first call of a constrained
     /// tool, the first refused call of any tool), or why it cannot be.
     #[cfg(feature = "constraints")]
@@ -150,9 +179,20 @@ impl ToolSpec {
             input_schema: OnceLock::new(),
             output_schema: OnceLock::new(),
             constrained: OnceLock::new(),
+            examples: OnceLock::new(),
+            example_check: examples_unchecked,
+            example_problem: OnceLock::new(),
             #[cfg(feature = "constraints")]
             validator: OnceLock::new(),
         }
+    }
+
+    /// The spec as a set's: `check` reads its examples through the set's typed arguments,
+    /// as the gate reads a call (written by `toolset!`).
+    #[doc(hidden)]
+    pub const fn __in_set(mut self, check: ExampleCheck) -> Self {
+        self.example_check = check;
+        self
     }
 
     /// The spec of a tool defined at run time: its texts owned, its schemas given (not
@@ -183,6 +223,9 @@ impl ToolSpec {
             output_schema: OnceLock::from(tool.output_schema),
             // Every argument of a runtime tool is checked by the validator alone.
             constrained: OnceLock::from(true),
+            examples: OnceLock::new(),
+            example_check: examples_unchecked,
+            example_problem: OnceLock::new(),
             #[cfg(feature = "constraints")]
             validator: OnceLock::new(),
         }
@@ -204,7 +247,7 @@ impl ToolSpec {
         if !constrained && !arguments.as_bytes().contains(&b'[') {
             return Ok(());
         }
-        if constrained && let Some(why) = self.declaration_problem() {
+        if constrained && let Some(why) = self.constraint_problem() {
             return Err(ConstraintFailure::Uncheckable(why));
         }
         let value: Value = serde_json::from_str(arguments)
@@ -238,9 +281,27 @@ impl ToolSpec {
     }
 
     /// What is wrong with the tool's declaration that only run time can see, if anything:
-    /// a constraint of its schema that cannot be checked. The gate refuses every call of
-    /// such a tool; [`crate::check_declarations`] reports it, for a test to fail on.
+    /// a constraint of its schema that cannot be checked, or an example (see
+    /// [`examples`](Self::examples)) the gate would refuse as a call. The gate refuses
+    /// every call of such a tool; [`crate::check_declarations`] reports it, for a test to
+    /// fail on.
     pub fn declaration_problem(&self) -> Option<String> {
+        self.constraint_problem().or_else(|| self.example_problem())
+    }
+
+    /// Why the examples do not pass the gate, checked once; `None` without examples.
+    fn example_problem(&self) -> Option<String> {
+        if self.meta.examples.is_empty() {
+            return None;
+        }
+        self.example_problem
+            .get_or_init(|| (self.example_check)(self))
+            .clone()
+    }
+
+    /// A constraint of the schema that cannot be checked, if any: what the gate itself
+    /// needs in order to check a call (the examples' check included).
+    pub(crate) fn constraint_problem(&self) -> Option<String> {
         if !self.is_constrained() {
             return None;
         }
@@ -355,6 +416,34 @@ impl ToolSpec {
         self.output_schema
             .get_or_init(self.meta.output_schema)
             .as_ref()
+    }
+
+    /// Example arguments, one per `#[tool(example = r#"{...}"#)]` in declared order: JSON
+    /// objects as a model would send them. Empty for a tool without examples (a runtime
+    /// tool has none).
+    ///
+    /// `#[tool]` checks at compile time that each is a JSON object; that each is arguments
+    /// the gate accepts (schema, serde, unknown keys) is checked at run time, like a call:
+    /// an example the gate would refuse is a [`declaration_problem`](Self::declaration_problem),
+    /// which [`crate::check_declarations`] reports and which makes the gate refuse the
+    /// tool's calls. Renderers whose format has a field for examples carry them (Anthropic's
+    /// `input_examples`).
+    pub fn examples(&self) -> &[Value] {
+        self.examples.get_or_init(|| {
+            // An example that does not parse (which `#[tool]` rules out) is left out here
+            // and reported by `declaration_problem`.
+            self.meta
+                .examples
+                .iter()
+                .filter_map(|text| serde_json::from_str(text).ok())
+                .filter(Value::is_object)
+                .collect()
+        })
+    }
+
+    /// The examples as declared, JSON text each.
+    pub(crate) fn example_texts(&self) -> &'static [&'static str] {
+        self.meta.examples
     }
 }
 

@@ -8,6 +8,7 @@
 //! program, an approval runs it again on the one call a human reviewed.
 
 use crate::arguments::{self, ArgumentsError};
+use crate::set::ToolName;
 use crate::spec::ConstraintFailure;
 use crate::{ToolCall, ToolSet, ToolSpec, messages};
 use serde_json::Value;
@@ -24,8 +25,9 @@ pub enum ProblemKind {
     MalformedJson,
     /// The arguments are JSON but do not fit the tool's schema.
     InvalidArguments,
-    /// The tool's declaration is broken (a constraint of its schema cannot be checked):
-    /// no call of it can be verified, so none runs. Not the model's mistake; see
+    /// The tool's declaration is broken (a constraint of its schema cannot be checked, or
+    /// a declared example is not arguments the gate accepts): no call of it can be
+    /// trusted, so none runs. Not the model's mistake; see
     /// [`crate::check_declarations`].
     Misdeclared,
     /// The call has no id, or shares its id with another call of the program: its result
@@ -79,38 +81,62 @@ pub(crate) fn verify_arguments<T: ToolSet>(
         message,
     };
     let spec = T::spec_of(name);
-    // A tool whose constraints cannot be checked refuses every call, whatever it says.
+    // A tool whose constraints cannot be checked, or whose examples the gate refuses,
+    // refuses every call, whatever it says.
     if let Some(why) = spec.declaration_problem() {
         return Err(problem(
             ProblemKind::Misdeclared,
             messages::misdeclared(&call.name, &why),
         ));
     }
-    let invalid = |problems: Vec<String>| {
-        problem(
+    match read_arguments::<T>(name, spec, &call.arguments) {
+        Ok(typed) => Ok(Verified { name, typed }),
+        Err(Refusal::Uncheckable(why)) => Err(problem(
+            ProblemKind::Misdeclared,
+            messages::misdeclared(&call.name, &why),
+        )),
+        Err(Refusal::Malformed(error)) => Err(problem(
+            ProblemKind::MalformedJson,
+            messages::malformed_json(&call.name, &error),
+        )),
+        Err(Refusal::Invalid(problems)) => Err(problem(
             ProblemKind::InvalidArguments,
             messages::invalid_arguments(&call.name, &problems.join("; ")),
-        )
-    };
+        )),
+    }
+}
+
+/// Why [`read_arguments`] refused arguments.
+pub(crate) enum Refusal {
+    /// Not JSON: serde_json's message, without its position.
+    Malformed(String),
+    /// JSON that does not fit: one message per problem, each starting with its JSON path.
+    Invalid(Vec<String>),
+    /// The schema's constraints cannot be checked.
+    Uncheckable(String),
+}
+
+/// The gate's reading of a compiled tool's arguments, its declaration's examples aside:
+/// serde into the typed call (every key it would ignore refused), then the schema's
+/// constraints. What a call and a declared example (`check_examples`) both pass.
+fn read_arguments<T: ToolSet>(
+    name: T::Name,
+    spec: &ToolSpec,
+    arguments: &str,
+) -> Result<T::Call, Refusal> {
     // Models send "" (or whitespace) for a tool without arguments. Trimmed here, once:
     // `arguments::read` and the constraint check take the text as it is.
-    let arguments = match call.arguments.trim() {
+    let arguments = match arguments.trim() {
         "" => "{}",
         text => text,
     };
     match arguments::read::<T>(name, spec, arguments) {
         Ok(typed) => match spec.check_constraints(arguments) {
-            Ok(()) => Ok(Verified { name, typed }),
-            Err(ConstraintFailure::Uncheckable(why)) => Err(problem(
-                ProblemKind::Misdeclared,
-                messages::misdeclared(&call.name, &why),
-            )),
-            Err(ConstraintFailure::Violations(violations)) => Err(invalid(violations)),
+            Ok(()) => Ok(typed),
+            Err(ConstraintFailure::Uncheckable(why)) => Err(Refusal::Uncheckable(why)),
+            Err(ConstraintFailure::Violations(violations)) => Err(Refusal::Invalid(violations)),
         },
-        Err(ArgumentsError::Malformed(error)) => Err(problem(
-            ProblemKind::MalformedJson,
-            messages::malformed_json(&call.name, &error),
-        )),
+        Err(ArgumentsError::Malformed(error)) => Err(Refusal::Malformed(error)),
         Err(ArgumentsError::Invalid(mut problems)) => {
             // Unknown keys refused after serde read the rest: the schema's constraints
             // may be broken too; say everything at once.
@@ -123,9 +149,50 @@ pub(crate) fn verify_arguments<T: ToolSet>(
                     }
                 }
             }
-            Err(invalid(problems))
+            Err(Refusal::Invalid(problems))
         }
     }
+}
+
+/// What is wrong with the examples of `spec`, a tool of the set `T`: each is read as the
+/// gate reads a call's arguments ([`read_arguments`]), so an example passes exactly when
+/// the gate would accept it. `toolset!` gives every spec of its set this check
+/// (`ToolSpec::__in_set`); [`ToolSpec::declaration_problem`] asks it once.
+pub(crate) fn check_examples<T: ToolSet>(spec: &ToolSpec) -> Option<String> {
+    let Some(name) = T::Name::from_name(spec.name()) else {
+        return Some(format!(
+            "its examples cannot be checked: the set `{}` has no tool named `{}`; build the spec \
+             through `toolset!`",
+            T::NAME,
+            spec.name()
+        ));
+    };
+    let problems: Vec<String> = spec
+        .example_texts()
+        .iter()
+        .enumerate()
+        .filter_map(|(index, text)| {
+            let why = match read_arguments::<T>(name, spec, text) {
+                Ok(_) => return None,
+                Err(Refusal::Malformed(error)) => format!("it is not JSON ({error})"),
+                Err(Refusal::Invalid(problems)) => problems.join("; "),
+                Err(Refusal::Uncheckable(why)) => why,
+            };
+            Some(format!(
+                "its `example` {} (`{}`) is refused by the gate: {why}",
+                index + 1,
+                text.trim()
+            ))
+        })
+        .collect();
+    if problems.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}. An example shows the model a call to copy, so it must be one the gate accepts: \
+         fix it in #[tool(example = ...)] to fit the tool's arguments",
+        problems.join("; ")
+    ))
 }
 
 /// Checks the arguments of a call to a runtime tool (one the request offers), whose

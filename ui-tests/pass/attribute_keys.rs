@@ -1,6 +1,7 @@
 #![deny(warnings)]
 //! Every optional key of `#[tool]`: `name`, `title`, `timeout_ms`, `deferred`,
-//! `idempotent`, `preview = path`, and `description` instead of a doc comment.
+//! `idempotent`, `preview = path`, `example` (repeated), and `description` instead of a
+//! doc comment.
 
 use std::time::Duration;
 use toolset::prelude::*;
@@ -18,7 +19,9 @@ fn archive_preview(args: &archive) -> String {
     timeout_ms = 2_000,
     deferred,
     idempotent,
-    preview = archive_preview
+    preview = archive_preview,
+    example = r#"{"id": 7}"#,
+    example = "{\"id\": 8}"
 )]
 pub async fn archive(id: u32) -> String {
     format!("archived {id}")
@@ -65,6 +68,9 @@ pub fn main() {
     assert_eq!(archive.timeout(), Some(Duration::from_millis(2_000)));
     assert!(archive.is_deferred() && archive.is_idempotent() && archive.has_preview());
     assert!(Tools::spec("archive").is_none());
+    let examples: Vec<String> = archive.examples().iter().map(ToString::to_string).collect();
+    assert_eq!(examples, [r#"{"id":7}"#, r#"{"id":8}"#]);
+    assert_eq!(Tools::check_declarations(), Ok(()));
 
     let ping = Tools::spec("ping").expect("declared");
     assert!(!ping.is_deferred() && ping.is_idempotent() && !ping.has_preview());

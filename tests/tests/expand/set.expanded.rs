@@ -80,7 +80,7 @@ pub enum ClockName {
 }
 const _: () = {
     static SPECS: [::toolset::ToolSpec; 1usize] = [
-        ::toolset::ToolSpec::__new(<now as ::toolset::set::Tool>::META),
+        ::toolset::__private::spec_in::<Clock>(<now as ::toolset::set::Tool>::META),
     ];
     const NAMES: [&str; 1usize] = [<now as ::toolset::set::Tool>::NAME];
     static NAME_INDEX: ::toolset::__private::NameIndex<1, 2> = ::toolset::__private::NameIndex::new(

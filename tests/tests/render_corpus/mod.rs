@@ -139,7 +139,12 @@ pub enum Query {
 }
 
 /// Search the desk by free text.
-#[tool(tier = "read_only", title = "Look up")]
+#[tool(
+    tier = "read_only",
+    title = "Look up",
+    example = r#"{"query": "invoices"}"#,
+    example = r#"{"query": "overdue", "limit": 5}"#
+)]
 pub async fn lookup(
     _state: &Desk,
     /// Words to look for.
@@ -223,7 +228,10 @@ pub async fn annotate(
 }
 
 /// Outline a tree of notes.
-#[tool(tier = "read_only")]
+#[tool(
+    tier = "read_only",
+    example = r#"{"root": {"label": "plan", "children": [{"label": "step", "children": []}]}}"#
+)]
 pub async fn outline(
     /// The tree's root.
     root: Node,

@@ -184,6 +184,7 @@ fn types(names: &Names) -> TokenStream {
 fn statics(names: &Names) -> TokenStream {
     let set = names.set;
     let set_name = set.ident.to_string();
+    let set_ident = &set.ident;
     let count = set.entries.len();
     let metas = set.entries.iter().map(|entry| {
         let path = &entry.path;
@@ -204,7 +205,7 @@ fn statics(names: &Names) -> TokenStream {
     });
     quote! {
         static SPECS: [::toolset::ToolSpec; #count] = [
-            #(::toolset::ToolSpec::__new(#metas),)*
+            #(::toolset::__private::spec_in::<#set_ident>(#metas),)*
         ];
         const NAMES: [&str; #count] = [#(#tool_names),*];
         #entries_const

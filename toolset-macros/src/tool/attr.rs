@@ -21,6 +21,8 @@ pub struct ToolAttr {
     /// `escalate = path`: the fn that may raise a call's tier for its arguments.
     pub escalate: Option<syn::Path>,
     pub propose_only: Option<Ident>,
+    /// `example = "..."`, each one written, in order: the only key that may repeat.
+    pub examples: Vec<LitStr>,
     /// The attribute's arguments, to point at when a required key is missing.
     pub args: TokenStream,
     /// The keys unknown keys were probably meant to be (`descripton` → `description`), so
@@ -56,7 +58,7 @@ impl ToolAttr {
     fn parse_key(&mut self, input: ParseStream, cx: &mut Ctxt) -> syn::Result<()> {
         let key: Ident = input.call(syn::ext::IdentExt::parse_any)?;
         let name = key.to_string();
-        if self.seen.iter().any(|seen| *seen == name) {
+        if name != symbol::EXAMPLE && self.seen.iter().any(|seen| *seen == name) {
             cx.error_at(&key, format!("`{name}` is given twice; keep one"));
             skip_value(input)?;
             return Ok(());
@@ -81,6 +83,7 @@ impl ToolAttr {
             symbol::ESCALATE => {
                 self.escalate = Some(parse_value(input, &key, "escalate = my_escalation_fn")?)
             }
+            symbol::EXAMPLE => self.examples.extend(parse_example(input, &key, cx)?),
             _ => {
                 self.meant
                     .extend(toolset_names::closest(&name, KEYS.iter().copied()));
@@ -121,6 +124,29 @@ fn parse_value<T: syn::parse::Parse>(
     }
     input.parse::<Token![=]>()?;
     input.parse()
+}
+
+/// `= "..."` after `example`: the JSON is a string literal (a raw one spares the escapes).
+/// Anything else is recorded in `cx` and skipped, so later keys are still read.
+fn parse_example(input: ParseStream, key: &Ident, cx: &mut Ctxt) -> syn::Result<Option<LitStr>> {
+    const FORM: &str = "example = r#\"{\"query\": \"invoices\"}\"#";
+    if input.peek(Token![=]) && !input.peek2(LitStr) {
+        input.parse::<Token![=]>()?;
+        // Whatever is written up to the next key (a `{...}` is one token tree, commas and
+        // all), so the error underlines all of it.
+        let mut value = TokenStream::new();
+        while !input.is_empty() && !input.peek(Token![,]) {
+            value.extend([input.parse::<proc_macro2::TokenTree>()?]);
+        }
+        cx.error_at(
+            value,
+            format!(
+                "`example` takes the example's JSON object as a string literal: write `{FORM}`"
+            ),
+        );
+        return Ok(None);
+    }
+    parse_value(input, key, FORM).map(Some)
 }
 
 /// A flag is written bare (`deferred`) or with a bool (`deferred = false`).
@@ -185,12 +211,13 @@ mod tests {
             idempotent = true,
             preview = p,
             escalate = e,
-            propose_only = false
+            propose_only = false,
+            example = "{}"
         ));
         assert_eq!(errors, 0);
         assert!(attr.tier.is_some() && attr.description.is_some() && attr.name.is_some());
         assert!(attr.title.is_some() && attr.timeout_ms.is_some() && attr.preview.is_some());
-        assert!(attr.escalate.is_some());
+        assert!(attr.escalate.is_some() && attr.examples.len() == 1);
         assert!(attr.deferred.is_some() && attr.idempotent.is_some());
         assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
     }
@@ -210,6 +237,17 @@ mod tests {
     fn a_repeated_key_is_an_error() {
         let (_, errors) = parsed(quote!(tier = "read_only", tier = "reversible"));
         assert_eq!(errors, 1);
+    }
+
+    #[test]
+    fn example_may_be_repeated() {
+        let (attr, errors) = parsed(quote!(
+            tier = "read_only",
+            example = r#"{"a": 1}"#,
+            example = r#"{"a": 2}"#
+        ));
+        assert_eq!(errors, 0);
+        assert_eq!(attr.examples.len(), 2);
     }
 
     #[test]

@@ -408,6 +408,10 @@ fn tool_impl(
     if let Some(output_schema) = output_schema {
         keys.push(quote!(.output_schema(#output_schema)));
     }
+    if !tool.examples.is_empty() {
+        let examples = &tool.examples;
+        keys.push(quote!(.examples(&[#(#examples),*])));
+    }
     let preview = tool.preview.as_ref().map(|path| {
         quote_spanned! {path.span()=>
             fn preview(args: &<Self as ::toolset::set::Tool>::Args) -> ::std::option::Option<::std::string::String> {

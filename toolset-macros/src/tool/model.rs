@@ -23,6 +23,8 @@ pub struct Tool {
     pub preview: Option<Path>,
     /// The fn from the typed arguments to an `Option<toolset::Escalation>`.
     pub escalate: Option<Path>,
+    /// `example = "..."`, each a JSON object's text as written.
+    pub examples: Vec<String>,
     pub kind: Kind,
 }
 

@@ -100,6 +100,7 @@ pub fn tool(
         idempotent: attr.idempotent.is_some(),
         preview: attr.preview.clone(),
         escalate: escalate(attr, tier, cx),
+        examples: examples(attr, cx)?,
         kind: kind?,
     })
 }
@@ -118,6 +119,48 @@ fn escalate(attr: &ToolAttr, tier: Option<Tier>, cx: &mut Ctxt) -> Option<syn::P
         );
     }
     Some(path.clone())
+}
+
+/// Each `example = "..."` is a JSON object: the arguments a model would send. Whether the
+/// tool's types accept it is known only to the set (`toolset::check_declarations`).
+fn examples(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Vec<String>> {
+    let errors_before = cx.error_count();
+    let mut examples = Vec::new();
+    for example in &attr.examples {
+        let text = example.value();
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Object(_)) => examples.push(text),
+            Ok(other) => cx.error_at(
+                example,
+                format!(
+                    "an example is the arguments a model sends, which are a JSON object, but this is {}: \
+                     write the arguments by name, e.g. `example = r#\"{{\"query\": \"invoices\"}}\"#` \
+                     (`{{}}` for a tool without arguments)",
+                    json_kind(&other)
+                ),
+            ),
+            Err(error) => cx.error_at(
+                example,
+                format!(
+                    "this example is not JSON ({error}): write the arguments as a JSON object, keys in \
+                     double quotes, e.g. `example = r#\"{{\"query\": \"invoices\"}}\"#`"
+                ),
+            ),
+        }
+    }
+    (cx.error_count() == errors_before).then_some(examples)
+}
+
+/// "an array", "a string", … for messages.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "`null`",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 /// `tier = "..."` names a tier. `None` when it is missing (reported later, with the

@@ -258,6 +258,21 @@ pub(crate) fn consumer_schema(canonical: &Value) -> Value {
     schema
 }
 
+/// The schema of a structured result (`Json<T>`) as a JSON Schema consumer reads it (MCP's
+/// `outputSchema`, OpenAI Responses' `output_schema`): the canonical schema without
+/// `$schema`, with numeric bounds, only standard formats, the root's keywords in order.
+/// Its root is left as it is: whether a consumer takes a non-object root is its own rule.
+pub(crate) fn result_schema(canonical: &Value) -> Value {
+    let mut schema = canonical.clone();
+    if let Value::Object(map) = &mut schema {
+        map.shift_remove("$schema");
+    }
+    add_integer_bounds(&mut schema);
+    keep_standard_formats(&mut schema);
+    order_root(&mut schema);
+    schema
+}
+
 /// The canonical schema with numeric bounds and an object root, its formats untouched:
 /// where a consumer with a format list of its own (Gemini) starts.
 pub(crate) fn bounded_schema(canonical: &Value) -> Value {

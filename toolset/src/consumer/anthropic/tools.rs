@@ -1,4 +1,5 @@
-//! Rendering a tool for the Anthropic Messages API: `{"name","description","input_schema"}`.
+//! Rendering a tool for the Anthropic Messages API:
+//! `{"name","description","input_schema","input_examples"?}`.
 //!
 //! Anthropic takes JSON Schema 2020-12 with `$defs`/`$ref`, so `input_schema` is the
 //! canonical schema with integer bounds and an object root (Anthropic rejects a root
@@ -14,5 +15,9 @@ pub fn tool(spec: &ToolSpec) -> Value {
     tool.insert("name".into(), spec.name().into());
     tool.insert("description".into(), spec.description().into());
     tool.insert("input_schema".into(), consumer_schema(spec.input_schema()));
+    let examples = spec.examples();
+    if !examples.is_empty() {
+        tool.insert("input_examples".into(), examples.to_vec().into());
+    }
     tool.into()
 }

@@ -24,9 +24,7 @@
 //!   own state, so it says `openWorldHint: false`, where MCP's default would claim an
 //!   open world.
 
-use crate::consumer::schema_adapt::{
-    add_integer_bounds, consumer_schema, keep_standard_formats, order_root,
-};
+use crate::consumer::schema_adapt::{consumer_schema, result_schema};
 use crate::{Tier, ToolSpec};
 use serde_json::{Map, Value};
 
@@ -58,15 +56,7 @@ fn output_schema(spec: &ToolSpec) -> Option<Value> {
     if !lists_output_schema(spec) {
         return None;
     }
-    let schema = spec.output_schema()?;
-    let mut schema = schema.clone();
-    if let Value::Object(map) = &mut schema {
-        map.shift_remove("$schema");
-    }
-    add_integer_bounds(&mut schema);
-    keep_standard_formats(&mut schema);
-    order_root(&mut schema);
-    Some(schema)
+    spec.output_schema().map(result_schema)
 }
 
 /// The MCP `ToolAnnotations` of a tool.

@@ -1,14 +1,22 @@
 //! Rendering a tool for the OpenAI Responses API:
-//! `{"type":"function","name","description","parameters","strict"}`.
+//! `{"type":"function","name","description","parameters","strict","output_schema"?}`.
 //!
 //! The Responses API treats a function as strict unless told otherwise, so `strict` is
 //! always written: `true` with the strict form of the schema when the tool's arguments
 //! can be expressed in strict mode's subset (see
 //! [`openai_strict`](crate::consumer::openai_strict)), `false` with the plain schema
 //! (canonical, integer bounds added, object root) otherwise.
+//!
+//! `output_schema` ("the JSON value encoded in string outputs", the SDK's
+//! `FunctionToolParam`) is written for a tool returning `Json<T>`, whose output text is
+//! that JSON: `T`'s schema as MCP's `outputSchema` has it, but for any root (an array or a
+//! scalar too; MCP alone needs an object). `strict` is about the arguments the model
+//! writes, not about the output, so the schema is not put in strict form. (Chat
+//! Completions' function has no such field, so its tools carry none.)
 
 use crate::ToolSpec;
 use crate::consumer::openai_strict::parameters;
+use crate::consumer::schema_adapt::result_schema;
 use serde_json::{Map, Value};
 
 /// A tool as a Responses API `tools` entry.
@@ -20,5 +28,8 @@ pub fn tool(spec: &ToolSpec) -> Value {
     tool.insert("description".into(), spec.description().into());
     tool.insert("parameters".into(), parameters);
     tool.insert("strict".into(), strict.into());
+    if let Some(output) = spec.output_schema() {
+        tool.insert("output_schema".into(), result_schema(output));
+    }
     tool.into()
 }
