@@ -264,3 +264,55 @@ fn a_spec_built_outside_a_set_cannot_check_its_examples_and_says_so() {
     let why = spec.declaration_problem().expect("unchecked examples");
     assert!(why.contains("list the tool in `toolset!`"), "{why}");
 }
+
+/// A runtime tool's examples (`DynamicTool::example`) are checked at registration as the
+/// gate checks a call: one the input schema refuses, or that is not an object, refuses the
+/// tool, naming the example and why; good ones are rendered as Anthropic's
+/// `input_examples`, as a compiled tool's are.
+#[test]
+fn a_runtime_tool_s_examples_are_checked_at_registration_and_rendered() {
+    use toolset::{DynamicTool, Tier, ToolContext};
+    let schema = json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 7}},
+        "required": ["city"],
+        "additionalProperties": false
+    });
+    let weather = |examples: Vec<serde_json::Value>| {
+        examples.into_iter().fold(
+            DynamicTool::new("weather", Tier::ReadOnly, "The forecast for a city.")
+                .input_schema(schema.clone())
+                .handler(|_args: serde_json::Value, _ctx: &ToolContext| async move { "sunny" }),
+            DynamicTool::example,
+        )
+    };
+    let good = vec![
+        json!({"city": "Oslo"}),
+        json!({"city": "Lisbon", "days": 3}),
+    ];
+    let toolbox = GoodExamples::toolbox()
+        .with(weather(good.clone()))
+        .expect("good examples register");
+    let tool = toolbox.runtime_tool("weather").expect("registered");
+    assert_eq!(tool.spec().examples(), good.as_slice());
+    let rendered = tool_value(tool.spec(), Format::Anthropic);
+    assert_eq!(rendered["input_examples"], json!(good));
+    assert!(
+        tool_value(tool.spec(), Format::OpenAiResponses)
+            .get("input_examples")
+            .is_none()
+    );
+    for (bad, why) in [
+        (json!({"city": 42}), "/city"),
+        (json!({"city": "Oslo", "days": 30}), "/days"),
+        (json!({"town": "Oslo"}), "city"),
+        (json!(["Oslo"]), "expected an object"),
+    ] {
+        let error = GoodExamples::toolbox()
+            .with(weather(vec![json!({"city": "Oslo"}), bad.clone()]))
+            .expect_err("a bad example refuses the tool");
+        let text = error.to_string();
+        assert!(text.contains("example 2"), "{bad}: {text}");
+        assert!(text.contains(why), "{bad}: {text}");
+    }
+}

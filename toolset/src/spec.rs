@@ -223,7 +223,8 @@ impl ToolSpec {
             output_schema: OnceLock::from(tool.output_schema),
             // Every argument of a runtime tool is checked by the validator alone.
             constrained: OnceLock::from(true),
-            examples: OnceLock::new(),
+            // Checked by registration, as the gate checks a call (`toolbox/register.rs`).
+            examples: OnceLock::from(tool.examples),
             example_check: examples_unchecked,
             example_problem: OnceLock::new(),
             #[cfg(feature = "constraints")]
@@ -419,8 +420,8 @@ impl ToolSpec {
     }
 
     /// Example arguments, one per `#[tool(example = r#"{...}"#)]` in declared order: JSON
-    /// objects as a model would send them. Empty for a tool without examples (a runtime
-    /// tool has none).
+    /// objects as a model would send them. Empty for a tool without examples. A runtime
+    /// tool's are its `DynamicTool::example`s, checked at registration.
     ///
     /// `#[tool]` checks at compile time that each is a JSON object; that each is arguments
     /// the gate accepts (schema, serde, unknown keys) is checked at run time, like a call:
@@ -455,6 +456,8 @@ pub(crate) struct RuntimeSpec {
     pub(crate) tier: Tier,
     pub(crate) input_schema: Value,
     pub(crate) output_schema: Option<Value>,
+    /// Example arguments, checked by registration.
+    pub(crate) examples: Vec<Value>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) has_preview: bool,
     pub(crate) idempotent: bool,

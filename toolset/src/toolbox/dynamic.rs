@@ -274,6 +274,7 @@ pub struct DynamicTool {
     pub(crate) title: Option<String>,
     pub(crate) input_schema: Option<Value>,
     pub(crate) output_schema: Option<Value>,
+    pub(crate) examples: Vec<Value>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
@@ -292,6 +293,7 @@ impl DynamicTool {
             title: None,
             input_schema: None,
             output_schema: None,
+            examples: Vec::new(),
             timeout: None,
             idempotent: false,
             propose_only: false,
@@ -311,6 +313,15 @@ impl DynamicTool {
     /// The JSON Schema of the structured result, when the handler returns one.
     pub fn output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
+        self
+    }
+
+    /// Example arguments, as a model would send them (call it once per example): rendered
+    /// as Anthropic's `input_examples`, as `#[tool(example = ...)]` is for a compiled tool.
+    /// Registration checks each as the gate checks a call (a JSON object the input schema
+    /// accepts) and refuses the tool for one it would refuse.
+    pub fn example(mut self, arguments: Value) -> Self {
+        self.examples.push(arguments);
         self
     }
 

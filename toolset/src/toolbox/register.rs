@@ -182,6 +182,7 @@ pub(crate) fn register(
         tier: tool.tier,
         input_schema,
         output_schema: tool.output_schema,
+        examples: tool.examples,
         timeout_ms,
         has_preview: tool.preview.is_some(),
         idempotent: tool.idempotent,
@@ -196,6 +197,18 @@ pub(crate) fn register(
             "the gate's validator cannot compile the input schema: {why}"
         ));
     }
+    // Each example is checked as the gate checks a call: an object the validator accepts.
+    if messages.is_empty() {
+        for (position, example) in spec.examples().iter().enumerate() {
+            if let Some(why) = example_problem(&spec, example) {
+                messages.push(format!(
+                    "its example {} ({}) is refused by the gate: {why}; fix or remove it",
+                    position + 1,
+                    crate::arguments::shortened(&example.to_string()),
+                ));
+            }
+        }
+    }
     if !messages.is_empty() {
         return Err(messages
             .into_iter()
@@ -206,6 +219,31 @@ pub(crate) fn register(
             .collect());
     }
     Ok(RuntimeTool::new(spec, tool.handler, tool.preview))
+}
+
+/// Why the gate would refuse `example` as a call's arguments, if it would: not an object,
+/// or a violation of the input schema. Without the `constraints` feature nothing can check
+/// it, so it is refused (fail closed).
+fn example_problem(spec: &ToolSpec, example: &Value) -> Option<String> {
+    if !example.is_object() {
+        return Some(crate::messages::not_an_object(
+            &crate::arguments::pointer(&[]),
+            &crate::arguments::got(example),
+        ));
+    }
+    if !cfg!(feature = "constraints") {
+        return Some(
+            "nothing can check a runtime tool's example without the `constraints` feature; \
+             enable it or remove the example"
+                .to_owned(),
+        );
+    }
+    let problems: Vec<String> = spec
+        .schema_problems(example)
+        .into_iter()
+        .map(|(_, message)| message)
+        .collect();
+    (!problems.is_empty()).then(|| problems.join("; "))
 }
 
 /// What is wrong with `schema` as a tool's `which` schema: not an object, not of an
