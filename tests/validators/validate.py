@@ -10,7 +10,10 @@ standard's reference implementation:
   inputSchema/outputSchema, Gemini parametersJsonSchema) is valid against the 2020-12
   meta-schema (Draft202012Validator.check_schema);
 - openai: each Chat Completions / Responses tool validates as the SDK's
-  ChatCompletionFunctionToolParam / FunctionToolParam, and a `strict: true` schema is a
+  ChatCompletionFunctionToolParam / FunctionToolParam (a Responses `namespace` entry, a
+  toolbox namespace's, as NamespaceToolParam and each of its tools as its ToolFunction,
+  their keys exactly the SDK types' since a TypedDict ignores keys it does not know and
+  pydantic does not iterate an Iterable's items), and a `strict: true` schema is a
   fixed point of the SDK's own strict-schema helper (`_ensure_strict_json_schema`, what
   `openai.pydantic_function_tool` runs): the helper adds what strict mode requires
   (`additionalProperties: false`, every property required, no `$ref` siblings), so a
@@ -39,7 +42,8 @@ import pydantic
 from google.genai import types as genai
 from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat import ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionToolParam
+from openai.types.responses import FunctionToolParam, NamespaceToolParam
+from openai.types.responses.namespace_tool_param import ToolFunction as NamespaceFunction
 
 GEMINI_PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -78,10 +82,59 @@ def check_openai_chat(tool):
         check_strict(tool["function"]["parameters"])
 
 
+NAMESPACE = pydantic.TypeAdapter(NamespaceToolParam)
+NAMESPACE_FUNCTION = pydantic.TypeAdapter(NamespaceFunction)
+
+
+def exact_keys(value, typed_dict, required, where):
+    """`value` has every key of `required` and no key `typed_dict` lacks (the SDK's
+    `from __future__ import annotations` leaves `__required_keys__` empty, so the
+    required keys are given)."""
+    known = typed_dict.__required_keys__ | typed_dict.__optional_keys__
+    unknown = set(value) - known
+    missing = set(required) - set(value)
+    if unknown or missing:
+        raise ValueError(
+            f"{where}: keys {sorted(unknown)} are not {typed_dict.__name__}'s, "
+            f"{sorted(missing)} missing"
+        )
+
+
+def check_namespace(entry):
+    NAMESPACE.validate_python(entry, strict=True)
+    exact_keys(entry, NamespaceToolParam, {"type", "name", "description", "tools"}, "namespace")
+    tools = entry["tools"]
+    if not isinstance(tools, list) or not tools:
+        raise ValueError("namespace: tools is not a non-empty array")
+    for index, tool in enumerate(tools):
+        NAMESPACE_FUNCTION.validate_python(tool, strict=True)
+        exact_keys(tool, NamespaceFunction, {"type", "name"}, f"tools[{index}]")
+        if tool.get("strict") is True:
+            check_strict(tool["parameters"])
+
+
 def check_openai_responses(tool):
+    if isinstance(tool, dict) and tool.get("type") == "namespace":
+        check_namespace(tool)
+        return
     RESPONSES.validate_python(tool, strict=True)
     if tool.get("strict") is True:
         check_strict(tool["parameters"])
+
+
+# Namespace entries the Responses check must reject: no description, a tool without a
+# name, a key no SDK type has, an empty namespace.
+BAD_NAMESPACES = [
+    {"type": "namespace", "name": "fix", "tools": [{"type": "function", "name": "echo"}]},
+    {"type": "namespace", "name": "fix", "description": "d", "tools": [{"type": "function"}]},
+    {
+        "type": "namespace",
+        "name": "fix",
+        "description": "d",
+        "tools": [{"type": "function", "name": "echo", "namespace": "fix"}],
+    },
+    {"type": "namespace", "name": "fix", "description": "d", "tools": []},
+]
 
 
 def gemini_rules(schema, path):
@@ -131,7 +184,8 @@ def json_schemas(format_, tool):
     """Every JSON Schema a tool of `format_` holds."""
     found = {
         "openai_chat": [tool.get("function", {}).get("parameters")],
-        "openai_responses": [tool.get("parameters")],
+        "openai_responses": [tool.get("parameters")]
+        + [inner.get("parameters") for inner in tool.get("tools") or [] if isinstance(inner, dict)],
         "anthropic": [tool.get("input_schema")],
         "gemini": [tool.get("parametersJsonSchema")],
         "mcp": [tool.get("inputSchema"), tool.get("outputSchema")],
@@ -206,6 +260,10 @@ def main():
     for name, _, make_check, (format_, sample) in VALIDATORS:
         if problem_of(make_check(format_), sample) is None:
             print(f"{name} self-check: accepted a bad {format_} tool: {json.dumps(sample)}")
+            sys.exit(2)
+    for sample in BAD_NAMESPACES:
+        if problem_of(check_openai_responses, sample) is None:
+            print(f"openai self-check: accepted a bad namespace: {json.dumps(sample)}")
             sys.exit(2)
     # A Gemini declaration also fails on a non-standard type.
     if problem_of(check_gemini, {"name": "x", "parameters": {"type": "uint8"}}) is None:

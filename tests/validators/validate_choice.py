@@ -15,7 +15,10 @@ formats that have one. Each validator is the provider SDK's own type:
 - openai (Responses): the same with the Responses `tool_choice` union
   (`openai.types.responses.response_create_params.ToolChoice`) and its
   ToolChoiceAllowedParam, each allowed tool a ToolChoiceFunctionParam, `{"type":
-  "function", "name": ...}`, or the `{"type": "tool_search"}` of the list's search;
+  "function", "name": ...}`, or the `{"type": "tool_search"}` of the list's search, or a
+  toolbox namespace's `{"type": "namespace", "name": ..., "tools": [<function>, ...]}`
+  (the SDK types an allowed tool as any object; this holds the namespace to the stripped
+  definition toolset renders, each of its tools a ToolChoiceFunctionParam);
 - google-genai: types.ToolConfig (extra keys forbidden), its keys in the wire's camelCase
   (each field's alias), the mode spelled as the enum spells it (the SDK reads it case-
   insensitively, the API does not promise to), and `allowedFunctionNames` only with mode
@@ -99,8 +102,26 @@ def check_openai_responses(choice):
     for index, tool in enumerate(choice["tools"]):
         if tool == {"type": "tool_search"}:
             continue
+        if isinstance(tool, dict) and tool.get("type") == "namespace":
+            check_namespace_choice(tool, f"tools[{index}]")
+            continue
         RESPONSES_TOOL.validate_python(tool, strict=True)
         exact_keys(tool, ToolChoiceFunctionParam, f"tools[{index}]")
+
+
+def check_namespace_choice(entry, where):
+    """A namespace's permitted tools: `{"type": "namespace", "name", "tools"}`, each tool a
+    ToolChoiceFunctionParam by its name inside the namespace."""
+    if set(entry) != {"type", "name", "tools"}:
+        raise ValueError(f"{where}: keys {sorted(entry)} are not type, name and tools")
+    if not isinstance(entry["name"], str) or not entry["name"]:
+        raise ValueError(f"{where}: the namespace has no name")
+    tools = entry["tools"]
+    if not isinstance(tools, list) or not tools:
+        raise ValueError(f"{where}: tools is not a non-empty array")
+    for index, tool in enumerate(tools):
+        RESPONSES_TOOL.validate_python(tool, strict=True)
+        exact_keys(tool, ToolChoiceFunctionParam, f"{where}.tools[{index}]")
 
 
 def check_aliases(value, model, where):
@@ -170,6 +191,15 @@ VALIDATORS = [
             },
             {"type": "allowed_tools", "mode": "sometimes", "tools": [{"type": "function", "name": "a"}]},
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "function": {"name": "a"}}]},
+            # A namespace naming no tool, or its tools in Chat's shape.
+            {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "namespace", "name": "fix", "tools": []}]},
+            {
+                "type": "allowed_tools",
+                "mode": "auto",
+                "tools": [
+                    {"type": "namespace", "name": "fix", "tools": [{"type": "function", "function": {"name": "a"}}]}
+                ],
+            },
         ],
     ),
     (
