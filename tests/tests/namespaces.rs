@@ -437,3 +437,130 @@ async fn activated_at_off_a_namespaced_tool_is_listed_flat_after_its_namespace()
     );
     assert!(request.offered().contains(&"fix_echo"));
 }
+
+/// The local names a Responses list or tool choice names, in order: a function by its
+/// name, a namespace's tools as `label_tool`; the search entry left out.
+fn flattened(entries: &[Value]) -> Vec<String> {
+    let mut names = Vec::new();
+    for entry in entries {
+        match entry["type"].as_str() {
+            Some("namespace") => {
+                let label = entry["name"].as_str().expect("a namespace name");
+                for tool in entry["tools"].as_array().expect("its tools") {
+                    let name = tool["name"].as_str().expect("a name");
+                    names.push(format!("{label}_{name}"));
+                }
+            }
+            Some("tool_search") => {}
+            _ => names.push(entry["name"].as_str().expect("a name").to_owned()),
+        }
+    }
+    names
+}
+
+fn choice_names(choice: &Value) -> Vec<String> {
+    match choice {
+        Value::String(_) => Vec::new(),
+        choice => flattened(choice["tools"].as_array().expect("allowed tools")),
+    }
+}
+
+/// Over every placement of three of the namespace's tools (offered, deferred, hidden,
+/// denied), two autonomies, both searches, activations and history: the Responses list
+/// declares what `declared` says, a namespace at most once, and the tool choice (of the
+/// composed list and of the fixed one) names exactly what the gate permits.
+#[tokio::test]
+async fn what_the_responses_list_and_choice_name_inside_a_namespace_is_what_the_gate_permits() {
+    use toolset::ToolSearch;
+    use toolset::search::Ranking;
+    let toolbox = toolbox().await;
+    let mut candidates: Vec<String> = toolbox
+        .runtime_tools()
+        .iter()
+        .map(|tool| tool.spec().name().to_owned())
+        .collect();
+    candidates.push("write_line".to_owned());
+    let picked = ["fix_echo", "fix_fail", "fix_hang"];
+    let mut checked = 0;
+    for placement in 0..4u32.pow(3) {
+        let policy_for = |autonomy| {
+            let mut policy = Host::policy(autonomy);
+            for (at, name) in picked.iter().enumerate() {
+                policy = match placement / 4u32.pow(at as u32) % 4 {
+                    0 => policy,
+                    1 => policy.defer_runtime(*name),
+                    2 => policy.hide_runtime(*name),
+                    _ => policy.deny_runtime(*name),
+                };
+            }
+            policy
+        };
+        for autonomy in [Autonomy::Off, Autonomy::ReadOnly] {
+            let policy = policy_for(autonomy);
+            for search in [
+                ToolSearch::Local(Ranking::Bm25),
+                ToolSearch::Hosted(Ranking::Bm25),
+            ] {
+                for activated in [&[][..], &["fix_echo"][..], &["fix_echo", "fix_fail"][..]] {
+                    let mut activations = Activations::new();
+                    for name in activated {
+                        activations.activate(*name);
+                    }
+                    for history in [&[][..], &["fix_fail", "gone"][..]] {
+                        let request = toolbox
+                            .request(&policy)
+                            .expect("the policy's names are the toolbox's")
+                            .format(Format::OpenAiResponses)
+                            .search(search)
+                            .activated(&activations)
+                            .history(history.iter().copied());
+                        let context = format!(
+                            "placement {placement}, {autonomy:?}, {search:?}, activated {activated:?}, history {history:?}"
+                        );
+                        let offered: Vec<String> = request
+                            .offered()
+                            .into_iter()
+                            .filter(|name| *name != "tool_search")
+                            .map(str::to_owned)
+                            .collect();
+                        let list = list(&request);
+                        let declared: Vec<String> = request
+                            .declared()
+                            .into_iter()
+                            .filter(|name| name != "tool_search")
+                            .collect();
+                        assert_eq!(flattened(&list), declared, "{context}");
+                        let namespaces = list.iter().filter(|entry| entry["type"] == "namespace");
+                        assert!(namespaces.count() <= 1, "{context}");
+                        let choice = request.tool_choice().expect("a choice");
+                        assert_eq!(choice_names(&choice), offered, "{context}: {choice}");
+                        let fixed = request.fixed_tools().expect("a fixed list");
+                        // The fixed list's choice is in the fixed list's order.
+                        let mut fixed_names = choice_names(&fixed.tool_choice);
+                        fixed_names.sort();
+                        let mut sorted = offered.clone();
+                        sorted.sort();
+                        assert_eq!(fixed_names, sorted, "{context}");
+                        let fixed_list: Vec<Value> =
+                            serde_json::from_str(&fixed.tools).expect("a JSON list");
+                        let namespaces = fixed_list
+                            .iter()
+                            .filter(|entry| entry["type"] == "namespace");
+                        assert!(namespaces.count() <= 1, "{context}");
+                        for name in &candidates {
+                            let arguments = if name == "write_line" {
+                                r#"{"line":"x"}"#
+                            } else {
+                                r#"{"text":"x"}"#
+                            };
+                            let gated = request.gate([ToolCall::new("1", name, arguments)]);
+                            assert_eq!(gated.is_ok(), offered.contains(name), "{context}: {name}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 64 * 2 * 2 * 3 * 2);
+}
