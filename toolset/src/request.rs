@@ -22,7 +22,11 @@
 //!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
-//! in the set's render cache: composing a list does no schema work.
+//! in the set's render cache: composing a list does no schema work. In OpenAI Responses a
+//! toolbox namespace's tools in the offered section are wrapped in one `namespace` entry
+//! (its opening bytes rendered once per namespace, each tool's fragment named without
+//! `label_`); the later sections list a namespace's tools flat, so nothing before them moves
+//! (see `Request::namespaces`).
 //!
 //! Where the provider has a tool choice naming what may be called (OpenAI Chat and
 //! Responses, Gemini), the request renders it from the layout the gate reads

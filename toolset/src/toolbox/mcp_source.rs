@@ -16,7 +16,9 @@
 //! `apply` as any tool's), and over stdio a line that is not JSON-RPC fails the calls
 //! waiting for an answer at once (`mcp_stdio.rs`).
 //! `notifications/tools/list_changed` re-lists the tools: a tool that vanished is unknown
-//! to the next request's gate.
+//! to the next request's gate. The namespace has a description (the server's words from
+//! its `initialize` answer, or the host's, [`McpTools::describe`]), which OpenAI Responses
+//! shows on the namespace's one `namespace` entry.
 
 use super::dynamic::{DynamicHandler, DynamicTool};
 use super::local_name::local_name;
@@ -739,10 +741,11 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
 impl<T: ToolSet> Toolbox<T> {
     /// The toolbox with an MCP server's tools, each named `label_tool` (shortened where
     /// that would be too long or invalid for a provider: [`McpTools::renamed`] lists
-    /// those), listed now and re-listed on every `tools/list_changed`. `Err` lists every
-    /// tool registration refused (a schema the gate cannot check, a label so long that no
-    /// name fits, ..), and a label already used or whose `label_` prefix a tool of the
-    /// toolbox has.
+    /// those), listed now and re-listed on every `tools/list_changed`. OpenAI Responses
+    /// lists them as one `namespace` entry described by [`McpTools::description`]. `Err`
+    /// lists every tool registration refused (a schema the gate cannot check, a label so
+    /// long that no name fits, ..), a label already used or whose `label_` prefix a tool of
+    /// the toolbox has, and an empty description ([`McpTools::describe`]).
     pub fn with_namespace(mut self, tools: McpTools) -> Result<Self, RegistrationError> {
         let label = tools.shared.label.clone();
         let prefix = format!("{label}_");
