@@ -28,6 +28,7 @@ const VALID: &[&str] = &[
     "openai_chat_text_only.json",
     "openai_chat_malformed_arguments.json",
     "openai_responses.json",
+    "openai_responses_namespace.json",
     "anthropic.json",
     "gemini.json",
     "gemini_content.json",

@@ -379,3 +379,142 @@ fn every_choice_validator_rejects_a_broken_choice() {
         assert!(verdict.output.contains(line), "{line}\n{}", verdict.output);
     }
 }
+
+// A toolbox namespace (an MCP server's tools, feature `mcp-client`) as OpenAI Responses
+// lists it: one `namespace` entry, judged as the SDK's NamespaceToolParam, in the
+// composed list, the fixed list (its deferred tools marked inside it) and the local
+// search's `tool_search_output`; and the tool choices naming its permitted tools.
+
+#[cfg(feature = "mcp-client")]
+mod namespaces {
+    use super::{Verdict, choice_python, python};
+    use serde_json::{Map, Value, json};
+    use toolset::consumer::{Format, openai_responses};
+    use toolset::prelude::*;
+    use toolset::toolbox::McpTools;
+    use toolset::{Activations, Autonomy, Policy, Tier, ToolCall, ToolContext, Toolbox};
+    use toolset_tests::InboxTools;
+
+    async fn toolbox() -> Toolbox<InboxTools> {
+        let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_mcp"));
+        let tools = McpTools::connect_stdio("fix", command)
+            .await
+            .expect("the fixture server starts")
+            .tier(|_| Tier::ReadOnly);
+        InboxTools::toolbox()
+            .with_namespace(tools)
+            .expect("the fixture's tools register")
+    }
+
+    fn entries(list: &str) -> Vec<Value> {
+        match serde_json::from_str(list) {
+            Ok(Value::Array(entries)) => entries,
+            other => panic!("not a JSON list: {other:?}"),
+        }
+    }
+
+    /// Every Responses list entry and tool choice the namespace gives, under a plain
+    /// policy and one deferring two of its tools, before and after an activation.
+    async fn rendered() -> (Map<String, Value>, Map<String, Value>) {
+        let toolbox = toolbox().await;
+        let plain = Policy::<InboxTools>::new(Autonomy::Reversible);
+        let deferring = plain
+            .clone()
+            .defer_runtime("fix_echo")
+            .defer_runtime("fix_fail");
+        let mut activated = Activations::new();
+        activated.activate("fix_echo");
+        let mut tools = Vec::new();
+        let mut choices = Vec::new();
+        for policy in [&plain, &deferring] {
+            for activations in [&Activations::new(), &activated] {
+                let request = toolbox
+                    .request(policy)
+                    .expect("the policy's names are the toolbox's")
+                    .format(Format::OpenAiResponses)
+                    .activated(activations);
+                tools.extend(entries(&request.tool_list()));
+                choices.push(request.tool_choice().expect("Responses has a choice"));
+                let fixed = request.fixed_tools().expect("Responses has a fixed list");
+                tools.extend(entries(&fixed.tools));
+                choices.push(fixed.tool_choice);
+            }
+        }
+        let search = toolbox
+            .request(&deferring)
+            .expect("valid")
+            .format(Format::OpenAiResponses)
+            .gate([ToolCall::new("s", "tool_search", r#"{"query":"echo"}"#)])
+            .expect("the search is answered");
+        let report = InboxTools::apply(
+            &mut toolset_tests::Inbox::default(),
+            &ToolContext::default(),
+            search,
+        )
+        .await;
+        let output = openai_responses::results(&report.results());
+        tools.extend(output[0]["tools"].as_array().cloned().unwrap_or_default());
+        // The search entry is not a function; validate.py judges functions and namespaces.
+        tools.retain(|tool| tool["type"] != "tool_search");
+        tools.dedup();
+        choices.dedup();
+        let text = Value::Array(tools.clone()).to_string();
+        assert!(text.contains(r#""type":"namespace""#), "{text}");
+        assert!(text.contains(r#""defer_loading":true"#), "{text}");
+        let choice_text = Value::Array(choices.clone()).to_string();
+        assert!(
+            choice_text.contains(r#""type":"namespace""#),
+            "{choice_text}"
+        );
+        let mut by_format = Map::new();
+        by_format.insert("openai_responses".into(), Value::Array(tools));
+        let mut choice_by_format = Map::new();
+        choice_by_format.insert("openai_responses".into(), Value::Array(choices));
+        (by_format, choice_by_format)
+    }
+
+    fn passed(verdict: &Verdict, validator: &str) {
+        assert_eq!(verdict.code, Some(0), "{}", verdict.output);
+        assert!(
+            verdict.output.contains(validator),
+            "{validator} judged nothing\n{}",
+            verdict.output
+        );
+    }
+
+    #[tokio::test]
+    async fn the_sdk_types_accept_every_namespace_entry_and_choice_rendered() {
+        let (tools, choices) = rendered().await;
+        passed(
+            &python(&tools, "namespaces-python.json"),
+            "openai verdict: ",
+        );
+        passed(
+            &choice_python(&choices, "namespace-choices-python.json"),
+            "openai choice verdict: ",
+        );
+    }
+
+    #[tokio::test]
+    async fn a_namespace_entry_without_its_description_is_rejected() {
+        let (tools, _) = rendered().await;
+        let mut broken = tools["openai_responses"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|tool| tool["type"] == "namespace"))
+            .cloned()
+            .expect("a namespace entry");
+        broken
+            .as_object_mut()
+            .expect("an object")
+            .remove("description");
+        let mut rendered = Map::new();
+        rendered.insert("openai_responses".into(), json!([broken]));
+        let verdict = python(&rendered, "broken-namespace-python.json");
+        assert_eq!(verdict.code, Some(1), "{}", verdict.output);
+        assert!(
+            verdict.output.contains("openai: openai_responses fix: "),
+            "{}",
+            verdict.output
+        );
+    }
+}

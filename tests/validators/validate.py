@@ -11,7 +11,11 @@ standard's reference implementation:
   meta-schema (Draft202012Validator.check_schema);
 - openai: each Chat Completions / Responses tool validates as the SDK's
   ChatCompletionFunctionToolParam (its `function` as FunctionDefinition) /
-  FunctionToolParam, a Responses `output_schema` included, extra keys forbidden; and a `strict: true` schema is a
+  FunctionToolParam, a Responses `output_schema` included, extra keys forbidden (a
+  Responses `namespace` entry, a toolbox namespace's, as NamespaceToolParam and each of
+  its tools as its ToolFunction, their keys exactly the SDK types' since a TypedDict
+  ignores keys it does not know and pydantic does not iterate an Iterable's items), and a
+  `strict: true` schema is a
   fixed point of the SDK's own strict-schema helper (`_ensure_strict_json_schema`, what
   `openai.pydantic_function_tool` runs): the helper adds what strict mode requires
   (`additionalProperties: false`, every property required, no `$ref` siblings), so a
@@ -43,7 +47,8 @@ import pydantic
 from google.genai import types as genai
 from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat import ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionToolParam
+from openai.types.responses import FunctionToolParam, NamespaceToolParam
+from openai.types.responses.namespace_tool_param import ToolFunction as NamespaceFunction
 from openai.types.shared_params import FunctionDefinition
 
 GEMINI_PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
@@ -99,7 +104,41 @@ def check_openai_chat(tool):
         check_strict(tool["function"]["parameters"])
 
 
+NAMESPACE = pydantic.TypeAdapter(NamespaceToolParam)
+NAMESPACE_FUNCTION = pydantic.TypeAdapter(NamespaceFunction)
+
+
+def exact_keys(value, typed_dict, required, where):
+    """`value` has every key of `required` and no key `typed_dict` lacks (the SDK's
+    `from __future__ import annotations` leaves `__required_keys__` empty, so the
+    required keys are given)."""
+    known = typed_dict.__required_keys__ | typed_dict.__optional_keys__
+    unknown = set(value) - known
+    missing = set(required) - set(value)
+    if unknown or missing:
+        raise ValueError(
+            f"{where}: keys {sorted(unknown)} are not {typed_dict.__name__}'s, "
+            f"{sorted(missing)} missing"
+        )
+
+
+def check_namespace(entry):
+    NAMESPACE.validate_python(entry, strict=True)
+    exact_keys(entry, NamespaceToolParam, {"type", "name", "description", "tools"}, "namespace")
+    tools = entry["tools"]
+    if not isinstance(tools, list) or not tools:
+        raise ValueError("namespace: tools is not a non-empty array")
+    for index, tool in enumerate(tools):
+        NAMESPACE_FUNCTION.validate_python(tool, strict=True)
+        exact_keys(tool, NamespaceFunction, {"type", "name"}, f"tools[{index}]")
+        if tool.get("strict") is True:
+            check_strict(tool["parameters"])
+
+
 def check_openai_responses(tool):
+    if isinstance(tool, dict) and tool.get("type") == "namespace":
+        check_namespace(tool)
+        return
     RESPONSES.validate_python(tool, strict=True)
     if tool.get("strict") is True:
         check_strict(tool["parameters"])
@@ -113,6 +152,21 @@ def check_anthropic(tool):
     for index, example in enumerate(tool.get("input_examples", [])):
         if not isinstance(example, dict):
             raise ValueError(f"input_examples[{index}] is not an object")
+
+
+# Namespace entries the Responses check must reject: no description, a tool without a
+# name, a key no SDK type has, an empty namespace.
+BAD_NAMESPACES = [
+    {"type": "namespace", "name": "fix", "tools": [{"type": "function", "name": "echo"}]},
+    {"type": "namespace", "name": "fix", "description": "d", "tools": [{"type": "function"}]},
+    {
+        "type": "namespace",
+        "name": "fix",
+        "description": "d",
+        "tools": [{"type": "function", "name": "echo", "namespace": "fix"}],
+    },
+    {"type": "namespace", "name": "fix", "description": "d", "tools": []},
+]
 
 
 def gemini_rules(schema, path):
@@ -162,7 +216,13 @@ def json_schemas(format_, tool):
     """Every JSON Schema a tool of `format_` holds."""
     found = {
         "openai_chat": [tool.get("function", {}).get("parameters")],
-        "openai_responses": [tool.get("parameters"), tool.get("output_schema")],
+        "openai_responses": [tool.get("parameters"), tool.get("output_schema")]
+        + [
+            schema
+            for inner in tool.get("tools") or []
+            if isinstance(inner, dict)
+            for schema in (inner.get("parameters"), inner.get("output_schema"))
+        ],
         "anthropic": [tool.get("input_schema")],
         "gemini": [tool.get("parametersJsonSchema")],
         "mcp": [tool.get("inputSchema"), tool.get("outputSchema")],
@@ -259,6 +319,10 @@ def main():
     ]:
         if problem_of(check, sample) is None:
             print(f"self-check: {check.__name__} accepted {json.dumps(sample)}")
+            sys.exit(2)
+    for sample in BAD_NAMESPACES:
+        if problem_of(check_openai_responses, sample) is None:
+            print(f"openai self-check: accepted a bad namespace: {json.dumps(sample)}")
             sys.exit(2)
     # A Gemini declaration also fails on a non-standard type.
     if problem_of(check_gemini, {"name": "x", "parameters": {"type": "uint8"}}) is None:

@@ -15,7 +15,10 @@ formats that have one. Each validator is the provider SDK's own type:
 - openai (Responses): the same with the Responses `tool_choice` union
   (`openai.types.responses.response_create_params.ToolChoice`) and its
   ToolChoiceAllowedParam, each allowed tool a ToolChoiceFunctionParam, `{"type":
-  "function", "name": ...}`, or the `{"type": "tool_search"}` of the list's search;
+  "function", "name": ...}`, or the `{"type": "tool_search"}` of the list's search, or a
+  toolbox namespace's `{"type": "namespace", "name": ..., "tools": [<function>, ...]}`
+  (the SDK types an allowed tool as any object; this holds the namespace to the stripped
+  definition toolset renders, each of its tools a ToolChoiceFunctionParam);
 - anthropic (mid-conversation tool changes, `Request::tool_changes`): each block is a
   BetaRequestToolAdditionBlockParam or BetaRequestToolRemovalBlockParam, strict, with
   exactly that type's keys and a BetaToolChangeToolReferenceParam tool; each tool of the
@@ -111,8 +114,26 @@ def check_openai_responses(choice):
     for index, tool in enumerate(choice["tools"]):
         if tool == {"type": "tool_search"}:
             continue
+        if isinstance(tool, dict) and tool.get("type") == "namespace":
+            check_namespace_choice(tool, f"tools[{index}]")
+            continue
         RESPONSES_TOOL.validate_python(tool, strict=True)
         exact_keys(tool, ToolChoiceFunctionParam, f"tools[{index}]")
+
+
+def check_namespace_choice(entry, where):
+    """A namespace's permitted tools: `{"type": "namespace", "name", "tools"}`, each tool a
+    ToolChoiceFunctionParam by its name inside the namespace."""
+    if set(entry) != {"type", "name", "tools"}:
+        raise ValueError(f"{where}: keys {sorted(entry)} are not type, name and tools")
+    if not isinstance(entry["name"], str) or not entry["name"]:
+        raise ValueError(f"{where}: the namespace has no name")
+    tools = entry["tools"]
+    if not isinstance(tools, list) or not tools:
+        raise ValueError(f"{where}: tools is not a non-empty array")
+    for index, tool in enumerate(tools):
+        RESPONSES_TOOL.validate_python(tool, strict=True)
+        exact_keys(tool, ToolChoiceFunctionParam, f"{where}.tools[{index}]")
 
 
 ANTHROPIC_BLOCKS = {
@@ -217,6 +238,15 @@ VALIDATORS = [
             },
             {"type": "allowed_tools", "mode": "sometimes", "tools": [{"type": "function", "name": "a"}]},
             {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "function": {"name": "a"}}]},
+            # A namespace naming no tool, or its tools in Chat's shape.
+            {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "namespace", "name": "fix", "tools": []}]},
+            {
+                "type": "allowed_tools",
+                "mode": "auto",
+                "tools": [
+                    {"type": "namespace", "name": "fix", "tools": [{"type": "function", "function": {"name": "a"}}]}
+                ],
+            },
         ],
     ),
     (

@@ -22,7 +22,11 @@
 //!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
-//! in the set's render cache: composing a list does no schema work.
+//! in the set's render cache: composing a list does no schema work. In OpenAI Responses a
+//! toolbox namespace's tools in the offered section are wrapped in one `namespace` entry
+//! (its opening bytes rendered once per namespace, each tool's fragment named without
+//! `label_`); the later sections list a namespace's tools flat, so nothing before them moves
+//! (see `Request::namespaces`).
 //!
 //! Where the provider has a tool choice naming what may be called (OpenAI Chat and
 //! Responses, Gemini), the request renders it from the layout the gate reads
@@ -36,6 +40,7 @@
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
+use crate::consumer::openai_responses::namespace::{self, has_namespaces};
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
 use crate::consumer::{
     Announced, ChoiceMode, FixedTools, Format, ToolChanges, ToolChoiceError, tool_value,
@@ -48,7 +53,7 @@ use crate::search::{
     search_fragment,
 };
 use crate::set::ToolName;
-use crate::toolbox::{RuntimeTool, Toolbox};
+use crate::toolbox::{Namespace, RuntimeTool, Toolbox};
 use crate::{Autonomy, CallProblem, ProblemKind, messages, trace};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolOutput, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
@@ -114,7 +119,8 @@ impl Activations {
     /// before gating that response's calls (the model may call a tool in the same
     /// response that found it). Reads Anthropic `tool_search_tool_result` blocks (their
     /// `tool_reference`s) in a message, and OpenAI Responses `tool_search_output` items
-    /// (their `tools`) in a response or its `output` array; anything else is ignored.
+    /// (their `tools`; a `namespace` entry's tools by their local names, `label_tool`) in
+    /// a response or its `output` array; anything else is ignored.
     /// Returns the names that were new.
     pub fn record_hosted(&mut self, response: &Value) -> Vec<String> {
         let mut found = Vec::new();
@@ -135,8 +141,19 @@ impl Activations {
                 Some("tool_search_output") => {
                     let tools = item.get("tools").and_then(Value::as_array);
                     for tool in tools.into_iter().flatten() {
-                        if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                            continue;
+                        };
+                        if tool.get("type").and_then(Value::as_str) != Some("namespace") {
                             found.push(name.to_owned());
+                            continue;
+                        }
+                        // A namespace's loaded tools, each by its local name `label_tool`.
+                        let inner = tool.get("tools").and_then(Value::as_array);
+                        for function in inner.into_iter().flatten() {
+                            if let Some(inner) = function.get("name").and_then(Value::as_str) {
+                                found.push(namespace::local_name(Some(name), inner));
+                            }
                         }
                     }
                 }
@@ -255,6 +272,9 @@ enum Entry {
 /// What a request offers and declares, computed from its inputs.
 struct Layout {
     entries: Vec<Entry>,
+    /// How many of `entries` are the offered section (with the search): what follows
+    /// (activated, injected, history) is only ever appended.
+    offered: usize,
     /// By tool index: may the gate let a call to it through.
     permitted: Vec<bool>,
     /// Likewise for the runtime tools, by position in the request's snapshot.
@@ -549,6 +569,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if any_deferred && lists_search {
             entries.push(Entry::Search);
         }
+        let offered = entries.len();
         let search_callable = any_deferred && self.search_runs_here();
         let extra = self
             .activated
@@ -612,6 +633,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         Layout {
             entries,
+            offered,
             permitted,
             runtime_permitted,
             search_callable,
@@ -904,22 +926,74 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let hosted = self.search.hosted_in(format);
         let specs = T::specs();
         let runtime = self.runtime();
+        let namespaces = self.namespaces(layout, format);
         layout
             .entries
             .iter()
-            .filter_map(|entry| match entry {
+            .zip(namespaces)
+            .filter_map(|(entry, namespace)| match entry {
                 Entry::Tool { index, .. } if layout.permitted[*index] => {
                     Some(Allowed::Function(specs[*index].name()))
                 }
                 Entry::Search if layout.search_callable || hosted => Some(Allowed::Search),
                 Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
-                    Some(Allowed::Function(runtime[*position].spec().name()))
+                    let local = runtime[*position].spec().name();
+                    Some(match namespace {
+                        // Named as the list names it: inside its namespace's entry.
+                        Some(namespace) => Allowed::Namespaced {
+                            namespace: namespace.label(),
+                            local,
+                        },
+                        None => Allowed::Function(local),
+                    })
                 }
                 Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
                     None
                 }
             })
             .collect()
+    }
+
+    /// For each entry of `layout`, the namespace whose entry lists it in `format`: a
+    /// runtime tool of a namespace (an MCP server's), where the format has namespaces
+    /// (OpenAI Responses); `None` for every other entry and in every other format.
+    ///
+    /// A namespace is one entry holding its tools in the offered section, where they come
+    /// one after another (the toolbox lists each namespace's tools together, so its
+    /// offered and deferred tools are one run). Its tools a later section lists (activated
+    /// at [`Autonomy::Off`](crate::Autonomy::Off), where deferred tools are not listed in
+    /// place, or declared for the history) are listed flat, under their local names: the
+    /// bytes before them never change, and a call to either form is read as the same local
+    /// name.
+    fn namespaces(&self, layout: &Layout, format: Format) -> Vec<Option<&Arc<Namespace>>> {
+        let runtime = self.runtime();
+        let mut namespaces = Vec::with_capacity(layout.entries.len());
+        // The namespace whose run the previous entry is in, and those whose run ended.
+        let mut open: Option<&str> = None;
+        let mut ended: Vec<&str> = Vec::new();
+        for (at, entry) in layout.entries.iter().enumerate() {
+            let namespace = match entry {
+                Entry::Runtime { position, .. }
+                    if has_namespaces(format) && at < layout.offered =>
+                {
+                    runtime[*position].namespace_of()
+                }
+                _ => None,
+            };
+            let label = namespace.map(|namespace| namespace.label());
+            if open.is_some() && open != label {
+                ended.extend(open.take());
+            }
+            namespaces.push(match label {
+                Some(label) if open == Some(label) => namespace,
+                Some(label) if !ended.contains(&label) => {
+                    open = Some(label);
+                    namespace
+                }
+                _ => None,
+            });
+        }
+        namespaces
     }
 
     /// The list `layout` gives in `format`, from the cached fragments.
@@ -938,37 +1012,72 @@ impl<'p, T: ToolSet> Request<'p, T> {
             })
             .collect();
         let mut stand_in_at = 0;
-        // Each entry as (body, tail): a deferred tool a native search loads is its
-        // fragment without the closing brace, then `defer_loading`.
-        let pieces: Vec<(&str, &str)> = layout
+        let namespaces = self.namespaces(layout, format);
+        let label = |at: usize| {
+            namespaces
+                .get(at)
+                .copied()
+                .flatten()
+                .map(|namespace| namespace.label())
+        };
+        // Each entry as [opening, body, tail, closing]: a deferred tool a native search
+        // loads is its fragment without the closing brace, then `defer_loading`; the first
+        // tool of a namespace's run opens the namespace's entry, its last closes it (the
+        // separator inside is the list's, `,`).
+        let pieces: Vec<[&str; 4]> = layout
             .entries
             .iter()
-            .map(|entry| match entry {
-                Entry::Tool {
-                    index,
-                    defer_loading,
-                } => {
-                    let fragment = cache.fragment(specs, *index, format);
-                    match fragment.strip_suffix('}') {
-                        Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
-                        _ => (fragment, ""),
+            .enumerate()
+            .map(|(at, entry)| {
+                let (body, tail) = match entry {
+                    Entry::Tool {
+                        index,
+                        defer_loading,
+                    } => {
+                        let fragment = cache.fragment(specs, *index, format);
+                        match fragment.strip_suffix('}') {
+                            Some(open) if *defer_loading && json => {
+                                (open, ",\"defer_loading\":true}")
+                            }
+                            _ => (fragment, ""),
+                        }
                     }
-                }
-                Entry::Search => (search_fragment(self.search, format), ""),
-                Entry::StandIn(_) => {
-                    stand_in_at += 1;
-                    (stand_ins[stand_in_at - 1].as_str(), "")
-                }
-                Entry::Runtime {
-                    position,
-                    defer_loading,
-                } => {
-                    let fragment = self.runtime()[*position].fragment(format);
-                    match fragment.strip_suffix('}') {
-                        Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
-                        _ => (fragment, ""),
+                    Entry::Search => (search_fragment(self.search, format), ""),
+                    Entry::StandIn(_) => {
+                        stand_in_at += 1;
+                        (stand_ins[stand_in_at - 1].as_str(), "")
                     }
-                }
+                    Entry::Runtime {
+                        position,
+                        defer_loading,
+                    } => {
+                        let tool = &self.runtime()[*position];
+                        let fragment = match namespaces[at] {
+                            Some(_) => tool.inner_fragment(),
+                            None => tool.fragment(format),
+                        };
+                        match fragment.strip_suffix('}') {
+                            Some(open) if *defer_loading && json => {
+                                (open, ",\"defer_loading\":true}")
+                            }
+                            _ => (fragment, ""),
+                        }
+                    }
+                };
+                let (opening, closing) = match (namespaces[at], label(at)) {
+                    (Some(namespace), Some(this)) => (
+                        match at.checked_sub(1).and_then(label) {
+                            Some(before) if before == this => "",
+                            _ => namespace.open(),
+                        },
+                        match label(at + 1) {
+                            Some(after) if after == this => "",
+                            _ => namespace::CLOSE,
+                        },
+                    ),
+                    _ => ("", ""),
+                };
+                [opening, body, tail, closing]
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -979,16 +1088,18 @@ impl<'p, T: ToolSet> Request<'p, T> {
             + separator.len() * pieces.len().saturating_sub(1)
             + pieces
                 .iter()
-                .map(|(body, tail)| body.len() + tail.len())
+                .flatten()
+                .map(|piece| piece.len())
                 .sum::<usize>();
         let mut list = String::with_capacity(len);
         list.push_str(open);
-        for (position, (body, tail)) in pieces.iter().enumerate() {
+        for (position, piece) in pieces.iter().enumerate() {
             if position > 0 {
                 list.push_str(separator);
             }
-            list.push_str(body);
-            list.push_str(tail);
+            for part in piece {
+                list.push_str(part);
+            }
         }
         list.push_str(close);
         debug_assert_eq!(list.len(), len);
@@ -1248,14 +1359,54 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Some(position) => runtime.get(position).map(|tool| tool.spec()),
             })
             .collect();
-        let tools: Vec<Value> = specs
-            .iter()
-            .map(|spec| match self.format {
-                // A client-executed `tool_search_output` carries the loaded definitions.
-                Some(format @ Format::OpenAiResponses) => tool_value(spec, format),
-                _ => json!({"name": spec.name(), "description": spec.description()}),
-            })
-            .collect();
+        let tools: Vec<Value> = match self.format {
+            // A client-executed `tool_search_output` carries the loaded definitions, a
+            // namespace's tools inside its entry as the list has them.
+            Some(format @ Format::OpenAiResponses) => {
+                let mut tools: Vec<Value> = Vec::with_capacity(found.len());
+                let mut namespaces: Vec<(&str, usize)> = Vec::new();
+                for &index in &found {
+                    let (spec, namespace) = match index.checked_sub(set.len()) {
+                        None => match set.get(index) {
+                            Some(spec) => (spec, None),
+                            None => continue,
+                        },
+                        Some(position) => match runtime.get(position) {
+                            Some(tool) => (tool.spec(), tool.namespace_of()),
+                            None => continue,
+                        },
+                    };
+                    let Some(namespace) = namespace else {
+                        tools.push(tool_value(spec, format));
+                        continue;
+                    };
+                    let label = namespace.label();
+                    let inner = namespace::inner_tool(spec, label);
+                    let at = namespaces.iter().find(|(known, _)| *known == label);
+                    match at.and_then(|&(_, at)| tools.get_mut(at)) {
+                        Some(entry) => {
+                            if let Some(list) = entry.get_mut("tools").and_then(Value::as_array_mut)
+                            {
+                                list.push(inner);
+                            }
+                        }
+                        None => {
+                            namespaces.push((label, tools.len()));
+                            tools.push(namespace::namespace(
+                                label,
+                                namespace.description(),
+                                vec![inner],
+                            ));
+                        }
+                    }
+                }
+                tools
+            }
+            _ => specs
+                .iter()
+                .map(|spec| json!({"name": spec.name(), "description": spec.description()}))
+                .collect(),
+        };
         let mut output = ToolOutput::text(crate::search::found(&specs))
             .activating(specs.iter().map(|spec| spec.name()));
         output.structured = Some(json!({ "tools": tools }));

@@ -12,6 +12,11 @@
 //! | OpenAI Responses | `{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":…},…]}` | the same, `"mode":"required"` | `"auto"` | `"none"` |
 //! | Gemini | `{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":[…]}}` | the same, `"mode":"ANY"` | `{"functionCallingConfig":{"mode":"AUTO"}}` | `{"functionCallingConfig":{"mode":"NONE"}}` |
 //!
+//! In OpenAI Responses a toolbox namespace's tools that the list has inside the namespace's
+//! entry are named inside it too: `{"type":"namespace","name":<label>,"tools":[{"type":
+//! "function","name":<tool>},…]}`, one entry a namespace holding exactly its permitted
+//! tools (by their names inside it), as a stripped-down definition like the functions'.
+//!
 //! Anthropic, MCP and prompt text have no choice that names what may be called
 //! ([`ToolChoiceError::Unsupported`]). What a request with a fixed list emits, per
 //! provider:
@@ -24,6 +29,7 @@
 //! | MCP, prompt text | none: send the composed list | the composed list itself |
 
 use super::Format;
+use super::openai_responses::namespace::inner_name;
 use serde_json::{Value, json};
 use std::fmt;
 
@@ -138,6 +144,9 @@ pub struct FixedTools {
 pub(crate) enum Allowed<'a> {
     /// A function tool, by its name.
     Function(&'a str),
+    /// A function tool the list has inside its namespace's entry (OpenAI Responses), by
+    /// the namespace's label and the tool's local name (`label_tool`).
+    Namespaced { namespace: &'a str, local: &'a str },
     /// The list's search entry: OpenAI Responses names its `tool_search` (client-executed
     /// or hosted) by its type; elsewhere the local search is the function `tool_search`.
     Search,
@@ -147,7 +156,7 @@ impl Allowed<'_> {
     /// The function name the entry goes by.
     pub(crate) fn name(&self) -> &str {
         match self {
-            Allowed::Function(name) => name,
+            Allowed::Function(name) | Allowed::Namespaced { local: name, .. } => name,
             Allowed::Search => toolset_names::SEARCH_TOOL_NAME,
         }
     }
@@ -197,13 +206,37 @@ pub(crate) fn tool_choice(
             json!({"type": "allowed_tools", "allowed_tools": {"mode": openai_mode, "tools": tools}})
         }
         Format::OpenAiResponses => {
-            let tools: Vec<Value> = allowed
-                .iter()
-                .map(|entry| match entry {
-                    Allowed::Function(name) => json!({"type": "function", "name": name}),
-                    Allowed::Search => json!({"type": "tool_search"}),
-                })
-                .collect();
+            let mut tools: Vec<Value> = Vec::with_capacity(allowed.len());
+            // Each namespace named once, where its first permitted tool is, with the
+            // permitted tools inside it (by their names there).
+            let mut namespaces: Vec<(&str, usize)> = Vec::new();
+            for entry in allowed {
+                match entry {
+                    Allowed::Function(name) => {
+                        tools.push(json!({"type": "function", "name": name}))
+                    }
+                    Allowed::Search => tools.push(json!({"type": "tool_search"})),
+                    Allowed::Namespaced { namespace, local } => {
+                        let function =
+                            json!({"type": "function", "name": inner_name(namespace, local)});
+                        let at = namespaces.iter().find(|(label, _)| label == namespace);
+                        match at.and_then(|&(_, at)| tools.get_mut(at)) {
+                            Some(entry) => {
+                                if let Some(list) =
+                                    entry.get_mut("tools").and_then(Value::as_array_mut)
+                                {
+                                    list.push(function);
+                                }
+                            }
+                            None => {
+                                namespaces.push((namespace, tools.len()));
+                                tools.push(json!({"type": "namespace", "name": namespace,
+                                                  "tools": [function]}));
+                            }
+                        }
+                    }
+                }
+            }
             json!({"type": "allowed_tools", "mode": openai_mode, "tools": tools})
         }
         _ => {
@@ -270,6 +303,36 @@ mod tests {
         assert_eq!(
             render(Format::Gemini, ChoiceMode::Required, &[]),
             json!({"functionCallingConfig": {"mode": "NONE"}})
+        );
+    }
+
+    #[test]
+    fn a_namespace_is_named_once_with_its_permitted_tools_inside() {
+        let allowed = [
+            Allowed::Namespaced {
+                namespace: "fix",
+                local: "fix_echo",
+            },
+            Allowed::Function("now"),
+            Allowed::Namespaced {
+                namespace: "fix",
+                local: "fix_fail",
+            },
+            Allowed::Search,
+        ];
+        assert_eq!(
+            tool_choice(Format::OpenAiResponses, ChoiceMode::Auto, &allowed),
+            Ok(json!({"type": "allowed_tools", "mode": "auto", "tools": [
+                {"type": "namespace", "name": "fix", "tools": [
+                    {"type": "function", "name": "echo"}, {"type": "function", "name": "fail"}]},
+                {"type": "function", "name": "now"},
+                {"type": "tool_search"}]}))
+        );
+        // Formats without namespaces name the local names.
+        assert_eq!(
+            tool_choice(Format::Gemini, ChoiceMode::Auto, &allowed),
+            Ok(json!({"functionCallingConfig": {"mode": "VALIDATED",
+                "allowedFunctionNames": ["fix_echo", "now", "fix_fail", "tool_search"]}}))
         );
     }
 

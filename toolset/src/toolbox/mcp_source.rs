@@ -16,13 +16,15 @@
 //! `apply` as any tool's), and over stdio a line that is not JSON-RPC fails the calls
 //! waiting for an answer at once (`mcp_stdio.rs`).
 //! `notifications/tools/list_changed` re-lists the tools: a tool that vanished is unknown
-//! to the next request's gate.
+//! to the next request's gate. The namespace has a description (the server's words from
+//! its `initialize` answer, or the host's, [`McpTools::describe`]), which OpenAI Responses
+//! shows on the namespace's one `namespace` entry.
 
 use super::dynamic::{DynamicHandler, DynamicTool};
 use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
-use super::{RuntimeTool, Source, Toolbox};
+use super::{Namespace, RuntimeTool, Source, Toolbox};
 use crate::set::ToolName;
 use crate::{Content, Tier, ToolContext, ToolError, ToolOutput, ToolSet, messages};
 use futures_util::future::BoxFuture;
@@ -153,6 +155,9 @@ pub struct McpTools {
 /// What the toolbox's namespace, the forwarding handlers and rmcp's client handler share.
 struct Shared {
     label: String,
+    /// What the model is told of the namespace as a whole (OpenAI Responses shows it on
+    /// the namespace's entry): the host's words, or the server's (see `McpTools::describe`).
+    description: RwLock<String>,
     tiers: RwLock<Option<TierFn>>,
     explicit: RwLock<HashMap<String, Tier>>,
     /// Every proxied call's time limit.
@@ -271,8 +276,10 @@ impl McpTools {
         .await
         .map_err(|error| McpSourceError::Connect(error.to_string()))?;
         let (generation, _) = tokio::sync::watch::channel(0);
+        let description = server_description(service.peer().peer_info().as_deref());
         let shared = Arc::new(Shared {
             label: label.to_owned(),
+            description: RwLock::new(description),
             tiers: RwLock::new(None),
             explicit: RwLock::new(HashMap::new()),
             call_timeout: RwLock::new(DEFAULT_CALL_TIMEOUT),
@@ -330,6 +337,36 @@ impl McpTools {
     /// The namespace's label.
     pub fn label(&self) -> &str {
         &self.shared.label
+    }
+
+    /// What the model is told of the namespace as a whole, instead of what the server
+    /// says of itself. A format with namespaces (OpenAI Responses) lists the server's
+    /// tools inside one `namespace` entry with this description; the other formats list
+    /// them flat, as `label_tool`, and do not show it. Like the tiers, it is read when the
+    /// namespace is added to a toolbox ([`Toolbox::with_namespace`] refuses an empty one)
+    /// and at every re-listing.
+    ///
+    /// Without it the description is the server's own words from its `initialize`
+    /// answer: `serverInfo.description`, else its `instructions`, else
+    /// `serverInfo.title`, else `The tools of the MCP server <serverInfo.name>.`. Those
+    /// are a server's words, shown to the model like its tools' descriptions: describe a
+    /// server you do not trust yourself.
+    pub fn describe(self, description: impl Into<String>) -> Self {
+        *self
+            .shared
+            .description
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = description.into();
+        self
+    }
+
+    /// The namespace's description as it is now (see [`describe`](Self::describe)).
+    pub fn description(&self) -> String {
+        self.shared
+            .description
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// What registration refused on the last listing (a refresh drops such a tool
@@ -419,6 +456,12 @@ impl Shared {
         let mut problems = Vec::new();
         let mut names: Vec<String> = Vec::new();
         let mut renamed = Vec::new();
+        let description = self
+            .description
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let namespace = Arc::new(Namespace::new(self.label.clone(), description));
         for remote in listed {
             let local = local_name(&self.label, &remote.name);
             if local != format!("{}_{}", self.label, remote.name) {
@@ -437,7 +480,9 @@ impl Shared {
             let name = tool.name().to_owned();
             let taken = |candidate: &str| names.iter().any(|known| known == candidate);
             match register(tool, taken, None) {
-                Ok(tool) => tools.push(Arc::new(tool.proxied())),
+                Ok(tool) => tools.push(Arc::new(
+                    tool.proxied().in_namespace(Arc::clone(&namespace)),
+                )),
                 Err(found) => problems.extend(found),
             }
             names.push(name);
@@ -633,6 +678,30 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// The namespace's description from the server's `initialize` answer, when the host
+/// gives none (see [`McpTools::describe`]): the first of `serverInfo.description`,
+/// `instructions` and `serverInfo.title` that holds text, else a sentence naming the
+/// server.
+fn server_description(info: Option<&rmcp::model::ServerPeerInfo>) -> String {
+    let server = info.and_then(|info| info.server_info.as_ref());
+    [
+        server.and_then(|server| server.description.as_deref()),
+        info.and_then(|info| info.instructions.as_deref()),
+        server.and_then(|server| server.title.as_deref()),
+    ]
+    .into_iter()
+    .flatten()
+    .map(str::trim)
+    .find(|text| !text.is_empty())
+    .map_or_else(
+        || match server {
+            Some(server) => format!("The tools of the MCP server {}.", server.name),
+            None => "The tools of an MCP server.".to_owned(),
+        },
+        str::to_owned,
+    )
+}
+
 /// A server's result as the call's output; an error result is a failed call.
 fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> {
     let content: Vec<Content> = result
@@ -672,10 +741,11 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
 impl<T: ToolSet> Toolbox<T> {
     /// The toolbox with an MCP server's tools, each named `label_tool` (shortened where
     /// that would be too long or invalid for a provider: [`McpTools::renamed`] lists
-    /// those), listed now and re-listed on every `tools/list_changed`. `Err` lists every
-    /// tool registration refused (a schema the gate cannot check, a label so long that no
-    /// name fits, ..), and a label already used or whose `label_` prefix a tool of the
-    /// toolbox has.
+    /// those), listed now and re-listed on every `tools/list_changed`. OpenAI Responses
+    /// lists them as one `namespace` entry described by [`McpTools::description`]. `Err`
+    /// lists every tool registration refused (a schema the gate cannot check, a label so
+    /// long that no name fits, ..), a label already used or whose `label_` prefix a tool of
+    /// the toolbox has, and an empty description ([`McpTools::describe`]).
     pub fn with_namespace(mut self, tools: McpTools) -> Result<Self, RegistrationError> {
         let label = tools.shared.label.clone();
         let prefix = format!("{label}_");
@@ -693,6 +763,15 @@ impl<T: ToolSet> Toolbox<T> {
             .map(|tool| tool.as_str().to_owned())
             .chain(self.tools.iter().map(|tool| tool.spec().name().to_owned()))
             .filter(|name| name.starts_with(&prefix));
+        if tools.description().trim().is_empty() {
+            problems.push(RegistrationProblem {
+                tool: prefix.clone(),
+                message: format!(
+                    "the namespace `{label}` has an empty description, which the model reads for \
+                     all its tools; give it one with `McpTools::describe`"
+                ),
+            });
+        }
         for name in clashing {
             problems.push(RegistrationProblem {
                 tool: name,

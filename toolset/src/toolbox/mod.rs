@@ -22,6 +22,7 @@ pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn, ReadStateFn, WriteStat
 #[cfg(feature = "mcp-client")]
 pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool, Renamed};
 pub use register::{RegistrationError, RegistrationProblem};
+pub(crate) use runtime_tool::Namespace;
 pub use runtime_tool::RuntimeTool;
 
 use crate::set::ToolName;

@@ -4,13 +4,53 @@
 use super::dynamic::{Handler, PreviewFn};
 use crate::consumer::Format;
 use crate::consumer::list::render_fragment;
+use crate::consumer::openai_responses::namespace::{inner_tool, open};
 use crate::set::Access;
 use crate::trace::ToolType;
 use crate::{ToolContext, ToolError, ToolOutput, ToolSpec};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// The namespace a runtime tool belongs to (an MCP server's tools, `McpTools`): its label,
+/// whose `label_` starts every one of its tools' names, and the description a format with
+/// namespaces (OpenAI Responses) shows the model once for all of them.
+#[derive(Debug)]
+pub(crate) struct Namespace {
+    label: String,
+    description: String,
+    /// The bytes opening its entry in OpenAI Responses, rendered once.
+    open: OnceLock<Box<str>>,
+}
+
+impl Namespace {
+    /// The namespace `label`, described by `description`.
+    #[cfg(feature = "mcp-client")]
+    pub(crate) fn new(label: String, description: String) -> Self {
+        Namespace {
+            label,
+            description,
+            open: OnceLock::new(),
+        }
+    }
+
+    /// Its label, `[a-z0-9]+`.
+    pub(crate) fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// What the model is told of it as a whole.
+    pub(crate) fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The bytes opening its OpenAI Responses entry, up to the first of its tools.
+    pub(crate) fn open(&self) -> &str {
+        self.open
+            .get_or_init(|| open(&self.label, &self.description).into_boxed_str())
+    }
+}
 
 /// A registered runtime tool: its checked spec, its handler, and its fragments rendered
 /// once per format (so composing a toolbox's list does no schema work, as for a set).
@@ -22,6 +62,10 @@ pub struct RuntimeTool {
     /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
     /// another server runs (a proxied MCP tool).
     tool_type: ToolType,
+    /// The namespace it belongs to, if any (a proxied MCP tool's).
+    namespace: Option<Arc<Namespace>>,
+    /// Its OpenAI Responses function inside its namespace (named without `label_`), once.
+    inner: OnceLock<Box<str>>,
 }
 
 impl RuntimeTool {
@@ -36,6 +80,41 @@ impl RuntimeTool {
             preview,
             fragments: [const { OnceLock::new() }; Format::ALL.len()],
             tool_type: ToolType::Function,
+            namespace: None,
+            inner: OnceLock::new(),
+        }
+    }
+
+    /// This tool as one of the namespace `namespace`'s (its name starts with `label_`).
+    #[cfg(feature = "mcp-client")]
+    pub(crate) fn in_namespace(mut self, namespace: Arc<Namespace>) -> Self {
+        self.namespace = Some(namespace);
+        self
+    }
+
+    /// The label of the namespace the tool belongs to (the MCP server it is proxied from,
+    /// [`McpTools`](crate::toolbox::McpTools)), or `None` for a tool added on its own.
+    /// Its name is then `label_` followed by its name inside the namespace, which is what
+    /// OpenAI Responses lists inside the namespace's entry.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref().map(Namespace::label)
+    }
+
+    /// The namespace the tool belongs to, if any.
+    pub(crate) fn namespace_of(&self) -> Option<&Arc<Namespace>> {
+        self.namespace.as_ref()
+    }
+
+    /// The tool as an entry of its namespace's OpenAI Responses `tools` (its name without
+    /// `label_`), once; the plain fragment for a tool in no namespace.
+    pub(crate) fn inner_fragment(&self) -> &str {
+        match &self.namespace {
+            Some(namespace) => self.inner.get_or_init(|| {
+                inner_tool(&self.spec, namespace.label())
+                    .to_string()
+                    .into_boxed_str()
+            }),
+            None => self.fragment(Format::OpenAiResponses),
         }
     }
 

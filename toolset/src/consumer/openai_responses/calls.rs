@@ -1,6 +1,7 @@
 //! Reading the calls of an OpenAI Responses API response: the `function_call` items of
 //! its `output`.
 
+use super::namespace::local_name;
 use crate::ToolCall;
 use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
@@ -28,7 +29,10 @@ const PAYLOAD: Payload = Payload {
 /// `response` is the response object (its `output` array is read) or the bare `output`
 /// array. Items with `"type": "function_call"` become calls, in order, with the item's
 /// `call_id` as the id (the id its `function_call_output` must echo), its `name`, and
-/// its `arguments` text kept verbatim even when it is not valid JSON.
+/// its `arguments` text kept verbatim even when it is not valid JSON. A call carrying a
+/// `namespace` (a function the list has inside a `namespace` entry, a toolbox namespace's
+/// tool) is named `namespace_name`, the tool's local name: a namespace or name the list
+/// does not have gives a name no tool has, which the gate refuses as unknown.
 ///
 /// A `tool_search_call` with `"execution": "client"` is a search the host must answer:
 /// it becomes a call to [`SEARCH_TOOL_NAME`] (its `call_id` as the id, its `arguments`
@@ -64,10 +68,16 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         }
         let id = item.required_str("call_id")?;
         let name = item.required_str("name")?;
+        let namespace = match item.field("namespace") {
+            Some(namespace) if !namespace.value().is_null() => {
+                Some(namespace.str("a string naming the function's namespace")?)
+            }
+            _ => None,
+        };
         let arguments = item
             .required("arguments", "a string holding the arguments as JSON text")?
             .str("a string holding the arguments as JSON text")?;
-        calls.push(ToolCall::new(id, name, arguments));
+        calls.push(ToolCall::new(id, local_name(namespace, name), arguments));
     }
     Ok(calls)
 }
@@ -127,6 +137,29 @@ mod tests {
                 "tool_search",
                 r#"{"query":"label"}"#
             )]
+        );
+    }
+
+    #[test]
+    fn a_namespaced_call_is_read_as_the_local_name() {
+        let mut namespaced = function_call("call_a", "echo", r#"{"text":"hi"}"#);
+        namespaced["namespace"] = json!("fix");
+        let mut plain = function_call("call_b", "now", "{}");
+        plain["namespace"] = Value::Null;
+        let read = calls(&json!([namespaced, plain])).expect("a valid output array");
+        assert_eq!(
+            read,
+            vec![
+                ToolCall::new("call_a", "fix_echo", r#"{"text":"hi"}"#),
+                ToolCall::new("call_b", "now", "{}"),
+            ]
+        );
+        let mut broken = function_call("call_c", "echo", "{}");
+        broken["namespace"] = json!(7);
+        let error = calls(&json!([broken])).expect_err("a namespace that is no string");
+        assert_eq!(
+            error.to_string(),
+            "OpenAI Responses output: [0].namespace has the wrong type: expected a string naming the function's namespace, found a number"
         );
     }
 

@@ -6,6 +6,7 @@
 //! whole in their `response.output_item.done`.
 
 use super::calls::executed_by_client;
+use super::namespace::local_name;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::stream::assemble::*;
 use std::collections::BTreeMap;
@@ -17,7 +18,8 @@ const PROVIDER: Format = Format::OpenAiResponses;
 ///
 /// Every output item is tracked by its `output_index`; the items
 /// [`ToolCall::from_openai_responses`] reads become the same calls: `function_call`
-/// items, with the item's `call_id` as the id, and client-executed `tool_search_call`
+/// items, with the item's `call_id` as the id (and, for one carrying a `namespace`, the
+/// local name `namespace_name`), and client-executed `tool_search_call`
 /// items, as calls of the search tool (`tool_search`). A function call is complete at
 /// `response.function_call_arguments.done` or `response.output_item.done`, whichever
 /// comes first, and the other must agree with it; a tool search call at its
@@ -86,6 +88,20 @@ impl Call {
 
     fn call(&self) -> ToolCall {
         ToolCall::new(&self.call_id, &self.name, &self.arguments)
+    }
+}
+
+/// The `namespace` a `function_call` item carries (absent or null: none), read as
+/// `calls.rs` reads it: the call is named `namespace_name`, the tool's local name.
+fn namespace<'a>(kind: &str, item: &'a Value) -> Result<Option<&'a str>, StreamError> {
+    match item.get("namespace") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(namespace)) => Ok(Some(namespace)),
+        Some(_) => Err(malformed(
+            PROVIDER,
+            kind,
+            "has an item whose `namespace` is not a string (nor null)",
+        )),
     }
 }
 
@@ -159,7 +175,10 @@ impl OpenAiResponses {
             Item::Call(Call {
                 item_id: item.get("id").and_then(Value::as_str).map(str::to_owned),
                 call_id: required_str(PROVIDER, KIND, item, "call_id")?.to_owned(),
-                name: required_str(PROVIDER, KIND, item, "name")?.to_owned(),
+                name: local_name(
+                    namespace(KIND, item)?,
+                    required_str(PROVIDER, KIND, item, "name")?,
+                ),
                 arguments: item
                     .get("arguments")
                     .and_then(Value::as_str)
@@ -290,7 +309,10 @@ impl OpenAiResponses {
         }
         let (index, call) = self.call_for(event, KIND)?;
         let call_id = required_str(PROVIDER, KIND, item, "call_id")?;
-        let name = required_str(PROVIDER, KIND, item, "name")?;
+        let name = local_name(
+            namespace(KIND, item)?,
+            required_str(PROVIDER, KIND, item, "name")?,
+        );
         if call_id != call.call_id || name != call.name {
             return Err(StreamError::about(
                 PROVIDER,
