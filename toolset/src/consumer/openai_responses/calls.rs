@@ -1,10 +1,10 @@
 //! Reading the calls of an OpenAI Responses API response: the `function_call` items of
 //! its `output`.
 
-use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
+use crate::consumer::wire::{Node, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
+use crate::{Caller, ToolCall};
 use serde_json::Value;
 
 // `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
@@ -28,7 +28,14 @@ const PAYLOAD: Payload = Payload {
 /// `response` is the response object (its `output` array is read) or the bare `output`
 /// array. Items with `"type": "function_call"` become calls, in order, with the item's
 /// `call_id` as the id (the id its `function_call_output` must echo), its `name`, and
-/// its `arguments` text kept verbatim even when it is not valid JSON.
+/// its `arguments` text kept verbatim even when it is not valid JSON. Its `caller` says
+/// who made the call: absent, `null` or `{"type": "direct"}`, the model; a program
+/// (programmatic tool calling, `{"type": "program", "caller_id": …}`), code the model
+/// wrote ([`Caller::Code`](crate::Caller::Code) with kind `program` and the `caller_id`,
+/// which the result's `function_call_output` names again), which the gate permits only
+/// where the request lets code call the tool. The `program` item itself, with its
+/// `fingerprint`, is no call: the host sends it back unchanged with the rest of the
+/// response's output, as for any item.
 ///
 /// A `tool_search_call` with `"execution": "client"` is a search the host must answer:
 /// it becomes a call to [`SEARCH_TOOL_NAME`] (its `call_id` as the id, its `arguments`
@@ -67,9 +74,16 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         let arguments = item
             .required("arguments", "a string holding the arguments as JSON text")?
             .str("a string holding the arguments as JSON text")?;
-        calls.push(ToolCall::new(id, name, arguments));
+        let caller = caller(&item, "caller_id")?;
+        calls.push(ToolCall::new(id, name, arguments).with_caller(caller));
     }
     Ok(calls)
+}
+
+/// Who made the `function_call` item `item` (its `caller`), as [`calls`] reads it: for
+/// the stream (`stream.rs`), which must read it the same way.
+pub(crate) fn item_caller(item: &Value) -> Result<Caller, ProviderError> {
+    caller(&Node::root(PAYLOAD, item), "caller_id")
 }
 
 /// Whether an output item (a `tool_search_call`) says the client executes it: a call the
