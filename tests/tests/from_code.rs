@@ -622,3 +622,37 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_answers_the_code() {
+    use toolset::{ApprovalError, Approvals, Approved, MemoryStore};
+    let policy = Policy::<Shop>::new(Autonomy::Reversible).from_code(FromCode::ExternalReversible);
+    let request = Request::new(&policy).code_execution(true);
+    let plan = request
+        .gate([code_call("c1", "refund", r#"{"number":7}"#)])
+        .expect("a refund from code is permitted");
+    let proposal = plan.proposals()[0].clone();
+    assert_eq!(
+        proposal.pending_result().caller,
+        Caller::code("program", "call_prog_1")
+    );
+    let approvals = Approvals::new(MemoryStore::new());
+    approvals.submit(&proposal).expect("stored");
+    // Under a request in force that runs no code, the call from code is not approved.
+    let refused = approvals.approve(&proposal.sign(), &Request::new(&policy));
+    assert!(
+        matches!(&refused, Err(ApprovalError::Invalid(problem)) if problem.kind == ProblemKind::NotFromCode),
+        "{refused:?}"
+    );
+    let Ok(Approved::Run(plan)) = approvals.approve(&proposal.sign(), &request) else {
+        panic!("approved under the request that lets code call it");
+    };
+    let mut shop = Store::default();
+    let report = run(&mut shop, plan);
+    assert_eq!(shop.ran, ["refund 7"]);
+    let outputs = openai_responses::results(&report.results());
+    assert_eq!(
+        outputs[0]["caller"],
+        json!({"type": "program", "caller_id": "call_prog_1"})
+    );
+}

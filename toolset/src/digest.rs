@@ -282,6 +282,13 @@ mod tests {
             // The same meaning in other characters is not the text the human read.
             ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
             ToolCall::new("c1", "delete", r#"{"key":"\u0061"}"#),
+            // Made by code, or by other code: not the call the human was shown.
+            call.clone()
+                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_1")),
+            call.clone()
+                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_2")),
+            call.clone()
+                .with_caller(crate::Caller::code("program", "srvtoolu_1")),
         ];
         for other in &others {
             assert_ne!(base, digest(other, |_| {}), "{other:?}");
