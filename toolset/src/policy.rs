@@ -13,9 +13,15 @@ use std::marker::PhantomData;
 /// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
 /// policy naming a tool the set does not contain does not compile. A toolbox's runtime
 /// tools are named by their names ([`deny_runtime`](Self::deny_runtime) and friends),
-/// checked when the toolbox joins a request: a name no runtime tool has is an error there. Every method can only
-/// restrict: there is no way to raise autonomy above the starting level, un-deny a tool,
-/// or change a tool's declared tier.
+/// checked when the toolbox joins a request: a name no runtime tool has is an error there.
+/// Every method but the code rule's can only restrict: there is no way to raise autonomy
+/// above the starting level, un-deny a tool, or change a tool's declared tier.
+///
+/// What the model's code may call (programmatic tool calling) is a rule of its own, with
+/// a fail-closed default the policy may widen or narrow: read-only tools
+/// ([`from_code`](Self::from_code), [`allow_from_code`](Self::allow_from_code),
+/// [`direct_only`](Self::direct_only); [`allows_from_code`](Self::allows_from_code) is
+/// the one rule), and never an irreversible tool, which no method can express.
 pub struct Policy<T: ToolSet> {
     autonomy: Autonomy,
     /// Indexed by `ToolName::index`; empty until a tool is denied.
