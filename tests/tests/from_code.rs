@@ -493,6 +493,16 @@ fn streams_carry_the_caller() {
         .map(|event| stream.feed_event(event))
         .collect();
     assert!(fed.is_err());
+    // A caller that does not read fails the stream, naming it.
+    let mut stream = CallStream::<OpenAiResponses>::new();
+    let mut added = item("");
+    added["caller"] = json!("program");
+    let error = stream
+        .feed_event(
+            &json!({"type": "response.output_item.added", "output_index": 0, "item": added}),
+        )
+        .expect_err("a caller is an object");
+    assert!(error.to_string().contains("caller"), "{error}");
 }
 
 /// A toolbox with a runtime tool of each tier but irreversible's, and an irreversible one.
@@ -546,6 +556,80 @@ fn code_caller_in(tool: &Value) -> Option<bool> {
     Some(callers.iter().any(|caller| caller != "direct"))
 }
 
+/// One case of the property below: checks every permitted tool of the list a request
+/// under these rules renders, and says how many it checked.
+fn check_callers(
+    ceiling: FromCode,
+    flags: &[(bool, bool, u8)],
+    runtime_flags: &[(bool, bool)],
+    code_execution: bool,
+    format: Format,
+) -> Result<usize, TestCaseError> {
+    let mut policy = Policy::<Shop>::new(Autonomy::Reversible).from_code(ceiling);
+    for (&tool, &(allow, direct_only, availability)) in
+        <ShopName as ToolName>::ALL.iter().zip(flags)
+    {
+        if allow {
+            policy = match policy.clone().allow_from_code(tool) {
+                Ok(policy) => policy,
+                Err(_) => {
+                    prop_assert_eq!(Shop::spec_of(tool).tier(), Tier::Irreversible);
+                    policy
+                }
+            };
+        }
+        if direct_only {
+            policy = policy.direct_only(tool);
+        }
+        policy = match availability {
+            0 => policy.hide(tool),
+            1 => policy.deny(tool),
+            2 => policy.defer(tool),
+            _ => policy,
+        };
+    }
+    for (&name, &(allow, direct_only)) in ["memo", "note"].iter().zip(runtime_flags) {
+        if allow {
+            policy = policy.allow_runtime_from_code(name);
+        }
+        if direct_only {
+            policy = policy.direct_only_runtime(name);
+        }
+    }
+    let toolbox = toolbox();
+    let request = Request::new(&policy)
+        .format(format)
+        .toolbox(&toolbox)
+        .expect("the names are the toolbox's")
+        .code_execution(code_execution);
+    let list: Vec<Value> = serde_json::from_str(&request.tool_list()).expect("a JSON list");
+    let offered = request.offered();
+    let not_from_code = |gated: Result<Plan<Shop>, Rejected>| matches!(&gated, Err(rejected) if rejected.problems().iter().any(|p| p.kind == ProblemKind::NotFromCode));
+    let mut checked = 0;
+    for tool in &list {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        if !offered.contains(&name) || name == "tool_search" {
+            continue;
+        }
+        let rendered = code_caller_in(tool);
+        prop_assert_eq!(rendered.is_some(), code_execution, "{} in {}", name, tool);
+        let refused = not_from_code(request.gate([code_call("c1", name, "{}")]));
+        prop_assert_eq!(
+            refused,
+            rendered != Some(true),
+            "{} under {:?}",
+            name,
+            policy
+        );
+        let direct = not_from_code(request.gate([ToolCall::new("c1", name, "{}")]));
+        prop_assert!(!direct, "{} refused directly", name);
+        checked += 1;
+    }
+    Ok(checked)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -562,63 +646,25 @@ proptest! {
         code_execution in any::<bool>(),
         anthropic_format in any::<bool>(),
     ) {
-        let mut policy = Policy::<Shop>::new(Autonomy::Reversible).from_code(CEILINGS[ceiling]);
-        for (&tool, &(allow, direct_only, availability)) in <ShopName as ToolName>::ALL.iter().zip(&flags) {
-            if allow {
-                policy = match policy.clone().allow_from_code(tool) {
-                    Ok(policy) => policy,
-                    Err(_) => {
-                        prop_assert_eq!(Shop::spec_of(tool).tier(), Tier::Irreversible);
-                        policy
-                    }
-                };
-            }
-            if direct_only {
-                policy = policy.direct_only(tool);
-            }
-            policy = match availability {
-                0 => policy.hide(tool),
-                1 => policy.deny(tool),
-                2 => policy.defer(tool),
-                _ => policy,
-            };
-        }
-        for (&name, &(allow, direct_only)) in ["memo", "note"].iter().zip(&runtime_flags) {
-            if allow {
-                policy = policy.allow_runtime_from_code(name);
-            }
-            if direct_only {
-                policy = policy.direct_only_runtime(name);
-            }
-        }
-        let toolbox = toolbox();
         let format = if anthropic_format { Format::Anthropic } else { Format::OpenAiResponses };
-        let request = Request::new(&policy)
-            .format(format)
-            .toolbox(&toolbox)
-            .expect("the names are the toolbox's")
-            .code_execution(code_execution);
-        let list: Vec<Value> = serde_json::from_str(&request.tool_list()).expect("a JSON list");
-        let offered = request.offered();
-        for tool in &list {
-            let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
-            let rendered = code_caller_in(tool);
-            if !offered.contains(&name) || name == "tool_search" {
-                continue;
-            }
-            prop_assert_eq!(rendered.is_some(), code_execution, "{} in {}", name, tool);
-            let from_code = request.gate([code_call("c1", name, "{}")]);
-            let refused = matches!(
-                &from_code,
-                Err(rejected) if rejected.problems().iter().any(|p| p.kind == ProblemKind::NotFromCode)
-            );
-            prop_assert_eq!(refused, rendered != Some(true), "{} under {:?}", name, policy);
-            let direct = request.gate([ToolCall::new("c1", name, "{}")]);
-            let direct_refused = matches!(
-                &direct,
-                Err(rejected) if rejected.problems().iter().any(|p| p.kind == ProblemKind::NotFromCode)
-            );
-            prop_assert!(!direct_refused, "{} refused directly", name);
+        check_callers(CEILINGS[ceiling], &flags, &runtime_flags, code_execution, format)?;
+    }
+}
+
+#[test]
+fn the_property_checks_every_tool_when_all_are_offered() {
+    for format in [Format::Anthropic, Format::OpenAiResponses] {
+        for ceiling in CEILINGS {
+            let checked = check_callers(
+                ceiling,
+                &[(true, false, 7); 5],
+                &[(true, false); 2],
+                true,
+                format,
+            )
+            .expect("the property holds");
+            // The five tools of the set and the toolbox's three.
+            assert_eq!(checked, 8, "{format} {ceiling:?}");
         }
     }
 }

@@ -30,6 +30,12 @@
 //! deferred tool in its declared place whether activated or not, so the list's bytes stay
 //! put for the whole conversation while the choice follows what the gate permits.
 //!
+//! Where the model's code calls tools (programmatic tool calling,
+//! [`Request::code_execution`]), the list says of each tool who may call it
+//! (`allowed_callers`, appended to the cached fragment as `defer_loading` is) from the
+//! policy's one rule ([`Policy::allows_from_code`]), and the gate permits calls from code
+//! exactly there.
+//!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
 //! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
 //! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
