@@ -28,6 +28,11 @@ fn all_messages() -> Vec<(&'static str, String)> {
             messages::unknown_tool("read_note", None, &[]),
         ),
         ("denied", messages::denied("write_note")),
+        ("not_from_code", messages::not_from_code("write_note")),
+        (
+            "irreversible_from_code",
+            messages::irreversible_from_code("write_note", "the note is shared with everyone"),
+        ),
         (
             "malformed JSON",
             messages::malformed_json("read_note", &json_error),

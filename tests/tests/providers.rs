@@ -29,7 +29,11 @@ const VALID: &[&str] = &[
     "openai_chat_malformed_arguments.json",
     "openai_responses.json",
     "openai_responses_namespace.json",
+    "openai_responses_program_read.json",
+    "openai_responses_program_write.json",
     "anthropic.json",
+    "anthropic_code_read.json",
+    "anthropic_code_write.json",
     "gemini.json",
     "gemini_content.json",
     "mcp_tools_call.json",
@@ -333,6 +337,7 @@ fn results_for(calls: &[ToolCall]) -> Vec<ToolReply> {
         .iter()
         .enumerate()
         .map(|(index, call)| ToolReply {
+            caller: toolset::Caller::Direct,
             call_id: call.id.clone(),
             name: call.name.clone(),
             output: if index == 0 {
@@ -431,6 +436,7 @@ fn mcp_result_carries_structured_content_and_error_flag() {
 #[test]
 fn an_output_without_content_is_sent_as_done() {
     let result = ToolReply {
+        caller: toolset::Caller::Direct,
         call_id: "c1".into(),
         name: "archive".into(),
         output: ToolOutput::empty(),
@@ -456,6 +462,7 @@ fn an_output_without_content_is_sent_as_done() {
 fn images_go_where_the_format_allows_them() {
     let output = ToolOutput::text("chart").with_image("iVBORw0KGgo=", "image/png");
     let results = [ToolReply {
+        caller: toolset::Caller::Direct,
         call_id: "c1".into(),
         name: "plot".into(),
         output: output.clone(),

@@ -518,3 +518,76 @@ mod namespaces {
         );
     }
 }
+
+// Who may call each tool (`allowed_callers`, a request with code execution), judged by the
+// SDKs' own tool types (`tests/validators/validate_callers.py`), in a file of their own.
+
+/// `{"anthropic_tools": […], "openai_responses_tools": […]}`: every tool of the corpus,
+/// the awkward types and the inbox, listed by a request with code execution under
+/// policies letting code call read-only tools (the default) or all it may, offered or
+/// deferred to the hosted search (`defer_loading` and `allowed_callers` together).
+fn callers() -> Map<String, Value> {
+    fn lists<T: ToolSet>(format: Format, into: &mut Vec<Value>) {
+        use toolset::search::Ranking;
+        use toolset::{Autonomy, FromCode, Policy, Request, ToolSearch};
+        let plain = Policy::<T>::new(Autonomy::Reversible);
+        let wide = plain.clone().from_code(FromCode::ExternalReversible);
+        let deferred = <T as ToolSet>::Name::ALL
+            .iter()
+            .fold(wide.clone(), |policy, &tool| policy.defer(tool));
+        for policy in [&plain, &wide, &deferred] {
+            let list = Request::new(policy)
+                .format(format)
+                .search(ToolSearch::Hosted(Ranking::Bm25))
+                .code_execution(true)
+                .tool_list();
+            let tools: Vec<Value> = serde_json::from_str(&list).expect("a JSON list");
+            // The hosted search's own entry is no function tool.
+            into.extend(
+                tools.into_iter().filter(|tool| {
+                    tool.get("input_schema").is_some() || tool["type"] == "function"
+                }),
+            );
+        }
+    }
+    let mut by_kind = Map::new();
+    for (format, kind) in [
+        (Format::Anthropic, "anthropic_tools"),
+        (Format::OpenAiResponses, "openai_responses_tools"),
+    ] {
+        let mut tools = Vec::new();
+        lists::<Corpus>(format, &mut tools);
+        lists::<Awkward>(format, &mut tools);
+        lists::<InboxTools>(format, &mut tools);
+        by_kind.insert(kind.to_owned(), Value::Array(tools));
+    }
+    by_kind
+}
+
+#[test]
+fn the_sdk_types_accept_every_allowed_callers_rendered() {
+    let callers = callers();
+    let text = Value::Object(callers.clone()).to_string();
+    for shape in [
+        r#""allowed_callers":["direct"]"#,
+        r#""allowed_callers":["direct","programmatic"]"#,
+        r#""allowed_callers":["direct","code_execution_20250825","code_execution_20260120","code_execution_20260521"]"#,
+        r#""defer_loading":true,"allowed_callers""#,
+    ] {
+        assert!(text.contains(shape), "no {shape}");
+    }
+    let verdict = run(
+        "python3",
+        "tests/validators/validate_callers.py",
+        &callers,
+        "callers-python.json",
+    );
+    assert_eq!(verdict.code, Some(0), "{}", verdict.output);
+    for kind in ["anthropic_tools", "openai_responses_tools"] {
+        assert!(
+            verdict.output.contains(&format!("({kind}): ")),
+            "{kind} judged by none\n{}",
+            verdict.output
+        );
+    }
+}

@@ -8,8 +8,8 @@ use toolset::consumer::{Announced, ChoiceMode, Format, Order, ToolChoiceError, t
 use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
-    Activations, Autonomy, DynamicTool, Outcome, Policy, ProblemKind, Request, Tier, ToolCall,
-    ToolContext, ToolOutput, ToolSearch, Toolbox, tool, toolset,
+    Activations, Autonomy, Caller, DynamicTool, FromCode, Outcome, Policy, ProblemKind, Request,
+    Tier, ToolCall, ToolContext, ToolOutput, ToolSearch, Toolbox, tool, toolset,
 };
 
 /// Tell the time.
@@ -449,6 +449,48 @@ const ARGUMENTS: [&str; 8] = [
     "{not json",
 ];
 
+const CEILINGS: [FromCode; 4] = [
+    FromCode::Nothing,
+    FromCode::ReadOnly,
+    FromCode::Reversible,
+    FromCode::ExternalReversible,
+];
+
+/// `policy` with code's ceiling `ceiling` and each tool of the set allowed from code
+/// and/or kept direct-only (or not).
+fn with_code_flags(
+    mut policy: Policy<Tools>,
+    ceiling: FromCode,
+    flags: &[(bool, bool)],
+) -> Policy<Tools> {
+    policy = policy.from_code(ceiling);
+    for (&tool, &(allow, direct_only)) in <ToolsName as ToolName>::ALL.iter().zip(flags) {
+        if allow {
+            policy = policy
+                .allow_from_code(tool)
+                .expect("no tool of the set is irreversible");
+        }
+        if direct_only {
+            policy = policy.direct_only(tool);
+        }
+    }
+    policy
+}
+
+/// `policy` with each runtime tool of [`RUNTIME`] allowed from code and/or kept
+/// direct-only (or not).
+fn with_runtime_code_flags(mut policy: Policy<Tools>, flags: &[(bool, bool)]) -> Policy<Tools> {
+    for (&name, &(allow, direct_only)) in RUNTIME.iter().zip(flags) {
+        if allow {
+            policy = policy.allow_runtime_from_code(name);
+        }
+        if direct_only {
+            policy = policy.direct_only_runtime(name);
+        }
+    }
+    policy
+}
+
 const AUTONOMIES: [Autonomy; 4] = [
     Autonomy::Off,
     Autonomy::ReadOnly,
@@ -463,7 +505,8 @@ proptest! {
     /// policies (hidden, denied, deferred), autonomies, activations, injections, history,
     /// formats, search modes, a toolbox (with its runtime tool `note`) or none, and calls to
     /// every kind of name (compiled, runtime, the search, hidden, denied, deferred, unknown)
-    /// with every kind of arguments and id. And the gate's verdict is the same whatever
+    /// with every kind of arguments and id, made by the model or by its code (under random
+    /// rules of what code may call, with code execution or without). And the gate's verdict is the same whatever
     /// format the request renders, or none: gating needs no format.
     #[test]
     fn checking_one_call_gives_exactly_the_verdict_of_gating_it_alone(
@@ -478,8 +521,20 @@ proptest! {
         name in 0..UNIVERSE.len() + 1,
         arguments in 0..ARGUMENTS.len(),
         empty_id in any::<bool>(),
+        from_code in any::<bool>(),
+        code_execution in any::<bool>(),
+        ceiling in 0..CEILINGS.len(),
+        code_flags in proptest::collection::vec((any::<bool>(), any::<bool>()), 7),
+        runtime_code_flags in proptest::collection::vec((any::<bool>(), any::<bool>()), 2),
     ) {
         let policy = policy_from(&flags).limit_autonomy(AUTONOMIES[autonomy]);
+        let policy = with_code_flags(policy, CEILINGS[ceiling], &code_flags);
+        // Runtime names only where a toolbox joins: without one they name no tool.
+        let policy = if with_toolbox {
+            with_runtime_code_flags(policy, &runtime_code_flags)
+        } else {
+            policy
+        };
         let mut activations = Activations::new();
         for index in activated {
             activations.activate(UNIVERSE[index]);
@@ -491,7 +546,8 @@ proptest! {
             let mut request = Request::new(&policy)
                 .activated(&activations)
                 .history(&history)
-                .search(search);
+                .search(search)
+                .code_execution(code_execution);
             if let Some(format) = format {
                 request = request.format(format);
             }
@@ -506,7 +562,10 @@ proptest! {
         let request = build(Some(FORMATS[format]));
         let name = UNIVERSE.get(name).copied().unwrap_or("note");
         let id = if empty_id { "" } else { "call_1" };
-        let call = ToolCall::new(id, name, ARGUMENTS[arguments]);
+        let mut call = ToolCall::new(id, name, ARGUMENTS[arguments]);
+        if from_code {
+            call = call.with_caller(Caller::code("code_execution_20260120", "srvtoolu_1"));
+        }
         let verdict = |request: &Request<'_, Tools>| {
             request
                 .gate([call.clone()])

@@ -279,6 +279,14 @@ fn invalid(f: &mut fmt::Formatter<'_>, problem: &CallProblem) -> fmt::Result {
             "the proposal's call to `{name}` has no usable call id: the approval is refused; \
              decline it and have the model propose the call again"
         ),
+        ProblemKind::NotFromCode => write!(
+            f,
+            "the proposal's call to `{name}` came from the model's code, which the request in \
+             force does not let call it ({}): the approval is refused and the proposal stays \
+             pending; approve it under a request whose policy lets code call the tool \
+             (`Request::code_execution`, `Policy::allow_from_code`), or decline it",
+            problem.message
+        ),
     }
 }
 
@@ -418,12 +426,10 @@ impl<S: ProposalStore> Approvals<S> {
         }
         self.resolve(&proposal.id, Decision::Declined)?;
         trace::proposal_declined(&proposal);
-        let call = proposal.call;
-        Ok(ToolReply {
-            call_id: call.id,
-            name: call.name,
-            output: ToolOutput::error(messages::declined(reason)),
-        })
+        Ok(ToolReply::to(
+            &proposal.call,
+            ToolOutput::error(messages::declined(reason)),
+        ))
     }
 
     /// The stored proposal, its seal checked when a key is set, its expiry, and that its
@@ -548,6 +554,18 @@ fn decide<T: ToolSet>(
                 verify_arguments::<T>(&proposal.call, name).map_err(ApprovalError::Invalid)?;
             let propose_only = T::spec_of(name).is_propose_only();
             let (tier, reason) = effective_tier::<T>(name, &verified.typed);
+            if proposal.call.is_from_code() && tier == Tier::Irreversible {
+                // The gate never proposes such a call; one in the store was not its.
+                return Err(ApprovalError::Invalid(CallProblem {
+                    call_id: proposal.call.id.clone(),
+                    name: proposal.call.name.clone(),
+                    kind: ProblemKind::NotFromCode,
+                    message: messages::irreversible_from_code(
+                        &proposal.call.name,
+                        reason.as_deref().unwrap_or("its declared tier"),
+                    ),
+                }));
+            }
             unchanged(&proposal, tier, propose_only, reason)?;
             resolve(&proposal.id)?;
             if propose_only {

@@ -10,7 +10,7 @@
 //! adds the id and the times, so nothing a reviewer reads is outside it.
 
 use crate::action_key::write_canonical;
-use crate::{ToolCall, ToolSet};
+use crate::{Caller, ToolCall, ToolSet};
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use std::any::TypeId;
@@ -93,6 +93,7 @@ pub(crate) fn proposal_digest(reviewed: &Reviewed<'_>) -> String {
         id,
         name: _, // in the action key
         arguments,
+        caller,
     } = call;
     let mut hasher = Sha256::new();
     // v2: the escalation's reason and the exact argument text are hashed too (stored
@@ -118,6 +119,16 @@ pub(crate) fn proposal_digest(reviewed: &Reviewed<'_>) -> String {
         hasher.update(b"\0");
         hasher.update((part.len() as u64).to_be_bytes());
         hasher.update(part);
+    }
+    // A call from code hashes its caller after the v2 parts: a direct call's digest is
+    // v2's, unchanged (stored proposals keep verifying), and a call from code can never
+    // pass for a direct one, nor one code's call for another's.
+    if let Caller::Code { kind, id } = caller {
+        for part in [b"code".as_slice(), kind.as_bytes(), id.as_bytes()] {
+            hasher.update(b"\0");
+            hasher.update((part.len() as u64).to_be_bytes());
+            hasher.update(part);
+        }
     }
     hex(&hasher.finalize())
 }
@@ -271,6 +282,13 @@ mod tests {
             // The same meaning in other characters is not the text the human read.
             ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
             ToolCall::new("c1", "delete", r#"{"key":"\u0061"}"#),
+            // Made by code, or by other code: not the call the human was shown.
+            call.clone()
+                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_1")),
+            call.clone()
+                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_2")),
+            call.clone()
+                .with_caller(crate::Caller::code("program", "srvtoolu_1")),
         ];
         for other in &others {
             assert_ne!(base, digest(other, |_| {}), "{other:?}");

@@ -9,7 +9,7 @@ use crate::toolbox::RuntimeTool;
 use crate::verify::{
     CallProblem, ProblemKind, Verified, verify_arguments, verify_runtime_arguments,
 };
-use crate::{ToolCall, ToolOutput, ToolReply, ToolSet, messages};
+use crate::{Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
@@ -88,11 +88,7 @@ impl Rejected {
                 } else {
                     ToolOutput::error(problems.join(" "))
                 };
-                ToolReply {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    output,
-                }
+                ToolReply::to(call, output)
             })
             .collect()
     }
@@ -192,12 +188,36 @@ fn check_routed<T: ToolSet>(
     route: &mut impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
 ) -> Result<Checked<T>, CallProblem> {
     route(call).and_then(|route| match route {
-        Route::Tool(name) => verify_arguments::<T>(call, name).map(Checked::Verified),
+        Route::Tool(name) => verify_arguments::<T>(call, name)
+            .and_then(|verified| irreversible_from_code::<T>(call, &verified).map(|()| verified))
+            .map(Checked::Verified),
         Route::Answered(output) => Ok(Checked::Answered(output)),
         Route::Runtime(tool) => {
             verify_runtime_arguments(call, tool.spec()).map(|args| Checked::Runtime { tool, args })
         }
     })
+}
+
+/// `Err` when `call` comes from the model's code and its tool's escalation makes it
+/// irreversible for these arguments: code never makes an irreversible call, whatever the
+/// policy lets it call (the tool's declared tier is the policy's to judge, before this;
+/// a runtime tool has no escalation).
+fn irreversible_from_code<T: ToolSet>(
+    call: &ToolCall,
+    verified: &Verified<T>,
+) -> Result<(), CallProblem> {
+    if !call.is_from_code() {
+        return Ok(());
+    }
+    match T::escalation(&verified.typed) {
+        Some(escalation) if escalation.tier == Tier::Irreversible => Err(CallProblem {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            kind: ProblemKind::NotFromCode,
+            message: messages::irreversible_from_code(&call.name, &escalation.reason),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The problems [`check_program`] finds in the one-call program `[call]`, in its order

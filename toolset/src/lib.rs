@@ -100,7 +100,7 @@ pub mod store;
 
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
-pub use call::ToolCall;
+pub use call::{Caller, ToolCall};
 pub use check::check_declarations;
 pub use consumer::error::ProviderError;
 pub use context::ToolContext;
@@ -112,7 +112,7 @@ pub use outcome::Outcome;
 pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolReply};
 pub use pipeline::Pipeline;
 pub use plan::Plan;
-pub use policy::{Policy, PolicyNameError};
+pub use policy::{FromCode, FromCodeError, Policy, PolicyNameError};
 pub use proposal::{Proposal, ProposalId};
 pub use report::Report;
 pub use request::{Activations, Request};

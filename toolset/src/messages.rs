@@ -30,6 +30,21 @@ pub fn unknown_tool(name: &str, closest: Option<&str>, offered: &[&str]) -> Stri
     )
 }
 
+/// A call from the model's code to a tool the request lets only the model itself call.
+pub fn not_from_code(name: &str) -> String {
+    format!(
+        "The tool \"{name}\" cannot be called from code: call it directly, as a tool call of your own."
+    )
+}
+
+/// A call from the model's code whose arguments make it irreversible (the tool's
+/// escalation, with its reason): code never makes an irreversible call.
+pub fn irreversible_from_code(name: &str, reason: &str) -> String {
+    format!(
+        "The call to \"{name}\" cannot be made from code: with these arguments it is irreversible ({reason}). Call it directly, as a tool call of your own."
+    )
+}
+
 /// A call without an id.
 pub fn call_without_id() -> String {
     "This call has no id. Give every call an id of its own, so its result can be matched to it."

@@ -2,6 +2,7 @@
 //! result sent back to the model for one call.
 
 use crate::ToolError;
+use crate::call::Caller;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -202,6 +203,9 @@ impl<T: IntoToolOutput, E: fmt::Display + 'static> IntoToolOutput for Result<T, 
 
 /// What goes back to the model for one call (a struct, not a `Result`): the
 /// provider-neutral form the `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
+///
+/// The `caller` field is new in this release: a struct literal must name it
+/// (`caller: Caller::Direct` for what it meant before), or use [`ToolReply::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolReply {
     /// The id of the call this answers.
@@ -210,6 +214,40 @@ pub struct ToolReply {
     pub name: String,
     /// What the model reads.
     pub output: ToolOutput,
+    /// Who made the call this answers, as its [`ToolCall`](crate::ToolCall) said: a result
+    /// for a call from code goes back to that code where the format names it (OpenAI
+    /// Responses' `function_call_output.caller`). Absent from the serialized form of a
+    /// direct call's reply.
+    #[serde(default, skip_serializing_if = "Caller::is_direct")]
+    pub caller: Caller,
+}
+
+impl ToolReply {
+    /// The reply to a direct call `call_id` to `name`.
+    pub fn new(call_id: impl Into<String>, name: impl Into<String>, output: ToolOutput) -> Self {
+        ToolReply {
+            call_id: call_id.into(),
+            name: name.into(),
+            output,
+            caller: Caller::Direct,
+        }
+    }
+
+    /// The reply to `call`, under its id and name, to whoever made it.
+    pub fn to(call: &crate::ToolCall, output: ToolOutput) -> Self {
+        ToolReply {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            output,
+            caller: call.caller.clone(),
+        }
+    }
+
+    /// This reply, to a call `caller` made.
+    pub fn with_caller(mut self, caller: Caller) -> Self {
+        self.caller = caller;
+        self
+    }
 }
 
 #[cfg(test)]

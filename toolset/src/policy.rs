@@ -1,7 +1,7 @@
 //! A per-request policy: it can only tighten what the set declares.
 
 use crate::set::ToolName;
-use crate::{Autonomy, ToolSet};
+use crate::{Autonomy, Tier, ToolSet};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -13,9 +13,15 @@ use std::marker::PhantomData;
 /// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
 /// policy naming a tool the set does not contain does not compile. A toolbox's runtime
 /// tools are named by their names ([`deny_runtime`](Self::deny_runtime) and friends),
-/// checked when the toolbox joins a request: a name no runtime tool has is an error there. Every method can only
-/// restrict: there is no way to raise autonomy above the starting level, un-deny a tool,
-/// or change a tool's declared tier.
+/// checked when the toolbox joins a request: a name no runtime tool has is an error there.
+/// Every method but the code rule's can only restrict: there is no way to raise autonomy
+/// above the starting level, un-deny a tool, or change a tool's declared tier.
+///
+/// What the model's code may call (programmatic tool calling) is a rule of its own, with
+/// a fail-closed default the policy may widen or narrow: read-only tools
+/// ([`from_code`](Self::from_code), [`allow_from_code`](Self::allow_from_code),
+/// [`direct_only`](Self::direct_only); [`allows_from_code`](Self::allows_from_code) is
+/// the one rule), and never an irreversible tool, which no method can express.
 pub struct Policy<T: ToolSet> {
     autonomy: Autonomy,
     /// Indexed by `ToolName::index`; empty until a tool is denied.
@@ -24,6 +30,14 @@ pub struct Policy<T: ToolSet> {
     hidden: Vec<bool>,
     /// Tools deferred by this policy, on top of those declared `deferred`.
     deferred: Vec<bool>,
+    /// The tiers the model's code may call (see [`FromCode`]).
+    from_code: FromCode,
+    /// Tools code may call above that ceiling ([`allow_from_code`](Policy::allow_from_code);
+    /// never an irreversible one). Empty until one is named.
+    code_allowed: Vec<bool>,
+    /// Tools code may never call ([`direct_only`](Policy::direct_only)); wins over the
+    /// ceiling and `code_allowed`.
+    direct_only: Vec<bool>,
     /// Runtime tools (a toolbox's) this policy names: checked against the toolbox when it
     /// joins a request ([`Request::toolbox`](crate::Request::toolbox)).
     runtime: RuntimeRules,
@@ -37,17 +51,27 @@ struct RuntimeRules {
     denied: Vec<String>,
     hidden: Vec<String>,
     deferred: Vec<String>,
+    /// Runtime tools code may call above the policy's [`FromCode`] ceiling.
+    code_allowed: Vec<String>,
+    /// Runtime tools code may never call.
+    direct_only: Vec<String>,
 }
 
 impl RuntimeRules {
     fn is_empty(&self) -> bool {
-        self.denied.is_empty() && self.hidden.is_empty() && self.deferred.is_empty()
+        self.denied.is_empty()
+            && self.hidden.is_empty()
+            && self.deferred.is_empty()
+            && self.code_allowed.is_empty()
+            && self.direct_only.is_empty()
     }
 
-    /// Every name, each once, in the order first named (hidden, denied, deferred).
+    /// Every name, each once, in the order first named (hidden, denied, deferred, allowed
+    /// from code, direct only).
     fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
-        for name in self.hidden.iter().chain(&self.denied).chain(&self.deferred) {
+        let all = self.hidden.iter().chain(&self.denied).chain(&self.deferred);
+        for name in all.chain(&self.code_allowed).chain(&self.direct_only) {
             if !names.contains(&name.as_str()) {
                 names.push(name);
             }
@@ -83,6 +107,9 @@ impl<T: ToolSet> Policy<T> {
             denied: Vec::new(),
             hidden: Vec::new(),
             deferred: Vec::new(),
+            from_code: FromCode::default(),
+            code_allowed: Vec::new(),
+            direct_only: Vec::new(),
             runtime: RuntimeRules::default(),
             set: PhantomData,
         }
@@ -150,6 +177,94 @@ impl<T: ToolSet> Policy<T> {
         self
     }
 
+    /// The tiers the model's code may call (programmatic tool calling: a provider's code
+    /// execution running code the model wrote, which calls the host's tools as functions;
+    /// see [`FromCode`]). The default is [`FromCode::ReadOnly`]: code may call read-only
+    /// tools, and everything else only the model itself, directly. No ceiling reaches
+    /// `irreversible`: no policy lets code call an irreversible tool.
+    ///
+    /// What code may call is decided here alone ([`allows_from_code`](Self::allows_from_code)),
+    /// and a [`Request`](crate::Request) with
+    /// [`code_execution`](crate::Request::code_execution) renders it (each tool's
+    /// `allowed_callers`) and gates by it; tiers, autonomy and approvals apply to a call
+    /// from code as to a direct one.
+    pub fn from_code(mut self, ceiling: FromCode) -> Self {
+        self.from_code = ceiling;
+        self
+    }
+
+    /// Lets the model's code call `tool` too, above the [`from_code`](Self::from_code)
+    /// ceiling: a call from code to it passes the gate, and then runs, is proposed or
+    /// refused by its tier exactly as a direct call would be.
+    ///
+    /// `Err` when `tool` is `irreversible`: no policy lets code call an irreversible tool
+    /// (code runs unattended between the model's turns; an action that cannot be undone is
+    /// the model's own call, made directly, where a human can be asked). The error names
+    /// the tool and says what to do.
+    pub fn allow_from_code(mut self, tool: T::Name) -> Result<Self, FromCodeError> {
+        let tier = T::spec_of(tool).tier();
+        if tier == Tier::Irreversible {
+            return Err(FromCodeError {
+                tool: tool.as_str().to_owned(),
+            });
+        }
+        mark::<T>(&mut self.code_allowed, tool.index());
+        Ok(self)
+    }
+
+    /// Keeps `tool` from the model's code, whatever its tier: the model may still call it
+    /// directly. Wins over [`from_code`](Self::from_code) and
+    /// [`allow_from_code`](Self::allow_from_code).
+    pub fn direct_only(mut self, tool: T::Name) -> Self {
+        mark::<T>(&mut self.direct_only, tool.index());
+        self
+    }
+
+    /// Lets the model's code call the runtime tool `name` too: as
+    /// [`allow_from_code`](Self::allow_from_code) for a tool of the set. Its tier is known
+    /// only when the toolbox joins a request, so the name is checked there as
+    /// [`deny_runtime`](Self::deny_runtime)'s is, and an `irreversible` runtime tool named
+    /// here is an error there too ([`PolicyNameError`]).
+    pub fn allow_runtime_from_code(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.code_allowed, name.into());
+        self
+    }
+
+    /// Keeps the runtime tool `name` from the model's code: as
+    /// [`direct_only`](Self::direct_only) for a tool of the set. Checked as
+    /// [`deny_runtime`](Self::deny_runtime)'s.
+    pub fn direct_only_runtime(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.direct_only, name.into());
+        self
+    }
+
+    /// Whether the model's code may call `tool`: the one rule for the set's tools, which
+    /// the rendered `allowed_callers`, the gate and approvals all read. Never an
+    /// `irreversible` tool; never one kept [`direct_only`](Self::direct_only); otherwise a
+    /// tool within the [`from_code`](Self::from_code) ceiling or named by
+    /// [`allow_from_code`](Self::allow_from_code). Whether the tool is offered at all is
+    /// the policy's other rules (a denied tool is refused whoever calls it).
+    pub fn allows_from_code(&self, tool: T::Name) -> bool {
+        code_may_call(
+            self.from_code,
+            T::spec_of(tool).tier(),
+            flag(&self.code_allowed, tool.index()),
+            flag(&self.direct_only, tool.index()),
+        )
+    }
+
+    /// [`allows_from_code`](Self::allows_from_code) for the runtime tool `name`, whose
+    /// declared tier is `tier`: the same rule, by name.
+    pub(crate) fn runtime_allows_from_code(&self, name: &str, tier: Tier) -> bool {
+        let named = |names: &[String]| names.iter().any(|known| known == name);
+        code_may_call(
+            self.from_code,
+            tier,
+            named(&self.runtime.code_allowed),
+            named(&self.runtime.direct_only),
+        )
+    }
+
     /// This policy, also denying, hiding and deferring every runtime tool `other` does: how
     /// the MCP server's builder merges the policies it is given, loosening nothing.
     #[cfg(feature = "mcp")]
@@ -159,6 +274,7 @@ impl<T: ToolSet> Policy<T> {
             (&mut self.runtime.denied, &rules.denied),
             (&mut self.runtime.hidden, &rules.hidden),
             (&mut self.runtime.deferred, &rules.deferred),
+            (&mut self.runtime.direct_only, &rules.direct_only),
         ] {
             for name in theirs {
                 name_once(mine, name.clone());
@@ -199,8 +315,21 @@ impl<T: ToolSet> Policy<T> {
     /// tools is refused too (name it through the typed [`deny`](Self::deny) and friends).
     pub(crate) fn check_runtime_names<'n>(
         &self,
-        runtime: impl Iterator<Item = &'n str> + Clone,
+        runtime: impl Iterator<Item = (&'n str, Tier)> + Clone,
     ) -> Result<(), PolicyNameError> {
+        let tiers = runtime.clone();
+        let runtime = runtime.map(|(name, _)| name);
+        let irreversible_from_code: Vec<String> = self
+            .runtime
+            .code_allowed
+            .iter()
+            .filter(|name| {
+                tiers
+                    .clone()
+                    .any(|(known, tier)| known == name.as_str() && tier == Tier::Irreversible)
+            })
+            .cloned()
+            .collect();
         let mut unknown = Vec::new();
         for name in self.runtime.names() {
             if runtime.clone().any(|known| known == name) {
@@ -218,12 +347,13 @@ impl<T: ToolSet> Policy<T> {
                 suggestion,
             });
         }
-        if unknown.is_empty() {
+        if unknown.is_empty() && irreversible_from_code.is_empty() {
             return Ok(());
         }
         Err(PolicyNameError {
             set: T::NAME,
             unknown,
+            irreversible_from_code,
             runtime: runtime.map(str::to_owned).collect(),
         })
     }
@@ -350,12 +480,16 @@ pub(crate) enum Availability {
 
 /// A policy names runtime tools the toolbox joining a request does not have
 /// ([`Policy::deny_runtime`], [`hide_runtime`](Policy::hide_runtime),
-/// [`defer_runtime`](Policy::defer_runtime)): the request is not composed, since a
-/// misspelled name would leave the tool it meant unrestricted.
+/// [`defer_runtime`](Policy::defer_runtime), [`allow_runtime_from_code`](Policy::allow_runtime_from_code),
+/// [`direct_only_runtime`](Policy::direct_only_runtime)): the request is not composed,
+/// since a misspelled name would leave the tool it meant unrestricted. Likewise when it
+/// lets code call a runtime tool that is `irreversible`, which no policy may.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyNameError {
     set: &'static str,
     unknown: Vec<UnknownName>,
+    /// Runtime tools named by `allow_runtime_from_code` that are irreversible.
+    irreversible_from_code: Vec<String>,
     runtime: Vec<String>,
 }
 
@@ -379,10 +513,29 @@ impl PolicyNameError {
     pub fn runtime_tools(&self) -> &[String] {
         &self.runtime
     }
+
+    /// The irreversible runtime tools the policy lets code call
+    /// ([`Policy::allow_runtime_from_code`]), which no policy may.
+    pub fn irreversible_from_code(&self) -> &[String] {
+        &self.irreversible_from_code
+    }
 }
 
 impl fmt::Display for PolicyNameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.irreversible_from_code.is_empty() {
+            write!(
+                f,
+                "the policy lets code call irreversible runtime tools: `{}`; no policy may \
+                 (code runs unattended, and an irreversible call is the model's own, made \
+                 directly). Remove them from `allow_runtime_from_code`.",
+                self.irreversible_from_code.join("`, `")
+            )?;
+            if self.unknown.is_empty() {
+                return Ok(());
+            }
+            f.write_str(" Also, ")?;
+        }
         f.write_str("the policy names runtime tools the toolbox does not have:")?;
         for unknown in &self.unknown {
             write!(f, " `{}`", unknown.name)?;
@@ -416,6 +569,9 @@ impl<T: ToolSet> Clone for Policy<T> {
             denied: self.denied.clone(),
             hidden: self.hidden.clone(),
             deferred: self.deferred.clone(),
+            from_code: self.from_code,
+            code_allowed: self.code_allowed.clone(),
+            direct_only: self.direct_only.clone(),
             runtime: self.runtime.clone(),
             set: PhantomData,
         }
@@ -437,9 +593,80 @@ impl<T: ToolSet> fmt::Debug for Policy<T> {
             .field("denied", &names(&self.denied))
             .field("hidden", &names(&self.hidden))
             .field("deferred", &names(&self.deferred))
+            .field("from_code", &self.from_code)
+            .field("allowed_from_code", &names(&self.code_allowed))
+            .field("direct_only", &names(&self.direct_only))
             .field("runtime_denied", &self.runtime.denied)
             .field("runtime_hidden", &self.runtime.hidden)
             .field("runtime_deferred", &self.runtime.deferred)
+            .field("runtime_allowed_from_code", &self.runtime.code_allowed)
+            .field("runtime_direct_only", &self.runtime.direct_only)
             .finish()
     }
 }
+
+/// The tiers the model's code may call, a policy's ceiling for programmatic tool calling
+/// ([`Policy::from_code`]): a tool at or below it may be called by code as well as by
+/// the model directly, and a tool above it only directly (unless the policy names it,
+/// [`Policy::allow_from_code`]). There is no ceiling for `irreversible`: code never calls
+/// an irreversible tool, whatever the policy says.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FromCode {
+    /// No tool: every call must come from the model directly.
+    Nothing,
+    /// Read-only tools: the default.
+    #[default]
+    ReadOnly,
+    /// Read-only and reversible tools.
+    Reversible,
+    /// Every tier but `irreversible`.
+    ExternalReversible,
+}
+
+impl FromCode {
+    /// Whether code may call a tool of `tier` under this ceiling.
+    fn covers(self, tier: Tier) -> bool {
+        let ceiling = match self {
+            FromCode::Nothing => return false,
+            FromCode::ReadOnly => Tier::ReadOnly,
+            FromCode::Reversible => Tier::Reversible,
+            FromCode::ExternalReversible => Tier::ExternalReversible,
+        };
+        tier <= ceiling
+    }
+}
+
+/// The one rule of what code may call, for the set's tools and runtime tools alike: never
+/// an `irreversible` tool, never one kept direct-only, otherwise one within the ceiling or
+/// named.
+fn code_may_call(ceiling: FromCode, tier: Tier, named: bool, direct_only: bool) -> bool {
+    tier != Tier::Irreversible && !direct_only && (named || ceiling.covers(tier))
+}
+
+/// A policy was asked to let code call an irreversible tool
+/// ([`Policy::allow_from_code`]), which no policy may.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FromCodeError {
+    tool: String,
+}
+
+impl FromCodeError {
+    /// The irreversible tool the policy named.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+}
+
+impl fmt::Display for FromCodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the tool `{}` is irreversible: no policy lets the model's code call it (code runs \
+             unattended; an irreversible call is the model's own, made directly, where a human \
+             can be asked). Remove `allow_from_code` for it; the model can still call it directly.",
+            self.tool
+        )
+    }
+}
+
+impl std::error::Error for FromCodeError {}

@@ -245,10 +245,6 @@ impl Proposal {
     }
 
     fn result(&self, output: ToolOutput) -> ToolReply {
-        ToolReply {
-            call_id: self.call.id.clone(),
-            name: self.call.name.clone(),
-            output,
-        }
+        ToolReply::to(&self.call, output)
     }
 }

@@ -60,13 +60,12 @@ impl Report {
     pub fn results(&self) -> Vec<ToolReply> {
         self.entries
             .iter()
-            .map(|entry| ToolReply {
-                call_id: entry.call.id.clone(),
-                name: entry.call.name.clone(),
-                output: match &entry.outcome {
+            .map(|entry| {
+                let output = match &entry.outcome {
                     Some(outcome) => outcome.to_tool_output(),
                     None => ToolOutput::text(messages::AWAITING_APPROVAL),
-                },
+                };
+                ToolReply::to(&entry.call, output)
             })
             .collect()
     }

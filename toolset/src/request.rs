@@ -34,6 +34,12 @@
 //! deferred tool in its declared place whether activated or not, so the list's bytes stay
 //! put for the whole conversation while the choice follows what the gate permits.
 //!
+//! Where the model's code calls tools (programmatic tool calling,
+//! [`Request::code_execution`]), the list says of each tool who may call it
+//! (`allowed_callers`, appended to the cached fragment as `defer_loading` is) from the
+//! policy's one rule ([`Policy::allows_from_code`]), and the gate permits calls from code
+//! exactly there.
+//!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
 //! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
 //! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
@@ -41,6 +47,7 @@
 //! a call to one is answered as in every other format.
 
 use crate::consumer::openai_responses::namespace::{self, has_namespaces};
+use crate::consumer::callers::{allowed_callers, allowed_callers_value};
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
 use crate::consumer::{
     Announced, ChoiceMode, FixedTools, Format, ToolChanges, ToolChoiceError, tool_value,
@@ -242,6 +249,9 @@ pub struct Request<'p, T: ToolSet> {
     runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
     /// What [`tool_choice`](Self::tool_choice) asks of the model.
     choice_mode: ChoiceMode,
+    /// Whether the model runs code that calls tools in this request (see
+    /// [`code_execution`](Self::code_execution)).
+    code_execution: bool,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -299,6 +309,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             toolbox: None,
             runtime: OnceLock::new(),
             choice_mode: ChoiceMode::default(),
+            code_execution: false,
         }
     }
 
@@ -323,7 +334,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();
         if self.policy.names_runtime_tools() {
-            let names = self.runtime().iter().map(|tool| tool.spec().name());
+            let names = self
+                .runtime()
+                .iter()
+                .map(|tool| (tool.spec().name(), tool.spec().tier()));
             self.policy.check_runtime_names(names)?;
         }
         Ok(self)
@@ -437,6 +451,86 @@ impl<'p, T: ToolSet> Request<'p, T> {
     pub fn choice_mode(mut self, mode: ChoiceMode) -> Self {
         self.choice_mode = mode;
         self
+    }
+
+    /// Whether the model may run code that calls the host's tools in this request
+    /// (programmatic tool calling: Anthropic's code execution tool, OpenAI Responses'
+    /// `programmatic_tool_calling`; the host adds that tool to the request body itself).
+    /// Default: no.
+    ///
+    /// With it, the list says of every tool it declares (Anthropic and OpenAI Responses,
+    /// the formats whose tools have the field) who may call it, `allowed_callers`:
+    /// `["direct"]`, or with the code caller too for a tool the policy lets code call
+    /// ([`Policy::allows_from_code`]; read-only tools by default, never an irreversible
+    /// one), and the gate permits a call from code ([`ToolCall::caller`]) exactly to those.
+    /// Without it the list says nothing (the providers' default is `direct` only) and the
+    /// gate refuses every call from code. Either way a refused call from code is answered
+    /// with a problem of kind [`ProblemKind::NotFromCode`] telling the model to call the
+    /// tool directly, and a permitted one is gated, split by tier and approved exactly as
+    /// a direct call is.
+    ///
+    /// ```
+    /// use toolset::consumer::Format;
+    /// use toolset::{Autonomy, Caller, Policy, ProblemKind, Request, ToolCall, tool, toolset};
+    ///
+    /// /// Look up an order.
+    /// #[tool(tier = "read_only")]
+    /// async fn order(/// The order's number.
+    ///     number: u32) -> String { format!("order {number}: shipped") }
+    ///
+    /// /// Refund an order.
+    /// #[tool(tier = "external_reversible")]
+    /// async fn refund(/// The order's number.
+    ///     number: u32) -> String { format!("refunded {number}") }
+    ///
+    /// toolset! { Shop = [order, refund]; }
+    ///
+    /// let policy = Policy::<Shop>::new(Autonomy::ExternalReversible);
+    /// let request = Request::new(&policy).format(Format::OpenAiResponses).code_execution(true);
+    /// let list: serde_json::Value = serde_json::from_str(&request.tool_list()).unwrap();
+    /// assert_eq!(list[0]["allowed_callers"], serde_json::json!(["direct", "programmatic"]));
+    /// assert_eq!(list[1]["allowed_callers"], serde_json::json!(["direct"]));
+    ///
+    /// let from_code = Caller::code("program", "call_program_1");
+    /// let read = ToolCall::new("c1", "order", r#"{"number":7}"#).with_caller(from_code.clone());
+    /// assert!(request.gate([read]).is_ok());
+    /// let write = ToolCall::new("c2", "refund", r#"{"number":7}"#).with_caller(from_code);
+    /// let refused = request.gate([write]).unwrap_err();
+    /// assert_eq!(refused.problems()[0].kind, ProblemKind::NotFromCode);
+    /// ```
+    pub fn code_execution(mut self, on: bool) -> Self {
+        self.code_execution = on;
+        self
+    }
+
+    /// Whether the model's code may call the set's `tool` in this request: the request
+    /// runs code, and the policy lets code call it. What the list renders and the gate
+    /// permits.
+    fn code_may_call(&self, tool: T::Name) -> bool {
+        self.code_execution && self.policy.allows_from_code(tool)
+    }
+
+    /// [`code_may_call`](Self::code_may_call) for a runtime tool.
+    fn code_may_call_runtime(&self, tool: &RuntimeTool) -> bool {
+        let spec = tool.spec();
+        self.code_execution
+            && self
+                .policy
+                .runtime_allows_from_code(spec.name(), spec.tier())
+    }
+
+    /// `Err` when `call` comes from code and `allowed` says code may not make it: the
+    /// problem that tells the model to call the tool directly.
+    fn refuse_from_code(&self, call: &ToolCall, allowed: bool) -> Result<(), CallProblem> {
+        if call.is_from_code() && !allowed {
+            return Err(CallProblem {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                kind: ProblemKind::NotFromCode,
+                message: messages::not_from_code(&call.name),
+            });
+        }
+        Ok(())
     }
 
     /// The format the list is rendered in: the one given, or MCP's.
@@ -1020,48 +1114,58 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 .flatten()
                 .map(|namespace| namespace.label())
         };
-        // Each entry as [opening, body, tail, closing]: a deferred tool a native search
-        // loads is its fragment without the closing brace, then `defer_loading`; the first
-        // tool of a namespace's run opens the namespace's entry, its last closes it (the
-        // separator inside is the list's, `,`).
-        let pieces: Vec<[&str; 4]> = layout
+        // Each entry as its parts: its body and the members appended to it (a deferred
+        // tool a native search loads is its fragment without the closing brace, then
+        // `defer_loading`; with code execution, a tool's `allowed_callers`, what the gate
+        // permits from code, likewise), between what opens and closes a namespace's entry
+        // (the first tool of a namespace's run opens it, its last closes it; the separator
+        // inside is the list's, `,`). A tool's fragment is cached per format; what the
+        // request adds is not.
+        let callers = |from_code: bool| {
+            allowed_callers(format, from_code).filter(|_| self.code_execution && json)
+        };
+        fn patched<'a>(fragment: &'a str, defer: bool, callers: Option<&'a str>) -> [&'a str; 5] {
+            match fragment.strip_suffix('}') {
+                Some(open) if defer || callers.is_some() => [
+                    open,
+                    if defer { ",\"defer_loading\":true" } else { "" },
+                    if callers.is_some() { "," } else { "" },
+                    callers.unwrap_or(""),
+                    "}",
+                ],
+                _ => [fragment, "", "", "", ""],
+            }
+        }
+        let pieces: Vec<[&str; 7]> = layout
             .entries
             .iter()
             .enumerate()
             .map(|(at, entry)| {
-                let (body, tail) = match entry {
+                let [body, defer, comma, allowed, end] = match entry {
                     Entry::Tool {
                         index,
                         defer_loading,
                     } => {
                         let fragment = cache.fragment(specs, *index, format);
-                        match fragment.strip_suffix('}') {
-                            Some(open) if *defer_loading && json => {
-                                (open, ",\"defer_loading\":true}")
-                            }
-                            _ => (fragment, ""),
-                        }
+                        let from_code = self.code_may_call(T::Name::ALL[*index]);
+                        patched(fragment, *defer_loading && json, callers(from_code))
                     }
-                    Entry::Search => (search_fragment(self.search, format), ""),
+                    Entry::Search => [search_fragment(self.search, format), "", "", "", ""],
                     Entry::StandIn(_) => {
                         stand_in_at += 1;
-                        (stand_ins[stand_in_at - 1].as_str(), "")
+                        [stand_ins[stand_in_at - 1].as_str(), "", "", "", ""]
                     }
                     Entry::Runtime {
                         position,
                         defer_loading,
                     } => {
                         let tool = &self.runtime()[*position];
+                        let from_code = self.code_may_call_runtime(tool);
                         let fragment = match namespaces[at] {
                             Some(_) => tool.inner_fragment(),
                             None => tool.fragment(format),
                         };
-                        match fragment.strip_suffix('}') {
-                            Some(open) if *defer_loading && json => {
-                                (open, ",\"defer_loading\":true}")
-                            }
-                            _ => (fragment, ""),
-                        }
+                        patched(fragment, *defer_loading && json, callers(from_code))
                     }
                 };
                 let (opening, closing) = match (namespaces[at], label(at)) {
@@ -1077,7 +1181,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     ),
                     _ => ("", ""),
                 };
-                [opening, body, tail, closing]
+                [opening, body, defer, comma, allowed, end, closing]
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -1093,11 +1197,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 .sum::<usize>();
         let mut list = String::with_capacity(len);
         list.push_str(open);
-        for (position, piece) in pieces.iter().enumerate() {
+        for (position, parts) in pieces.iter().enumerate() {
             if position > 0 {
                 list.push_str(separator);
             }
-            for part in piece {
+            for part in parts {
                 list.push_str(part);
             }
         }
@@ -1165,6 +1269,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if let Some(tool) = self.lookup(&call.name)
             && !self.policy.is_denied(tool)
         {
+            self.refuse_from_code(call, self.code_may_call(tool))?;
             return Ok(Approvable::Tool(tool));
         }
         let runtime = match T::Name::from_name(&call.name) {
@@ -1174,6 +1279,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if let Some((_, tool)) = runtime
             && self.policy.runtime_availability(&call.name) != Availability::Denied
         {
+            self.refuse_from_code(call, self.code_may_call_runtime(tool))?;
             return Ok(Approvable::Runtime(Arc::clone(tool)));
         }
         let known = self.lookup(&call.name).is_some() || runtime.is_some();
@@ -1235,6 +1341,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 tool.as_str()
             );
             if permitted {
+                self.refuse_from_code(call, self.code_may_call(tool))?;
                 return Ok(Route::Tool(tool));
             }
         }
@@ -1248,6 +1355,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         };
         if let Some((position, runtime)) = runtime {
             if layout.runtime_permitted[position] {
+                self.refuse_from_code(call, self.code_may_call_runtime(runtime))?;
                 return Ok(Route::Runtime(Arc::clone(runtime)));
             }
             if self.policy.runtime_availability(&call.name) == Availability::Denied {
@@ -1262,6 +1370,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
             // Deferred and not activated: unknown, as a compiled deferred tool is.
         }
         if call.name == SEARCH_TOOL_NAME && layout.search_callable {
+            // The search's entry has no `allowed_callers`: only the model calls it.
+            self.refuse_from_code(call, false)?;
             return self.answer_search(call).map(Route::Answered);
         }
         match tool {
@@ -1352,36 +1462,46 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if found.is_empty() {
             return Ok(ToolOutput::text(nothing_found(&args)));
         }
-        let specs: Vec<&ToolSpec> = found
+        // Each found tool with its namespace (a runtime tool's, if it has one) and whether
+        // the model's code may call it.
+        let found: Vec<(&ToolSpec, Option<&Arc<Namespace>>, bool)> = found
             .iter()
             .filter_map(|&index| match index.checked_sub(set.len()) {
-                None => set.get(index),
-                Some(position) => runtime.get(position).map(|tool| tool.spec()),
+                None => set
+                    .get(index)
+                    .map(|spec| (spec, None, self.code_may_call(T::Name::ALL[index]))),
+                Some(position) => runtime.get(position).map(|tool| {
+                    (
+                        tool.spec(),
+                        tool.namespace_of(),
+                        self.code_may_call_runtime(tool),
+                    )
+                }),
             })
             .collect();
+        let specs: Vec<&ToolSpec> = found.iter().map(|(spec, ..)| *spec).collect();
         let tools: Vec<Value> = match self.format {
             // A client-executed `tool_search_output` carries the loaded definitions, a
-            // namespace's tools inside its entry as the list has them.
+            // namespace's tools inside its entry as the list has them, each saying who may
+            // call it as the list would.
             Some(format @ Format::OpenAiResponses) => {
                 let mut tools: Vec<Value> = Vec::with_capacity(found.len());
                 let mut namespaces: Vec<(&str, usize)> = Vec::new();
-                for &index in &found {
-                    let (spec, namespace) = match index.checked_sub(set.len()) {
-                        None => match set.get(index) {
-                            Some(spec) => (spec, None),
-                            None => continue,
-                        },
-                        Some(position) => match runtime.get(position) {
-                            Some(tool) => (tool.spec(), tool.namespace_of()),
-                            None => continue,
-                        },
+                for &(spec, namespace, from_code) in &found {
+                    let with_callers = |mut tool: Value| {
+                        let callers = allowed_callers_value(format, from_code)
+                            .filter(|_| self.code_execution);
+                        if let (Some(callers), Some(fields)) = (callers, tool.as_object_mut()) {
+                            fields.insert("allowed_callers".into(), callers);
+                        }
+                        tool
                     };
                     let Some(namespace) = namespace else {
-                        tools.push(tool_value(spec, format));
+                        tools.push(with_callers(tool_value(spec, format)));
                         continue;
                     };
                     let label = namespace.label();
-                    let inner = namespace::inner_tool(spec, label);
+                    let inner = with_callers(namespace::inner_tool(spec, label));
                     let at = namespaces.iter().find(|(known, _)| *known == label);
                     match at.and_then(|&(_, at)| tools.get_mut(at)) {
                         Some(entry) => {
@@ -1458,6 +1578,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             )
             .field("history", &self.history)
             .field("choice_mode", &self.choice_mode)
+            .field("code_execution", &self.code_execution)
             .finish()
     }
 }

@@ -33,6 +33,13 @@ pub enum ProblemKind {
     /// The call has no id, or shares its id with another call of the program: its result
     /// could not be told apart (providers refuse a reply with two results for one id).
     InvalidCallId,
+    /// The call came from the model's code ([`Caller::Code`](crate::Caller::Code)) and
+    /// the request does not let code call this tool (see
+    /// [`Request::code_execution`](crate::Request::code_execution) and
+    /// [`Policy::allows_from_code`](crate::Policy::allows_from_code)), or these arguments
+    /// make the call irreversible, which code never makes: the model may call it
+    /// directly.
+    NotFromCode,
 }
 
 impl ProblemKind {
@@ -45,6 +52,7 @@ impl ProblemKind {
             ProblemKind::InvalidArguments => "invalid_arguments",
             ProblemKind::Misdeclared => "misdeclared",
             ProblemKind::InvalidCallId => "invalid_call_id",
+            ProblemKind::NotFromCode => "not_from_code",
         }
     }
 }

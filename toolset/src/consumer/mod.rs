@@ -83,11 +83,7 @@
 //! let calls = ToolCall::from_openai_chat(&message)?;
 //! assert_eq!(calls[0].name, "search");
 //!
-//! let results = [ToolReply {
-//!     call_id: calls[0].id.clone(),
-//!     name: calls[0].name.clone(),
-//!     output: ToolOutput::text("2 hits"),
-//! }];
+//! let results = [ToolReply::to(&calls[0], ToolOutput::text("2 hits"))];
 //! let messages = openai_chat::results(&results);
 //! assert_eq!(messages[0]["tool_call_id"], "call_1");
 //! # Ok::<(), toolset::ProviderError>(())
@@ -110,6 +106,18 @@
 //! several providers reject empty tool results. Formats that carry only text (OpenAI)
 //! replace each image with a short placeholder naming its MIME type.
 //!
+//! # Calls from the model's code
+//!
+//! Where the provider runs code the model wrote that calls the host's tools (Anthropic's
+//! code execution tool, OpenAI Responses' programmatic tool calling), a call says who
+//! made it ([`ToolCall::caller`](crate::ToolCall::caller): Anthropic's `tool_use.caller`,
+//! OpenAI's `function_call.caller`), and its result goes back to it
+//! ([`ToolReply::caller`](crate::ToolReply::caller), [`ToolReply::to`](crate::ToolReply::to)):
+//! Anthropic by the `tool_use_id` as ever, OpenAI Responses naming the caller again in
+//! the `function_call_output`. A request with
+//! [`code_execution`](crate::Request::code_execution) lists each tool's `allowed_callers`
+//! as its gate permits them.
+//!
 //! # Adding a consumer
 //!
 //! A folder beside the others, its `pub mod` line below, and one line in the list of
@@ -120,6 +128,7 @@
 
 pub mod anthropic;
 pub(crate) mod cache;
+pub(crate) mod callers;
 mod default_list;
 pub(crate) mod error;
 mod format;

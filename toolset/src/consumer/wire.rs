@@ -5,6 +5,7 @@
 // `Payload` lives with the error that names it; each parser imports it from here.
 use super::ProviderError;
 pub(crate) use super::error::Payload;
+use crate::Caller;
 use serde_json::{Map, Value};
 
 /// A value inside a payload, with its path for error messages.
@@ -146,6 +147,29 @@ pub(crate) fn reject_api_error(root: &Node<'_>) -> Result<(), ProviderError> {
 /// Compact JSON text of an arguments object.
 pub(crate) fn json_text(value: &Value) -> String {
     value.to_string()
+}
+
+/// Who made the call `call` (a `tool_use` block, a `function_call` item): its `caller`
+/// member, read the same way by a consumer's parser and its stream. Absent, `null` or
+/// `{"type": "direct"}` is the model itself; any other `type` is code the model wrote
+/// ([`Caller::Code`]: a caller this crate does not know gets the narrower permission),
+/// with the string at `id_key` (Anthropic's `tool_id`, OpenAI's `caller_id`) as its id,
+/// empty when absent. A `caller` that is not an object, or has no string `type`, is an
+/// error naming its path.
+pub(crate) fn caller(call: &Node<'_>, id_key: &str) -> Result<Caller, ProviderError> {
+    let Some(caller) = call.field("caller") else {
+        return Ok(Caller::Direct);
+    };
+    caller.object("an object saying who made the call")?;
+    let kind = caller.required_str("type")?;
+    if kind == "direct" {
+        return Ok(Caller::Direct);
+    }
+    let id = match caller.field(id_key) {
+        Some(id) => id.str("a string naming what ran the code")?,
+        None => "",
+    };
+    Ok(Caller::code(kind, id))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Reading the calls of an Anthropic Messages API message: its `tool_use` content blocks.
 
 use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
+use crate::consumer::wire::{Node, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
 
@@ -25,7 +25,11 @@ const PAYLOAD: Payload = Payload {
 /// ([`ToolCall::from_anthropic`] delegates here).
 ///
 /// Each block's `id` and `name` are taken as they are; its `input` object becomes the
-/// arguments, serialized as compact JSON text. Other blocks (text, thinking, the hosted
+/// arguments, serialized as compact JSON text. Its `caller` says who made the call:
+/// absent or `{"type": "direct"}`, the model; a code execution tool
+/// (`{"type": "code_execution_20260120", "tool_id": "srvtoolu_…"}`), code the model wrote
+/// ([`Caller::Code`](crate::Caller::Code), its `type` and `tool_id` kept), which the gate
+/// permits only where the request lets code call the tool. Other blocks (text, thinking, the hosted
 /// tool search's `server_tool_use` and `tool_search_tool_result`, other server tools and
 /// their results) are skipped, and a message whose `content` is a plain string has no
 /// calls. What a hosted search loaded is read by
@@ -48,7 +52,8 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         let name = block.required_str("name")?;
         let input = block.required("input", "an object holding the tool's arguments")?;
         input.object("an object holding the tool's arguments")?;
-        calls.push(ToolCall::new(id, name, json_text(input.value())));
+        let caller = caller(&block, "tool_id")?;
+        calls.push(ToolCall::new(id, name, json_text(input.value())).with_caller(caller));
     }
     Ok(calls)
 }
@@ -56,6 +61,7 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Caller;
     use serde_json::json;
 
     #[test]
@@ -91,6 +97,36 @@ mod tests {
                 ToolCall::new("toolu_a", "search", r#"{"limit":3,"query":"x"}"#),
                 ToolCall::new("toolu_b", "now", "{}"),
             ]
+        );
+    }
+
+    #[test]
+    fn the_caller_says_who_made_the_call_and_an_unknown_one_is_code() {
+        let block = |caller: Value| {
+            json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "now",
+                                "input": {}, "caller": caller}]})
+        };
+        let read = |caller: Value| calls(&block(caller)).map(|mut calls| calls.remove(0).caller);
+        assert_eq!(read(Value::Null), Ok(Caller::Direct));
+        assert_eq!(read(json!({"type": "direct"})), Ok(Caller::Direct));
+        assert_eq!(
+            read(json!({"type": "code_execution_20250825", "tool_id": "srvtoolu_1"})),
+            Ok(Caller::code("code_execution_20250825", "srvtoolu_1"))
+        );
+        assert_eq!(
+            read(json!({"type": "some_future_runner"})),
+            Ok(Caller::code("some_future_runner", ""))
+        );
+        let error = read(json!("code")).expect_err("a caller is an object");
+        assert_eq!(
+            error.to_string(),
+            "Anthropic message: content[0].caller has the wrong type: expected an object saying who made the call, found a string"
+        );
+        let error = read(json!({"type": "code_execution_20260120", "tool_id": 7}))
+            .expect_err("a tool id is a string");
+        assert!(
+            error.to_string().contains("content[0].caller.tool_id"),
+            "{error}"
         );
     }
 

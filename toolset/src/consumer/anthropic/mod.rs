@@ -11,3 +11,4 @@ mod tools;
 pub use calls::calls;
 pub use results::{follow_up, results};
 pub use tools::tool;
+pub(crate) use tools::{DIRECT_ONLY, FROM_CODE};

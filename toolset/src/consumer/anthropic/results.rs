@@ -15,6 +15,11 @@ use serde_json::{Map, Value, json};
 /// previous assistant message to be answered in this one message, so pass all the results
 /// together (an empty slice gives a message with no content, which the API rejects).
 ///
+/// A call the model's code made (a `tool_use` whose `caller` is a code execution tool)
+/// is answered the same way, by its `tool_use_id`: the API hands the result to the code
+/// that is waiting for it. Such a message must hold `tool_result` blocks only, which this
+/// one does.
+///
 /// An output that activates tools ([`ToolOutput::activate`](crate::ToolOutput::activate))
 /// adds a `{"type": "tool_reference", "tool_name": …}` block per tool, which loads that
 /// deferred tool; the answer of the local tool search ([`SEARCH_TOOL_NAME`]) carries only
@@ -77,6 +82,7 @@ mod tests {
     fn results_form_one_user_message_with_error_flag_only_on_errors() {
         let batch = [
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "toolu_a".into(),
                 name: "search".into(),
                 output: ToolOutput::text("chart:")
@@ -84,11 +90,13 @@ mod tests {
                     .with_metadata(json!({"host": "only"})),
             },
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "toolu_b".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "toolu_c".into(),
                 name: "archive".into(),
                 output: ToolOutput::empty(),

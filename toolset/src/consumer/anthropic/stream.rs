@@ -12,7 +12,8 @@ const PROVIDER: Format = Format::Anthropic;
 /// [`CallStream<Anthropic>`](crate::stream::CallStream).
 ///
 /// Every content block is tracked by its `index`; `tool_use` blocks become calls with
-/// their `id` and `name`, as in [`ToolCall::from_anthropic`]. A call is complete at its
+/// their `id`, `name` and `caller` (who made the call: the model, or its code), as in
+/// [`ToolCall::from_anthropic`]. A call is complete at its
 /// `content_block_stop`: the `partial_json` fragments, joined, must form a JSON object,
 /// which becomes the arguments in the same compact serialization the non-streamed parser
 /// gives; no fragments (or only empty ones) means the block's initial `input`, `{}`. The
@@ -50,6 +51,9 @@ struct Call {
     /// The `input` of `content_block_start`: the arguments when no fragment follows.
     initial: Value,
     json: String,
+    /// The block's `caller` as `content_block_start` gave it (who made the call), read by
+    /// the non-streamed parser when the block closes.
+    caller: Option<Value>,
 }
 
 impl Call {
@@ -141,6 +145,7 @@ impl Anthropic {
                 name: required_str(PROVIDER, KIND, block, "name")?.to_owned(),
                 initial,
                 json: String::new(),
+                caller: block.get("caller").cloned(),
             })
         } else {
             None
@@ -318,7 +323,11 @@ fn tool_call(index: usize, call: &Call) -> Result<ToolCall, StreamError> {
             }
         }
     };
-    let message = json!({"content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": input}]});
+    let mut block = json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input});
+    if let (Some(caller), Some(fields)) = (&call.caller, block.as_object_mut()) {
+        fields.insert("caller".to_owned(), caller.clone());
+    }
+    let message = json!({ "content": [block] });
     let mut calls = ToolCall::from_anthropic(&message).map_err(|error| {
         StreamError::about(
             PROVIDER,

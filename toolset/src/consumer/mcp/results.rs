@@ -146,11 +146,13 @@ mod tests {
     fn a_batch_is_each_calls_result_in_order() {
         let batch = [
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "1".into(),
                 name: "now".into(),
                 output: ToolOutput::text("noon"),
             },
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "2".into(),
                 name: "archive".into(),
                 output: ToolOutput::error("Error: boom"),

@@ -44,11 +44,13 @@ mod tests {
     fn each_call_is_answered_by_a_tool_message_with_text() {
         let batch = [
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "c1".into(),
                 name: "search".into(),
                 output: ToolOutput::text("2 hits").with_metadata(json!({"secret": 1})),
             },
             ToolReply {
+                caller: crate::Caller::Direct,
                 call_id: "c2".into(),
                 name: "now".into(),
                 output: ToolOutput::empty(),

@@ -2,10 +2,10 @@
 //! its `output`.
 
 use super::namespace::local_name;
-use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
+use crate::consumer::wire::{Node, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
+use crate::{Caller, ToolCall};
 use serde_json::Value;
 
 // `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
@@ -32,7 +32,14 @@ const PAYLOAD: Payload = Payload {
 /// its `arguments` text kept verbatim even when it is not valid JSON. A call carrying a
 /// `namespace` (a function the list has inside a `namespace` entry, a toolbox namespace's
 /// tool) is named `namespace_name`, the tool's local name: a namespace or name the list
-/// does not have gives a name no tool has, which the gate refuses as unknown.
+/// does not have gives a name no tool has, which the gate refuses as unknown. Its `caller`
+/// says who made the call: absent, `null` or `{"type": "direct"}`, the model; a program
+/// (programmatic tool calling, `{"type": "program", "caller_id": …}`), code the model
+/// wrote ([`Caller::Code`](crate::Caller::Code) with kind `program` and the `caller_id`,
+/// which the result's `function_call_output` names again), which the gate permits only
+/// where the request lets code call the tool. The `program` item itself, with its
+/// `fingerprint`, is no call: the host sends it back unchanged with the rest of the
+/// response's output, as for any item.
 ///
 /// A `tool_search_call` with `"execution": "client"` is a search the host must answer:
 /// it becomes a call to [`SEARCH_TOOL_NAME`] (its `call_id` as the id, its `arguments`
@@ -77,9 +84,16 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         let arguments = item
             .required("arguments", "a string holding the arguments as JSON text")?
             .str("a string holding the arguments as JSON text")?;
-        calls.push(ToolCall::new(id, local_name(namespace, name), arguments));
+        let caller = caller(&item, "caller_id")?;
+        calls.push(ToolCall::new(id, local_name(namespace, name), arguments).with_caller(caller));
     }
     Ok(calls)
+}
+
+/// Who made the `function_call` item `item` (its `caller`), as [`calls`] reads it: for
+/// the stream (`stream.rs`), which must read it the same way.
+pub(crate) fn item_caller(item: &Value) -> Result<Caller, ProviderError> {
+    caller(&Node::root(PAYLOAD, item), "caller_id")
 }
 
 /// Whether an output item (a `tool_search_call`) says the client executes it: a call the

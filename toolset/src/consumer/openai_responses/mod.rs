@@ -17,3 +17,4 @@ pub use crate::consumer::openai_strict::why_not_strict;
 pub use calls::calls;
 pub use results::{follow_up, results};
 pub use tools::tool;
+pub(crate) use tools::{DIRECT_ONLY, FROM_CODE};

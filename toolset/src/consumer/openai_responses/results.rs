@@ -1,9 +1,9 @@
 //! Writing the results of one batch for OpenAI Responses: a `function_call_output` input
 //! item per result.
 
-use crate::ToolReply;
 use crate::consumer::result_content::{Images, follow_up_text, text};
 use crate::search::SEARCH_TOOL_NAME;
+use crate::{Caller, ToolReply};
 use serde_json::{Value, json};
 
 /// The results of one batch: a JSON array of `function_call_output` input items, one per
@@ -12,6 +12,12 @@ use serde_json::{Value, json};
 ///
 /// The output is sent as text: images become a placeholder line, and an error output is
 /// sent as its text (the format has no error flag).
+///
+/// The result of a call the model's program made (programmatic tool calling: the call's
+/// [`Caller::Code`]) goes back to that program: its item names the caller as the call
+/// did, `"caller": {"type": "program", "caller_id": …}`, the `caller_id` unchanged. The
+/// `program` item the call came from (with its `fingerprint`) is the host's to send back
+/// unchanged, with the rest of the response's output.
 ///
 /// The answer of a client-executed tool search (a result for [`SEARCH_TOOL_NAME`] that
 /// activates tools, as [`crate::Request::gate`] makes it) is a `tool_search_output` item
@@ -38,11 +44,17 @@ pub fn results(results: &[ToolReply]) -> Value {
                     "tools": tools,
                 });
             }
-            json!({
+            let mut item = json!({
                 "type": "function_call_output",
                 "call_id": result.call_id,
                 "output": text(&result.output, Images::Placeholder),
-            })
+            });
+            if let (Caller::Code { kind, id }, Some(fields)) =
+                (&result.caller, item.as_object_mut())
+            {
+                fields.insert("caller".into(), json!({"type": kind, "caller_id": id}));
+            }
+            item
         })
         .collect()
 }
@@ -71,6 +83,7 @@ mod tests {
     #[test]
     fn outputs_echo_the_call_id_with_text() {
         let batch = [ToolReply {
+            caller: crate::Caller::Direct,
             call_id: "call_a".into(),
             name: "search".into(),
             output: ToolOutput::error("Error: no such item").with_metadata(json!(1)),

@@ -5,8 +5,9 @@
 //! without events of their own (a `tool_search_call`, a `tool_search_output`) come
 //! whole in their `response.output_item.done`.
 
-use super::calls::executed_by_client;
+use super::calls::{executed_by_client, item_caller};
 use super::namespace::local_name;
+use crate::Caller;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::stream::assemble::*;
 use std::collections::BTreeMap;
@@ -19,7 +20,8 @@ const PROVIDER: Format = Format::OpenAiResponses;
 /// Every output item is tracked by its `output_index`; the items
 /// [`ToolCall::from_openai_responses`] reads become the same calls: `function_call`
 /// items, with the item's `call_id` as the id (and, for one carrying a `namespace`, the
-/// local name `namespace_name`), and client-executed `tool_search_call`
+/// local name `namespace_name`) and its `caller` (the model, or its program) as the added
+/// item gave it, and client-executed `tool_search_call`
 /// items, as calls of the search tool (`tool_search`). A function call is complete at
 /// `response.function_call_arguments.done` or `response.output_item.done`, whichever
 /// comes first, and the other must agree with it; a tool search call at its
@@ -74,6 +76,8 @@ struct Call {
     name: String,
     arguments: String,
     complete: bool,
+    /// Who made the call, from the added item's `caller`.
+    caller: Caller,
 }
 
 impl Call {
@@ -87,7 +91,7 @@ impl Call {
     }
 
     fn call(&self) -> ToolCall {
-        ToolCall::new(&self.call_id, &self.name, &self.arguments)
+        ToolCall::new(&self.call_id, &self.name, &self.arguments).with_caller(self.caller.clone())
     }
 }
 
@@ -185,6 +189,13 @@ impl OpenAiResponses {
                     .unwrap_or_default()
                     .to_owned(),
                 complete: false,
+                caller: item_caller(item).map_err(|error| {
+                    malformed(
+                        PROVIDER,
+                        KIND,
+                        &format!("has an item whose caller does not read ({error})"),
+                    )
+                })?,
             })
         } else if item_kind == "tool_search_call" {
             Item::Search(Search {
@@ -313,6 +324,26 @@ impl OpenAiResponses {
             namespace(KIND, item)?,
             required_str(PROVIDER, KIND, item, "name")?,
         );
+        // The finished item says who made the call too; a caller it names must be the one
+        // the added item named (the call may already be complete, read as that one's).
+        let caller = match item.get("caller") {
+            None => None,
+            Some(_) => Some(item_caller(item).map_err(|error| {
+                malformed(
+                    PROVIDER,
+                    KIND,
+                    &format!("has an item whose caller does not read ({error})"),
+                )
+            })?),
+        };
+        if caller.is_some_and(|caller| caller != call.caller) {
+            return Err(StreamError::about(
+                PROVIDER,
+                StreamErrorKind::Inconsistent,
+                vec![call.partial(index)],
+                "the finished item names another caller than the added item did",
+            ));
+        }
         if call_id != call.call_id || name != call.name {
             return Err(StreamError::about(
                 PROVIDER,

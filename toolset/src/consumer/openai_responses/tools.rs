@@ -19,6 +19,15 @@ use crate::consumer::openai_strict::parameters;
 use crate::consumer::schema_adapt::result_schema;
 use serde_json::{Map, Value};
 
+/// What a function tool's `allowed_callers` says when only the model may call it (a
+/// [`Request`](crate::Request) with code execution appends it: see
+/// [`Request::code_execution`](crate::Request::code_execution)).
+pub(crate) const DIRECT_ONLY: &str = r#""allowed_callers":["direct"]"#;
+
+/// What a function tool's `allowed_callers` says when the model's program (programmatic
+/// tool calling) may call it too.
+pub(crate) const FROM_CODE: &str = r#""allowed_callers":["direct","programmatic"]"#;
+
 /// A tool as a Responses API `tools` entry.
 pub fn tool(spec: &ToolSpec) -> Value {
     let (parameters, strict) = parameters(spec);
