@@ -36,14 +36,18 @@
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
+use crate::consumer::list::Fragment;
+use crate::consumer::strict_budget::spend;
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
-use crate::consumer::{ChoiceMode, FixedTools, Format, ToolChoiceError, tool_value};
+use crate::consumer::{
+    ChoiceMode, FixedTools, Format, StrictDowngrade, ToolChoiceError, tool_value,
+};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
-    search_fragment,
+    search_fragment, search_spec,
 };
 use crate::set::ToolName;
 use crate::toolbox::{RuntimeTool, Toolbox};
@@ -664,6 +668,55 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.compose(false)
     }
 
+    /// The tools [`tool_list`](Self::tool_list) renders without `strict` because the
+    /// strict tools listed before them reached the provider's per-request limits, in list
+    /// order, each with the limit and the counts (empty in the common case). Anthropic
+    /// allows 20 strict tools, 24 optional parameters and 16 parameters with a union type
+    /// per request; OpenAI 5000 object properties, 1000 enum values and 120 000 characters
+    /// of names and enum values (counted across the request's strict tools).
+    ///
+    /// The budget is spent in list order, first fit: a strict tool keeps `strict` when its
+    /// cost fits in what the tools before it left, so a tool's verdict depends only on the
+    /// tools listed before it, and activating a tool, which appends to the list, never
+    /// changes the bytes before it. A tool that is not strict to begin with (its schema is
+    /// outside strict mode's subset: [`anthropic::why_not_strict`],
+    /// [`openai_chat::why_not_strict`]) is not listed here.
+    ///
+    /// Strictness is a rendering hint: a tool without `strict` is offered and gated as
+    /// before, and the gate checks every call's arguments whatever the provider did.
+    ///
+    /// ```
+    /// use toolset::consumer::{Format, StrictLimit};
+    /// use toolset::{Autonomy, Policy, Request, ToolSet, tool, toolset};
+    /// # macro_rules! tools { ($($name:ident)*) => { $(
+    /// #     /// Look something up.
+    /// #     #[tool(tier = "read_only")]
+    /// #     async fn $name(/// What to look up.
+    /// #         query: String) -> String { query }
+    /// # )* } }
+    /// // 21 tools `t00` … `t20`, each with one required string parameter.
+    /// # tools!(t00 t01 t02 t03 t04 t05 t06 t07 t08 t09 t10 t11 t12 t13 t14 t15 t16 t17 t18 t19 t20);
+    /// toolset! { Tools = [t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10,
+    ///                     t11, t12, t13, t14, t15, t16, t17, t18, t19, t20]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let request = Request::new(&policy).format(Format::Anthropic);
+    /// let downgrades = request.strict_downgrades();
+    /// assert_eq!(downgrades.len(), 1);
+    /// assert_eq!(downgrades[0].tool, "t20");
+    /// assert_eq!(downgrades[0].limit, StrictLimit::Tools);
+    /// let list: serde_json::Value = serde_json::from_str(&request.tool_list()).unwrap();
+    /// assert_eq!(list[19]["strict"], true);
+    /// assert!(list[20].get("strict").is_none());
+    /// ```
+    ///
+    /// [`anthropic::why_not_strict`]: crate::consumer::anthropic::why_not_strict
+    /// [`openai_chat::why_not_strict`]: crate::consumer::openai_chat::why_not_strict
+    pub fn strict_downgrades(&self) -> Vec<StrictDowngrade> {
+        let format = self.rendered_as();
+        self.render_reporting(&self.layout(Some(format)), format).1
+    }
+
     /// [`tool_list`](Self::tool_list), optionally with the entries sorted by name (the
     /// default list in [`Order::ByName`](crate::consumer::Order::ByName)).
     pub(crate) fn compose(&self, by_name: bool) -> String {
@@ -788,9 +841,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         let layout = self.layout_as(Some(format), true);
         let tool_choice = tool_choice(format, self.choice_mode, &self.allowed(&layout, format))?;
+        let (tools, strict_downgrades) = self.render_reporting(&layout, format);
         Ok(FixedTools {
-            tools: self.render(&layout, format),
+            tools,
             tool_choice,
+            strict_downgrades,
         })
     }
 
@@ -821,8 +876,15 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The list `layout` gives in `format`, from the cached fragments.
     fn render(&self, layout: &Layout, format: Format) -> String {
+        self.render_reporting(layout, format).0
+    }
+
+    /// [`render`](Self::render), and the tools the list renders without `strict` because
+    /// the strict tools listed before them spent the provider's per-request limits.
+    fn render_reporting(&self, layout: &Layout, format: Format) -> (String, Vec<StrictDowngrade>) {
         let cache = T::render_cache();
         let specs = T::specs();
+        let runtime = self.runtime();
         let json = format.is_json();
         // Stand-ins are the only pieces rendered per request (a history name the set does
         // not have); everything else is a cached fragment, borrowed.
@@ -834,38 +896,60 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 _ => None,
             })
             .collect();
-        let mut stand_in_at = 0;
-        // Each entry as (body, tail): a deferred tool a native search loads is its
-        // fragment without the closing brace, then `defer_loading`.
-        let pieces: Vec<(&str, &str)> = layout
+        // Each entry's cached fragment and the spec it was rendered from (a stand-in has
+        // none), and whether a native search loads it.
+        let fragments: Vec<Option<(&Fragment, &ToolSpec, bool)>> = layout
             .entries
             .iter()
             .map(|entry| match entry {
                 Entry::Tool {
                     index,
                     defer_loading,
-                } => {
-                    let fragment = cache.fragment(specs, *index, format);
-                    match fragment.strip_suffix('}') {
-                        Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
-                        _ => (fragment, ""),
-                    }
-                }
-                Entry::Search => (search_fragment(self.search, format), ""),
-                Entry::StandIn(_) => {
-                    stand_in_at += 1;
-                    (stand_ins[stand_in_at - 1].as_str(), "")
-                }
+                } => Some((
+                    cache.fragment(specs, *index, format),
+                    &specs[*index],
+                    *defer_loading,
+                )),
+                Entry::Search => Some((
+                    search_fragment(self.search, format),
+                    search_spec(self.search.ranking()),
+                    false,
+                )),
+                Entry::StandIn(_) => None,
                 Entry::Runtime {
                     position,
                     defer_loading,
                 } => {
-                    let fragment = self.runtime()[*position].fragment(format);
-                    match fragment.strip_suffix('}') {
+                    let tool = &runtime[*position];
+                    Some((tool.fragment(format), tool.spec(), *defer_loading))
+                }
+            })
+            .collect();
+        // The provider's per-request strict limits, spent in list order: a sum of cached
+        // costs, no schema read.
+        let (keeps, downgrades) = spend(
+            format,
+            fragments
+                .iter()
+                .flatten()
+                .map(|(fragment, spec, _)| (spec.name(), fragment.strict())),
+        );
+        let mut keeps = keeps.into_iter();
+        let mut stand_ins = stand_ins.iter();
+        // Each entry as (body, tail): a deferred tool a native search loads is its
+        // fragment without the closing brace, then `defer_loading`.
+        let pieces: Vec<(&str, &str)> = fragments
+            .iter()
+            .map(|listed| match listed {
+                Some((fragment, spec, defer_loading)) => {
+                    let keep = keeps.next().unwrap_or(false);
+                    let text = fragment.as_listed(spec, format, keep);
+                    match text.strip_suffix('}') {
                         Some(open) if *defer_loading && json => (open, ",\"defer_loading\":true}"),
-                        _ => (fragment, ""),
+                        _ => (text, ""),
                     }
                 }
+                None => (stand_ins.next().map_or("", String::as_str), ""),
             })
             .collect();
         let separator = if json { "," } else { "\n\n" };
@@ -889,7 +973,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         list.push_str(close);
         debug_assert_eq!(list.len(), len);
-        list
+        (list, downgrades)
     }
 
     /// Verifies the model's whole program against what this request offers, then splits it

@@ -128,11 +128,13 @@ mod openai_strict;
 pub mod prompt;
 pub(crate) mod result_content;
 mod schema_adapt;
+pub(crate) mod strict_budget;
 pub(crate) mod tool_choice;
 mod wire;
 
 pub use default_list::tool_list;
-pub use list::{Order, render_specs, tool_value};
+pub use list::{Order, render_specs, render_specs_reporting, tool_value};
+pub use strict_budget::{StrictDowngrade, StrictLimit};
 pub use tool_choice::{ChoiceMode, FixedTools, ToolChoiceError};
 
 pub use format::Format;

@@ -3,7 +3,7 @@
 
 use super::dynamic::{Handler, PreviewFn};
 use crate::consumer::Format;
-use crate::consumer::list::render_fragment;
+use crate::consumer::list::Fragment;
 use crate::set::Access;
 use crate::trace::ToolType;
 use crate::{ToolContext, ToolError, ToolOutput, ToolSpec};
@@ -18,7 +18,7 @@ pub struct RuntimeTool {
     spec: ToolSpec,
     handler: Option<Handler>,
     preview: Option<PreviewFn>,
-    fragments: [OnceLock<Box<str>>; Format::ALL.len()],
+    fragments: [OnceLock<Fragment>; Format::ALL.len()],
     /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
     /// another server runs (a proxied MCP tool).
     tool_type: ToolType,
@@ -56,9 +56,9 @@ impl RuntimeTool {
         &self.spec
     }
 
-    /// The tool rendered for `format`, once.
-    pub(crate) fn fragment(&self, format: Format) -> &str {
-        self.fragments[format.index()].get_or_init(|| render_fragment(&self.spec, format))
+    /// The tool rendered for `format`, once, with its strict cost.
+    pub(crate) fn fragment(&self, format: Format) -> &Fragment {
+        self.fragments[format.index()].get_or_init(|| Fragment::render(&self.spec, format))
     }
 
     /// The preview of a proposal with these (validated) arguments.
