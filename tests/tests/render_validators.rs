@@ -3,7 +3,8 @@
 //! and the example's tools):
 //! - Ajv 2020-12 in strict mode (`tests/validators/ajv.mjs`, npm `ajv` + `ajv-formats`);
 //! - jsonschema's 2020-12 meta-schema check, the openai SDK's tool types and its
-//!   strict-schema helper, google-genai's `FunctionDeclaration`, and `mcp.types.Tool`
+//!   strict-schema helper, the anthropic SDK's `ToolParam` and strict transform (a strict
+//!   tool's schema is one it keeps as it is), google-genai's `FunctionDeclaration`, and `mcp.types.Tool`
 //!   (`tests/validators/validate.py`).
 //!
 //! The rendered lists go to a JSON file the scripts read; each script exits 0 only when
@@ -104,7 +105,7 @@ fn ajv_in_strict_mode_compiles_every_json_schema_rendered() {
 fn the_python_validators_accept_every_tool_rendered() {
     let verdict = python(&rendered(), "rendered-python.json");
     assert_eq!(verdict.code, Some(0), "{}", verdict.output);
-    for validator in ["jsonschema", "openai", "google-genai", "mcp"] {
+    for validator in ["jsonschema", "openai", "anthropic-strict", "google-genai", "mcp"] {
         assert!(
             verdict.output.contains(&format!("{validator} verdict: ")),
             "{validator} judged nothing\n{}",
@@ -120,7 +121,12 @@ fn broken() -> Map<String, Value> {
         json!({"type": "object", "properties": {"n": {"type": "integer", "format": "uint32"}}});
     rendered.insert(
         "anthropic".into(),
-        json!([{"name": "bad", "description": "A non-standard format.", "input_schema": uint}]),
+        json!([
+            {"name": "bad", "description": "A non-standard format.", "input_schema": uint},
+            {"name": "bad_strict", "description": "A bound strict tool use cannot express.",
+             "strict": true, "input_schema": {"type": "object", "additionalProperties": false,
+             "properties": {"n": {"type": "integer", "minimum": 0}}}},
+        ]),
     );
     rendered.insert(
         "openai_responses".into(),
@@ -165,6 +171,7 @@ fn every_validator_rejects_a_broken_rendering() {
     for line in [
         "openai: openai_responses bad: the SDK's strict helper changes the schema",
         "openai: openai_chat bad: the SDK's strict helper changes the schema",
+        "anthropic-strict: anthropic bad_strict: the SDK's transform_schema restates a keyword",
         "google-genai: gemini bad: parameters.properties.m: an OBJECT without properties",
         "mcp: mcp bad: inputSchema is not `type: \"object\"`",
     ] {
