@@ -256,6 +256,41 @@ fn appending_a_tool_never_changes_the_bytes_before_it() {
     assert!(long.starts_with(prefix), "the list only grows at its end");
 }
 
+#[test]
+fn a_request_may_mark_no_tool_strict() {
+    let schema = object(&["q".into()], &[], &json!({"type": "string"}));
+    let toolbox = toolbox(
+        names("t", 25)
+            .iter()
+            .map(|name| runtime(name, schema.clone()))
+            .collect(),
+    );
+    let policy = Policy::<Labels>::new(Autonomy::ReadOnly);
+    for format in [
+        Format::Anthropic,
+        Format::OpenAiChat,
+        Format::OpenAiResponses,
+    ] {
+        let request = toolbox
+            .request(&policy)
+            .expect("no runtime names")
+            .format(format)
+            .strict(false);
+        assert!(request.strict_downgrades().is_empty(), "{format}");
+        let list = request.tool_list();
+        assert!(!list.contains("\"strict\":true"), "{format}: {list}");
+        let mcp: Vec<Value> =
+            serde_json::from_str(&toolbox.tool_list(Format::Mcp)).expect("a JSON array");
+        let rendered: Vec<Value> = serde_json::from_str(&list).expect("a JSON array");
+        let schema = match format {
+            Format::Anthropic => &rendered[1]["input_schema"],
+            Format::OpenAiChat => &rendered[1]["function"]["parameters"],
+            _ => &rendered[1]["parameters"],
+        };
+        assert_eq!(schema, &mcp[1]["inputSchema"], "{format}: the plain schema");
+    }
+}
+
 /// One random property: its schema, whether it is required, and whether the schema is
 /// outside strict mode's subset (a map).
 fn property() -> impl Strategy<Value = (Value, bool)> {

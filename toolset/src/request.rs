@@ -22,7 +22,10 @@
 //!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
-//! in the set's render cache: composing a list does no schema work.
+//! in the set's render cache: composing a list does no schema work. The list holds its
+//! strict tools to the provider's per-request limits (Anthropic, OpenAI): a sum of each
+//! fragment's cached strict cost, spent in list order; a tool past them is listed by its
+//! form without `strict`, rendered once ([`Request::strict_downgrades`] names them).
 //!
 //! Where the provider has a tool choice naming what may be called (OpenAI Chat and
 //! Responses, Gemini), the request renders it from the layout the gate reads
@@ -227,6 +230,8 @@ pub struct Request<'p, T: ToolSet> {
     runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
     /// What [`tool_choice`](Self::tool_choice) asks of the model.
     choice_mode: ChoiceMode,
+    /// Whether the list may mark tools strict (see [`strict`](Self::strict)).
+    strict: bool,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -281,6 +286,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             toolbox: None,
             runtime: OnceLock::new(),
             choice_mode: ChoiceMode::default(),
+            strict: true,
         }
     }
 
@@ -418,6 +424,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// answer in text). What the gate permits does not depend on it.
     pub fn choice_mode(mut self, mode: ChoiceMode) -> Self {
         self.choice_mode = mode;
+        self
+    }
+
+    /// Whether the list may mark tools strict (default: true): each tool whose schema fits
+    /// the provider's strict subset, within the provider's per-request limits (see
+    /// [`strict_downgrades`](Self::strict_downgrades)). With false no tool is rendered
+    /// strict (OpenAI: `strict: false` and the plain schema; Anthropic: no `strict` key),
+    /// for a model without strict tool use, and nothing is reported as downgraded. What
+    /// the gate permits and checks does not depend on it.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
         self
     }
 
@@ -927,13 +944,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .collect();
         // The provider's per-request strict limits, spent in list order: a sum of cached
         // costs, no schema read.
-        let (keeps, downgrades) = spend(
-            format,
-            fragments
-                .iter()
-                .flatten()
-                .map(|(fragment, spec, _)| (spec.name(), fragment.strict())),
-        );
+        let (keeps, downgrades) = match self.strict {
+            true => spend(
+                format,
+                fragments
+                    .iter()
+                    .flatten()
+                    .map(|(fragment, spec, _)| (spec.name(), fragment.strict())),
+            ),
+            false => (Vec::new(), Vec::new()),
+        };
         let mut keeps = keeps.into_iter();
         let mut stand_ins = stand_ins.iter();
         // Each entry as (body, tail): a deferred tool a native search loads is its
@@ -1288,6 +1308,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             )
             .field("history", &self.history)
             .field("choice_mode", &self.choice_mode)
+            .field("strict", &self.strict)
             .finish()
     }
 }
