@@ -105,7 +105,13 @@ fn ajv_in_strict_mode_compiles_every_json_schema_rendered() {
 fn the_python_validators_accept_every_tool_rendered() {
     let verdict = python(&rendered(), "rendered-python.json");
     assert_eq!(verdict.code, Some(0), "{}", verdict.output);
-    for validator in ["jsonschema", "openai", "anthropic-strict", "google-genai", "mcp"] {
+    for validator in [
+        "jsonschema",
+        "openai",
+        "anthropic-strict",
+        "google-genai",
+        "mcp",
+    ] {
         assert!(
             verdict.output.contains(&format!("{validator} verdict: ")),
             "{validator} judged nothing\n{}",
