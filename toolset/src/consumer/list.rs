@@ -140,6 +140,17 @@ impl Fragment {
     pub(crate) fn render(spec: &ToolSpec, format: Format) -> Self {
         let text = render_fragment(spec, format);
         let strict = cost_in(spec, format);
+        // One decision: the cost says strict exactly where the consumer rendered it.
+        debug_assert_eq!(
+            strict.is_some(),
+            serde_json::from_str::<Value>(&text)
+                .ok()
+                .is_some_and(|tool| {
+                    tool.get("function").unwrap_or(&tool).get("strict") == Some(&Value::Bool(true))
+                }),
+            "{} in {format}: the strict cost and the fragment disagree",
+            spec.name()
+        );
         Fragment {
             text,
             strict,

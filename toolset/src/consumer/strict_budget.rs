@@ -17,7 +17,13 @@
 //!
 //! OpenAI states its limits per schema; a request's strict functions are counted together
 //! here, which can only cost a tool its `strict`, never the request its acceptance.
-//! OpenAI's nesting limit (10 levels) holds per schema and is checked per tool.
+//! OpenAI's nesting limit (10 levels) holds per schema and is checked per tool. Every
+//! strict tool the list holds counts, a deferred one a native search loads included (the
+//! providers do not say it would not). Anthropic's counts are taken as the schema is
+//! written: an optional parameter is a property left out of its object's `required`, at
+//! any depth; a parameter with a union type is any schema with `anyOf` or a `type` array
+//! (`Option<String>` is both when it is optional). A `$defs` entry counts once, however
+//! often it is referenced.
 //!
 //! **The order.** The budget is spent in list order, first fit: each strict tool keeps
 //! `strict` when its cost fits in what the tools listed before it left, and is rendered
