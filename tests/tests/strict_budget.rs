@@ -15,10 +15,12 @@ use anthropic_strict_rules::{
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
-use toolset::consumer::{Format, StrictDowngrade, StrictLimit, anthropic, openai_chat};
+use toolset::consumer::{
+    Format, StrictDowngrade, StrictLimit, anthropic, openai_chat, openai_responses,
+};
 use toolset::prelude::*;
 use toolset::{
-    Autonomy, DynamicTool, Policy, Tier, ToolContext, ToolOutput, Toolbox, tool, toolset,
+    Autonomy, DynamicTool, Policy, Tier, ToolCall, ToolContext, ToolOutput, Toolbox, tool, toolset,
 };
 
 /// Label an item.
@@ -228,6 +230,47 @@ fn openai_enum_values_are_spent_across_the_request() {
         tools[4]["function"]["parameters"],
         toolset::consumer::tool_value(spec.spec(), Format::Mcp)["inputSchema"]
     );
+}
+
+#[test]
+fn a_local_search_loads_each_definition_as_the_list_has_it() {
+    let values: Vec<String> = (0..300).map(|n| format!("v{n}")).collect();
+    let property = json!({"type": "string", "enum": values});
+    let tools = names("e", 4);
+    let toolbox = toolbox(
+        tools
+            .iter()
+            .map(|name| runtime(name, object(&["pick".into()], &[], &property)))
+            .collect(),
+    );
+    let policy = tools
+        .iter()
+        .fold(Policy::<Labels>::new(Autonomy::ReadOnly), |policy, name| {
+            policy.defer_runtime(name)
+        });
+    let request = toolbox
+        .request(&policy)
+        .expect("the policy names the toolbox's tools")
+        .format(Format::OpenAiResponses);
+    assert_eq!(
+        dropped(&request.strict_downgrades()),
+        [("e03", StrictLimit::EnumValues)]
+    );
+    let search = ToolCall::new("c1", "tool_search", r#"{"query":"test tool"}"#);
+    let plan = request.gate([search]).expect("a search call");
+    let report = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(Labels::apply(&mut (), &ToolContext::default(), plan));
+    let answer = openai_responses::results(&report.results());
+    let loaded = answer[0]["tools"]
+        .as_array()
+        .expect("the loaded definitions");
+    assert_eq!(loaded.len(), 4, "{answer}");
+    for tool in loaded {
+        let strict = tool["name"] != "e03";
+        assert_eq!(tool["strict"], strict, "{tool}");
+    }
 }
 
 #[test]

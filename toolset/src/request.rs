@@ -39,12 +39,10 @@
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
-use crate::consumer::list::Fragment;
+use crate::consumer::list::{Fragment, tool_value_as};
 use crate::consumer::strict_budget::spend;
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
-use crate::consumer::{
-    ChoiceMode, FixedTools, Format, StrictDowngrade, ToolChoiceError, tool_value,
-};
+use crate::consumer::{ChoiceMode, FixedTools, Format, StrictDowngrade, ToolChoiceError};
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
@@ -1249,11 +1247,23 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Some(position) => runtime.get(position).map(|tool| tool.spec()),
             })
             .collect();
+        // A client-executed `tool_search_output` carries the loaded definitions, each as
+        // this request's list has it (without `strict` where its budget took it away).
+        let downgraded: Vec<String> = match self.format {
+            Some(Format::OpenAiResponses) if self.strict => self
+                .strict_downgrades()
+                .into_iter()
+                .map(|downgrade| downgrade.tool)
+                .collect(),
+            _ => Vec::new(),
+        };
         let tools: Vec<Value> = specs
             .iter()
             .map(|spec| match self.format {
-                // A client-executed `tool_search_output` carries the loaded definitions.
-                Some(format @ Format::OpenAiResponses) => tool_value(spec, format),
+                Some(format @ Format::OpenAiResponses) => {
+                    let strict = self.strict && !downgraded.iter().any(|name| name == spec.name());
+                    tool_value_as(spec, format, strict)
+                }
                 _ => json!({"name": spec.name(), "description": spec.description()}),
             })
             .collect();

@@ -81,6 +81,15 @@ pub fn tool_value(spec: &ToolSpec, format: Format) -> Value {
     }
 }
 
+/// [`tool_value`], or with `strict` false the tool's form without `strict` in the formats
+/// that have strict tools (what a list renders for a tool its budget took `strict` from).
+pub(crate) fn tool_value_as(spec: &ToolSpec, format: Format, strict: bool) -> Value {
+    match strict {
+        true => tool_value(spec, format),
+        false => plain_tool(spec, format).unwrap_or_else(|| tool_value(spec, format)),
+    }
+}
+
 /// A list of specs, rendered for `format` in the order given; not cached.
 ///
 /// The JSON formats render a compact JSON array of tool objects; [`Format::Prompt`]
