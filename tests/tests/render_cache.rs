@@ -170,7 +170,7 @@ fn the_bytes_are_pinned() {
     // it should be deliberate.
     assert_eq!(
         tool_list::<Clock>(Format::Anthropic, Order::Declared),
-        r#"[{"name":"clock","description":"Tell the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}]"#
+        r#"[{"name":"clock","description":"Tell the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"strict":true}]"#
     );
     assert_eq!(
         tool_list::<Clock>(Format::OpenAiResponses, Order::Declared),

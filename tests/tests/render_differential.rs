@@ -7,8 +7,8 @@
 //! corpus's own property names and enum values.
 //!
 //! Checked per tool:
-//! - the consumer schema (Anthropic's `input_schema`, the same as MCP's `inputSchema` and
-//!   OpenAI's non-strict `parameters`) accepts exactly what serde accepts. For a tool whose
+//! - the consumer schema (MCP's `inputSchema`, the same as Anthropic's non-strict
+//!   `input_schema` and OpenAI's non-strict `parameters`) accepts exactly what serde accepts. For a tool whose
 //!   root union was flattened (`find`), the schema is a relaxation: serde ⇒ schema;
 //! - the canonical schema and the consumer schema agree (both state every number type's
 //!   range, see `toolset::schema::TypeRange`);
@@ -72,7 +72,7 @@ static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
         .map(|&name| {
             let spec = Corpus::spec_of(name);
             let canonical = spec.input_schema().clone();
-            let consumer = tool_value(spec, Format::Anthropic)["input_schema"].clone();
+            let consumer = tool_value(spec, Format::Mcp)["inputSchema"].clone();
             let responses = tool_value(spec, Format::OpenAiResponses);
             let strict = (responses["strict"] == true).then(|| responses["parameters"].clone());
             Case {

@@ -7,14 +7,19 @@
 //! - OpenAI strict mode ("Structured Outputs › Supported schemas"): object root that is not
 //!   an `anyOf`; every object closed and fully required; only supported keywords and
 //!   formats; `$ref` alone and local; size limits;
+//! - Anthropic strict tool use ("Structured outputs › JSON Schema limitations"): objects
+//!   closed, only supported keywords and formats, `minItems` 0 or 1, primitive enums,
+//!   within one request's budget alone;
 //! - Gemini (`Schema` of the Developer API, an OpenAPI 3.0 subset): only its fields, one
 //!   `type` (never an array), no `$ref`/`$defs`, `properties` only on non-empty objects,
 //!   `items` on every array, string-only `enum`, `format` only where Gemini reads it;
 //! - MCP (`Tool` of the 2025-06-18 schema): object `inputSchema`, object `outputSchema`
 //!   when present, no `$schema`, annotations matching the tier.
 
+mod anthropic_strict_rules;
 mod render_corpus;
 
+use anthropic_strict_rules::anthropic_strict_violations;
 use render_corpus::{Awkward, Corpus};
 use serde_json::{Map, Value, json};
 use toolset::consumer::{Format, tool_value};
@@ -647,31 +652,75 @@ fn strict_is_decided_per_tool() {
     );
 }
 
+// ----------------------------------------------------------------------------------------
+// Anthropic strict tool use
+// ----------------------------------------------------------------------------------------
+
 #[test]
 fn anthropic_tools_carry_an_object_input_schema() {
+    let mut strict_tools = 0;
     for spec in all_specs() {
         let tool = tool_value(spec, Format::Anthropic);
         let what = spec.name();
         let mut keys: Vec<&str> = obj(&tool, what).keys().map(String::as_str).collect();
         keys.sort_unstable();
-        if spec.examples().is_empty() {
-            assert_eq!(keys, ["description", "input_schema", "name"], "{what}");
-        } else {
-            assert_eq!(
-                keys,
-                ["description", "input_examples", "input_schema", "name"],
-                "{what}"
-            );
+        // Examples, where the tool has them, are the spec's own; the keys are judged
+        // without them below.
+        if !spec.examples().is_empty() {
             assert_eq!(
                 tool["input_examples"].as_array().map(Vec::as_slice),
                 Some(spec.examples()),
                 "{what}"
             );
+            keys.retain(|key| *key != "input_examples");
         }
         let schema = &tool["input_schema"];
         assert!(is_object_root(schema), "{what}: {schema}");
         assert!(!contains_key_anywhere(schema, "$schema"), "{what}");
         assert_valid_2020_12(schema, &format!("{what} anthropic input_schema"));
+        let why = toolset::consumer::anthropic::why_not_strict(spec);
+        if tool.get("strict").is_some() {
+            // Strict: the key is `true`, and the schema keeps every rule of the subset.
+            assert_eq!(
+                keys,
+                ["description", "input_schema", "name", "strict"],
+                "{what}"
+            );
+            assert_eq!(tool["strict"], true, "{what}");
+            assert_eq!(why, None, "{what}");
+            let (violations, _) = anthropic_strict_violations(schema);
+            assert!(violations.is_empty(), "{what}: {violations:?}\n{schema:#}");
+            strict_tools += 1;
+        } else {
+            // Not strict: the schema every JSON consumer reads, and a reason.
+            assert_eq!(keys, ["description", "input_schema", "name"], "{what}");
+            assert!(why.is_some(), "{what}: not strict without a reason");
+            assert_eq!(
+                schema,
+                &tool_value(spec, Format::Mcp)["inputSchema"],
+                "{what}"
+            );
+        }
+    }
+    assert!(strict_tools > 10, "only {strict_tools} strict tools");
+}
+
+#[test]
+fn anthropic_strict_violations_are_found() {
+    let bad = [
+        json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        json!({"type": "object", "additionalProperties": false,
+               "properties": {"a": {"type": "integer", "minimum": 0}}}),
+        json!({"type": "object", "additionalProperties": false,
+               "properties": {"a": {"type": "string", "format": "iri"}}}),
+        json!({"type": "object", "additionalProperties": false,
+               "properties": {"a": {"type": "array", "items": {"type": "string"}, "minItems": 2}}}),
+    ];
+    for schema in bad {
+        assert!(
+            !anthropic_strict_violations(&schema).0.is_empty(),
+            "{schema}"
+        );
     }
 }
 
@@ -693,8 +742,8 @@ fn gemini_declarations_stay_in_the_openapi_subset() {
             assert!(tool.get("parameters").is_none(), "{what}: both");
             let why = toolset::consumer::gemini::why_parameters_json_schema(spec);
             assert!(why.is_some(), "{what}: no reason");
-            let anthropic = tool_value(spec, Format::Anthropic);
-            assert_eq!(json_schema, &anthropic["input_schema"], "{what}");
+            let mcp = tool_value(spec, Format::Mcp);
+            assert_eq!(json_schema, &mcp["inputSchema"], "{what}");
             assert_valid_2020_12(json_schema, &format!("{what} gemini parametersJsonSchema"));
             continue;
         }
@@ -982,15 +1031,17 @@ fn the_checkers_catch_what_they_claim_to() {
 
 #[test]
 fn the_json_schema_consumers_share_one_schema() {
-    // Anthropic, MCP and OpenAI (when not strict) read the same JSON Schema, so the
+    // MCP, Anthropic and OpenAI (when not strict) read the same JSON Schema, so the
     // differential test's verdicts on one hold for all three.
     for spec in all_specs() {
-        let anthropic = tool_value(spec, Format::Anthropic)["input_schema"].clone();
         let mcp = tool_value(spec, Format::Mcp)["inputSchema"].clone();
-        assert_eq!(anthropic, mcp, "{}", spec.name());
+        let anthropic = tool_value(spec, Format::Anthropic);
+        if anthropic.get("strict").is_none() {
+            assert_eq!(anthropic["input_schema"], mcp, "{}", spec.name());
+        }
         let openai = tool_value(spec, Format::OpenAiResponses);
         if openai["strict"] == false {
-            assert_eq!(openai["parameters"], anthropic, "{}", spec.name());
+            assert_eq!(openai["parameters"], mcp, "{}", spec.name());
         }
     }
 }

@@ -3,8 +3,9 @@
 //! and the example's tools):
 //! - Ajv 2020-12 in strict mode (`tests/validators/ajv.mjs`, npm `ajv` + `ajv-formats`);
 //! - jsonschema's 2020-12 meta-schema check, the openai SDK's tool types and its
-//!   strict-schema helper, the anthropic SDK's `ToolParam`, google-genai's
-//!   `FunctionDeclaration`, and `mcp.types.Tool` (`tests/validators/validate.py`).
+//!   strict-schema helper, the anthropic SDK's `ToolParam` and strict transform (a strict
+//!   tool's schema is one it keeps as it is), google-genai's `FunctionDeclaration`, and
+//!   `mcp.types.Tool` (`tests/validators/validate.py`).
 //!
 //! The corpus holds tools with examples (Anthropic's `input_examples`) and with `Json<T>`
 //! results of an object and of an array (MCP's `outputSchema`, OpenAI Responses'
@@ -108,7 +109,14 @@ fn ajv_in_strict_mode_compiles_every_json_schema_rendered() {
 fn the_python_validators_accept_every_tool_rendered() {
     let verdict = python(&rendered(), "rendered-python.json");
     assert_eq!(verdict.code, Some(0), "{}", verdict.output);
-    for validator in ["jsonschema", "openai", "anthropic", "google-genai", "mcp"] {
+    for validator in [
+        "jsonschema",
+        "openai",
+        "anthropic",
+        "anthropic-strict",
+        "google-genai",
+        "mcp",
+    ] {
         assert!(
             verdict.output.contains(&format!("{validator} verdict: ")),
             "{validator} judged nothing\n{}",
@@ -146,9 +154,14 @@ fn broken() -> Map<String, Value> {
         json!({"type": "object", "properties": {"n": {"type": "integer", "format": "uint32"}}});
     rendered.insert(
         "anthropic".into(),
-        json!([{"name": "bad", "description": "A non-standard format.", "input_schema": uint},
-               {"name": "misspelled", "description": "A key the SDK lacks.",
-                "input_schema": {"type": "object", "properties": {}}, "input_example": [{}]}]),
+        json!([
+            {"name": "bad", "description": "A non-standard format.", "input_schema": uint},
+            {"name": "misspelled", "description": "A key the SDK lacks.",
+             "input_schema": {"type": "object", "properties": {}}, "input_example": [{}]},
+            {"name": "bad_strict", "description": "A bound strict tool use cannot express.",
+             "strict": true, "input_schema": {"type": "object", "additionalProperties": false,
+             "properties": {"n": {"type": "integer", "minimum": 0}}}},
+        ]),
     );
     rendered.insert(
         "openai_responses".into(),
@@ -193,6 +206,7 @@ fn every_validator_rejects_a_broken_rendering() {
     for line in [
         "openai: openai_responses bad: the SDK's strict helper changes the schema",
         "openai: openai_chat bad: the SDK's strict helper changes the schema",
+        "anthropic-strict: anthropic bad_strict: the SDK's transform_schema restates a keyword",
         "google-genai: gemini bad: parameters.properties.m: an OBJECT without properties",
         "anthropic: anthropic misspelled: ",
         "mcp: mcp bad: inputSchema is not `type: \"object\"`",

@@ -20,6 +20,13 @@ standard's reference implementation:
   `openai.pydantic_function_tool` runs): the helper adds what strict mode requires
   (`additionalProperties: false`, every property required, no `$ref` siblings), so a
   schema it changes was not strict;
+- anthropic-strict: each Anthropic tool's `strict`, where present, is `true` as the
+  SDK's ToolParam types it, and its `input_schema` is one the SDK's own strict transform
+  (`anthropic.lib._parse._transform.transform_schema`) keeps as it is: the transform moves
+  every keyword strict tool use does not support into the description and closes every
+  object, so a schema in which it restates a keyword or closes an object was not strict
+  (type arrays, which the API accepts and the transform does not read, are written as
+  the `anyOf` they mean first);
 - google-genai: each Gemini declaration validates as types.FunctionDeclaration (extra
   keys forbidden), plus the rules the API documents that the pydantic type cannot state:
   an OBJECT lists non-empty properties, parameter names match Gemini's rule, and
@@ -44,6 +51,8 @@ import anthropic.types
 import jsonschema
 import mcp.types
 import pydantic
+from anthropic.lib._parse._transform import transform_schema
+from anthropic.types import ToolParam
 from google.genai import types as genai
 from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat import ChatCompletionFunctionToolParam
@@ -169,6 +178,78 @@ BAD_NAMESPACES = [
 ]
 
 
+ANTHROPIC_TOOL = pydantic.TypeAdapter(ToolParam)
+
+# The keywords that apply to one JSON type, kept on its branch when a type array is
+# written as an `anyOf`.
+BY_TYPE = {
+    "object": ["properties", "required", "additionalProperties"],
+    "array": ["items", "minItems"],
+    "string": ["format"],
+}
+
+
+def without_type_arrays(node):
+    """`node` with every `type` array written as the `anyOf` it means (an `enum` says the
+    type itself, so its type array is dropped)."""
+    if isinstance(node, list):
+        return [without_type_arrays(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: without_type_arrays(value) for key, value in node.items()}
+    types = node.get("type")
+    if isinstance(types, list):
+        del node["type"]
+        if "enum" not in node and "const" not in node:
+            branches = []
+            for type_ in types:
+                branch = {"type": type_}
+                for key in BY_TYPE.get(type_, []):
+                    if key in node:
+                        branch[key] = node[key]
+                branches.append(branch)
+            for key in {key for keys in BY_TYPE.values() for key in keys}:
+                node.pop(key, None)
+            node["anyOf"] = branches
+    return node
+
+
+def schema_facts(node, descriptions, closed):
+    """Every description in `node`, and how many objects it closes."""
+    if isinstance(node, list):
+        for item in node:
+            schema_facts(item, descriptions, closed)
+    elif isinstance(node, dict):
+        if isinstance(node.get("description"), str):
+            descriptions.add(node["description"])
+        if node.get("additionalProperties") is False:
+            closed[0] += 1
+        for key, value in node.items():
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                for child in value.values():
+                    schema_facts(child, descriptions, closed)
+            elif key != "enum" and key != "const":
+                schema_facts(value, descriptions, closed)
+
+
+def check_anthropic_strict(tool):
+    ANTHROPIC_TOOL.validate_python(tool)
+    if "strict" not in tool:
+        return
+    if tool["strict"] is not True:
+        raise ValueError(f"strict is {tool['strict']!r}, not true")
+    schema = without_type_arrays(tool["input_schema"])
+    transformed = transform_schema(copy.deepcopy(schema))
+    before, after = (set(), [0]), (set(), [0])
+    schema_facts(schema, *before)
+    schema_facts(transformed, *after)
+    restated = sorted(after[0] - before[0])
+    if restated:
+        raise ValueError(f"the SDK's transform_schema restates a keyword: {restated[0]!r}")
+    if after[1] != before[1]:
+        raise ValueError("the SDK's transform_schema closes an object the schema left open")
+
+
 def gemini_rules(schema, path):
     """The documented Schema rules the pydantic type does not state."""
     if not isinstance(schema, dict):
@@ -273,6 +354,23 @@ VALIDATORS = [
         ["anthropic"],
         lambda _: check_anthropic,
         ("anthropic", {"name": "bad", "input_schema": OBJECT, "input_example": [{"a": "b"}]}),
+    ),
+    (
+        "anthropic-strict",
+        ["anthropic"],
+        lambda _: check_anthropic_strict,
+        (
+            "anthropic",
+            {
+                "name": "bad",
+                "strict": True,
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "minimum": 0}},
+                    "additionalProperties": False,
+                },
+            },
+        ),
     ),
     (
         "google-genai",

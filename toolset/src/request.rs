@@ -27,6 +27,10 @@
 //! (its opening bytes rendered once per namespace, each tool's fragment named without
 //! `label_`); the later sections list a namespace's tools flat, so nothing before them moves
 //! (see `Request::namespaces`).
+//! The list holds its
+//! strict tools to the provider's per-request limits (Anthropic, OpenAI): a sum of each
+//! fragment's cached strict cost, spent in list order; a tool past them is listed by its
+//! form without `strict`, rendered once ([`Request::strict_downgrades`] names them).
 //!
 //! Where the provider has a tool choice naming what may be called (OpenAI Chat and
 //! Responses, Gemini), the request renders it from the layout the gate reads
@@ -46,18 +50,20 @@
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
-use crate::consumer::openai_responses::namespace::{self, has_namespaces};
 use crate::consumer::callers::{allowed_callers, allowed_callers_value};
+use crate::consumer::list::{Fragment, tool_value_as};
+use crate::consumer::openai_responses::namespace::{self, has_namespaces};
+use crate::consumer::strict_budget::spend;
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
 use crate::consumer::{
-    Announced, ChoiceMode, FixedTools, Format, ToolChanges, ToolChoiceError, tool_value,
+    Announced, ChoiceMode, FixedTools, Format, StrictDowngrade, ToolChanges, ToolChoiceError,
 };
 use crate::gate::{Route, check_one, check_program};
 use crate::plan::Split;
 use crate::policy::{Availability, PolicyNameError};
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
-    search_fragment,
+    search_fragment, search_spec,
 };
 use crate::set::ToolName;
 use crate::toolbox::{Namespace, RuntimeTool, Toolbox};
@@ -252,6 +258,8 @@ pub struct Request<'p, T: ToolSet> {
     /// Whether the model runs code that calls tools in this request (see
     /// [`code_execution`](Self::code_execution)).
     code_execution: bool,
+    /// Whether the list may mark tools strict (see [`strict`](Self::strict)).
+    strict: bool,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -310,6 +318,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             runtime: OnceLock::new(),
             choice_mode: ChoiceMode::default(),
             code_execution: false,
+            strict: true,
         }
     }
 
@@ -531,6 +540,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
             });
         }
         Ok(())
+    }
+
+    /// Whether the list may mark tools strict (default: true): each tool whose schema fits
+    /// the provider's strict subset, within the provider's per-request limits (see
+    /// [`strict_downgrades`](Self::strict_downgrades)). With false no tool is rendered
+    /// strict (OpenAI: `strict: false` and the plain schema; Anthropic: no `strict` key),
+    /// for a model without strict tool use, and nothing is reported as downgraded. What
+    /// the gate permits and checks does not depend on it.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
     }
 
     /// The format the list is rendered in: the one given, or MCP's.
@@ -789,6 +809,55 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.compose(false)
     }
 
+    /// The tools [`tool_list`](Self::tool_list) renders without `strict` because the
+    /// strict tools listed before them reached the provider's per-request limits, in list
+    /// order, each with the limit and the counts (empty in the common case). Anthropic
+    /// allows 20 strict tools, 24 optional parameters and 16 parameters with a union type
+    /// per request; OpenAI 5000 object properties, 1000 enum values and 120 000 characters
+    /// of names and enum values (counted across the request's strict tools).
+    ///
+    /// The budget is spent in list order, first fit: a strict tool keeps `strict` when its
+    /// cost fits in what the tools before it left, so a tool's verdict depends only on the
+    /// tools listed before it, and activating a tool, which appends to the list, never
+    /// changes the bytes before it. A tool that is not strict to begin with (its schema is
+    /// outside strict mode's subset: [`anthropic::why_not_strict`],
+    /// [`openai_chat::why_not_strict`]) is not listed here.
+    ///
+    /// Strictness is a rendering hint: a tool without `strict` is offered and gated as
+    /// before, and the gate checks every call's arguments whatever the provider did.
+    ///
+    /// ```
+    /// use toolset::consumer::{Format, StrictLimit};
+    /// use toolset::{Autonomy, Policy, Request, ToolSet, tool, toolset};
+    /// # macro_rules! tools { ($($name:ident)*) => { $(
+    /// #     /// Look something up.
+    /// #     #[tool(tier = "read_only")]
+    /// #     async fn $name(/// What to look up.
+    /// #         query: String) -> String { query }
+    /// # )* } }
+    /// // 21 tools `t00` … `t20`, each with one required string parameter.
+    /// # tools!(t00 t01 t02 t03 t04 t05 t06 t07 t08 t09 t10 t11 t12 t13 t14 t15 t16 t17 t18 t19 t20);
+    /// toolset! { Tools = [t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10,
+    ///                     t11, t12, t13, t14, t15, t16, t17, t18, t19, t20]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let request = Request::new(&policy).format(Format::Anthropic);
+    /// let downgrades = request.strict_downgrades();
+    /// assert_eq!(downgrades.len(), 1);
+    /// assert_eq!(downgrades[0].tool, "t20");
+    /// assert_eq!(downgrades[0].limit, StrictLimit::Tools);
+    /// let list: serde_json::Value = serde_json::from_str(&request.tool_list()).unwrap();
+    /// assert_eq!(list[19]["strict"], true);
+    /// assert!(list[20].get("strict").is_none());
+    /// ```
+    ///
+    /// [`anthropic::why_not_strict`]: crate::consumer::anthropic::why_not_strict
+    /// [`openai_chat::why_not_strict`]: crate::consumer::openai_chat::why_not_strict
+    pub fn strict_downgrades(&self) -> Vec<StrictDowngrade> {
+        let format = self.rendered_as();
+        self.render_reporting(&self.layout(Some(format)), format).1
+    }
+
     /// [`tool_list`](Self::tool_list), optionally with the entries sorted by name (the
     /// default list in [`Order::ByName`](crate::consumer::Order::ByName)).
     pub(crate) fn compose(&self, by_name: bool) -> String {
@@ -913,9 +982,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         let layout = self.layout_as(Some(format), true);
         let tool_choice = tool_choice(format, self.choice_mode, &self.allowed(&layout, format))?;
+        let (tools, strict_downgrades) = self.render_reporting(&layout, format);
         Ok(FixedTools {
-            tools: self.render(&layout, format),
+            tools,
             tool_choice,
+            strict_downgrades,
         })
     }
 
@@ -1092,8 +1163,15 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The list `layout` gives in `format`, from the cached fragments.
     fn render(&self, layout: &Layout, format: Format) -> String {
+        self.render_reporting(layout, format).0
+    }
+
+    /// [`render`](Self::render), and the tools the list renders without `strict` because
+    /// the strict tools listed before them spent the provider's per-request limits.
+    fn render_reporting(&self, layout: &Layout, format: Format) -> (String, Vec<StrictDowngrade>) {
         let cache = T::render_cache();
         let specs = T::specs();
+        let runtime = self.runtime();
         let json = format.is_json();
         // Stand-ins are the only pieces rendered per request (a history name the set does
         // not have); everything else is a cached fragment, borrowed.
@@ -1105,7 +1183,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 _ => None,
             })
             .collect();
-        let mut stand_in_at = 0;
         let namespaces = self.namespaces(layout, format);
         let label = |at: usize| {
             namespaces
@@ -1114,6 +1191,49 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 .flatten()
                 .map(|namespace| namespace.label())
         };
+        // Each entry's cached fragment and the spec it was rendered from (a stand-in has
+        // none), and whether a native search loads it.
+        let fragments: Vec<Option<(&Fragment, &ToolSpec, bool)>> = layout
+            .entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Tool {
+                    index,
+                    defer_loading,
+                } => Some((
+                    cache.fragment(specs, *index, format),
+                    &specs[*index],
+                    *defer_loading,
+                )),
+                Entry::Search => Some((
+                    search_fragment(self.search, format),
+                    search_spec(self.search.ranking()),
+                    false,
+                )),
+                Entry::StandIn(_) => None,
+                Entry::Runtime {
+                    position,
+                    defer_loading,
+                } => {
+                    let tool = &runtime[*position];
+                    Some((tool.fragment(format), tool.spec(), *defer_loading))
+                }
+            })
+            .collect();
+        // The provider's per-request strict limits, spent in list order: a sum of cached
+        // costs, no schema read.
+        let (keeps, downgrades) = match self.strict {
+            true => spend(
+                format,
+                fragments
+                    .iter()
+                    .flatten()
+                    .map(|(fragment, spec, _)| (spec.name(), fragment.strict())),
+            ),
+            false => (Vec::new(), Vec::new()),
+        };
+        let mut keeps = keeps.into_iter();
+        let mut stand_ins = stand_ins.iter();
         // Each entry as its parts: its body and the members appended to it (a deferred
         // tool a native search loads is its fragment without the closing brace, then
         // `defer_loading`; with code execution, a tool's `allowed_callers`, what the gate
@@ -1139,33 +1259,31 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let pieces: Vec<[&str; 7]> = layout
             .entries
             .iter()
+            .zip(&fragments)
             .enumerate()
-            .map(|(at, entry)| {
-                let [body, defer, comma, allowed, end] = match entry {
-                    Entry::Tool {
-                        index,
-                        defer_loading,
-                    } => {
-                        let fragment = cache.fragment(specs, *index, format);
-                        let from_code = self.code_may_call(T::Name::ALL[*index]);
-                        patched(fragment, *defer_loading && json, callers(from_code))
-                    }
-                    Entry::Search => [search_fragment(self.search, format), "", "", "", ""],
-                    Entry::StandIn(_) => {
-                        stand_in_at += 1;
-                        [stand_ins[stand_in_at - 1].as_str(), "", "", "", ""]
-                    }
-                    Entry::Runtime {
-                        position,
-                        defer_loading,
-                    } => {
-                        let tool = &self.runtime()[*position];
-                        let from_code = self.code_may_call_runtime(tool);
-                        let fragment = match namespaces[at] {
-                            Some(_) => tool.inner_fragment(),
-                            None => tool.fragment(format),
+            .map(|(at, (entry, listed))| {
+                let [body, defer, comma, allowed, end] = match (entry, listed) {
+                    (_, None) => [stand_ins.next().map_or("", String::as_str), "", "", "", ""],
+                    (_, Some((fragment, spec, defer_loading))) => {
+                        let keep = keeps.next().unwrap_or(false);
+                        let (text, from_code) = match entry {
+                            Entry::Tool { index, .. } => (
+                                fragment.as_listed(spec, format, keep),
+                                Some(self.code_may_call(T::Name::ALL[*index])),
+                            ),
+                            Entry::Runtime { position, .. } => {
+                                let tool = &runtime[*position];
+                                let text = match namespaces[at] {
+                                    Some(_) => tool.inner_fragment(keep),
+                                    None => fragment.as_listed(spec, format, keep),
+                                };
+                                (text, Some(self.code_may_call_runtime(tool)))
+                            }
+                            Entry::Search | Entry::StandIn(_) => {
+                                (fragment.as_listed(spec, format, keep), None)
+                            }
                         };
-                        patched(fragment, *defer_loading && json, callers(from_code))
+                        patched(text, *defer_loading && json, from_code.and_then(callers))
                     }
                 };
                 let (opening, closing) = match (namespaces[at], label(at)) {
@@ -1207,7 +1325,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         list.push_str(close);
         debug_assert_eq!(list.len(), len);
-        list
+        (list, downgrades)
     }
 
     /// Verifies the model's whole program against what this request offers, then splits it
@@ -1479,6 +1597,18 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 }),
             })
             .collect();
+        // A client-executed `tool_search_output` carries the loaded definitions, each as
+        // this request's list has it (without `strict` where its budget took it away).
+        let downgraded: Vec<String> = match self.format {
+            Some(Format::OpenAiResponses) if self.strict => self
+                .strict_downgrades()
+                .into_iter()
+                .map(|downgrade| downgrade.tool)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let strict_for =
+            |spec: &ToolSpec| self.strict && !downgraded.iter().any(|name| name == spec.name());
         let specs: Vec<&ToolSpec> = found.iter().map(|(spec, ..)| *spec).collect();
         let tools: Vec<Value> = match self.format {
             // A client-executed `tool_search_output` carries the loaded definitions, a
@@ -1496,12 +1626,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
                         }
                         tool
                     };
+                    let strict = strict_for(spec);
                     let Some(namespace) = namespace else {
-                        tools.push(with_callers(tool_value(spec, format)));
+                        tools.push(with_callers(tool_value_as(spec, format, strict)));
                         continue;
                     };
                     let label = namespace.label();
-                    let inner = with_callers(namespace::inner_tool(spec, label));
+                    let inner = with_callers(namespace::inner_tool_as(spec, label, strict));
                     let at = namespaces.iter().find(|(known, _)| *known == label);
                     match at.and_then(|&(_, at)| tools.get_mut(at)) {
                         Some(entry) => {
@@ -1579,6 +1710,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             .field("history", &self.history)
             .field("choice_mode", &self.choice_mode)
             .field("code_execution", &self.code_execution)
+            .field("strict", &self.strict)
             .finish()
     }
 }

@@ -9,7 +9,7 @@
 //! business ([`crate::Request`]); this module only ranks the candidates it is given.
 
 use crate::consumer::Format;
-use crate::consumer::list::render_fragment;
+use crate::consumer::list::Fragment;
 use crate::spec::ToolMeta;
 use crate::{Tier, ToolSpec, messages};
 use serde::Deserialize;
@@ -146,8 +146,8 @@ pub fn search_spec(ranking: Ranking) -> &'static ToolSpec {
 }
 
 /// The search entry of a list, rendered once per (search, format).
-pub(crate) fn search_fragment(search: ToolSearch, format: Format) -> &'static str {
-    type Slots = [OnceLock<Box<str>>; Format::ALL.len()];
+pub(crate) fn search_fragment(search: ToolSearch, format: Format) -> &'static Fragment {
+    type Slots = [OnceLock<Fragment>; Format::ALL.len()];
     static LOCAL: [Slots; 2] = [const { [const { OnceLock::new() }; Format::ALL.len()] }; 2];
     static HOSTED: [Slots; 2] = [const { [const { OnceLock::new() }; Format::ALL.len()] }; 2];
     let ranking = search.ranking();
@@ -168,12 +168,14 @@ pub(crate) fn search_fragment(search: ToolSearch, format: Format) -> &'static st
                         toolset_names::ANTHROPIC_REGEX_SEARCH_NAME,
                     ),
                 };
-                json!({"type": kind, "name": name})
-                    .to_string()
-                    .into_boxed_str()
+                Fragment::fixed(
+                    json!({"type": kind, "name": name})
+                        .to_string()
+                        .into_boxed_str(),
+                )
             }
             (Format::OpenAiResponses, true) => {
-                json!({"type": "tool_search"}).to_string().into_boxed_str()
+                Fragment::fixed(json!({"type": "tool_search"}).to_string().into_boxed_str())
             }
             (Format::OpenAiResponses, false) => {
                 let mut tool = serde_json::Map::new();
@@ -181,9 +183,9 @@ pub(crate) fn search_fragment(search: ToolSearch, format: Format) -> &'static st
                 tool.insert("execution".into(), "client".into());
                 tool.insert("description".into(), spec.description().into());
                 tool.insert("parameters".into(), spec.input_schema().clone());
-                Value::Object(tool).to_string().into_boxed_str()
+                Fragment::fixed(Value::Object(tool).to_string().into_boxed_str())
             }
-            _ => render_fragment(spec, format),
+            _ => Fragment::render(spec, format),
         }
     })
 }

@@ -22,9 +22,10 @@ macro_rules! with_consumers {
                 /// `{"type":"function","name","description","parameters","strict"}`, calls from
                 /// the `function_call` items of `output`, results as `function_call_output` items.
                 OpenAiResponses => openai_responses,
-                /// Anthropic Messages: `tools` entries `{"name","description","input_schema"}`,
-                /// calls from `tool_use` content blocks, results as one user message of
-                /// `tool_result` blocks.
+                /// Anthropic Messages: `tools` entries
+                /// `{"name","description","input_schema","strict"}` (`strict` only where the
+                /// tool uses strict tool use), calls from `tool_use` content blocks, results as
+                /// one user message of `tool_result` blocks.
                 Anthropic => anthropic,
                 /// Google Gemini: `functionDeclarations` `{"name","description","parameters"}`,
                 /// parameters in the OpenAPI 3.0 subset the Gemini API accepts; calls from

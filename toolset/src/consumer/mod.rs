@@ -32,8 +32,20 @@
 //!   per format: the list to send when a conversation defers tools or has a policy.
 //! - [`tool_list`] renders a set's default list (a fresh conversation's request) once per
 //!   (format, order) and hands out the same `&'static str` afterwards.
-//! - [`render_specs`] renders any list of specs (a composed or filtered list), uncached.
+//! - [`render_specs`] renders any list of specs (a composed or filtered list), uncached;
+//!   [`render_specs_reporting`] also says which tools it rendered without `strict`.
 //! - [`tool_value`] renders one tool for a [`Format`] chosen at run time.
+//!
+//! # Strict tools and their budgets
+//!
+//! OpenAI (strict mode) and Anthropic (strict tool use) can constrain a tool's arguments
+//! to its schema. Each tool is rendered strict exactly when its schema fits the provider's
+//! strict subset ([`openai_chat::why_not_strict`], [`anthropic::why_not_strict`] say why
+//! not), and every list holds its strict tools to the provider's per-request limits
+//! ([`StrictLimit`]): past them, tools lose `strict` first fit in list order, and the list
+//! says which ([`StrictDowngrade`],
+//! [`Request::strict_downgrades`](crate::Request::strict_downgrades)). The gate checks every
+//! call's arguments whether or not the provider constrained them.
 //!
 //! # Tool choice
 //!
@@ -141,12 +153,14 @@ mod openai_strict;
 pub mod prompt;
 pub(crate) mod result_content;
 mod schema_adapt;
+pub(crate) mod strict_budget;
 pub(crate) mod tool_changes;
 pub(crate) mod tool_choice;
 mod wire;
 
 pub use default_list::tool_list;
-pub use list::{Order, render_specs, tool_value};
+pub use list::{Order, render_specs, render_specs_reporting, tool_value};
+pub use strict_budget::{StrictDowngrade, StrictLimit};
 pub use tool_changes::{Announced, ToolChanges};
 pub use tool_choice::{ChoiceMode, FixedTools, ToolChoiceError};
 

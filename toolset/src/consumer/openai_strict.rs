@@ -17,7 +17,9 @@
 //!   duration, email, hostname, ipv4, ipv6, uuid); numbers `minimum`, `maximum`,
 //!   `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`; arrays `minItems`, `maxItems`;
 //! - at most 5000 properties, 10 levels of object nesting, 1000 enum values and 120 000
-//!   characters of property names, definition names and enum values.
+//!   characters of property names, definition names and enum values. A tool over these
+//!   alone is not strict; a request's strict tools are held to them together when it is
+//!   composed ([`super::strict_budget`]).
 //!
 //! The rewrite only ever makes the schema express the same set of arguments serde
 //! accepts, minus what the model need not send:
@@ -52,8 +54,9 @@
 //! and its plain schema.
 
 use super::schema_adapt::{
-    admits_null, append_note, apply, consumer_schema, for_each_schema, types_of,
+    admits_null, append_note, apply, consumer_schema, first_open_object, for_each_schema, types_of,
 };
+use super::strict_budget::{StrictCost, StrictLimit};
 use crate::ToolSpec;
 use schemars::transform::ReplaceConstValue;
 use serde_json::{Map, Value};
@@ -123,16 +126,23 @@ const MAX_NESTING: usize = 10;
 const MAX_ENUM_VALUES: usize = 1000;
 const MAX_STRING_CHARS: usize = 120_000;
 
-/// The `parameters` of an OpenAI function, and whether they are strict.
-pub(crate) fn parameters(spec: &ToolSpec) -> (Value, bool) {
-    match strict_parameters(spec) {
-        Ok(strict) => (strict, true),
-        Err(_) => (consumer_schema(spec.input_schema()), false),
+/// The `parameters` of an OpenAI function, and whether they are strict; with `allow`
+/// false never strict (a tool a request's budget took `strict` from).
+pub(crate) fn parameters(spec: &ToolSpec, allow: bool) -> (Value, bool) {
+    match allow.then(|| strict_parameters(spec)) {
+        Some(Ok((strict, _))) => (strict, true),
+        _ => (consumer_schema(spec.input_schema()), false),
     }
 }
 
-/// The strict `parameters` of a tool, or why it cannot be strict.
-fn strict_parameters(spec: &ToolSpec) -> Result<Value, String> {
+/// What the tool's strict form costs of a request's budget (its properties, enum values
+/// and characters, see [`super::strict_budget`]), or `None` when it is not strict.
+pub(crate) fn cost(spec: &ToolSpec) -> Option<StrictCost> {
+    strict_parameters(spec).ok().map(|(_, cost)| cost)
+}
+
+/// The strict `parameters` of a tool and their cost, or why it cannot be strict.
+fn strict_parameters(spec: &ToolSpec) -> Result<(Value, StrictCost), String> {
     let canonical = spec.input_schema();
     // A root union flattened into one object is looser than the arguments; requiring all
     // of its properties could force keys a variant refuses.
@@ -143,7 +153,9 @@ fn strict_parameters(spec: &ToolSpec) -> Result<Value, String> {
                 .into(),
         );
     }
-    strict_schema(&consumer_schema(canonical))
+    let strict = strict_schema(&consumer_schema(canonical))?;
+    let cost = check(&strict)?;
+    Ok((strict, cost))
 }
 
 /// Why OpenAI strict mode is off for `spec`, or `None` when its tool is rendered with
@@ -217,40 +229,6 @@ pub(crate) fn strict_schema(schema: &Value) -> Result<Value, String> {
     apply(&mut strict, ReplaceConstValue::default());
     check(&strict)?;
     Ok(strict)
-}
-
-/// The path of the first object schema under `node` that admits arbitrary keys (a
-/// `HashMap`, a `serde_json::Map`), which strict mode has no way to say.
-fn first_open_object(node: &Value, path: &str) -> Option<String> {
-    let map = node.as_object()?;
-    let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
-    if is_object
-        && (matches!(map.get("additionalProperties"), Some(extra) if extra != &Value::Bool(false))
-            || map.contains_key("patternProperties")
-            || map.contains_key("propertyNames"))
-    {
-        return Some(path.to_owned());
-    }
-    for (key, value) in map {
-        let found = match (key.as_str(), value) {
-            ("properties" | "$defs", Value::Object(children)) => {
-                children.iter().find_map(|(name, child)| {
-                    first_open_object(child, &format!("{path}/{key}/{name}"))
-                })
-            }
-            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(children)) => {
-                children.iter().enumerate().find_map(|(index, child)| {
-                    first_open_object(child, &format!("{path}/{key}/{index}"))
-                })
-            }
-            ("items", child) => first_open_object(child, &format!("{path}/items")),
-            _ => None,
-        };
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
 }
 
 /// Moves the constraints strict mode cannot express ([`RESTATED`], `uniqueItems`) and a `format` it does
@@ -332,8 +310,10 @@ fn close_object(map: &mut Map<String, Value>, root: &Value) -> Result<(), String
     Ok(())
 }
 
-/// Why `schema` is outside the strict subset, if it is.
-pub(crate) fn check(schema: &Value) -> Result<(), String> {
+/// Why `schema` is outside the strict subset, if it is, or what it costs of a request's
+/// budget: one strict tool, its properties, enum values and characters of names and enum
+/// values (the same totals its own limits are checked on).
+pub(crate) fn check(schema: &Value) -> Result<StrictCost, String> {
     let root = schema
         .as_object()
         .ok_or("the root is not an object schema")?;
@@ -374,7 +354,10 @@ pub(crate) fn check(schema: &Value) -> Result<(), String> {
     if depth > MAX_NESTING {
         return Err(format!("{depth} levels of nesting (at most {MAX_NESTING})"));
     }
-    Ok(())
+    Ok(StrictCost::tool()
+        .with(StrictLimit::Properties, totals.properties)
+        .with(StrictLimit::EnumValues, totals.enum_values)
+        .with(StrictLimit::Characters, totals.strings))
 }
 
 #[derive(Default)]
@@ -568,7 +551,7 @@ mod tests {
             json!(["integer", "null"])
         );
         assert!(strict["properties"]["limit"].get("format").is_none());
-        assert_eq!(check(&strict), Ok(()));
+        assert!(check(&strict).is_ok());
     }
 
     #[test]
@@ -646,7 +629,7 @@ mod tests {
             json!({"type": "string", "description": "Format: uri."})
         );
         assert_eq!(properties["tags"]["description"], "Items must be unique.");
-        assert_eq!(check(&strict), Ok(()));
+        assert!(check(&strict).is_ok());
     }
 
     #[test]

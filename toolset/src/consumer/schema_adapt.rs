@@ -137,6 +137,40 @@ fn admits_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
     true
 }
 
+/// The path of the first object schema under `node` that admits arbitrary keys (a
+/// `HashMap`, a `serde_json::Map`), which strict mode has no way to say.
+pub(crate) fn first_open_object(node: &Value, path: &str) -> Option<String> {
+    let map = node.as_object()?;
+    let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
+    if is_object
+        && (matches!(map.get("additionalProperties"), Some(extra) if extra != &Value::Bool(false))
+            || map.contains_key("patternProperties")
+            || map.contains_key("propertyNames"))
+    {
+        return Some(path.to_owned());
+    }
+    for (key, value) in map {
+        let found = match (key.as_str(), value) {
+            ("properties" | "$defs", Value::Object(children)) => {
+                children.iter().find_map(|(name, child)| {
+                    first_open_object(child, &format!("{path}/{key}/{name}"))
+                })
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(children)) => {
+                children.iter().enumerate().find_map(|(index, child)| {
+                    first_open_object(child, &format!("{path}/{key}/{index}"))
+                })
+            }
+            ("items", child) => first_open_object(child, &format!("{path}/items")),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 /// An integer bound as JSON: exact when serde_json holds it as an integer (within
 /// `i64::MIN..=u64::MAX`), else the nearest double, which is what a JSON Schema validator
 /// compares with anyway.

@@ -137,6 +137,11 @@ pub struct FixedTools {
     /// The value of the body's `tool_choice` (OpenAI) or `toolConfig` (Gemini), naming
     /// exactly what the gate permits (see [`ChoiceMode`]).
     pub tool_choice: Value,
+    /// The tools the list renders without `strict` because the strict tools listed before
+    /// them reached the provider's per-request limits, in list order (see
+    /// [`Request::strict_downgrades`](crate::Request::strict_downgrades)); empty in the
+    /// common case.
+    pub strict_downgrades: Vec<super::StrictDowngrade>,
 }
 
 /// One entry a tool choice may name.

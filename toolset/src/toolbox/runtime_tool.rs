@@ -3,8 +3,8 @@
 
 use super::dynamic::{Handler, PreviewFn};
 use crate::consumer::Format;
-use crate::consumer::list::render_fragment;
-use crate::consumer::openai_responses::namespace::{inner_tool, open};
+use crate::consumer::list::Fragment;
+use crate::consumer::openai_responses::namespace::{inner_tool_as, open};
 use crate::set::Access;
 use crate::trace::ToolType;
 use crate::{ToolContext, ToolError, ToolOutput, ToolSpec};
@@ -58,14 +58,15 @@ pub struct RuntimeTool {
     spec: ToolSpec,
     handler: Option<Handler>,
     preview: Option<PreviewFn>,
-    fragments: [OnceLock<Box<str>>; Format::ALL.len()],
+    fragments: [OnceLock<Fragment>; Format::ALL.len()],
     /// What its `execute_tool` span calls it: a `function` run here, or an `extension`
     /// another server runs (a proxied MCP tool).
     tool_type: ToolType,
     /// The namespace it belongs to, if any (a proxied MCP tool's).
     namespace: Option<Arc<Namespace>>,
-    /// Its OpenAI Responses function inside its namespace (named without `label_`), once.
-    inner: OnceLock<Box<str>>,
+    /// Its OpenAI Responses function inside its namespace (named without `label_`), once
+    /// in each form: without `strict`, then strict.
+    inner: [OnceLock<Box<str>>; 2],
 }
 
 impl RuntimeTool {
@@ -81,7 +82,7 @@ impl RuntimeTool {
             fragments: [const { OnceLock::new() }; Format::ALL.len()],
             tool_type: ToolType::Function,
             namespace: None,
-            inner: OnceLock::new(),
+            inner: [const { OnceLock::new() }; 2],
         }
     }
 
@@ -106,16 +107,20 @@ impl RuntimeTool {
     }
 
     /// The tool as an entry of its namespace's OpenAI Responses `tools` (its name without
-    /// `label_`), once; the plain fragment for a tool in no namespace.
-    pub(crate) fn inner_fragment(&self) -> &str {
-        match &self.namespace {
-            Some(namespace) => self.inner.get_or_init(|| {
-                inner_tool(&self.spec, namespace.label())
-                    .to_string()
-                    .into_boxed_str()
-            }),
-            None => self.fragment(Format::OpenAiResponses),
-        }
+    /// `label_`), rendered once in each form: strict where its Responses fragment is and
+    /// the request's budget lets it `keep` that, else without `strict`. The flat fragment,
+    /// in the same form, for a tool in no namespace.
+    pub(crate) fn inner_fragment(&self, keep: bool) -> &str {
+        let fragment = self.fragment(Format::OpenAiResponses);
+        let Some(namespace) = &self.namespace else {
+            return fragment.as_listed(&self.spec, Format::OpenAiResponses, keep);
+        };
+        let strict = keep && fragment.strict().is_some();
+        self.inner[usize::from(strict)].get_or_init(|| {
+            inner_tool_as(&self.spec, namespace.label(), strict)
+                .to_string()
+                .into_boxed_str()
+        })
     }
 
     /// This tool as one another MCP server runs: its calls are `extension` spans.
@@ -135,9 +140,9 @@ impl RuntimeTool {
         &self.spec
     }
 
-    /// The tool rendered for `format`, once.
-    pub(crate) fn fragment(&self, format: Format) -> &str {
-        self.fragments[format.index()].get_or_init(|| render_fragment(&self.spec, format))
+    /// The tool rendered for `format`, once, with its strict cost.
+    pub(crate) fn fragment(&self, format: Format) -> &Fragment {
+        self.fragments[format.index()].get_or_init(|| Fragment::render(&self.spec, format))
     }
 
     /// The preview of a proposal with these (validated) arguments.

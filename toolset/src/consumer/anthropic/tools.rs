@@ -1,10 +1,17 @@
 //! Rendering a tool for the Anthropic Messages API:
-//! `{"name","description","input_schema","input_examples"?}`.
+//! `{"name","description","input_schema","strict"?,"input_examples"?}`.
 //!
 //! Anthropic takes JSON Schema 2020-12 with `$defs`/`$ref`, so `input_schema` is the
 //! canonical schema with integer bounds and an object root (Anthropic rejects a root
 //! `oneOf`/`anyOf`/`allOf`; see [`schema_adapt`](crate::consumer::schema_adapt)).
+//!
+//! A tool whose arguments fit strict tool use's subset is rendered with `strict: true` and
+//! the strict form of its schema (see [`why_not_strict`](super::why_not_strict)); any other
+//! carries no `strict` key and the plain schema. A request whose strict tools would exceed
+//! Anthropic's per-request limits renders the ones past them without `strict` (see
+//! [`Request::strict_downgrades`](crate::Request::strict_downgrades)).
 
+use super::strict::input_schema;
 use crate::ToolSpec;
 use crate::consumer::schema_adapt::consumer_schema;
 use serde_json::{Map, Value};
@@ -21,12 +28,29 @@ pub(crate) const DIRECT_ONLY: &str = r#""allowed_callers":["direct"]"#;
 /// setting here.
 pub(crate) const FROM_CODE: &str = r#""allowed_callers":["direct","code_execution_20250825","code_execution_20260120","code_execution_20260521"]"#;
 
-/// A tool as an Anthropic `tools` entry.
+/// A tool as an Anthropic `tools` entry: `strict: true` when its arguments fit strict
+/// tool use's subset and its strict form alone is within a request's limits.
 pub fn tool(spec: &ToolSpec) -> Value {
+    tool_as(spec, true)
+}
+
+/// A tool as an Anthropic `tools` entry; with `strict` false, never strict (the plain
+/// schema and no `strict` key: a tool a request's budget took `strict` from).
+pub(crate) fn tool_as(spec: &ToolSpec, strict: bool) -> Value {
+    let (schema, strict) = match strict {
+        true => {
+            let (schema, cost) = input_schema(spec);
+            (schema, cost.is_some())
+        }
+        false => (consumer_schema(spec.input_schema()), false),
+    };
     let mut tool = Map::new();
     tool.insert("name".into(), spec.name().into());
     tool.insert("description".into(), spec.description().into());
-    tool.insert("input_schema".into(), consumer_schema(spec.input_schema()));
+    tool.insert("input_schema".into(), schema);
+    if strict {
+        tool.insert("strict".into(), true.into());
+    }
     let examples = spec.examples();
     if !examples.is_empty() {
         tool.insert("input_examples".into(), examples.to_vec().into());

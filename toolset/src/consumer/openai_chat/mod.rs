@@ -6,7 +6,7 @@
 mod calls;
 mod results;
 pub(crate) mod stream;
-mod tools;
+pub(crate) mod tools;
 
 /// Why a tool is rendered with `strict: false`; the same answer for both OpenAI APIs.
 pub use crate::consumer::openai_strict::why_not_strict;

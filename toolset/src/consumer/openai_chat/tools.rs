@@ -13,7 +13,13 @@ use serde_json::{Map, Value};
 
 /// A tool as a Chat Completions `tools` entry.
 pub fn tool(spec: &ToolSpec) -> Value {
-    let (parameters, strict) = parameters(spec);
+    tool_as(spec, true)
+}
+
+/// A tool as a Chat Completions `tools` entry; with `strict` false, `strict: false` and the plain
+/// schema whatever the tool (a tool a request's budget took `strict` from).
+pub(crate) fn tool_as(spec: &ToolSpec, strict: bool) -> Value {
+    let (parameters, strict) = parameters(spec, strict);
     let mut function = Map::new();
     function.insert("name".into(), spec.name().into());
     function.insert("description".into(), spec.description().into());

@@ -10,7 +10,7 @@ mod calls;
 pub(crate) mod namespace;
 mod results;
 pub(crate) mod stream;
-mod tools;
+pub(crate) mod tools;
 
 /// Why a tool is rendered with `strict: false`; the same answer for both OpenAI APIs.
 pub use crate::consumer::openai_strict::why_not_strict;

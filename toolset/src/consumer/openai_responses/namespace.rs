@@ -12,7 +12,6 @@
 //! Only this format has namespaces (Chat Completions, Anthropic, Gemini and MCP list the
 //! same tools flat, under their local names).
 
-use super::tools::tool;
 use crate::ToolSpec;
 use crate::consumer::Format;
 use serde_json::{Value, json};
@@ -41,15 +40,18 @@ pub(crate) fn local_name(namespace: Option<&str>, name: &str) -> String {
 
 /// The tool `spec` of the namespace `label` as an entry of its `tools`: the Responses
 /// function with its name inside the namespace.
-pub(crate) fn inner_tool(spec: &ToolSpec, label: &str) -> Value {
-    let mut tool = tool(spec);
+///
+/// With `strict` false never strict (a tool a request's strict budget took `strict` from:
+/// `strict: false` and the plain schema, as the flat list has it).
+pub(crate) fn inner_tool_as(spec: &ToolSpec, label: &str, strict: bool) -> Value {
+    let mut tool = super::tools::tool_as(spec, strict);
     if let Some(name) = tool.get_mut("name") {
         *name = inner_name(label, spec.name()).into();
     }
     tool
 }
 
-/// The namespace `label` with `tools` (each as [`inner_tool`] renders it): the value of a
+/// The namespace `label` with `tools` (each as [`inner_tool_as`] renders it): the value of a
 /// `tools` entry, or of a `tool_search_output`'s.
 pub(crate) fn namespace(label: &str, description: &str, tools: Vec<Value>) -> Value {
     json!({"type": "namespace", "name": label, "description": description, "tools": tools})

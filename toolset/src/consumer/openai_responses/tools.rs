@@ -30,7 +30,13 @@ pub(crate) const FROM_CODE: &str = r#""allowed_callers":["direct","programmatic"
 
 /// A tool as a Responses API `tools` entry.
 pub fn tool(spec: &ToolSpec) -> Value {
-    let (parameters, strict) = parameters(spec);
+    tool_as(spec, true)
+}
+
+/// A tool as a Responses API `tools` entry; with `strict` false, `strict: false` and the plain
+/// schema whatever the tool (a tool a request's budget took `strict` from).
+pub(crate) fn tool_as(spec: &ToolSpec, strict: bool) -> Value {
+    let (parameters, strict) = parameters(spec, strict);
     let mut tool = Map::new();
     tool.insert("type".into(), "function".into());
     tool.insert("name".into(), spec.name().into());
