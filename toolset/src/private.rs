@@ -82,7 +82,7 @@ pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
 }
 
 /// The spec of a tool of the set `T`, as `toolset!` writes its `SPECS`: its examples
-/// checked the way the gate checks a call of `T` ([`crate::verify::check_examples`]).
+/// checked the way the gate checks a call of `T` (`verify::check_examples`).
 pub const fn spec_in<T: crate::ToolSet>(meta: ToolMeta) -> crate::ToolSpec {
     crate::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
 }

@@ -6,7 +6,7 @@
 //! records the proposal's [`Effect`] in the same atomic step, and a store never resolves
 //! a proposal whose effect is on record again, so a resolution reset to pending (someone
 //! writing the database) cannot replay an approval. The crate ships
-//! [`MemoryStore`] (one process) and, with the `sqlite` feature, [`SqliteStore`] (a real
+//! [`MemoryStore`] (one process) and, with the `sqlite` feature, `SqliteStore` (a real
 //! database file in WAL mode, shared by processes on one machine); a shared database for
 //! hosts with many replicas (PostgreSQL, say) implements the same trait with an
 //! `UPDATE … WHERE resolution IS NULL` of its own.
