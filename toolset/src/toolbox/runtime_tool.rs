@@ -94,7 +94,7 @@ impl RuntimeTool {
     }
 
     /// The label of the namespace the tool belongs to (the MCP server it is proxied from,
-    /// [`McpTools`](crate::toolbox::McpTools)), or `None` for a tool added on its own.
+    /// `McpTools`), or `None` for a tool added on its own.
     /// Its name is then `label_` followed by its name inside the namespace, which is what
     /// OpenAI Responses lists inside the namespace's entry.
     pub fn namespace(&self) -> Option<&str> {
