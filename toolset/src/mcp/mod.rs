@@ -268,7 +268,7 @@ impl<T: ToolSet> McpServer<T> {
 
     /// Serves `toolbox`: the set's tools and, after them, the toolbox's runtime tools
     /// (those added with [`Toolbox::with`] and every namespace's, such as another MCP
-    /// server's [`McpTools`](crate::toolbox::McpTools)), under the same policy.
+    /// server's `McpTools`), under the same policy.
     ///
     /// `tools/list` lists them and `tools/call` gates them through the same request as
     /// the set's; a runtime call the autonomy level allows runs its handler under the
