@@ -41,6 +41,22 @@ fn all_messages() -> Vec<(&'static str, String)> {
             "invalid arguments",
             messages::invalid_arguments("write_note", "missing field `key`"),
         ),
+        (
+            "trifecta: the send denied",
+            messages::trifecta_denied(
+                "send_email",
+                &["read_inbox".to_owned()],
+                &["fetch_page".to_owned(), "read_issue".to_owned()],
+            ),
+        ),
+        (
+            "trifecta: why the send is proposed (shown to the human)",
+            messages::trifecta_reason(
+                "send_email",
+                &["read_inbox".to_owned()],
+                &["fetch_page".to_owned()],
+            ),
+        ),
         ("not run: batch invalid", messages::not_run_batch_invalid(2)),
         ("awaiting approval", messages::AWAITING_APPROVAL.to_owned()),
         ("declined", messages::declined("not today")),

@@ -8,8 +8,9 @@ use toolset::consumer::{Announced, ChoiceMode, Format, Order, ToolChoiceError, t
 use toolset::prelude::*;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
-    Activations, Autonomy, Caller, DynamicTool, FromCode, Outcome, Policy, ProblemKind, Request,
-    Tier, ToolCall, ToolContext, ToolOutput, ToolSearch, Toolbox, tool, toolset,
+    Activations, Autonomy, Caller, DynamicTool, Exposure, FromCode, Labels, Outcome, Policy,
+    ProblemKind, Request, Tier, ToolCall, ToolContext, ToolOutput, ToolSearch, Toolbox, Trifecta,
+    tool, toolset,
 };
 
 /// Tell the time.
@@ -19,7 +20,7 @@ async fn now() -> String {
 }
 
 /// Archive an item.
-#[tool(tier = "reversible")]
+#[tool(tier = "reversible", sends = "outside")]
 async fn archive(
     /// The item's id.
     id: Option<u32>,
@@ -37,7 +38,7 @@ async fn get_weather(
 }
 
 /// Convert an amount between currencies.
-#[tool(tier = "read_only", deferred)]
+#[tool(tier = "read_only", deferred, reads = "untrusted")]
 async fn convert(
     /// The currency code to convert to, e.g. "EUR".
     to: Option<String>,
@@ -46,7 +47,7 @@ async fn convert(
 }
 
 /// Put a label on an item.
-#[tool(tier = "reversible")]
+#[tool(tier = "reversible", reads = "private")]
 async fn add_label(
     /// The label's text.
     label: Option<String>,
@@ -423,6 +424,7 @@ fn toolbox_with_note() -> Toolbox<Tools> {
     Tools::toolbox()
         .with_all([
             DynamicTool::new("note", Tier::Reversible, "Write a note down.")
+                .sends_outside()
                 .input_schema(serde_json::json!({
                     "type": "object",
                     "properties": {"text": {"type": "string"}},
@@ -431,6 +433,7 @@ fn toolbox_with_note() -> Toolbox<Tools> {
                 }))
                 .handler(|_args: Value, _ctx: &ToolContext| async move { "noted" }),
             DynamicTool::new("memo", Tier::ReadOnly, "Read the memo.")
+                .reads_untrusted()
                 .handler(|_args: Value, _ctx: &ToolContext| async move { "the memo" }),
         ])
         .expect("valid runtime tools")
@@ -506,7 +509,9 @@ proptest! {
     /// formats, search modes, a toolbox (with its runtime tool `note`) or none, and calls to
     /// every kind of name (compiled, runtime, the search, hidden, denied, deferred, unknown)
     /// with every kind of arguments and id, made by the model or by its code (under random
-    /// rules of what code may call, with code execution or without). And the gate's verdict is the same whatever
+    /// rules of what code may call, with code execution or without), in runs that have read
+    /// private data, untrusted content, both or neither (the trifecta rule, escalating or
+    /// denying, relaxed for a tool or not). And the gate's verdict is the same whatever
     /// format the request renders, or none: gating needs no format.
     #[test]
     fn checking_one_call_gives_exactly_the_verdict_of_gating_it_alone(
@@ -526,9 +531,24 @@ proptest! {
         ceiling in 0..CEILINGS.len(),
         code_flags in proptest::collection::vec((any::<bool>(), any::<bool>()), 7),
         runtime_code_flags in proptest::collection::vec((any::<bool>(), any::<bool>()), 2),
+        read_private in any::<bool>(),
+        read_untrusted in any::<bool>(),
+        deny_sending in any::<bool>(),
+        allow_archive in any::<bool>(),
+        allow_note in any::<bool>(),
     ) {
         let policy = policy_from(&flags).limit_autonomy(AUTONOMIES[autonomy]);
         let policy = with_code_flags(policy, CEILINGS[ceiling], &code_flags);
+        let policy = if deny_sending { policy.trifecta(Trifecta::Deny) } else { policy };
+        let policy = if allow_archive { policy.allow_sending(ToolsName::Archive) } else { policy };
+        let policy = if allow_note && with_toolbox { policy.allow_sending_runtime("note") } else { policy };
+        let mut exposure = Exposure::new();
+        if read_private {
+            exposure.read("add_label", Labels::NONE.reading_private());
+        }
+        if read_untrusted {
+            exposure.read("memo", Labels::NONE.reading_untrusted());
+        }
         // Runtime names only where a toolbox joins: without one they name no tool.
         let policy = if with_toolbox {
             with_runtime_code_flags(policy, &runtime_code_flags)
@@ -547,7 +567,8 @@ proptest! {
                 .activated(&activations)
                 .history(&history)
                 .search(search)
-                .code_execution(code_execution);
+                .code_execution(code_execution)
+                .exposure(&exposure);
             if let Some(format) = format {
                 request = request.format(format);
             }

@@ -11,6 +11,8 @@ pub const IDEMPOTENT: &str = "idempotent";
 pub const PREVIEW: &str = "preview";
 pub const PROPOSE_ONLY: &str = "propose_only";
 pub const ESCALATE: &str = "escalate";
+pub const READS: &str = "reads";
+pub const SENDS: &str = "sends";
 /// The one key that may be repeated: each `example = "..."` is one example.
 pub const EXAMPLE: &str = "example";
 
@@ -25,9 +27,16 @@ pub const KEYS: &[&str] = &[
     IDEMPOTENT,
     PREVIEW,
     ESCALATE,
+    READS,
+    SENDS,
     PROPOSE_ONLY,
     EXAMPLE,
 ];
+
+/// What `reads = "..."` may name: the user's private data, content others wrote.
+pub const READ_LABELS: &[&str] = &["private", "untrusted"];
+/// What `sends = "..."` may name: out of the user's control.
+pub const SEND_LABELS: &[&str] = &["outside"];
 
 /// The parameter attribute marking the whole-object form: `#[args] input: MyArgs`.
 pub const ARGS: &str = "args";

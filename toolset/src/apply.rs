@@ -8,6 +8,7 @@ use crate::plan::{Authority, Plan, Step};
 use crate::policy::Concealed;
 use crate::report::{Entry, Report};
 use crate::set::Access;
+use crate::spec::Labels;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
@@ -187,6 +188,14 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
                 }
                 // The tool search only reads the set's specs.
                 Step::Answered { .. } => Tier::ReadOnly,
+            },
+            labels: match step {
+                Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).labels(),
+                Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
+                    tool.spec().labels()
+                }
+                // The tool search reads the set's own descriptions.
+                Step::Answered { .. } => Labels::NONE,
             },
             outcome: None,
             duration: None,

@@ -11,7 +11,7 @@
 //! authority, for compiled and runtime tools alike.
 
 use crate::digest::set_fingerprint;
-use crate::plan::{Plan, effective_tier};
+use crate::plan::{Plan, effective_tier, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::request::Approvable;
 use crate::store::{
@@ -566,6 +566,10 @@ fn decide<T: ToolSet>(
                     ),
                 }));
             }
+            // A send the trifecta rule held back shows why; the human's approval is for
+            // this call whatever the run has read since.
+            let sends = T::spec_of(name).labels().sends_outside();
+            let reason = reason_now(reason, proposal.escalation.as_deref(), sends);
             unchanged(&proposal, tier, propose_only, reason)?;
             resolve(&proposal.id)?;
             if propose_only {
@@ -584,8 +588,11 @@ fn decide<T: ToolSet>(
             let spec = tool.spec();
             let args =
                 verify_runtime_arguments(&proposal.call, spec).map_err(ApprovalError::Invalid)?;
-            // A runtime tool has no escalation: its tier is its declared one.
-            unchanged(&proposal, spec.tier(), spec.is_propose_only(), None)?;
+            // A runtime tool has no escalation: its tier is its declared one (a held-back
+            // send shows the trifecta rule's reason, as for the set's tools).
+            let sends = spec.labels().sends_outside();
+            let reason = reason_now(None, proposal.escalation.as_deref(), sends);
+            unchanged(&proposal, spec.tier(), spec.is_propose_only(), reason)?;
             resolve(&proposal.id)?;
             if spec.is_propose_only() {
                 return Ok(Approved::RuntimeHandoff {

@@ -372,3 +372,40 @@ pub fn proxy_not_json_rpc(label: &str) -> String {
 pub fn proxy_error_without_text(label: &str) -> String {
     format!("The tool server \"{label}\" reported an error without saying what went wrong.")
 }
+
+/// Why a call that sends outside is held back in a run exposed to the lethal trifecta: the
+/// reason a proposal shows the human (the tools named are those whose calls brought each
+/// kind of content into the run, or into the program being gated).
+pub fn trifecta_reason(name: &str, private_from: &[String], untrusted_from: &[String]) -> String {
+    format!(
+        "{TRIFECTA_OPENING}{}) and untrusted content (from {}); \"{name}\" \
+         sends data outside, and sending now could leak the one through the other",
+        private_from.join(", "),
+        untrusted_from.join(", ")
+    )
+}
+
+/// A call that sends outside, refused because the run has read private data and
+/// untrusted content and the policy denies sending then.
+pub fn trifecta_denied(name: &str, private_from: &[String], untrusted_from: &[String]) -> String {
+    format!(
+        "The tool \"{name}\" cannot be called now: this run has read private data (from {}) \
+         and untrusted content (from {}), and sending data outside after both is not allowed. \
+         Finish the task without sending, or tell the user what you would send and where.",
+        private_from.join(", "),
+        untrusted_from.join(", ")
+    )
+}
+
+/// How [`trifecta_reason`] opens.
+const TRIFECTA_OPENING: &str = "this run has read private data (from ";
+
+/// The part of a proposal's shown reason that is [`trifecta_reason`]'s, if any: all of it,
+/// or what follows the tool's own reason and `"; "`.
+pub(crate) fn held_part(shown: &str) -> Option<&str> {
+    if shown.starts_with(TRIFECTA_OPENING) {
+        return Some(shown);
+    }
+    let at = shown.find(&format!("; {TRIFECTA_OPENING}"))?;
+    Some(&shown[at + 2..])
+}

@@ -85,8 +85,16 @@ impl<'p, T: ToolSet> Split<'p, T> {
         }
     }
 
-    /// Places the verified call at `index`: to run now, or proposed.
-    pub(crate) fn keep(&mut self, index: usize, call: &ToolCall, checked: Checked<T>) {
+    /// Places the verified call at `index`: to run now, or proposed. `held` is the
+    /// request's reason to hold the call back whatever its tier (the lethal-trifecta rule,
+    /// see `Request::exposure`): such a call is proposed, the reason shown to the human.
+    pub(crate) fn keep(
+        &mut self,
+        index: usize,
+        call: &ToolCall,
+        checked: Checked<T>,
+        held: Option<String>,
+    ) {
         let autonomy = self.policy.autonomy();
         let Verified { name, typed } = match checked {
             Checked::Verified(verified) => verified,
@@ -96,7 +104,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
             }
             Checked::Runtime { tool, args } => {
                 let spec = tool.spec();
-                if !spec.is_propose_only() && autonomy.allows(spec.tier()) {
+                if held.is_none() && !spec.is_propose_only() && autonomy.allows(spec.tier()) {
                     self.steps.push(Step::RunRuntime {
                         index,
                         tool,
@@ -104,7 +112,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
                         authority: Authority::Autonomy(autonomy),
                     });
                 } else {
-                    let proposal = Proposal::runtime::<T>(call, &tool);
+                    let proposal = Proposal::runtime::<T>(call, &tool, held);
                     trace::proposal_created(&proposal);
                     self.proposals.push(proposal);
                     self.steps.push(Step::AwaitRuntimeApproval { tool });
@@ -115,7 +123,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
         let spec = T::spec_of(name);
         // A tool may raise its tier for these arguments, never lower it.
         let (tier, escalation) = effective_tier::<T>(name, &typed);
-        if !spec.is_propose_only() && autonomy.allows(tier) {
+        if held.is_none() && !spec.is_propose_only() && autonomy.allows(tier) {
             self.steps.push(Step::Run {
                 index,
                 name,
@@ -123,6 +131,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
                 authority: Authority::Autonomy(autonomy),
             });
         } else {
+            let escalation = with_held(escalation, held);
             let proposal = Proposal::new::<T>(call, name, tier, escalation);
             trace::proposal_created(&proposal);
             self.proposals.push(proposal);
@@ -140,6 +149,30 @@ impl<'p, T: ToolSet> Split<'p, T> {
             concealed,
         }
     }
+}
+
+/// The reason a proposal shows: the tool's escalation reason, the gate's reason to hold
+/// the call back (the trifecta rule), or both, in that order.
+pub(crate) fn with_held(raised: Option<String>, held: Option<String>) -> Option<String> {
+    match (raised, held) {
+        (Some(raised), Some(held)) => Some(format!("{raised}; {held}")),
+        (raised, held) => raised.or(held),
+    }
+}
+
+/// The reason `shown` gives now, for a tool whose escalation gives `raised` now: `shown`'s
+/// held-back part (the trifecta rule's, recorded when the gate proposed the call: the
+/// run's reads then are not the request's now) kept when the tool sends outside.
+pub(crate) fn reason_now(
+    raised: Option<String>,
+    shown: Option<&str>,
+    sends: bool,
+) -> Option<String> {
+    let held = shown
+        .filter(|_| sends)
+        .and_then(crate::messages::held_part)
+        .map(str::to_owned);
+    with_held(raised, held)
 }
 
 /// The tier a call runs at: the tool's declared tier, raised (never lowered) by the

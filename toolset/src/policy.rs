@@ -41,7 +41,26 @@ pub struct Policy<T: ToolSet> {
     /// Runtime tools (a toolbox's) this policy names: checked against the toolbox when it
     /// joins a request ([`Request::toolbox`](crate::Request::toolbox)).
     runtime: RuntimeRules,
+    /// What the gate does with a call that sends outside in a run exposed to private and
+    /// untrusted content ([`Trifecta`]).
+    trifecta: Trifecta,
+    /// Tools the trifecta rule does not hold back ([`allow_sending`](Policy::allow_sending)).
+    sending_allowed: Vec<bool>,
     set: PhantomData<fn() -> T>,
+}
+
+/// What the gate does with a call to a tool that sends outside
+/// ([`Labels::sends_outside`](crate::Labels::sends_outside)) in a run that has read
+/// both the user's private data and untrusted content (the lethal trifecta: see
+/// [`Exposure`](crate::Exposure)). Whatever it is, such a call never runs unattended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Trifecta {
+    /// The call becomes a proposal, whatever the autonomy, its reason (what the run read,
+    /// from which tools) shown to the human. The default.
+    #[default]
+    Escalate,
+    /// The call is refused, the model told why.
+    Deny,
 }
 
 /// What a policy makes of runtime tools, by name: a toolbox's tools have no typed name,
@@ -55,6 +74,8 @@ struct RuntimeRules {
     code_allowed: Vec<String>,
     /// Runtime tools code may never call.
     direct_only: Vec<String>,
+    /// Runtime tools the trifecta rule does not hold back.
+    sending_allowed: Vec<String>,
 }
 
 impl RuntimeRules {
@@ -64,6 +85,7 @@ impl RuntimeRules {
             && self.deferred.is_empty()
             && self.code_allowed.is_empty()
             && self.direct_only.is_empty()
+            && self.sending_allowed.is_empty()
     }
 
     /// Every name, each once, in the order first named (hidden, denied, deferred, allowed
@@ -71,7 +93,8 @@ impl RuntimeRules {
     fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         let all = self.hidden.iter().chain(&self.denied).chain(&self.deferred);
-        for name in all.chain(&self.code_allowed).chain(&self.direct_only) {
+        let code = self.code_allowed.iter().chain(&self.direct_only);
+        for name in all.chain(code).chain(&self.sending_allowed) {
             if !names.contains(&name.as_str()) {
                 names.push(name);
             }
@@ -111,6 +134,8 @@ impl<T: ToolSet> Policy<T> {
             code_allowed: Vec::new(),
             direct_only: Vec::new(),
             runtime: RuntimeRules::default(),
+            trifecta: Trifecta::default(),
+            sending_allowed: Vec::new(),
             set: PhantomData,
         }
     }
@@ -125,6 +150,49 @@ impl<T: ToolSet> Policy<T> {
     pub fn deny(mut self, tool: T::Name) -> Self {
         mark::<T>(&mut self.denied, tool.index());
         self
+    }
+
+    /// What the gate does with a call that sends outside in a run that has read private
+    /// data and untrusted content: a proposal ([`Trifecta::Escalate`], the default) or a
+    /// refusal ([`Trifecta::Deny`]). Never an unattended run; see
+    /// [`Exposure`](crate::Exposure).
+    pub fn trifecta(mut self, trifecta: Trifecta) -> Self {
+        self.trifecta = trifecta;
+        self
+    }
+
+    /// Lets calls to `tool` run as its tier says even in a run exposed to private and
+    /// untrusted content: the host vouches that what `tool` sends out is safe (a
+    /// destination the user controls, say). An explicit, per-tool exception to the
+    /// trifecta rule; every other tool that sends outside stays held back.
+    pub fn allow_sending(mut self, tool: T::Name) -> Self {
+        mark::<T>(&mut self.sending_allowed, tool.index());
+        self
+    }
+
+    /// [`allow_sending`](Self::allow_sending) for the runtime tool `name`; checked as
+    /// [`deny_runtime`](Self::deny_runtime)'s.
+    pub fn allow_sending_runtime(mut self, name: impl Into<String>) -> Self {
+        name_once(&mut self.runtime.sending_allowed, name.into());
+        self
+    }
+
+    /// What the gate does with a call the trifecta rule holds back.
+    pub fn trifecta_rule(&self) -> Trifecta {
+        self.trifecta
+    }
+
+    /// Whether the trifecta rule holds back calls to the tool called `name` (the set's or
+    /// a runtime tool's): not when the policy [allows its sending](Self::allow_sending).
+    pub fn holds_back_sending(&self, name: &str) -> bool {
+        match T::Name::from_name(name) {
+            Some(tool) => !flag(&self.sending_allowed, tool.index()),
+            None => !self
+                .runtime
+                .sending_allowed
+                .iter()
+                .any(|known| known == name),
+        }
     }
 
     /// Hides `tool`: to the model it does not exist. It is left out of every list (a
@@ -573,6 +641,8 @@ impl<T: ToolSet> Clone for Policy<T> {
             code_allowed: self.code_allowed.clone(),
             direct_only: self.direct_only.clone(),
             runtime: self.runtime.clone(),
+            trifecta: self.trifecta,
+            sending_allowed: self.sending_allowed.clone(),
             set: PhantomData,
         }
     }

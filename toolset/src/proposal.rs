@@ -125,7 +125,12 @@ impl Proposal {
     /// A proposal of a call to a runtime tool of a toolbox over the set `T`. Its title and
     /// preview are the toolbox's to compute, from the arguments, when shown
     /// ([`Toolbox::preview`](crate::toolbox::Toolbox::preview)).
-    pub(crate) fn runtime<T: ToolSet>(call: &ToolCall, tool: &RuntimeTool) -> Self {
+    /// `escalation` is why the gate held it back whatever its tier, when it did.
+    pub(crate) fn runtime<T: ToolSet>(
+        call: &ToolCall,
+        tool: &RuntimeTool,
+        escalation: Option<String>,
+    ) -> Self {
         let spec = tool.spec();
         Proposal {
             id: ProposalId::random(),
@@ -133,7 +138,7 @@ impl Proposal {
             set_fingerprint: set_fingerprint::<T>(),
             call: call.clone(),
             tier: spec.tier(),
-            escalation: None,
+            escalation,
             propose_only: spec.is_propose_only(),
             created_ms: now_ms(),
             expires_ms: None,

@@ -3,6 +3,7 @@
 //! types: `apply.rs` writes a report, the consumers and the conversation read one.
 
 use crate::outcome::Outcome;
+use crate::spec::Labels;
 use crate::{Tier, ToolCall, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -14,6 +15,10 @@ pub struct Entry {
     pub call: ToolCall,
     /// The tool's declared tier.
     pub tier: Tier,
+    /// The tool's labels (what it reads, whether it sends outside): what
+    /// [`Exposure::record`](crate::Exposure::record) reads of a call that ran.
+    #[serde(default)]
+    pub labels: Labels,
     /// Its outcome; `None` when the call was proposed to a human and did not run.
     pub outcome: Option<Outcome>,
     /// How long the call took, from the start of its run to its outcome (a timeout or a

@@ -58,14 +58,16 @@ use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
 use crate::consumer::{
     Announced, ChoiceMode, FixedTools, Format, StrictDowngrade, ToolChanges, ToolChoiceError,
 };
-use crate::gate::{Route, check_one, check_program};
+use crate::exposure::Exposure;
+use crate::gate::{Checked, Route, check_one, check_program};
 use crate::plan::Split;
-use crate::policy::{Availability, PolicyNameError};
+use crate::policy::{Availability, PolicyNameError, Trifecta};
 use crate::search::{
     SEARCH_TOOL_NAME, SearchArgs, ToolSearch, lists_deferred, nothing_found, search,
     search_fragment, search_spec,
 };
 use crate::set::ToolName;
+use crate::spec::Labels;
 use crate::toolbox::{Namespace, RuntimeTool, Toolbox};
 use crate::{Autonomy, CallProblem, ProblemKind, messages, trace};
 use crate::{Plan, Policy, Rejected, Report, ToolCall, ToolOutput, ToolSet, ToolSpec};
@@ -260,6 +262,8 @@ pub struct Request<'p, T: ToolSet> {
     code_execution: bool,
     /// Whether the list may mark tools strict (see [`strict`](Self::strict)).
     strict: bool,
+    /// What the run has read so far (see [`exposure`](Self::exposure)).
+    exposure: Exposure,
 }
 
 /// The tool a human may approve a call to (see `Request::approvable`).
@@ -319,6 +323,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             choice_mode: ChoiceMode::default(),
             code_execution: false,
             strict: true,
+            exposure: Exposure::new(),
         }
     }
 
@@ -419,6 +424,98 @@ impl<'p, T: ToolSet> Request<'p, T> {
             }
         }
         self
+    }
+
+    /// What the run has read so far, by its calls that ran ([`Exposure::record`] after each
+    /// applied plan): the gate's lethal-trifecta rule. A call to a tool that sends outside
+    /// ([`Labels::sends_outside`](crate::Labels::sends_outside)) is held back when the run
+    /// has read the user's private data and untrusted content: proposed whatever the
+    /// autonomy, with the reason shown to the human, or refused when the policy says
+    /// [`Trifecta::Deny`](crate::Trifecta::Deny); a tool the policy
+    /// [allows sending](Policy::allow_sending) runs as its tier says.
+    ///
+    /// Within one program the gate counts what every call of the program reads too (a
+    /// program that reads private data and untrusted content and sends is held back as a
+    /// whole), whatever their order and whether they run now or are proposed: the gate
+    /// decides before anything runs, and a proposed read may be approved before the send.
+    /// A request given no exposure judges a run that has read nothing before this program.
+    pub fn exposure(mut self, exposure: &Exposure) -> Self {
+        self.exposure = exposure.clone();
+        self
+    }
+
+    /// What a program of `calls` is judged under: the run's exposure, and what each of its
+    /// calls reads (by the labels of the tool it names, as the model may know it in this
+    /// request: a concealed tool adds nothing, so no message names it). `None` when no
+    /// call of the program sends outside: the rule has nothing to hold back.
+    fn program_exposure(&self, calls: &[ToolCall]) -> Option<Exposure> {
+        let labels: Vec<Option<Labels>> = calls
+            .iter()
+            .map(|call| self.labels_of(&call.name))
+            .collect();
+        if !labels.iter().flatten().any(Labels::sends_outside) {
+            return None;
+        }
+        let mut exposure = self.exposure.clone();
+        for (call, labels) in calls.iter().zip(labels) {
+            if let Some(labels) = labels {
+                exposure.read(&call.name, labels);
+            }
+        }
+        Some(exposure)
+    }
+
+    /// The labels of the tool called `name` as the model may know it in this request.
+    fn labels_of(&self, name: &str) -> Option<Labels> {
+        match T::Name::from_name(name) {
+            Some(_) => self.lookup(name).map(|tool| T::spec_of(tool).labels()),
+            None if name == SEARCH_TOOL_NAME => None,
+            None => self
+                .runtime_tool(name)
+                .map(|(_, tool)| tool.spec().labels()),
+        }
+    }
+
+    /// Whether the trifecta rule holds back a call to `name` (labelled `labels`) in a
+    /// program judged under `program`: the reason when it does.
+    fn held_back(&self, name: &str, labels: Labels, program: Option<&Exposure>) -> Option<String> {
+        let program = program?;
+        if !labels.sends_outside() || !program.is_exposed() || !self.policy.holds_back_sending(name)
+        {
+            return None;
+        }
+        Some(messages::trifecta_reason(
+            name,
+            program.private_from(),
+            program.untrusted_from(),
+        ))
+    }
+
+    /// Refuses a held-back call when the policy denies it ([`Trifecta::Deny`]).
+    fn refuse_held(
+        &self,
+        call: &ToolCall,
+        labels: Labels,
+        program: Option<&Exposure>,
+    ) -> Result<(), CallProblem> {
+        if self.policy.trifecta_rule() != Trifecta::Deny
+            || self.held_back(&call.name, labels, program).is_none()
+        {
+            return Ok(());
+        }
+        let Some(program) = program else {
+            return Ok(());
+        };
+        Err(CallProblem {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            kind: ProblemKind::Denied,
+            message: messages::trifecta_denied(
+                &call.name,
+                program.private_from(),
+                program.untrusted_from(),
+            ),
+        })
     }
 
     /// Adds `tool` for this request (a procedure's own tool, say), after the activated
@@ -1347,10 +1444,23 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // is not simply to a permitted tool (see `permits`).
         let layout = OnceCell::new();
         let mut split = Split::new(self.policy, calls.len());
+        let program = self.program_exposure(&calls);
+        let program = program.as_ref();
         let checked = check_program::<T>(
             calls,
-            |call| self.route(&layout, call),
-            |index, call, checked| split.keep(index, call, checked),
+            |call| self.route(&layout, call, program),
+            |index, call, checked| {
+                let held = match &checked {
+                    Checked::Verified(verified) => {
+                        self.held_back(&call.name, T::spec_of(verified.name).labels(), program)
+                    }
+                    Checked::Runtime { tool, .. } => {
+                        self.held_back(&call.name, tool.spec().labels(), program)
+                    }
+                    Checked::Answered(_) => None,
+                };
+                split.keep(index, call, checked, held)
+            },
         );
         let calls = checked.inspect_err(|rejected| trace::record_rejected::<T>(&span, rejected))?;
         let plan = split.into_plan(calls, self.concealed());
@@ -1376,7 +1486,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// local tool search is answered to be checked, as the gate answers it.
     pub fn check(&self, call: &ToolCall) -> Result<(), Vec<CallProblem>> {
         let layout = OnceCell::new();
-        check_one::<T>(call, |call| self.route(&layout, call))
+        let program = self.program_exposure(std::slice::from_ref(call));
+        check_one::<T>(call, |call| self.route(&layout, call, program.as_ref()))
     }
 
     /// What the gate would let a human approve of `call`, under this request's policy now:
@@ -1442,6 +1553,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         &self,
         layout: &OnceCell<Layout>,
         call: &ToolCall,
+        program: Option<&Exposure>,
     ) -> Result<Route<T::Name>, CallProblem> {
         let problem = |kind, message| CallProblem {
             call_id: call.id.clone(),
@@ -1460,6 +1572,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             );
             if permitted {
                 self.refuse_from_code(call, self.code_may_call(tool))?;
+                self.refuse_held(call, T::spec_of(tool).labels(), program)?;
                 return Ok(Route::Tool(tool));
             }
         }
@@ -1474,6 +1587,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if let Some((position, runtime)) = runtime {
             if layout.runtime_permitted[position] {
                 self.refuse_from_code(call, self.code_may_call_runtime(runtime))?;
+                self.refuse_held(call, runtime.spec().labels(), program)?;
                 return Ok(Route::Runtime(Arc::clone(runtime)));
             }
             if self.policy.runtime_availability(&call.name) == Availability::Denied {

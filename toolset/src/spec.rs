@@ -2,6 +2,7 @@
 //! and schemas.
 
 use crate::Tier;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 use std::sync::OnceLock;
@@ -30,6 +31,8 @@ pub struct ToolMeta {
     output_schema: fn() -> Option<Value>,
     /// `example = "..."` keys, each a JSON object as written (checked by `#[tool]`).
     examples: &'static [&'static str],
+    /// `reads = "..."` and `sends = "..."`.
+    labels: Labels,
 }
 
 impl ToolMeta {
@@ -54,7 +57,26 @@ impl ToolMeta {
             input_schema,
             output_schema: || None,
             examples: &[],
+            labels: Labels::NONE,
         }
+    }
+
+    /// `reads = "private"`: the tool returns the user's private data.
+    pub const fn reads_private(mut self) -> Self {
+        self.labels = self.labels.reading_private();
+        self
+    }
+
+    /// `reads = "untrusted"`: the tool returns content others wrote.
+    pub const fn reads_untrusted(mut self) -> Self {
+        self.labels = self.labels.reading_untrusted();
+        self
+    }
+
+    /// `sends = "outside"`: the tool can move data out of the user's control.
+    pub const fn sends_outside(mut self) -> Self {
+        self.labels = self.labels.sending_outside();
+        self
     }
 
     /// `title = "..."`.
@@ -212,6 +234,7 @@ impl ToolSpec {
         if tool.propose_only {
             meta = meta.propose_only();
         }
+        meta.labels = tool.labels;
         ToolSpec {
             meta,
             owned: Some(Box::new(OwnedText {
@@ -376,6 +399,13 @@ impl ToolSpec {
         self.meta.tier
     }
 
+    /// What the tool touches: what its output brings into the run (`reads = "..."`) and
+    /// whether it can move data out of the user's control (`sends = "..."`). The gate's
+    /// lethal-trifecta rule reads them (see [`Exposure`](crate::Exposure)).
+    pub fn labels(&self) -> Labels {
+        self.meta.labels
+    }
+
     /// True for a tool that can only be proposed: it has no handler.
     pub fn is_propose_only(&self) -> bool {
         self.meta.propose_only
@@ -462,6 +492,7 @@ pub(crate) struct RuntimeSpec {
     pub(crate) has_preview: bool,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
+    pub(crate) labels: Labels,
 }
 
 impl fmt::Debug for ToolSpec {
@@ -552,5 +583,82 @@ fn violation_messages(
             };
             vec![(here, message)]
         }
+    }
+}
+
+/// What a tool touches, as `#[tool(reads = "...", sends = "...")]` declares it (or, for a
+/// runtime tool, as the host labels it): the inputs of the gate's lethal-trifecta rule.
+///
+/// An agent that has read the user's private data *and* content others wrote, and can
+/// send data out, can be talked by that content into sending the one out through the
+/// other. A run's [`Exposure`](crate::Exposure) records which kinds its calls have read;
+/// a call to a tool that [sends outside](Self::sends_outside) in a run exposed to both is
+/// escalated to a proposal (or refused, as the policy says: [`crate::Trifecta`]).
+///
+/// Serialized as an object of the labels that are set (`{"reads_private":true}`); no
+/// label is `{}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Labels {
+    #[serde(default, skip_serializing_if = "is_false")]
+    reads_private: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    reads_untrusted: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    sends_outside: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+impl Labels {
+    /// No label: a tool that reads nothing private or untrusted and sends nothing out.
+    pub const NONE: Labels = Labels {
+        reads_private: false,
+        reads_untrusted: false,
+        sends_outside: false,
+    };
+
+    /// What a proxied tool the host says nothing about is taken to be, failing closed:
+    /// it reads untrusted content and sends outside (another party's server wrote it).
+    pub const UNKNOWN_REMOTE: Labels = Labels {
+        reads_private: false,
+        reads_untrusted: true,
+        sends_outside: true,
+    };
+
+    /// These labels, and the tool returns the user's private data.
+    pub const fn reading_private(mut self) -> Labels {
+        self.reads_private = true;
+        self
+    }
+
+    /// These labels, and the tool returns content others wrote (web pages, emails,
+    /// issues).
+    pub const fn reading_untrusted(mut self) -> Labels {
+        self.reads_untrusted = true;
+        self
+    }
+
+    /// These labels, and the tool can move data out of the user's control (email, HTTP,
+    /// a public comment).
+    pub const fn sending_outside(mut self) -> Labels {
+        self.sends_outside = true;
+        self
+    }
+
+    /// Whether the tool returns the user's private data.
+    pub const fn reads_private(&self) -> bool {
+        self.reads_private
+    }
+
+    /// Whether the tool returns content others wrote.
+    pub const fn reads_untrusted(&self) -> bool {
+        self.reads_untrusted
+    }
+
+    /// Whether the tool can move data out of the user's control.
+    pub const fn sends_outside(&self) -> bool {
+        self.sends_outside
     }
 }

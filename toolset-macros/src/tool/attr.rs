@@ -21,6 +21,10 @@ pub struct ToolAttr {
     /// `escalate = path`: the fn that may raise a call's tier for its arguments.
     pub escalate: Option<syn::Path>,
     pub propose_only: Option<Ident>,
+    /// `reads = "private, untrusted"`: what the tool's output brings into the run.
+    pub reads: Option<LitStr>,
+    /// `sends = "outside"`: where the tool can move data.
+    pub sends: Option<LitStr>,
     /// `example = "..."`, each one written, in order: the only key that may repeat.
     pub examples: Vec<LitStr>,
     /// The attribute's arguments, to point at when a required key is missing.
@@ -83,6 +87,10 @@ impl ToolAttr {
             symbol::ESCALATE => {
                 self.escalate = Some(parse_value(input, &key, "escalate = my_escalation_fn")?)
             }
+            symbol::READS => {
+                self.reads = Some(parse_value(input, &key, "reads = \"private, untrusted\"")?)
+            }
+            symbol::SENDS => self.sends = Some(parse_value(input, &key, "sends = \"outside\"")?),
             symbol::EXAMPLE => self.examples.extend(parse_example(input, &key, cx)?),
             _ => {
                 self.meant

@@ -396,6 +396,15 @@ fn tool_impl(
     if tool.idempotent {
         keys.push(quote!(.idempotent()));
     }
+    if tool.reads_private {
+        keys.push(quote!(.reads_private()));
+    }
+    if tool.reads_untrusted {
+        keys.push(quote!(.reads_untrusted()));
+    }
+    if tool.sends_outside {
+        keys.push(quote!(.sends_outside()));
+    }
     if tool.preview.is_some() {
         keys.push(quote!(.has_preview()));
     }

@@ -23,6 +23,12 @@ pub struct Tool {
     pub preview: Option<Path>,
     /// The fn from the typed arguments to an `Option<toolset::Escalation>`.
     pub escalate: Option<Path>,
+    /// `reads = "private"`: the tool returns the user's private data.
+    pub reads_private: bool,
+    /// `reads = "untrusted"`: the tool returns content others wrote.
+    pub reads_untrusted: bool,
+    /// `sends = "outside"`: the tool can move data out of the user's control.
+    pub sends_outside: bool,
     /// `example = "..."`, each a JSON object's text as written.
     pub examples: Vec<String>,
     pub kind: Kind,

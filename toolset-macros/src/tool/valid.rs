@@ -88,6 +88,8 @@ pub fn tool(
     });
     let description = description(attr, ident, attrs, cx);
     let name = name(attr, ident, is_struct, cx);
+    let reads = labels(attr.reads.as_ref(), symbol::READS, symbol::READ_LABELS, cx);
+    let sends = labels(attr.sends.as_ref(), symbol::SENDS, symbol::SEND_LABELS, cx);
     Some(Tool {
         ident: ident.clone(),
         vis: Visibility::clone(vis),
@@ -100,6 +102,9 @@ pub fn tool(
         idempotent: attr.idempotent.is_some(),
         preview: attr.preview.clone(),
         escalate: escalate(attr, tier, cx),
+        reads_private: reads.as_ref()?.contains(&"private"),
+        reads_untrusted: reads.as_ref()?.contains(&"untrusted"),
+        sends_outside: sends?.contains(&"outside"),
         examples: examples(attr, cx)?,
         kind: kind?,
     })
@@ -181,6 +186,70 @@ fn tier(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Tier> {
         );
     }
     tier
+}
+
+/// `reads = "..."` or `sends = "..."`: labels separated by commas, each one of `valid`,
+/// none twice. One string, not a repeated key, because a tool's labels are one set read
+/// at once (`reads = "private, untrusted"`), as a tier is one value; a repeated key stays
+/// the mistake it is for every other key. `None` when some label is wrong (reported here).
+fn labels(
+    written: Option<&syn::LitStr>,
+    key: &str,
+    valid: &'static [&'static str],
+    cx: &mut Ctxt,
+) -> Option<Vec<&'static str>> {
+    let Some(written) = written else {
+        return Some(Vec::new());
+    };
+    let text = written.value();
+    let what = match valid {
+        [one] => format!("\"{one}\""),
+        _ => format!("{}, or several separated by commas", quoted_list(valid)),
+    };
+    if text.trim().is_empty() {
+        cx.error_at(
+            written,
+            format!("`{key} = \"\"` names no label: write {what}, or leave `{key}` out"),
+        );
+        return None;
+    }
+    let mut found = Vec::new();
+    let mut ok = true;
+    for part in text.split(',').map(str::trim) {
+        match valid.iter().find(|label| **label == part) {
+            Some(label) if found.contains(label) => {
+                cx.error_at(
+                    written,
+                    format!("`{part}` is named twice in `{key}`; keep one"),
+                );
+                ok = false;
+            }
+            Some(label) => found.push(*label),
+            None => {
+                // A label of the other key: say which key takes it.
+                let other = if key == symbol::READS {
+                    symbol::SEND_LABELS.contains(&part).then_some(symbol::SENDS)
+                } else {
+                    symbol::READ_LABELS.contains(&part).then_some(symbol::READS)
+                };
+                let message = match other {
+                    Some(other) => format!(
+                        "`{part}` is not something a tool {key}: write `{other} = \"{part}\"`"
+                    ),
+                    None if part.is_empty() => {
+                        format!("an empty label in `{key} = \"{text}\"`: write {what}")
+                    }
+                    None => format!(
+                        "unknown label `{part}` in `{key}`{}: write {what}",
+                        did_you_mean(part, valid)
+                    ),
+                };
+                cx.error_at(written, message);
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(found)
 }
 
 /// Every tool has a tier: there is no default risk.

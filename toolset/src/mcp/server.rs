@@ -202,6 +202,8 @@ impl<T: ToolSet> McpServer<T> {
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
+        // What the call read joins the session's exposure: the trifecta rule's memory.
+        self.session.record(&report);
         // One call in, one result out: its output moved out of the report, not copied.
         match report.into_entries().into_iter().next() {
             Some(entry) => entry.outcome.map_or_else(

@@ -11,8 +11,8 @@ use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::set::ToolName;
 use crate::{
-    Activations, ApprovalError, Approved, Plan, Policy, PolicyNameError, Proposal, Rejected,
-    Request, ToolCall, ToolSet, Toolbox,
+    Activations, ApprovalError, Approved, Exposure, Plan, Policy, PolicyNameError, Proposal,
+    Rejected, Report, Request, ToolCall, ToolSet, Toolbox,
 };
 use rmcp::model::Tool;
 use std::borrow::Cow;
@@ -70,6 +70,13 @@ impl<T: ToolSet> Base<T> {
             .format(Format::Mcp)
             .activated(activations))
     }
+
+    /// [`request`](Self::request), judging calls under the session's `exposure` too.
+    fn gating<'a>(&'a self, session: &Activated) -> Result<Request<'a, T>, PolicyNameError> {
+        Ok(self
+            .request(&session.activations)?
+            .exposure(&session.exposure))
+    }
 }
 
 /// The list of a session with nothing activated; the policy naming runtime tools the
@@ -89,7 +96,7 @@ fn listed_or_error<T: ToolSet>(request: Result<Request<'_, T>, PolicyNameError>)
     }
 }
 
-/// One session's activations and the list they give.
+/// One session's activations and the list they give, and what its calls have read.
 ///
 /// Shared by the clones of one session's handler; a new connection or HTTP session gets
 /// a fresh one ([`Session::default`]).
@@ -104,6 +111,8 @@ pub(super) struct Session {
 #[derive(Default)]
 struct Activated {
     activations: Activations,
+    /// What the session's calls that ran have read (the gate's trifecta rule).
+    exposure: Exposure,
     /// The list for `activations` and the toolbox generation it was composed at, once
     /// something is activated; `None`: the server's base list.
     listed: Option<(u64, Listed)>,
@@ -154,7 +163,7 @@ impl Session {
     ) -> Result<Result<Plan<T>, Rejected>, PolicyNameError> {
         // The request copies the names it needs, so the lock is released before gating; a
         // call to a tool the request plainly permits takes no snapshot of the toolbox.
-        let request = base.request(&self.lock().activations)?;
+        let request = base.gating(&self.lock())?;
         Ok(request.gate([call]))
     }
 
@@ -167,8 +176,13 @@ impl Session {
         base: &Base<T>,
         proposal: &Proposal,
     ) -> Option<Result<Approved<T>, ApprovalError>> {
-        let request = base.request(&self.lock().activations).ok()?;
+        let request = base.gating(&self.lock()).ok()?;
         Some(crate::approval::approve_in_flight(proposal, &request))
+    }
+
+    /// Records what the calls of `report` that ran have read into the session's exposure.
+    pub(super) fn record(&self, report: &Report) {
+        self.lock().exposure.record(report);
     }
 
     /// Activates `names` (a search's finds, or what any tool's output activates) and

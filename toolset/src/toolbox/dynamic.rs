@@ -5,7 +5,7 @@
 //! Registration ([`super::register`]) checks it before it joins a toolbox.
 
 use crate::set::Access;
-use crate::{IntoToolOutput, Tier, ToolContext, ToolError, ToolOutput};
+use crate::{IntoToolOutput, Labels, Tier, ToolContext, ToolError, ToolOutput};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use std::any::{Any, TypeId};
@@ -278,6 +278,7 @@ pub struct DynamicTool {
     pub(crate) timeout: Option<Duration>,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
+    pub(crate) labels: Labels,
     pub(crate) preview: Option<PreviewFn>,
     pub(crate) handler: Option<Handler>,
 }
@@ -297,6 +298,7 @@ impl DynamicTool {
             timeout: None,
             idempotent: false,
             propose_only: false,
+            labels: Labels::NONE,
             preview: None,
             handler: None,
         }
@@ -340,6 +342,34 @@ impl DynamicTool {
     /// Calling the tool twice with the same arguments has the effect of once.
     pub fn idempotent(mut self) -> Self {
         self.idempotent = true;
+        self
+    }
+
+    /// The tool returns the user's private data (as `#[tool(reads = "private")]`): a run
+    /// that called it has read private data ([`Exposure`](crate::Exposure)).
+    pub fn reads_private(mut self) -> Self {
+        self.labels = self.labels.reading_private();
+        self
+    }
+
+    /// The tool returns content others wrote: web pages, emails, issues (as
+    /// `#[tool(reads = "untrusted")]`).
+    pub fn reads_untrusted(mut self) -> Self {
+        self.labels = self.labels.reading_untrusted();
+        self
+    }
+
+    /// The tool can move data out of the user's control: email, HTTP, a public comment
+    /// (as `#[tool(sends = "outside")]`). In a run that has read private and untrusted
+    /// content, the gate holds its calls back ([`Trifecta`](crate::Trifecta)).
+    pub fn sends_outside(mut self) -> Self {
+        self.labels = self.labels.sending_outside();
+        self
+    }
+
+    /// All the tool's labels at once, replacing any given before.
+    pub fn labels(mut self, labels: Labels) -> Self {
+        self.labels = labels;
         self
     }
 

@@ -26,7 +26,7 @@ use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
 use super::{Namespace, RuntimeTool, Source, Toolbox};
 use crate::set::ToolName;
-use crate::{Content, Tier, ToolContext, ToolError, ToolOutput, ToolSet, messages};
+use crate::{Content, Labels, Tier, ToolContext, ToolError, ToolOutput, ToolSet, messages};
 use futures_util::future::BoxFuture;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
@@ -137,6 +137,9 @@ impl std::error::Error for McpSourceError {}
 /// The host's mapping of remote tools to tiers.
 type TierFn = Arc<dyn Fn(&RemoteTool) -> Option<Tier> + Send + Sync>;
 
+/// The host's labelling of remote tools.
+type LabelFn = Arc<dyn Fn(&RemoteTool) -> Labels + Send + Sync>;
+
 /// An MCP server's tools, to add to a toolbox with
 /// [`Toolbox::with_namespace`](crate::Toolbox::with_namespace).
 ///
@@ -159,6 +162,8 @@ struct Shared {
     /// the namespace's entry): the host's words, or the server's (see `McpTools::describe`).
     description: RwLock<String>,
     tiers: RwLock<Option<TierFn>>,
+    /// The host's labels; `None`: every tool reads untrusted content and sends outside.
+    labels: RwLock<Option<LabelFn>>,
     explicit: RwLock<HashMap<String, Tier>>,
     /// Every proxied call's time limit.
     call_timeout: RwLock<Duration>,
@@ -281,6 +286,7 @@ impl McpTools {
             label: label.to_owned(),
             description: RwLock::new(description),
             tiers: RwLock::new(None),
+            labels: RwLock::new(None),
             explicit: RwLock::new(HashMap::new()),
             call_timeout: RwLock::new(DEFAULT_CALL_TIMEOUT),
             peer: service.peer().clone(),
@@ -306,6 +312,33 @@ impl McpTools {
             .tiers
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(move |tool| Some(tier(tool))));
+        self
+    }
+
+    /// The host's labels for each remote tool ([`Labels`]: what it reads, whether it
+    /// sends outside), which the gate's trifecta rule reads ([`Exposure`](crate::Exposure)).
+    /// Without a mapping every tool counts as reading untrusted content and sending
+    /// outside ([`Labels::UNKNOWN_REMOTE`]): another party's server wrote its output, and
+    /// it may reach anywhere. Fail closed: label only what you know. Read, like the tiers,
+    /// when the namespace is added to a toolbox and at every refresh.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use toolset::{Labels, toolbox::McpTools};
+    /// let notes = McpTools::connect_stdio("notes", tokio::process::Command::new("notes-mcp"))
+    ///     .await?
+    ///     .labels(|tool| match tool.name.as_str() {
+    ///         "read_note" => Labels::NONE.reading_private(),
+    ///         _ => Labels::UNKNOWN_REMOTE,
+    ///     });
+    /// # Ok(()) }
+    /// ```
+    pub fn labels(self, labels: impl Fn(&RemoteTool) -> Labels + Send + Sync + 'static) -> Self {
+        *self
+            .shared
+            .labels
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(labels));
         self
     }
 
@@ -549,7 +582,14 @@ impl Shared {
         if info.annotations.idempotent() {
             tool = tool.idempotent();
         }
-        tool
+        // A tool the host says nothing about reads untrusted content and sends outside.
+        let labels = self
+            .labels
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or(Labels::UNKNOWN_REMOTE, |labels| labels(&info));
+        tool.labels(labels)
     }
 }
 

@@ -187,6 +187,7 @@ pub(crate) fn register(
         has_preview: tool.preview.is_some(),
         idempotent: tool.idempotent,
         propose_only: tool.propose_only,
+        labels: tool.labels,
     });
     // The gate validates every call with this validator: compile it now, so a schema it
     // cannot compile is the declaration's problem, never a call's.
