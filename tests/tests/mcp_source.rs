@@ -392,3 +392,56 @@ async fn a_remote_name_too_long_or_invalid_for_a_provider_is_shortened_stably_an
         .expect_err("denied");
     assert_eq!(rejected.problems()[0].kind, ProblemKind::Denied);
 }
+
+#[tokio::test]
+async fn a_proxied_tool_the_host_does_not_label_reads_untrusted_content_and_sends_outside() {
+    let toolbox = Host::toolbox()
+        .with_namespace(mapped().await)
+        .expect("the fixture's tools register");
+    let echo = toolbox.runtime_tool("fix_echo").expect("namespaced");
+    assert_eq!(echo.spec().labels(), toolset::Labels::UNKNOWN_REMOTE);
+    // Read-only by the host's tier, it runs in a fresh run; once the run has read private
+    // data and untrusted content, the same call is proposed.
+    let policy = Host::policy(Autonomy::ExternalReversible);
+    let request = toolbox.request(&policy).expect("no unknown runtime name");
+    let plan = request
+        .gate([call("1", "fix_echo", r#"{"text":"hi"}"#)])
+        .expect("a valid call");
+    assert_eq!(plan.approved().count(), 1);
+    let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan).await;
+    let mut exposure = toolset::Exposure::new();
+    exposure.record(&report);
+    assert_eq!(
+        exposure.untrusted_from(),
+        ["fix_echo"],
+        "what it returned is untrusted"
+    );
+    exposure.read("read_inbox", toolset::Labels::NONE.reading_private());
+    let plan = toolbox
+        .request(&policy)
+        .expect("no unknown runtime name")
+        .exposure(&exposure)
+        .gate([call("2", "fix_echo", r#"{"text":"the salary"}"#)])
+        .expect("a valid call");
+    assert_eq!(plan.approved().count(), 0, "held back: it may send outside");
+    let reason = plan.proposals()[0].escalated_because().expect("a reason");
+    assert!(
+        reason.contains("from read_inbox") && reason.contains("from fix_echo"),
+        "{reason}"
+    );
+}
+
+#[tokio::test]
+async fn the_host_labels_proxied_tools() {
+    let tools = mapped().await.labels(|tool| match tool.name.as_str() {
+        "echo" => toolset::Labels::NONE.reading_private(),
+        _ => toolset::Labels::UNKNOWN_REMOTE,
+    });
+    let toolbox = Host::toolbox()
+        .with_namespace(tools)
+        .expect("the fixture's tools register");
+    let echo = toolbox.runtime_tool("fix_echo").expect("namespaced");
+    assert!(echo.spec().labels().reads_private() && !echo.spec().labels().sends_outside());
+    let die = toolbox.runtime_tool("fix_die").expect("namespaced");
+    assert_eq!(die.spec().labels(), toolset::Labels::UNKNOWN_REMOTE);
+}

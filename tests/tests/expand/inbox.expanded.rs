@@ -146,6 +146,8 @@ const _: () = {
                 ::toolset::Tier::ReadOnly,
                 ::toolset::__private::input_schema_of::<Self>,
             )
+            .reads_private()
+            .reads_untrusted()
             .takes_context()
             .output_schema(
                 <Json<Vec<String>> as ::toolset::IntoToolOutput>::output_schema,
@@ -290,7 +292,8 @@ const _: () = {
                 ::toolset::Tier::Irreversible,
                 ::toolset::__private::input_schema_of::<SendReply>,
             )
-            .propose_only();
+            .propose_only()
+            .sends_outside();
     }
     #[automatically_derived]
     impl<S> ::toolset::set::ToolHandler<S> for SendReply {}

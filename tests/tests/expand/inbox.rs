@@ -24,7 +24,7 @@ pub async fn set_due_date(
     Ok(())
 }
 
-#[tool(tier = "read_only", description = "Search the inbox by free text.")]
+#[tool(tier = "read_only", reads = "private, untrusted", description = "Search the inbox by free text.")]
 pub async fn search(state: &Inbox, ctx: &ToolContext, query: String) -> Json<Vec<String>> {
     ctx.report_progress(1.0, None, None);
     Json(
@@ -52,7 +52,7 @@ pub async fn create_item(state: &mut Inbox, #[args] new: NewItem) -> String {
 }
 
 /// SEND the reply. You prepare it; the user sends it.
-#[tool(tier = "irreversible", propose_only)]
+#[tool(tier = "irreversible", propose_only, sends = "outside")]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct SendReply {
     /// The recipient's address.
