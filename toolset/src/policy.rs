@@ -671,6 +671,9 @@ impl<T: ToolSet> fmt::Debug for Policy<T> {
             .field("runtime_deferred", &self.runtime.deferred)
             .field("runtime_allowed_from_code", &self.runtime.code_allowed)
             .field("runtime_direct_only", &self.runtime.direct_only)
+            .field("trifecta", &self.trifecta)
+            .field("allowed_sending", &names(&self.sending_allowed))
+            .field("runtime_allowed_sending", &self.runtime.sending_allowed)
             .finish()
     }
 }

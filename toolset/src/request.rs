@@ -1824,6 +1824,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             .field("history", &self.history)
             .field("choice_mode", &self.choice_mode)
             .field("code_execution", &self.code_execution)
+            .field("exposure", &self.exposure)
             .field("strict", &self.strict)
             .finish()
     }

@@ -24,8 +24,18 @@ pub async fn send_email(to: String) -> String {
     to
 }
 
+fn publish_preview(post: &Publish) -> String {
+    format!("Publish: {}", post.text)
+}
+
 /// Publish a post the human writes with the agent.
-#[tool(tier = "irreversible", propose_only, sends = "outside", reads = "untrusted")]
+#[tool(
+    tier = "irreversible",
+    propose_only,
+    preview = publish_preview,
+    sends = "outside",
+    reads = "untrusted"
+)]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Publish {
     /// The post's text.
@@ -37,7 +47,7 @@ toolset! {
     pub Labelled = [read_inbox, read_mail, send_email, Publish];
 }
 
-fn main() {
+pub fn main() {
     let labels = |name: &str| {
         Labelled::specs()
             .iter()

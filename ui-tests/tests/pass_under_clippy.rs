@@ -14,6 +14,8 @@ mod error_text;
 mod escalation;
 #[path = "../pass/handler_stays_callable.rs"]
 mod handler_stays_callable;
+#[path = "../pass/labels.rs"]
+mod labels;
 #[path = "../pass/propose_only.rs"]
 mod propose_only;
 #[path = "../pass/return_forms.rs"]
@@ -71,4 +73,9 @@ fn state_forms() {
 #[test]
 fn error_text() {
     error_text::main();
+}
+
+#[test]
+fn labels() {
+    labels::main();
 }
