@@ -220,6 +220,8 @@ mod tests {
             preview = p,
             escalate = e,
             propose_only = false,
+            reads = "private, untrusted",
+            sends = "outside",
             example = "{}"
         ));
         assert_eq!(errors, 0);
@@ -228,6 +230,7 @@ mod tests {
         assert!(attr.escalate.is_some() && attr.examples.len() == 1);
         assert!(attr.deferred.is_some() && attr.idempotent.is_some());
         assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
+        assert!(attr.reads.is_some() && attr.sends.is_some());
     }
 
     #[test]
