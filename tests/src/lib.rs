@@ -3,6 +3,7 @@
 
 pub mod exclusions;
 pub mod ledger;
+pub mod postgres;
 pub mod process;
 
 use schemars::JsonSchema;

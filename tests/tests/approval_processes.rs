@@ -1,15 +1,18 @@
-//! Approvals across processes sharing one SQLite file: two resolvers racing, and a
-//! resolver killed (SIGKILL) at random points. The record of what ran is the ledger file
-//! the tool appends to (`src/ledger.rs`); the resolver is `src/bin/approval_worker.rs`.
+//! Approvals across processes sharing one store, a SQLite file or a PostgreSQL database
+//! (the server `scripts/postgres` starts; see `src/postgres.rs`): two resolvers racing,
+//! and a resolver killed (SIGKILL) at random points. The record of what ran is the ledger
+//! file the tool appends to (`src/ledger.rs`); the resolver is
+//! `src/bin/approval_worker.rs`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use toolset::prelude::*;
-use toolset::store::ProposalStore;
-use toolset::{Approvals, Autonomy, ProposalId, SqliteStore, ToolCall};
+use toolset::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use toolset::{Approvals, Autonomy, PostgresStore, Proposal, ProposalId, SqliteStore, ToolCall};
 use toolset_tests::ledger::{LedgerTools, runs};
+use toolset_tests::postgres;
 
 const WORKER: &str = env!("CARGO_BIN_EXE_approval_worker");
 
@@ -22,9 +25,82 @@ fn tempdir(name: &str) -> PathBuf {
     dir
 }
 
-/// `count` proposals of `pay`, each with its own note, submitted to the database `db`.
-fn submit(db: &Path, count: usize) -> Vec<(ProposalId, String)> {
-    let approvals = Approvals::new(SqliteStore::open(db).expect("the database opens"));
+/// Where the processes' proposals wait: a SQLite file or a PostgreSQL database's URL,
+/// written as the worker takes it.
+#[derive(Clone)]
+enum Db {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+/// Either store, opened.
+enum Opened {
+    Sqlite(SqliteStore),
+    Postgres(PostgresStore),
+}
+
+impl Db {
+    /// A SQLite file in `dir`.
+    fn sqlite(dir: &Path) -> Db {
+        Db::Sqlite(dir.join("proposals.db"))
+    }
+
+    /// A fresh database on the test server, `None` when there is none (and none is
+    /// required).
+    fn postgres(test: &str) -> Option<Db> {
+        let url = postgres::url(test)?;
+        Some(Db::Postgres(postgres::fresh_database(&url, test)))
+    }
+
+    fn open(&self) -> Opened {
+        match self {
+            Db::Sqlite(path) => {
+                Opened::Sqlite(SqliteStore::open(path).expect("the database opens"))
+            }
+            Db::Postgres(url) => {
+                Opened::Postgres(PostgresStore::connect(url).expect("the database connects"))
+            }
+        }
+    }
+
+    fn arg(&self) -> std::ffi::OsString {
+        match self {
+            Db::Sqlite(path) => path.clone().into_os_string(),
+            Db::Postgres(url) => url.into(),
+        }
+    }
+}
+
+impl ProposalStore for Opened {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.insert(proposal),
+            Opened::Postgres(store) => store.insert(proposal),
+        }
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.get(id),
+            Opened::Postgres(store) => store.get(id),
+        }
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.resolve(id, resolution),
+            Opened::Postgres(store) => store.resolve(id, resolution),
+        }
+    }
+}
+
+/// `count` proposals of `pay`, each with its own note, submitted to the store `db`.
+fn submit(db: &Db, count: usize) -> Vec<(ProposalId, String)> {
+    let approvals = Approvals::new(db.open());
     (0..count)
         .map(|index| {
             let note = format!("bill-{index}");
@@ -40,13 +116,13 @@ fn submit(db: &Path, count: usize) -> Vec<(ProposalId, String)> {
         .collect()
 }
 
-fn worker(db: &Path, ledger: &Path, ids: &[(ProposalId, String)], looping: bool) -> Command {
+fn worker(db: &Db, ledger: &Path, ids: &[(ProposalId, String)], looping: bool) -> Command {
     let mut command = Command::new(WORKER);
     if looping {
         command.arg("--loop");
     }
     command
-        .arg(db)
+        .arg(db.arg())
         .arg(ledger)
         .args(ids.iter().map(|(id, _)| id.as_str()))
         .stdout(Stdio::piped())
@@ -66,15 +142,28 @@ fn counted(ledger: &Path) -> HashMap<String, usize> {
 #[test]
 fn an_approval_runs_its_call_at_most_once_across_two_processes_sharing_one_sqlite_file() {
     let dir = tempdir("two");
-    let (db, ledger) = (dir.join("proposals.db"), dir.join("ledger.txt"));
-    let proposals = submit(&db, 24);
+    two_processes(&Db::sqlite(&dir), &dir.join("ledger.txt"));
+}
+
+#[test]
+fn an_approval_runs_its_call_at_most_once_across_two_processes_sharing_one_postgres_database() {
+    let Some(db) = Db::postgres("two_processes") else {
+        return;
+    };
+    let dir = tempdir("two-postgres");
+    two_processes(&db, &dir.join("ledger.txt"));
+}
+
+fn two_processes(db: &Db, ledger: &Path) {
+    let ledger = ledger.to_path_buf();
+    let proposals = submit(db, 24);
     // Both processes try every proposal, in opposite orders, at the same time.
     let mut reversed = proposals.clone();
     reversed.reverse();
-    let first = worker(&db, &ledger, &proposals, false)
+    let first = worker(db, &ledger, &proposals, false)
         .spawn()
         .expect("spawns");
-    let second = worker(&db, &ledger, &reversed, false)
+    let second = worker(db, &ledger, &reversed, false)
         .spawn()
         .expect("spawns");
     let outputs = [first, second].map(|child| child.wait_with_output().expect("waits"));
@@ -125,13 +214,26 @@ impl Jitter {
 fn a_resolver_killed_at_random_points_leaves_every_proposal_pending_or_resolved_once_and_nothing_run_twice()
  {
     let dir = tempdir("crash");
-    let (db, ledger) = (dir.join("proposals.db"), dir.join("ledger.txt"));
-    let proposals = submit(&db, 300);
+    killed_resolvers(&Db::sqlite(&dir), &dir.join("ledger.txt"));
+}
+
+#[test]
+fn a_resolver_of_a_postgres_database_killed_at_random_points_runs_nothing_twice() {
+    let Some(db) = Db::postgres("killed") else {
+        return;
+    };
+    let dir = tempdir("crash-postgres");
+    killed_resolvers(&db, &dir.join("ledger.txt"));
+}
+
+fn killed_resolvers(db: &Db, ledger: &Path) {
+    let ledger = ledger.to_path_buf();
+    let proposals = submit(db, 300);
     let mut jitter = Jitter::new();
     let started = Instant::now();
     let mut kills = 0;
     for _round in 0..40 {
-        let mut child = worker(&db, &ledger, &proposals, true)
+        let mut child = worker(db, &ledger, &proposals, true)
             .spawn()
             .expect("spawns");
         std::thread::sleep(Duration::from_millis(5 + jitter.below(60)));
@@ -141,7 +243,7 @@ fn a_resolver_killed_at_random_points_leaves_every_proposal_pending_or_resolved_
             kills += 1;
         }
         child.wait().expect("reaps");
-        let store = SqliteStore::open(&db).expect("the database opens after a kill");
+        let store = db.open();
         let pending = proposals
             .iter()
             .filter(|(id, _)| {
@@ -157,7 +259,7 @@ fn a_resolver_killed_at_random_points_leaves_every_proposal_pending_or_resolved_
         kills > 0,
         "no round was killed mid-way: the test proved nothing"
     );
-    let store = SqliteStore::open(&db).expect("the database opens");
+    let store = db.open();
     let counts = counted(&ledger);
     for (id, note) in &proposals {
         let stored = store.get(id).expect("readable").expect("still stored");

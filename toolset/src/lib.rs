@@ -43,6 +43,7 @@
 //! | `mcp` | no | `toolset::mcp`: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
 //! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp`) |
 //! | `sqlite` | no | `SqliteStore`: an embedded SQLite proposal store (SQLite is compiled in) |
+//! | `postgres` | no | `PostgresStore`: a PostgreSQL proposal store, one database for every replica of a host (tokio-postgres) |
 //!
 //! The design and its guarantees are in the repository's `DESIGN.md`; where each piece
 //! lives, in its `ARCHITECTURE.md`.
@@ -122,6 +123,8 @@ pub use search::ToolSearch;
 pub use set::{Escalation, ToolSet};
 pub use spec::{Labels, ToolSpec};
 pub use store::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use store::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use store::SqliteStore;
 pub use tier::{Autonomy, Tier};

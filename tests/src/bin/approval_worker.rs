@@ -1,13 +1,17 @@
 //! A second process for the approval tests: approves and runs proposals waiting in a
-//! SQLite file, recording each run in the ledger file.
+//! store (a SQLite file, or a PostgreSQL database), recording each run in the ledger file.
 //!
-//! `approval_worker <db> <ledger> <id>...`: approves each id once (in the order given,
-//! again and again while `--loop` is given and some are pending), and prints one line per
-//! attempt: `ran <id>` or `refused <id>: <why>`.
+//! `approval_worker <store> <ledger> <id>...`: `<store>` is a PostgreSQL URL
+//! (`postgres://…` or `postgresql://…`) or else a SQLite file's path. Approves each id
+//! once (in the order given, again and again while `--loop` is given and some are
+//! pending), and prints one line per attempt: `ran <id>` or `refused <id>: <why>`.
 
 use std::process::ExitCode;
 use toolset::prelude::*;
-use toolset::{ApprovalError, Approvals, Approved, Policy, ProposalId, SqliteStore, ToolContext};
+use toolset::store::ProposalStore;
+use toolset::{
+    ApprovalError, Approvals, Approved, Policy, PostgresStore, ProposalId, SqliteStore, ToolContext,
+};
 use toolset_tests::ledger::{Ledger, LedgerTools};
 
 fn main() -> ExitCode {
@@ -16,17 +20,27 @@ fn main() -> ExitCode {
     if looping {
         args.remove(0);
     }
-    let [db, ledger, ids @ ..] = args.as_slice() else {
-        eprintln!("usage: approval_worker [--loop] <db> <ledger> <id>...");
+    let [store, ledger, ids @ ..] = args.as_slice() else {
+        eprintln!("usage: approval_worker [--loop] <store> <ledger> <id>...");
         return ExitCode::from(2);
     };
-    let approvals = match SqliteStore::open(db) {
-        Ok(store) => Approvals::new(store),
-        Err(error) => {
-            eprintln!("{error}");
-            return ExitCode::FAILURE;
-        }
+    let opened = if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+        PostgresStore::connect(store).map(|store| work(Approvals::new(store), ledger, ids, looping))
+    } else {
+        SqliteStore::open(store).map(|store| work(Approvals::new(store), ledger, ids, looping))
     };
+    opened.unwrap_or_else(|error| {
+        eprintln!("{error}");
+        ExitCode::FAILURE
+    })
+}
+
+fn work<S: ProposalStore>(
+    approvals: Approvals<S>,
+    ledger: &str,
+    ids: &[String],
+    looping: bool,
+) -> ExitCode {
     let Some(ids) = ids
         .iter()
         .map(|id| ProposalId::parse(id))

@@ -6,19 +6,26 @@
 //! records the proposal's [`Effect`] in the same atomic step, and a store never resolves
 //! a proposal whose effect is on record again, so a resolution reset to pending (someone
 //! writing the database) cannot replay an approval. The crate ships
-//! [`MemoryStore`] (one process) and, with the `sqlite` feature, `SqliteStore` (a real
-//! database file in WAL mode, shared by processes on one machine); a shared database for
-//! hosts with many replicas (PostgreSQL, say) implements the same trait with an
-//! `UPDATE … WHERE resolution IS NULL` of its own.
+//! [`MemoryStore`] (one process); with the `sqlite` feature, `SqliteStore` (a real
+//! database file in WAL mode, shared by processes on one machine); and with the
+//! `postgres` feature, `PostgresStore` (one PostgreSQL database shared by every replica of
+//! a host: `PostgresStore::connect("postgres://user@host/database")`, the row locked with
+//! `SELECT … FOR UPDATE` while it is resolved, the tables created and migrated by the
+//! store itself). Another database implements the same trait with an `UPDATE … WHERE
+//! decision IS NULL` and the effect's `INSERT` in one transaction of its own.
 //!
 //! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
 //! optional seal key and an optional expiry, where proposals are approved and declined.
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
@@ -166,8 +173,10 @@ impl std::error::Error for StoreError {}
 
 /// Where proposals wait, resolving each exactly once.
 ///
-/// The methods are short blocking calls (an embedded database, a lock); a store backed by
-/// a remote database should keep them short too, or be called from `spawn_blocking`.
+/// The methods are short blocking calls (an embedded database, a lock, a round trip to a
+/// database server); callable from async code as they are (they never start a runtime of
+/// their own on the caller's thread), or from `spawn_blocking` where the caller must not
+/// block its worker thread.
 pub trait ProposalStore {
     /// Keeps `proposal`, pending. Inserting an id twice is an error.
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError>;

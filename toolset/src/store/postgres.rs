@@ -1,0 +1,572 @@
+//! The PostgreSQL proposal store: one database shared by every replica of a host.
+//!
+//! [`ProposalStore`] is a blocking trait, called from plain threads and from async code
+//! alike (the MCP server, hosts on any tokio runtime). A client that started its own
+//! runtime inside the caller's would panic there, so the store owns a thread of its own
+//! running a current-thread tokio runtime with the connection; each call is sent to it
+//! through a channel and waits for the reply on a blocking channel, which is valid in
+//! any context (it blocks the calling thread for one round trip, as SQLite's file lock
+//! does).
+
+use super::{Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use crate::{Proposal, ProposalId};
+use std::sync::mpsc as reply;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
+
+/// Proposals in a PostgreSQL database, shared by every process and replica that connects
+/// to it.
+///
+/// Resolving is one transaction at `READ COMMITTED` (set explicitly, whatever the
+/// server's default): the proposal's row is locked (`SELECT … FOR UPDATE`), so concurrent
+/// resolvers on any connection wait for each other and each then reads the winner's
+/// committed resolution; the winner's `UPDATE … WHERE decision IS NULL` and, approving,
+/// the `INSERT` of its effect into the table `toolset_effects` (keyed by the proposal's
+/// id, never removed) commit together or not at all. Exactly one resolver wins, and none
+/// after an effect is on record.
+///
+/// The store creates its tables itself and migrates an older schema, under a transaction
+/// holding an advisory lock, so replicas starting together do not race; the version is in
+/// the table `toolset_schema_version`.
+///
+/// One store is one connection, driven by a thread of its own: calls from several threads
+/// are served one at a time. A lost connection is opened again at the next call. Plain TCP
+/// and Unix sockets are supported; TLS is not (connect through a local TLS proxy, or on
+/// the server's own network).
+#[derive(Debug)]
+pub struct PostgresStore {
+    jobs: mpsc::UnboundedSender<Job>,
+    /// Where the server is, for messages (never the password).
+    server: String,
+}
+
+/// The schema this version of toolset writes. Each migration takes a database from the
+/// version before it to its own; a database at a later version is refused.
+const SCHEMA_VERSION: i32 = 2;
+
+/// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
+/// order, in the transaction that holds the schema's advisory lock.
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
+    // 1: the proposals, each with its resolution (`NULL`s while it waits).
+    "CREATE TABLE IF NOT EXISTS toolset_proposals (
+         id TEXT PRIMARY KEY NOT NULL,
+         proposal TEXT NOT NULL,
+         decision TEXT CHECK (decision IN ('approved', 'declined')),
+         resolved_at_ms BIGINT
+     )",
+    // 2: one row per approved proposal, written with its resolution and never removed: the
+    // record that its call was let run; the proposals approved before it get theirs.
+    "CREATE TABLE IF NOT EXISTS toolset_effects (
+         proposal_id TEXT PRIMARY KEY NOT NULL,
+         started_at_ms BIGINT NOT NULL
+     );
+     INSERT INTO toolset_effects (proposal_id, started_at_ms)
+         SELECT id, resolved_at_ms FROM toolset_proposals
+         WHERE decision = 'approved' AND resolved_at_ms IS NOT NULL
+     ON CONFLICT (proposal_id) DO NOTHING",
+];
+
+/// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
+const SCHEMA_LOCK: i64 = 0x0074_6f6f_6c73_6574;
+
+/// How long one call may wait for the server before it fails.
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long connecting may take when the URL sets no `connect_timeout`.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One call to the store's thread, and where its answer goes.
+struct Job {
+    request: Request,
+    reply: reply::SyncSender<Result<Answer, StoreError>>,
+}
+
+enum Request {
+    Insert {
+        id: String,
+        json: String,
+    },
+    Get {
+        id: String,
+    },
+    Resolve {
+        id: String,
+        decision: Decision,
+        at: i64,
+    },
+}
+
+enum Answer {
+    Inserted,
+    Row(Option<Row>),
+    Resolved(ResolveOutcome),
+}
+
+/// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
+struct Row {
+    proposal: String,
+    decision: Option<String>,
+    resolved_at_ms: Option<i64>,
+    started_at_ms: Option<i64>,
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`,
+    /// or the key-value form `host=… user=… dbname=…`; a Unix socket's directory as the
+    /// host, percent-encoded in a URL), creating the proposals and effects tables or
+    /// migrating older ones. Blocks until connected; callable from any thread, inside a
+    /// tokio runtime or not.
+    ///
+    /// A URL that does not parse, a server that cannot be reached or refuses the login,
+    /// and a schema newer than this toolset's are [`StoreError`]s saying what to check.
+    pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let mut config: Config = url.parse().map_err(|error| {
+            StoreError::new(format!(
+                "the PostgreSQL URL is not valid ({error}): write it as \
+                 postgres://user:password@host:port/database"
+            ))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let server = describe(&config);
+        let (jobs, receiver) = mpsc::unbounded_channel();
+        let (ready_sender, ready) = reply::sync_channel(1);
+        let thread_server = server.clone();
+        std::thread::Builder::new()
+            .name("toolset-postgres".to_owned())
+            .spawn(move || serve(config, thread_server, receiver, ready_sender))
+            .map_err(|error| {
+                StoreError::new(format!(
+                    "could not start the PostgreSQL store's thread: {error}"
+                ))
+            })?;
+        match ready.recv() {
+            Ok(Ok(())) => Ok(PostgresStore { jobs, server }),
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(StoreError::new(format!(
+                "the PostgreSQL store's thread for {server} stopped while connecting"
+            ))),
+        }
+    }
+
+    fn call(&self, request: Request) -> Result<Answer, StoreError> {
+        let (sender, answer) = reply::sync_channel(1);
+        let gone = || {
+            StoreError::new(format!(
+                "the PostgreSQL store's thread for {} stopped; connect a new store",
+                self.server
+            ))
+        };
+        self.jobs
+            .send(Job {
+                request,
+                reply: sender,
+            })
+            .map_err(|_| gone())?;
+        answer.recv().map_err(|_| gone())?
+    }
+}
+
+/// `user@host:port/database`, for messages.
+fn describe(config: &Config) -> String {
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|host| match host {
+            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+            #[cfg(unix)]
+            tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .unwrap_or_else(|| "localhost".to_owned());
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("(the default user)");
+    let database = config.get_dbname().unwrap_or("(the user's database)");
+    format!("{user}@{host}:{port}/{database}")
+}
+
+/// The store's thread: its runtime, its connection, and the calls one at a time.
+fn serve(
+    config: Config,
+    server: String,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+    ready: reply::SyncSender<Result<(), StoreError>>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            let _ = ready.send(Err(StoreError::new(format!(
+                "could not start the PostgreSQL store's runtime: {error}"
+            ))));
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        let mut client = match open(&config, &server).await {
+            Ok(client) => client,
+            Err(error) => {
+                let _ = ready.send(Err(error));
+                return;
+            }
+        };
+        if let Err(error) = timed(&server, migrate(&mut client, &server)).await {
+            let _ = ready.send(Err(error));
+            return;
+        }
+        let _ = ready.send(Ok(()));
+        let mut client = Some(client);
+        while let Some(job) = jobs.recv().await {
+            let answer = run(&config, &server, &mut client, job.request).await;
+            // The caller may have gone; its answer is then nobody's.
+            let _ = job.reply.send(answer);
+        }
+    });
+}
+
+/// A connection, its driver spawned on the store's runtime.
+async fn open(config: &Config, server: &str) -> Result<Client, StoreError> {
+    let (client, connection) = config.connect(NoTls).await.map_err(|error| {
+        StoreError::new(format!(
+            "could not connect to PostgreSQL at {server} ({error}): check the URL (host, \
+             port, user, password, database) and that the server is running and accepts \
+             connections from here"
+        ))
+    })?;
+    tokio::spawn(async move {
+        // Its end (an error or the server closing) shows as `Client::is_closed`.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// `work`, or an error once [`CALL_TIMEOUT`] has passed without an answer.
+async fn timed<T>(
+    server: &str,
+    work: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    tokio::time::timeout(CALL_TIMEOUT, work)
+        .await
+        .unwrap_or_else(|_| {
+            Err(StoreError::new(format!(
+                "PostgreSQL at {server} did not answer within {} s: check that the server \
+                 is running and not overloaded",
+                CALL_TIMEOUT.as_secs()
+            )))
+        })
+}
+
+fn failed(what: &str) -> impl Fn(tokio_postgres::Error) -> StoreError + '_ {
+    move |error| StoreError::new(format!("{what}: {}", detailed(&error)))
+}
+
+/// The server's message when there is one (tokio-postgres's `Display` says only `db
+/// error`).
+fn detailed(error: &tokio_postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => format!("{error}: {}", db.message()),
+        None => error.to_string(),
+    }
+}
+
+/// Creates or migrates the schema, in one transaction holding the schema's advisory lock:
+/// two stores connecting at once create it once, and the second finds it done.
+async fn migrate(client: &mut Client, server: &str) -> Result<(), StoreError> {
+    let could_not = |what: &'static str| failed(what);
+    let transaction = client
+        .transaction()
+        .await
+        .map_err(could_not("could not start creating the tables"))?;
+    transaction
+        .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+        .await
+        .map_err(could_not("could not take the schema's advisory lock"))?;
+    transaction
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS toolset_schema_version (
+                 version INTEGER NOT NULL
+             )",
+        )
+        .await
+        .map_err(could_not(
+            "could not create the table toolset_schema_version",
+        ))?;
+    let version: Option<i32> = transaction
+        .query_one("SELECT max(version) FROM toolset_schema_version", &[])
+        .await
+        .and_then(|row| row.try_get(0))
+        .map_err(could_not("could not read the schema's version"))?;
+    let version = version.unwrap_or(0);
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::new(format!(
+            "the database {server} has toolset's schema version {version}, newer than this \
+             toolset's ({SCHEMA_VERSION}): upgrade toolset, or connect to another database"
+        )));
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let from = usize::try_from(version.max(0)).unwrap_or(0);
+    for step in &MIGRATIONS[from..] {
+        transaction
+            .batch_execute(step)
+            .await
+            .map_err(could_not("could not migrate the proposals' tables"))?;
+    }
+    transaction
+        .execute("DELETE FROM toolset_schema_version", &[])
+        .await
+        .map_err(could_not("could not record the schema's version"))?;
+    transaction
+        .execute(
+            "INSERT INTO toolset_schema_version (version) VALUES ($1)",
+            &[&SCHEMA_VERSION],
+        )
+        .await
+        .map_err(could_not("could not record the schema's version"))?;
+    transaction
+        .commit()
+        .await
+        .map_err(could_not("could not commit the proposals' tables"))
+}
+
+/// One call: the connection opened again first if it was lost.
+async fn run(
+    config: &Config,
+    server: &str,
+    client: &mut Option<Client>,
+    request: Request,
+) -> Result<Answer, StoreError> {
+    if client.as_ref().is_none_or(Client::is_closed) {
+        *client = None;
+        *client = Some(open(config, server).await?);
+    }
+    let Some(connected) = client.as_mut() else {
+        return Err(StoreError::new("no connection to PostgreSQL"));
+    };
+    let answer = timed(server, handle(connected, request)).await;
+    if answer.is_err() {
+        // The connection may be gone without its driver having noticed yet (a server
+        // ending it says why first): the next call connects again.
+        *client = None;
+    }
+    answer
+}
+
+async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreError> {
+    match request {
+        Request::Insert { id, json } => {
+            client
+                .execute(
+                    "INSERT INTO toolset_proposals (id, proposal) VALUES ($1, $2)",
+                    &[&id, &json],
+                )
+                .await
+                .map_err(|error| {
+                    if error.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+                        StoreError::new(format!("the proposal {id} is already stored"))
+                    } else {
+                        failed("could not insert the proposal")(error)
+                    }
+                })?;
+            Ok(Answer::Inserted)
+        }
+        Request::Get { id } => Ok(Answer::Row(row(client, &id).await?)),
+        Request::Resolve { id, decision, at } => {
+            Ok(Answer::Resolved(resolve(client, &id, decision, at).await?))
+        }
+    }
+}
+
+async fn row(client: &Client, id: &str) -> Result<Option<Row>, StoreError> {
+    let found = client
+        .query_opt(
+            "SELECT p.proposal, p.decision, p.resolved_at_ms, e.started_at_ms
+             FROM toolset_proposals AS p
+             LEFT JOIN toolset_effects AS e ON e.proposal_id = p.id
+             WHERE p.id = $1",
+            &[&id],
+        )
+        .await
+        .map_err(failed("could not read the proposal"))?;
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    let read = |error| StoreError::new(format!("the proposal {id}'s row is not readable: {error}"));
+    Ok(Some(Row {
+        proposal: found.try_get(0).map_err(read)?,
+        decision: found.try_get(1).map_err(read)?,
+        resolved_at_ms: found.try_get(2).map_err(read)?,
+        started_at_ms: found.try_get(3).map_err(read)?,
+    }))
+}
+
+/// The resolution's transaction (see [`PostgresStore`]).
+async fn resolve(
+    client: &mut Client,
+    id: &str,
+    decision_now: Decision,
+    at: i64,
+) -> Result<ResolveOutcome, StoreError> {
+    // READ COMMITTED whatever the server's default: a resolver that waited for the row's
+    // lock then reads the winner's committed row, where REPEATABLE READ or SERIALIZABLE
+    // would fail it with a serialization error instead.
+    let transaction = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::ReadCommitted)
+        .start()
+        .await
+        .map_err(failed("could not start resolving the proposal"))?;
+    let locked = transaction
+        .query_opt(
+            "SELECT decision, resolved_at_ms FROM toolset_proposals WHERE id = $1 FOR UPDATE",
+            &[&id],
+        )
+        .await
+        .map_err(failed("could not lock the proposal"))?;
+    let Some(locked) = locked else {
+        return Err(StoreError::new(format!("no proposal {id} is stored")));
+    };
+    let read = |error| StoreError::new(format!("the proposal {id}'s row is not readable: {error}"));
+    let decision_then: Option<String> = locked.try_get(0).map_err(read)?;
+    let at_then: Option<i64> = locked.try_get(1).map_err(read)?;
+    if let Some(earlier) = resolution(decision_then, at_then)? {
+        return Ok(ResolveOutcome::AlreadyResolved(earlier));
+    }
+    // A statement of its own: under READ COMMITTED it sees every effect committed before
+    // it, the one of a resolver we waited for included.
+    let effect_then = transaction
+        .query_opt(
+            "SELECT started_at_ms FROM toolset_effects WHERE proposal_id = $1",
+            &[&id],
+        )
+        .await
+        .map_err(failed("could not read the proposal's effect"))?;
+    if let Some(effect_then) = effect_then {
+        let started: i64 = effect_then.try_get(0).map_err(read)?;
+        return Ok(ResolveOutcome::EffectRecorded(effect(started)));
+    }
+    let changed = transaction
+        .execute(
+            "UPDATE toolset_proposals SET decision = $1, resolved_at_ms = $2
+             WHERE id = $3 AND decision IS NULL",
+            &[&decision_now.as_str(), &at, &id],
+        )
+        .await
+        .map_err(failed("could not resolve the proposal"))?;
+    if changed != 1 {
+        return Err(StoreError::new(format!(
+            "the proposal {id} could not be resolved"
+        )));
+    }
+    if decision_now == Decision::Approved {
+        // A primary key: a second effect for one id is refused by the database too, and
+        // then nothing of this transaction is kept.
+        let recorded = transaction
+            .execute(
+                "INSERT INTO toolset_effects (proposal_id, started_at_ms) VALUES ($1, $2)
+                 ON CONFLICT (proposal_id) DO NOTHING",
+                &[&id, &at],
+            )
+            .await
+            .map_err(failed("could not record the proposal's effect"))?;
+        if recorded != 1 {
+            return Err(StoreError::new(format!(
+                "the proposal {id}'s effect was recorded by someone else: it was not resolved"
+            )));
+        }
+    }
+    transaction.commit().await.map_err(|error| {
+        StoreError::new(format!(
+            "could not commit the proposal {id}'s resolution ({}): it may or may not be \
+             recorded; read it again before acting on it",
+            detailed(&error)
+        ))
+    })?;
+    Ok(ResolveOutcome::Resolved)
+}
+
+fn decision(text: &str) -> Result<Decision, StoreError> {
+    match text {
+        "approved" => Ok(Decision::Approved),
+        "declined" => Ok(Decision::Declined),
+        other => Err(StoreError::new(format!(
+            "the database holds an unknown decision `{other}`"
+        ))),
+    }
+}
+
+fn resolution(
+    decision_text: Option<String>,
+    at: Option<i64>,
+) -> Result<Option<Resolution>, StoreError> {
+    match (decision_text, at) {
+        (Some(text), Some(at)) => Ok(Some(Resolution {
+            decision: decision(&text)?,
+            at_ms: u64::try_from(at).unwrap_or(0),
+        })),
+        _ => Ok(None),
+    }
+}
+
+fn effect(started_at_ms: i64) -> Effect {
+    Effect::started_at(u64::try_from(started_at_ms).unwrap_or(0))
+}
+
+fn unexpected() -> StoreError {
+    StoreError::new("the PostgreSQL store's thread answered another call")
+}
+
+impl ProposalStore for PostgresStore {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        let json = serde_json::to_string(proposal).map_err(|error| {
+            StoreError::new(format!("could not serialize the proposal: {error}"))
+        })?;
+        match self.call(Request::Insert {
+            id: proposal.id().as_str().to_owned(),
+            json,
+        })? {
+            Answer::Inserted => Ok(()),
+            _ => Err(unexpected()),
+        }
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        let Answer::Row(row) = self.call(Request::Get {
+            id: id.as_str().to_owned(),
+        })?
+        else {
+            return Err(unexpected());
+        };
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let proposal = serde_json::from_str(&row.proposal).map_err(|error| {
+            StoreError::new(format!("the stored proposal {id} is not readable: {error}"))
+        })?;
+        Ok(Some(Stored {
+            proposal,
+            resolution: resolution(row.decision, row.resolved_at_ms)?,
+            effect: row.started_at_ms.map(effect),
+        }))
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution_now: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        match self.call(Request::Resolve {
+            id: id.as_str().to_owned(),
+            decision: resolution_now.decision,
+            at: i64::try_from(resolution_now.at_ms).unwrap_or(i64::MAX),
+        })? {
+            Answer::Resolved(outcome) => Ok(outcome),
+            _ => Err(unexpected()),
+        }
+    }
+}
