@@ -20,6 +20,8 @@
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod row;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 

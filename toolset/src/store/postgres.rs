@@ -8,7 +8,8 @@
 //! any context (it blocks the calling thread for one round trip, as SQLite's file lock
 //! does).
 
-use super::{Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use super::row::{effect, resolution};
+use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId};
 use std::sync::mpsc as reply;
 use std::time::Duration;
@@ -488,33 +489,6 @@ async fn resolve(
         ))
     })?;
     Ok(ResolveOutcome::Resolved)
-}
-
-fn decision(text: &str) -> Result<Decision, StoreError> {
-    match text {
-        "approved" => Ok(Decision::Approved),
-        "declined" => Ok(Decision::Declined),
-        other => Err(StoreError::new(format!(
-            "the database holds an unknown decision `{other}`"
-        ))),
-    }
-}
-
-fn resolution(
-    decision_text: Option<String>,
-    at: Option<i64>,
-) -> Result<Option<Resolution>, StoreError> {
-    match (decision_text, at) {
-        (Some(text), Some(at)) => Ok(Some(Resolution {
-            decision: decision(&text)?,
-            at_ms: u64::try_from(at).unwrap_or(0),
-        })),
-        _ => Ok(None),
-    }
-}
-
-fn effect(started_at_ms: i64) -> Effect {
-    Effect::started_at(u64::try_from(started_at_ms).unwrap_or(0))
 }
 
 fn unexpected() -> StoreError {

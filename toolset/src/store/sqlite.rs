@@ -1,7 +1,8 @@
 //! The SQLite proposal store: a real database file in WAL mode, shared safely by the
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
-use super::{Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use super::row::{effect, resolution};
+use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
@@ -77,29 +78,6 @@ impl SqliteStore {
         self.connection
             .lock()
             .map_err(|_| StoreError::new("a thread panicked while using the database"))
-    }
-}
-
-fn decision(text: &str) -> Result<Decision, StoreError> {
-    match text {
-        "approved" => Ok(Decision::Approved),
-        "declined" => Ok(Decision::Declined),
-        other => Err(StoreError::new(format!(
-            "the database holds an unknown decision `{other}`"
-        ))),
-    }
-}
-
-fn resolution(
-    decision_text: Option<String>,
-    at: Option<i64>,
-) -> Result<Option<Resolution>, StoreError> {
-    match (decision_text, at) {
-        (Some(text), Some(at)) => Ok(Some(Resolution {
-            decision: decision(&text)?,
-            at_ms: u64::try_from(at).unwrap_or(0),
-        })),
-        _ => Ok(None),
     }
 }
 
@@ -207,8 +185,4 @@ impl ProposalStore for SqliteStore {
             .map_err(failed("could not commit the proposal's resolution"))?;
         Ok(ResolveOutcome::Resolved)
     }
-}
-
-fn effect(started_at_ms: i64) -> Effect {
-    Effect::started_at(u64::try_from(started_at_ms).unwrap_or(0))
 }
