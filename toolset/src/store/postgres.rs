@@ -8,7 +8,7 @@
 //! any context (it blocks the calling thread for one round trip, as SQLite's file lock
 //! does).
 
-use super::row::{effect, resolution};
+use super::row::{effect, resolution, stored};
 use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId};
 use std::sync::mpsc as reply;
@@ -519,14 +519,14 @@ impl ProposalStore for PostgresStore {
         let Some(row) = row else {
             return Ok(None);
         };
-        let proposal = serde_json::from_str(&row.proposal).map_err(|error| {
-            StoreError::new(format!("the stored proposal {id} is not readable: {error}"))
-        })?;
-        Ok(Some(Stored {
-            proposal,
-            resolution: resolution(row.decision, row.resolved_at_ms)?,
-            effect: row.started_at_ms.map(effect),
-        }))
+        stored(
+            id,
+            &row.proposal,
+            row.decision,
+            row.resolved_at_ms,
+            row.started_at_ms,
+        )
+        .map(Some)
     }
 
     fn resolve(

@@ -1,7 +1,7 @@
 //! The SQLite proposal store: a real database file in WAL mode, shared safely by the
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
-use super::row::{effect, resolution};
+use super::row::{effect, resolution, stored};
 use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -128,14 +128,14 @@ impl ProposalStore for SqliteStore {
         let Some(row) = row(&*self.connection()?, id)? else {
             return Ok(None);
         };
-        let proposal = serde_json::from_str(&row.proposal).map_err(|error| {
-            StoreError::new(format!("the stored proposal {id} is not readable: {error}"))
-        })?;
-        Ok(Some(Stored {
-            proposal,
-            resolution: resolution(row.decision, row.resolved_at_ms)?,
-            effect: row.started_at_ms.map(effect),
-        }))
+        stored(
+            id,
+            &row.proposal,
+            row.decision,
+            row.resolved_at_ms,
+            row.started_at_ms,
+        )
+        .map(Some)
     }
 
     fn resolve(
