@@ -54,7 +54,8 @@
 //! and its plain schema.
 
 use super::schema_adapt::{
-    admits_null, append_note, apply, consumer_schema, first_open_object, for_each_schema, types_of,
+    admits_null, append_note, apply, consumer_schema, first_open_object, for_each_schema,
+    strict_node, types_of,
 };
 use super::strict_budget::{StrictCost, StrictLimit};
 use crate::ToolSpec;
@@ -374,45 +375,12 @@ fn check_node(
     is_root: bool,
     totals: &mut Totals,
 ) -> Result<(), String> {
-    let map = node
-        .as_object()
-        .ok_or_else(|| format!("{path}: a boolean schema"))?;
-    for key in map.keys() {
-        if !KEYWORDS.contains(&key.as_str()) {
-            return Err(format!("{path}: unsupported keyword `{key}`"));
-        }
-    }
-    if map.contains_key("$defs") && !is_root {
-        return Err(format!("{path}: `$defs` below the root"));
-    }
-    if let Some(reference) = map.get("$ref") {
-        let reference = reference
-            .as_str()
-            .ok_or_else(|| format!("{path}: `$ref` is not a string"))?;
-        if map.len() > 1 {
-            return Err(format!("{path}: `$ref` with sibling keywords"));
-        }
-        let local = reference == "#" || reference.starts_with("#/$defs/");
-        if !local || super::schema_adapt::resolve(root, reference).is_none() {
-            return Err(format!("{path}: `$ref` {reference} does not resolve"));
-        }
+    let Some((map, types)) = strict_node(node, root, path, is_root, &KEYWORDS, |reference| {
+        reference == "#" || reference.starts_with("#/$defs/")
+    })?
+    else {
         return Ok(());
-    }
-    let types = types_of(map);
-    match map.get("type") {
-        None => {}
-        Some(Value::String(_)) => {}
-        Some(Value::Array(all)) if all.len() == types.len() && !types.is_empty() => {}
-        Some(_) => return Err(format!("{path}: malformed `type`")),
-    }
-    for ty in &types {
-        if !matches!(
-            *ty,
-            "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
-        ) {
-            return Err(format!("{path}: unknown type `{ty}`"));
-        }
-    }
+    };
     if types.is_empty() && !map.contains_key("anyOf") && !map.contains_key("enum") {
         return Err(format!("{path}: a schema without `type` (any value)"));
     }

@@ -57,6 +57,62 @@ pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value>
     }
 }
 
+/// A schema node [`strict_node`] let through: its map and its types.
+pub(crate) type StrictNode<'a> = (&'a Map<String, Value>, Vec<&'a str>);
+
+/// The checks every strict subset (OpenAI's, Anthropic's) makes of one schema node first:
+/// an object, holding only `keywords`, `$defs` only at the root, a `$ref` a string with
+/// no sibling keyword that `local` accepts and that resolves in `root`, and a well-formed
+/// `type` naming JSON types. `Ok(None)` for a `$ref` (nothing more to check there), else
+/// the node's map and its types, for the subset's own rules.
+pub(crate) fn strict_node<'a>(
+    node: &'a Value,
+    root: &Value,
+    path: &str,
+    is_root: bool,
+    keywords: &[&str],
+    local: fn(&str) -> bool,
+) -> Result<Option<StrictNode<'a>>, String> {
+    let map = node
+        .as_object()
+        .ok_or_else(|| format!("{path}: a boolean schema"))?;
+    for key in map.keys() {
+        if !keywords.contains(&key.as_str()) {
+            return Err(format!("{path}: unsupported keyword `{key}`"));
+        }
+    }
+    if map.contains_key("$defs") && !is_root {
+        return Err(format!("{path}: `$defs` below the root"));
+    }
+    if let Some(reference) = map.get("$ref") {
+        let reference = reference
+            .as_str()
+            .ok_or_else(|| format!("{path}: `$ref` is not a string"))?;
+        if map.len() > 1 {
+            return Err(format!("{path}: `$ref` with sibling keywords"));
+        }
+        if !local(reference) || resolve(root, reference).is_none() {
+            return Err(format!("{path}: `$ref` {reference} does not resolve"));
+        }
+        return Ok(None);
+    }
+    let types = types_of(map);
+    match map.get("type") {
+        None | Some(Value::String(_)) => {}
+        Some(Value::Array(all)) if all.len() == types.len() && !types.is_empty() => {}
+        Some(_) => return Err(format!("{path}: malformed `type`")),
+    }
+    for ty in &types {
+        if !matches!(
+            *ty,
+            "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
+        ) {
+            return Err(format!("{path}: unknown type `{ty}`"));
+        }
+    }
+    Ok(Some((map, types)))
+}
+
 /// The JSON types a schema node's `type` keyword allows; empty when it has none.
 pub(crate) fn types_of(map: &Map<String, Value>) -> Vec<&str> {
     match map.get("type") {

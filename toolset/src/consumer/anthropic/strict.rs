@@ -38,7 +38,8 @@
 use crate::ToolSpec;
 use crate::consumer::Format;
 use crate::consumer::schema_adapt::{
-    append_note, consumer_schema, first_open_object, for_each_schema, resolve, types_of,
+    append_note, consumer_schema, first_open_object, for_each_schema, resolve, strict_node,
+    types_of,
 };
 use crate::consumer::strict_budget::{StrictCost, StrictLimit};
 use serde_json::{Map, Value};
@@ -324,43 +325,12 @@ fn check_node(
     is_root: bool,
     counts: &mut Counts,
 ) -> Result<(), String> {
-    let map = node
-        .as_object()
-        .ok_or_else(|| format!("{path}: a boolean schema"))?;
-    for key in map.keys() {
-        if !KEYWORDS.contains(&key.as_str()) {
-            return Err(format!("{path}: unsupported keyword `{key}`"));
-        }
-    }
-    if map.contains_key("$defs") && !is_root {
-        return Err(format!("{path}: `$defs` below the root"));
-    }
-    if let Some(reference) = map.get("$ref") {
-        let reference = reference
-            .as_str()
-            .ok_or_else(|| format!("{path}: `$ref` is not a string"))?;
-        if map.len() > 1 {
-            return Err(format!("{path}: `$ref` with sibling keywords"));
-        }
-        if !reference.starts_with("#/$defs/") || resolve(root, reference).is_none() {
-            return Err(format!("{path}: `$ref` {reference} does not resolve"));
-        }
+    let Some((map, types)) = strict_node(node, root, path, is_root, &KEYWORDS, |reference| {
+        reference.starts_with("#/$defs/")
+    })?
+    else {
         return Ok(());
-    }
-    let types = types_of(map);
-    match map.get("type") {
-        None | Some(Value::String(_)) => {}
-        Some(Value::Array(all)) if all.len() == types.len() && !types.is_empty() => {}
-        Some(_) => return Err(format!("{path}: malformed `type`")),
-    }
-    for ty in &types {
-        if !matches!(
-            *ty,
-            "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
-        ) {
-            return Err(format!("{path}: unknown type `{ty}`"));
-        }
-    }
+    };
     if types.len() > 1 || map.contains_key("anyOf") {
         counts.unions += 1;
     }
