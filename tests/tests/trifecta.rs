@@ -255,6 +255,66 @@ async fn approving_the_held_back_send_lets_it_through_once() {
     );
 }
 
+#[test]
+fn a_denying_policy_refuses_the_approval_too() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let deny = Mail::policy(Autonomy::ReadOnly).trifecta(Trifecta::Deny);
+    // Proposed for its tier, before the run had read anything.
+    let plan = Request::new(&deny)
+        .gate([call("c1", "send_email")])
+        .expect("a valid program");
+    let for_tier = plan.proposals()[0].clone();
+    approvals.submit(&for_tier).expect("stored");
+    // Proposed for the rule, under a policy that escalated then.
+    let escalate = Mail::policy(Autonomy::ExternalReversible);
+    let exposure = exposed();
+    let plan = Request::new(&escalate)
+        .exposure(&exposure)
+        .gate([call("c2", "send_email")])
+        .expect("a valid program");
+    let for_rule = plan.proposals()[0].clone();
+    approvals.submit(&for_rule).expect("stored");
+
+    // Now the run has read both, and the policy in force denies the send: no approval
+    // lets either run, and neither is resolved (a human may still decline it).
+    let denying = Mail::policy(Autonomy::ExternalReversible).trifecta(Trifecta::Deny);
+    let now = Request::new(&denying).exposure(&exposure);
+    for proposal in [&for_tier, &for_rule] {
+        match approvals.approve(&proposal.sign(), &now) {
+            Err(toolset::ApprovalError::Invalid(problem)) => {
+                assert_eq!(problem.kind, ProblemKind::Denied);
+                assert!(
+                    problem.message.contains("fetch_page"),
+                    "{}",
+                    problem.message
+                );
+            }
+            other => panic!("approved under a denying policy: {other:?}"),
+        }
+        approvals
+            .decline(&proposal.sign(), "the policy denies it now")
+            .expect("still pending");
+    }
+}
+
+#[test]
+fn before_either_read_a_denying_policy_lets_the_human_approve() {
+    let approvals = Approvals::new(MemoryStore::new());
+    let deny = Mail::policy(Autonomy::ReadOnly).trifecta(Trifecta::Deny);
+    let mut private_only = Exposure::new();
+    private_only.read("read_inbox", Labels::NONE.reading_private());
+    let request = Request::new(&deny).exposure(&private_only);
+    let plan = request
+        .gate([call("c1", "send_email")])
+        .expect("a valid program");
+    let proposal = plan.proposals()[0].clone();
+    approvals.submit(&proposal).expect("stored");
+    assert!(matches!(
+        approvals.approve(&proposal.sign(), &request),
+        Ok(Approved::Run(_))
+    ));
+}
+
 fn runtime_toolbox() -> Toolbox<Mail> {
     Mail::toolbox()
         .with_all([

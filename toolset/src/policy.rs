@@ -59,7 +59,10 @@ pub enum Trifecta {
     /// from which tools) shown to the human. The default.
     #[default]
     Escalate,
-    /// The call is refused, the model told why.
+    /// The call is refused, the model told why; and a proposal of it (made for its tier
+    /// before the run read both kinds, or under a policy that escalated then) cannot be
+    /// approved under a request whose exposure has both: the policy's refusal is not a
+    /// human's to lift.
     Deny,
 }
 

@@ -1496,11 +1496,18 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// a tool of the set the policy neither denies nor conceals (offered or deferred: a human
     /// approving it needs no search to have activated it), or a runtime tool of the
     /// request's toolbox. Its arguments are checked by the caller.
+    ///
+    /// Under [`Trifecta::Deny`] a send the rule holds back in the run as the request sees
+    /// it now ([`exposure`](Self::exposure)) is refused here too: a human's approval does
+    /// not lift a policy's refusal, whether the call was proposed for its tier before the
+    /// run read both kinds or for the rule under a policy that escalated then.
     pub(crate) fn approvable(&self, call: &ToolCall) -> Result<Approvable<T::Name>, CallProblem> {
+        let program = self.program_exposure(std::slice::from_ref(call));
         if let Some(tool) = self.lookup(&call.name)
             && !self.policy.is_denied(tool)
         {
             self.refuse_from_code(call, self.code_may_call(tool))?;
+            self.refuse_held(call, T::spec_of(tool).labels(), program.as_ref())?;
             return Ok(Approvable::Tool(tool));
         }
         let runtime = match T::Name::from_name(&call.name) {
@@ -1511,6 +1518,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             && self.policy.runtime_availability(&call.name) != Availability::Denied
         {
             self.refuse_from_code(call, self.code_may_call_runtime(tool))?;
+            self.refuse_held(call, tool.spec().labels(), program.as_ref())?;
             return Ok(Approvable::Runtime(Arc::clone(tool)));
         }
         let known = self.lookup(&call.name).is_some() || runtime.is_some();
