@@ -67,7 +67,7 @@ def measure(sizes):
     for n in sizes:
         # gate + apply and the floor, a 1-call program (1,200 - 200 iterations) and a
         # 100-call program (25 - 5 iterations): `gate_cost <workload> <iterations> <n> <calls>`.
-        for workload in ["gate_apply", "gate", "hand"]:
+        for workload in ["gate_apply", "gate", "hand", "hand_each"]:
             record(
                 f"gate_cost/{workload}/{n}/1",
                 per_call("gate_cost", [workload], [n, 1], 200, 1200, 1),
@@ -118,8 +118,16 @@ def report(results, sizes):
             t = get(f"gate_cost/gate_apply/{n}/{calls}")
             g = get(f"gate_cost/gate/{n}/{calls}")
             h = get(f"gate_cost/hand/{n}/{calls}")
-            rows.append([calls, str(n), num(t), num(g), num(h), ratio(t, h)])
-    table(["calls in the program", "tools", "gate + apply", "gate alone", "floor (hand)", "gate + apply / floor"], rows)
+            e = get(f"gate_cost/hand_each/{n}/{calls}")
+            rows.append([calls, str(n), num(t), num(g), num(h), num(e), ratio(t, h), ratio(t, e)])
+    table(
+        [
+            "calls in the program", "tools", "gate + apply", "gate alone",
+            "floor (hand: parse all, then run)", "bare floor (hand_each: parse and run, call by call)",
+            "gate + apply / floor", "gate + apply / bare floor",
+        ],
+        rows,
+    )
 
     print("### MCP server against rmcp's cached router and server (instructions per request)\n")
     rows = []

@@ -95,7 +95,7 @@ def main():
     )
     by_size(
         "program_100_calls (a 100-call program, per call)",
-        "program_100_calls", ["hand", "toolset_gate_apply"], 100, "hand",
+        "program_100_calls", ["hand", "hand_each", "toolset_gate_apply"], 100, "hand",
     )
 
     print("### tool_list_cached (MCP list, after the first render)\n")
@@ -128,6 +128,7 @@ def main():
         t = get("program", "toolset_gate_apply", n)
         g = get("program", "toolset_gate", n)
         h = get("program", "hand", n)
+        e = get("program", "hand_each", n)
         k = int(n)
         rows.append(
             [
@@ -137,11 +138,13 @@ def main():
                 fmt(None if g is None else g / k),
                 fmt(h),
                 fmt(None if h is None else h / k),
+                fmt(None if e is None else e / k),
                 ratio(t, h),
+                ratio(t, e),
             ]
         )
     table(
-        ["calls", "toolset total", "toolset / call", "gate alone / call", "hand total", "hand / call", "toolset / hand"],
+        ["calls", "toolset total", "toolset / call", "gate alone / call", "hand total", "hand / call", "hand_each / call", "toolset / hand", "toolset / hand_each"],
         rows,
     )
 

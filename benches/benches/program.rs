@@ -1,7 +1,8 @@
 //! `program`: gate + apply (and the gate alone, `toolset_gate`) of programs of 1, 10, 100
 //! and 1000 calls on the 100-tool set,
 //! side by side with a hand-written dispatcher doing the same work (parse every call,
-//! rejecting the program on the first bad one, then run them all in order);
+//! rejecting the program on the first bad one, then run them all in order) and with the
+//! bare floor (`hand_each`: parse a call and run it, call by call);
 //! `program_100_calls`: the same for a 100-call program on the 10-, 100- (and with
 //! `TOOLSET_BENCH_LARGE=1`, 1000-) tool set, so the cost per call can be compared
 //! across sizes.
@@ -34,6 +35,25 @@ macro_rules! hand_program {
             }
             let mut results = Vec::with_capacity(parsed.len());
             for typed in parsed {
+                results.push($hand::$program::run(state, typed).await);
+            }
+            Ok(results)
+        }
+    };
+}
+
+/// The bare floor of one generated set: a `match` on the name and `serde_json::from_str`
+/// of the arguments, each call run as soon as it is parsed (nothing checked across calls;
+/// a bad call stops the program where it is, after the calls before it ran).
+macro_rules! hand_each {
+    ($hand:ident :: $program:ident) => {
+        async |state: &mut $hand::State,
+               calls: &[toolset::ToolCall]|
+               -> Result<Vec<String>, (usize, $hand::Error)> {
+            let mut results = Vec::with_capacity(calls.len());
+            for (index, call) in calls.iter().enumerate() {
+                let typed = $hand::$program::parse(&call.name, &call.arguments)
+                    .map_err(|error| (index, error))?;
                 results.push($hand::$program::run(state, typed).await);
             }
             Ok(results)
@@ -83,6 +103,14 @@ fn programs(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+        let hand_each = hand_each!(hand_100::hand_program_100);
+        group.bench_function(BenchmarkId::new("hand_each", len), |b| {
+            b.iter_batched(
+                || (),
+                |()| rt.block_on(hand_each(&mut state, &calls)),
+                BatchSize::SmallInput,
+            )
+        });
     }
     group.finish();
 }
@@ -111,6 +139,14 @@ macro_rules! hundred_calls {
             b.iter_batched(
                 || (),
                 |()| rt.block_on(hand_program(&mut state, &calls)),
+                BatchSize::SmallInput,
+            )
+        });
+        let hand_each = hand_each!($hand::$program);
+        $group.bench_function(BenchmarkId::new("hand_each", $n), |b| {
+            b.iter_batched(
+                || (),
+                |()| rt.block_on(hand_each(&mut state, &calls)),
                 BatchSize::SmallInput,
             )
         });

@@ -13,9 +13,11 @@
 //! ```
 //!
 //! `gate_cost <workload> <iterations> [<tools> [<calls>]]`:
-//! `<workload>` is `gate` (`Tools::gate` alone), `gate_apply` (`gate` then `apply`) or
+//! `<workload>` is `gate` (`Tools::gate` alone), `gate_apply` (`gate` then `apply`),
 //! `hand` (a `match` on the name and `serde_json::from_str` for every call, then the
-//! handlers: the floor); `<tools>` is the set's size, 10, 100 (the default) or 1000 (only
+//! handlers: the floor that checks the whole program first) or `hand_each` (the same
+//! `match` and `from_str`, each call run as soon as it is parsed: the bare floor, which
+//! checks nothing across calls); `<tools>` is the set's size, 10, 100 (the default) or 1000 (only
 //! built with `TOOLSET_BENCH_LARGE=1`); `<calls>` the program's length (default 100).
 //! Every workload clones the program's calls once per iteration (the gate takes them by
 //! value), so the clone is in the floor too.
@@ -76,9 +78,25 @@ macro_rules! run_size {
                         break;
                     }
                 }
+                "hand_each" => {
+                    // The bare floor: parse a call, run it, next call.
+                    let run = async {
+                        let mut results = Vec::with_capacity(calls.len());
+                        for call in &calls {
+                            let typed =
+                                $hand::$hand_program::parse(&call.name, &call.arguments).ok()?;
+                            results.push($hand::$hand_program::run(&mut hand_state, typed).await);
+                        }
+                        Some(results)
+                    };
+                    if black_box(rt.block_on(run)).is_none() {
+                        result = Err("the generated program was rejected".to_owned());
+                        break;
+                    }
+                }
                 other => {
                     result = Err(format!(
-                        "unknown workload {other:?}: gate, gate_apply or hand"
+                        "unknown workload {other:?}: gate, gate_apply, hand or hand_each"
                     ));
                     break;
                 }
@@ -97,7 +115,9 @@ fn main() -> ExitCode {
     let (Some(workload), Ok(iterations), Ok(tools), Ok(len)) =
         (args.first(), number(1, 0), number(2, 100), number(3, 100))
     else {
-        eprintln!("usage: gate_cost <gate|gate_apply|hand> <iterations> [<tools> [<calls>]]");
+        eprintln!(
+            "usage: gate_cost <gate|gate_apply|hand|hand_each> <iterations> [<tools> [<calls>]]"
+        );
         return ExitCode::FAILURE;
     };
     let workload = workload.as_str();
