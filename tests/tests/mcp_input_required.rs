@@ -498,3 +498,92 @@ async fn a_client_before_2026_07_28_is_still_asked_by_elicitation() {
     );
     let _ = connected.client.cancel().await;
 }
+
+/// A replica process (`src/bin/mcp_replica.rs`) over `store` and `ledger`, with a 2026-07-28
+/// client on its stdio that approves.
+async fn replica(
+    store: &std::path::Path,
+    ledger: &std::path::Path,
+) -> (tokio::process::Child, RunningService<RoleClient, Client>) {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_replica"))
+        .arg(store)
+        .arg(ledger)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the replica starts");
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        panic!("the replica's stdio is piped");
+    };
+    let client = Client {
+        protocol: "2026-07-28",
+        can_ask: true,
+        human: Human::Approves,
+        shown: Arc::default(),
+    };
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = tokio::time::timeout(
+        Duration::from_secs(20),
+        client.serve_with_lifecycle((stdout, stdin), lifecycle),
+    )
+    .await
+    .expect("the replica answers in time")
+    .expect("the client connects to the replica");
+    (child, client)
+}
+
+async fn once_on(
+    client: &RunningService<RoleClient, Client>,
+    params: CallToolRequestParams,
+) -> CallToolResponse {
+    tokio::time::timeout(Duration::from_secs(20), client.call_tool_once(params))
+        .await
+        .expect("the call answers in time")
+        .expect("the call succeeds at the protocol level")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_server_processes_sharing_a_sqlite_store_run_an_approved_call_once() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-input-required-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    let (store, ledger) = (dir.join("proposals.sqlite"), dir.join("ledger"));
+    let (_first_process, first) = replica(&store, &ledger).await;
+    let (_second_process, second) = replica(&store, &ledger).await;
+    let pay = || {
+        CallToolRequestParams::new("pay").with_arguments(arguments(json!({"note": "rent"})))
+    };
+
+    let asked = asking(once_on(&first, pay()).await);
+    let (state, message) = state_and_message(&asked);
+    assert!(message.contains("\"pay\"") && message.contains("rent"), "{message}");
+    let retry = pay()
+        .with_input_responses(responses(Human::Approves))
+        .with_request_state(state);
+    let ran = complete(once_on(&second, retry.clone()).await);
+    assert_eq!(text(&ran), "paid rent", "{ran:?}");
+    let replayed = complete(once_on(&first, retry.clone()).await);
+    assert_withheld(&replayed, "replayed on the first process");
+    let replayed = complete(once_on(&second, retry).await);
+    assert_withheld(&replayed, "replayed on the second process");
+    assert_eq!(
+        toolset_tests::ledger::runs(&ledger),
+        ["rent"],
+        "one run across the processes"
+    );
+
+    // rmcp's client driving the rounds, against one process, runs it once more.
+    let driven = tokio::time::timeout(Duration::from_secs(20), second.call_tool(pay()))
+        .await
+        .expect("in time")
+        .expect("the call succeeds");
+    assert_eq!(text(&driven), "paid rent", "{driven:?}");
+    assert_eq!(toolset_tests::ledger::runs(&ledger), ["rent", "rent"]);
+    let _ = first.cancel().await;
+    let _ = second.cancel().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
