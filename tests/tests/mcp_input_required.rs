@@ -8,8 +8,8 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationAction, InputRequest, InputRequiredResult, InputResponses,
-    JsonObject, ProtocolVersion,
+    ElicitResult, ElicitationAction, InputRequest, InputRequiredResult, InputResponses, JsonObject,
+    ProtocolVersion,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
-use toolset::store::{ProposalStore, ResolveOutcome, Resolution, StoreError, Stored};
+use toolset::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use toolset::{
     Autonomy, DynamicTool, MemoryStore, Policy, Proposal, ProposalId, SealKey, Tier, ToolContext,
     Toolbox, tool, toolset,
@@ -280,7 +280,11 @@ fn state_and_message(asking: &InputRequiredResult) -> (String, String) {
 
 fn assert_withheld(result: &CallToolResult, what: &str) {
     assert_eq!(result.is_error, Some(true), "{what}: {result:?}");
-    assert!(text(result).starts_with(WITHHELD), "{what}: {}", text(result));
+    assert!(
+        text(result).starts_with(WITHHELD),
+        "{what}: {}",
+        text(result)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -345,21 +349,30 @@ async fn an_edited_state_or_another_calls_or_another_servers_runs_nothing() {
     let retry = params(other)
         .with_input_responses(responses(Human::Approves))
         .with_request_state(state.clone());
-    assert_withheld(&complete(once(&connected, retry).await), "another call's state");
+    assert_withheld(
+        &complete(once(&connected, retry).await),
+        "another call's state",
+    );
 
     // Another server: the same store, another key.
     let elsewhere = modern(server(&store, OTHER_KEY, &runs), true, Human::Approves).await;
     let retry = params(args.clone())
         .with_input_responses(responses(Human::Approves))
         .with_request_state(state.clone());
-    assert_withheld(&complete(once(&elsewhere, retry).await), "another server's state");
+    assert_withheld(
+        &complete(once(&elsewhere, retry).await),
+        "another server's state",
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing ran");
 
     // The untouched state, accepted, still runs: none of the above resolved it.
     let retry = params(args)
         .with_input_responses(responses(Human::Approves))
         .with_request_state(state);
-    assert_eq!(text(&complete(once(&connected, retry).await)), "sent 500 cents");
+    assert_eq!(
+        text(&complete(once(&connected, retry).await)),
+        "sent 500 cents"
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     let _ = elsewhere.client.cancel().await;
     let _ = connected.client.cancel().await;
@@ -436,8 +449,14 @@ async fn the_retry_reaching_another_replica_runs_once_under_the_policy_in_force_
     let retry = params(args.clone())
         .with_input_responses(responses(Human::Approves))
         .with_request_state(state);
-    assert_eq!(text(&complete(once(&second, retry.clone()).await)), "sent 500 cents");
-    assert_withheld(&complete(once(&first, retry).await), "replayed on the first");
+    assert_eq!(
+        text(&complete(once(&second, retry.clone()).await)),
+        "sent 500 cents"
+    );
+    assert_withheld(
+        &complete(once(&first, retry).await),
+        "replayed on the first",
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 1, "once across replicas");
 
     // A replica whose policy denies the tool now refuses the approval.
@@ -450,7 +469,11 @@ async fn the_retry_reaching_another_replica_runs_once_under_the_policy_in_force_
         .with_request_state(state);
     let refused = complete(once(&strict, retry).await);
     assert_eq!(refused.is_error, Some(true), "{refused:?}");
-    assert_eq!(runs.load(Ordering::SeqCst), 1, "the policy in force refused it");
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        1,
+        "the policy in force refused it"
+    );
     for connected in [first, second, strict] {
         let _ = connected.client.cancel().await;
     }
@@ -464,11 +487,22 @@ async fn without_a_store_or_a_form_a_modern_clients_withheld_call_is_not_asked()
         .with_autonomy(Autonomy::ReadOnly);
     let connected = modern(storeless, true, Human::Approves).await;
     let args = json!({"to": "ann", "cents": 500});
-    assert_withheld(&complete(once(&connected, params(args.clone())).await), "no store");
+    assert_withheld(
+        &complete(once(&connected, params(args.clone())).await),
+        "no store",
+    );
     let _ = connected.client.cancel().await;
 
-    let formless = modern(server(&Shared::default(), KEY, &runs), false, Human::Approves).await;
-    assert_withheld(&complete(once(&formless, params(args.clone())).await), "no form");
+    let formless = modern(
+        server(&Shared::default(), KEY, &runs),
+        false,
+        Human::Approves,
+    )
+    .await;
+    assert_withheld(
+        &complete(once(&formless, params(args.clone())).await),
+        "no form",
+    );
     let _ = formless.client.cancel().await;
 
     let never = server(&Shared::default(), KEY, &runs).without_elicitation();
@@ -554,13 +588,15 @@ async fn two_server_processes_sharing_a_sqlite_store_run_an_approved_call_once()
     let (store, ledger) = (dir.join("proposals.sqlite"), dir.join("ledger"));
     let (_first_process, first) = replica(&store, &ledger).await;
     let (_second_process, second) = replica(&store, &ledger).await;
-    let pay = || {
-        CallToolRequestParams::new("pay").with_arguments(arguments(json!({"note": "rent"})))
-    };
+    let pay =
+        || CallToolRequestParams::new("pay").with_arguments(arguments(json!({"note": "rent"})));
 
     let asked = asking(once_on(&first, pay()).await);
     let (state, message) = state_and_message(&asked);
-    assert!(message.contains("\"pay\"") && message.contains("rent"), "{message}");
+    assert!(
+        message.contains("\"pay\"") && message.contains("rent"),
+        "{message}"
+    );
     let retry = pay()
         .with_input_responses(responses(Human::Approves))
         .with_request_state(state);

@@ -33,7 +33,10 @@ fn main() -> ExitCode {
     })
     .with_autonomy(Autonomy::ReadOnly)
     .with_proposal_store(store, key);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("cannot start a runtime: {error}");

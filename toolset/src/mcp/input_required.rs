@@ -22,7 +22,7 @@
 //! a client that declared no elicitation, a withheld call is answered withheld at once.
 
 use super::elicit::{self, Shown};
-use crate::store::{ProposalStore, ResolveOutcome, Resolution, StoreError, Stored};
+use crate::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{
     ApprovalError, Approvals, Approved, Proposal, ProposalId, Request, SealKey, Signed, ToolCall,
     ToolSet,
@@ -108,7 +108,8 @@ impl InputRequired {
             .codec
             .seal_json_with(&proposal.sign(), &options.associated_data(&binding))
             .ok()?;
-        let requests = InputRequests::from([(APPROVAL.to_owned(), InputRequest::Elicitation(form))]);
+        let requests =
+            InputRequests::from([(APPROVAL.to_owned(), InputRequest::Elicitation(form))]);
         Some(InputRequiredResult::new(Some(requests), Some(state)))
     }
 
@@ -122,10 +123,7 @@ impl InputRequired {
         state: &str,
         responses: Option<&InputResponses>,
     ) -> Option<Answer> {
-        let signed: Signed = self
-            .codec
-            .open_json_with(state, &binding::<T>(call))
-            .ok()?;
+        let signed: Signed = self.codec.open_json_with(state, &binding::<T>(call)).ok()?;
         let approved = responses
             .and_then(|responses| responses.get(APPROVAL))
             .and_then(|answer| serde_json::from_value::<ElicitResult>(answer.clone()).ok())

@@ -31,7 +31,8 @@
 //!   unknown tool or arguments that do not fit the schema come back as a result with
 //!   `isError: true` and a message the model can act on; a call above the server's [`Autonomy`] is put
 //!   to the human by elicitation when the client supports it
-//!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
+//!   ([`McpServer::with_approval_timeout`]; from 2026-07-28 on, by `input_required`
+//!   with [`McpServer::with_proposal_store`]: see "Human approval over MCP" below), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
 //!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
 //!   state through the same `apply` as `Set::apply`, and its outcome becomes the
@@ -108,6 +109,8 @@
 //!   JSON-RPC asks for `-32700 Parse error` / `-32600 Invalid Request`; and a line longer
 //!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
 //!   client waiting on such a request gets nothing: give requests a timeout.
+//!
+#![doc = include_str!("../../docs/mcp-approval.md")]
 
 mod elicit;
 mod http;
@@ -341,6 +344,10 @@ impl<T: ToolSet> McpServer<T> {
     /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
     /// an unticked box, no answer, or a client without elicitation get the withheld
     /// message, and nothing runs.
+    ///
+    /// A client on 2026-07-28 or later is asked by `input_required` instead (see
+    /// [`with_proposal_store`](Self::with_proposal_store)): `limit` is then how long its
+    /// `requestState` and the stored proposal stay answerable.
     pub fn with_approval_timeout(mut self, limit: Duration) -> Self {
         if self.approval_timeout.is_some() {
             self.approval_timeout = Some(limit);
@@ -367,8 +374,8 @@ impl<T: ToolSet> McpServer<T> {
     ///
     /// Replicas behind one address share a store that every one reaches (`SqliteStore`
     /// on one machine, `PostgresStore` across machines) and one key. Clients before
-    /// 2026-07-28 are still asked by elicitation, on their connection. See the guide's
-    /// "Human approval over MCP" (`toolset/docs/approval.md`).
+    /// 2026-07-28 are still asked by elicitation, on their connection. Both paths are
+    /// described together in the [module docs](self), "Human approval over MCP".
     pub fn with_proposal_store(
         mut self,
         store: impl ProposalStore + Send + Sync + 'static,
