@@ -11,7 +11,9 @@ arguments and unknown tools (isError), a write that runs at a higher autonomy an
 state it leaves, a withheld call put to the user by elicitation (runs only on accept), a
 deferred tool found by `tool_search` (unknown before, announced by
 notifications/tools/list_changed, then listed and callable), and the same over the
-2026-07-28 protocol (server/discover); then, with the server started as
+2026-07-28 protocol (server/discover), where a withheld call is put to the user by
+`input_required` (the server started with `--approval-key-env`): it runs once on an
+accepting retry, never on a replay or a decline; then, with the server started as
 `--http 127.0.0.1:PORT`, the same client over streamable HTTP.
 
 Prints one line per check and exits non-zero if any failed.
@@ -64,11 +66,11 @@ class Checks:
 
 
 @asynccontextmanager
-async def connect(binary: str, *args: str, modern: bool = False,
-                  elicitation: Any = None) -> AsyncIterator[ClientSession]:
+async def connect(binary: str, *args: str, modern: bool = False, elicitation: Any = None,
+                  env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
     """A client session with the server, via the initialize handshake or server/discover;
     with `elicitation`, the client declares the capability and answers with it."""
-    params = StdioServerParameters(command=binary, args=list(args))
+    params = StdioServerParameters(command=binary, args=list(args), env=env)
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write, elicitation_callback=elicitation) as session:
             if modern:
@@ -282,6 +284,57 @@ async def check_modern_protocol(c: Checks, binary: str) -> None:
                 "2026-07-28: archive is withheld", text_of(result))
 
 
+async def check_input_required(c: Checks, binary: str) -> None:
+    """2026-07-28: a withheld call answers input_required; the accepting retry runs it once."""
+    from mcp import types
+
+    asked: list[Any] = []
+
+    async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
+        asked.append(params)
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    key = {"INBOX_MCP_APPROVAL_KEY": "a test key of at least thirty-two bytes"}
+    async with connect(binary, "--approval-key-env", "INBOX_MCP_APPROVAL_KEY", modern=True,
+                       elicitation=on_elicit, env=key) as session:
+        arguments = {"id": 2, "due": "2027-02-02"}
+        first = await session.call_tool("set_due_date", arguments, allow_input_required=True)
+        c.check(isinstance(first, types.InputRequiredResult) and bool(first.request_state),
+                "input_required: a withheld call asks, with a requestState", first)
+        if not isinstance(first, types.InputRequiredResult):
+            return
+        form = (first.input_requests or {}).get("approval")
+        message = getattr(getattr(form, "params", None), "message", "")
+        c.check("set_due_date" in message and "reversible" in message and "2027-02-02" in message,
+                "input_required: the form shows the tool, tier and arguments", message)
+        read = await session.call_tool("read_item", {"id": 2})
+        c.check((read.structured_content or {}).get("due") != "2027-02-02",
+                "input_required: nothing ran before the answer", read.structured_content)
+        accept = {"approval": types.ElicitResult(action="accept", content={"approve": True})}
+        ran = await session.call_tool("set_due_date", arguments, input_responses=accept,
+                                      request_state=first.request_state)
+        c.check(ran.is_error is False and "now due 2027-02-02" in text_of(ran),
+                "input_required: the accepting retry runs the call", text_of(ran))
+        replay = await session.call_tool("set_due_date", arguments, input_responses=accept,
+                                         request_state=first.request_state)
+        c.check(replay.is_error is True and APPROVAL in text_of(replay),
+                "input_required: a replayed retry is withheld", text_of(replay))
+        other = {"id": 3, "due": "2030-01-01"}
+        forged = await session.call_tool("set_due_date", other, input_responses=accept,
+                                         request_state=first.request_state)
+        c.check(forged.is_error is True and APPROVAL in text_of(forged),
+                "input_required: another call's requestState is withheld", text_of(forged))
+        second = await session.call_tool("archive", {"id": 4}, allow_input_required=True)
+        decline = {"approval": types.ElicitResult(action="decline")}
+        declined = await session.call_tool("archive", {"id": 4}, input_responses=decline,
+                                           request_state=getattr(second, "request_state", None))
+        c.check(declined.is_error is True and APPROVAL in text_of(declined),
+                "input_required: a declined retry is withheld", text_of(declined))
+        read = await session.call_tool("read_item", {"id": 3})
+        c.check((read.structured_content or {}).get("due") != "2030-01-01",
+                "input_required: the forged call did not run", read.structured_content)
+
+
 async def check_elicitation(c: Checks, binary: str) -> None:
     """A withheld call asks the human (the elicitation callback); only an accept runs it."""
     from mcp import types
@@ -333,7 +386,10 @@ def _free_port() -> int:
 async def check_http(c: Checks, binary: str) -> None:
     """The same client over streamable HTTP, against `inbox-mcp --http` on 127.0.0.1."""
     port = _free_port()
-    server = subprocess.Popen([binary, "--http", f"127.0.0.1:{port}"],
+    server = subprocess.Popen([binary, "--http", f"127.0.0.1:{port}",
+                               "--approval-key-env", "INBOX_MCP_APPROVAL_KEY"],
+                              env={**os.environ,
+                                   "INBOX_MCP_APPROVAL_KEY": "a test key of at least thirty-two bytes"},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
@@ -349,7 +405,9 @@ async def check_http(c: Checks, binary: str) -> None:
         for modern in (False, True):
             era = "2026-07-28" if modern else "handshake"
             async with streamable_http_client(url) as (read, write):
-                async with ClientSession(read, write) as session:
+                # 2026-07-28: the client can show forms, so a withheld call asks by input_required.
+                elicitation = _approving if modern else None
+                async with ClientSession(read, write, elicitation_callback=elicitation) as session:
                     if modern:
                         await session.discover()
                     else:
@@ -377,12 +435,40 @@ async def check_http(c: Checks, binary: str) -> None:
                     result = await session.call_tool("send_reply", {"to": "a@b.c", "body": "x"})
                     c.check(result.is_error is True and APPROVAL in text_of(result),
                             f"HTTP ({era}): send_reply is withheld", text_of(result))
+                    if modern:
+                        await check_http_input_required(c, session)
     finally:
         server.terminate()
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+async def _approving(context: Any, params: Any) -> Any:
+    from mcp import types
+
+    return types.ElicitResult(action="accept", content={"approve": True})
+
+
+async def check_http_input_required(c: Checks, session: ClientSession) -> None:
+    """2026-07-28 over HTTP, where every request is a session of its own: ask, then run once."""
+    from mcp import types
+
+    arguments = {"id": 1, "due": "2031-03-03"}
+    first = await session.call_tool("set_due_date", arguments, allow_input_required=True)
+    state = getattr(first, "request_state", None)
+    c.check(isinstance(first, types.InputRequiredResult) and bool(state),
+            "HTTP (2026-07-28): a withheld call answers input_required", first)
+    accept = {"approval": types.ElicitResult(action="accept", content={"approve": True})}
+    ran = await session.call_tool("set_due_date", arguments, input_responses=accept,
+                                  request_state=state)
+    c.check(ran.is_error is False and "now due 2031-03-03" in text_of(ran),
+            "HTTP (2026-07-28): the accepting retry runs the call", text_of(ran))
+    replay = await session.call_tool("set_due_date", arguments, input_responses=accept,
+                                     request_state=state)
+    c.check(replay.is_error is True and APPROVAL in text_of(replay),
+            "HTTP (2026-07-28): a replayed retry is withheld", text_of(replay))
 
 
 def _innermost(error: BaseException) -> str:
@@ -398,6 +484,7 @@ async def run(binary: str) -> Checks:
         ("handshake", None),
         ("reversible autonomy", check_reversible_autonomy),
         ("2026-07-28 protocol", check_modern_protocol),
+        ("input_required", check_input_required),
         ("elicitation", check_elicitation),
         ("tool search", check_tool_search),
         ("streamable HTTP", check_http),

@@ -30,6 +30,9 @@ toolset! {
     pub LedgerTools<Ledger> = [pay];
 }
 
+/// The seal key the MCP replicas (`src/bin/mcp_replica.rs`) share.
+pub const REPLICA_KEY: [u8; 32] = *b"the replicas' shared secret key!";
+
 /// The notes of the ledger file, one per run, in order (none when it does not exist).
 pub fn runs(file: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(file)

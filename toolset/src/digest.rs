@@ -170,6 +170,18 @@ impl SealKey {
         mac
     }
 
+    /// A key of its own for another use of this secret (`purpose` names it), derived by
+    /// HMAC-SHA256: what is sealed with it can never pass for a proposal's seal, nor the
+    /// other way round.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn derived(&self, purpose: &str) -> Vec<u8> {
+        let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        mac.update(b"toolset derived key v1\0");
+        mac.update(purpose.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    }
+
     /// The seal of a proposal's id, digest and times, as lowercase hex.
     pub(crate) fn seal(
         &self,

@@ -1,5 +1,6 @@
 //! Asking the human at the client, by MCP elicitation, to approve a call the gate
-//! withheld: the exact tool, tier (and why it was raised), preview and arguments are
+//! withheld (the form; sent by the server to a client before 2026-07-28, or carried in an
+//! `input_required` result by `input_required.rs`): the exact tool, tier (and why it was raised), preview and arguments are
 //! shown, and the call runs only on an explicit accept with the approval box ticked. The
 //! approval is bound to those arguments as a proposal's is: the checks of
 //! [`Approvals::approve`](crate::Approvals::approve), under the session's request, on the
@@ -8,7 +9,8 @@
 use super::messages;
 use crate::Proposal;
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest,
+    ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ServerRequest,
 };
 use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleServer};
@@ -18,22 +20,27 @@ use std::time::Duration;
 /// The form field the human ticks to approve.
 const APPROVE_FIELD: &str = "approve";
 
-/// Whether the client declared it can show an elicitation form.
+/// Whether the client declared, at `initialize`, it can show an elicitation form.
 pub(crate) fn client_can_ask(peer: &Peer<RoleServer>) -> bool {
-    peer.peer_info().is_some_and(|info| {
-        info.capabilities
-            .elicitation
-            .as_ref()
-            // A capability naming no mode means form (the 2025-06-18 shape).
-            .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
-    })
+    peer.peer_info()
+        .is_some_and(|info| declares_form(&info.capabilities))
+}
+
+/// Whether `capabilities` say the client can show an elicitation form: the capabilities
+/// it declared at `initialize`, or (2026-07-28, no `initialize`) in a request's `_meta`.
+pub(crate) fn declares_form(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .elicitation
+        .as_ref()
+        // A capability naming no mode means form (the 2025-06-18 shape).
+        .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
 }
 
 /// What the form shows of the tool beside the proposal: its title and the preview of
 /// these arguments, both computed now by the tool (the set's, or the toolbox's runtime
 /// tool), never read from the proposal.
-pub(crate) struct Shown<'a> {
-    pub(crate) title: Option<&'a str>,
+pub(crate) struct Shown {
+    pub(crate) title: Option<String>,
     pub(crate) preview: Option<String>,
 }
 
@@ -43,13 +50,13 @@ pub(crate) struct Shown<'a> {
 pub(crate) async fn human_approves(
     peer: &Peer<RoleServer>,
     proposal: &Proposal,
-    shown: Shown<'_>,
+    shown: Shown,
     limit: Duration,
 ) -> bool {
-    let Ok(params) = serde_json::from_value::<ElicitRequestParams>(form(proposal, shown)) else {
+    let Some(request) = request(proposal, shown) else {
         return false;
     };
-    let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+    let request = ServerRequest::ElicitRequest(request);
     let answer = match peer
         .send_request_with_option(request, PeerRequestOptions::with_timeout(limit))
         .await
@@ -58,21 +65,35 @@ pub(crate) async fn human_approves(
         Err(_) => return false,
     };
     match answer {
-        Ok(ClientResult::ElicitResult(result)) => {
-            result.action == ElicitationAction::Accept
-                && result
-                    .content
-                    .as_ref()
-                    .and_then(|content| content.get(APPROVE_FIELD))
-                    .and_then(Value::as_bool)
-                    == Some(true)
-        }
+        Ok(ClientResult::ElicitResult(result)) => approves(&result),
         _ => false,
     }
 }
 
+/// The elicitation request asking the human whether `proposal` may run, showing what
+/// `shown` says of its tool: sent by the server (before 2026-07-28), or carried in an
+/// `input_required` result (2026-07-28 on). `None` only if the form does not parse as an
+/// elicitation (a bug): then nobody is asked, and nothing runs.
+pub(crate) fn request(proposal: &Proposal, shown: Shown) -> Option<ElicitRequest> {
+    serde_json::from_value::<ElicitRequestParams>(form(proposal, shown))
+        .ok()
+        .map(ElicitRequest::new)
+}
+
+/// Whether the human's answer to the form is an approval: an explicit accept with the
+/// approval box ticked. Decline, cancel, an unticked box or a missing field all mean no.
+pub(crate) fn approves(result: &ElicitResult) -> bool {
+    result.action == ElicitationAction::Accept
+        && result
+            .content
+            .as_ref()
+            .and_then(|content| content.get(APPROVE_FIELD))
+            .and_then(Value::as_bool)
+            == Some(true)
+}
+
 /// The elicitation form for `proposal`, showing what `shown` says of its tool.
-fn form(proposal: &Proposal, shown: Shown<'_>) -> Value {
+fn form(proposal: &Proposal, shown: Shown) -> Value {
     let call = proposal.call();
     let arguments = serde_json::from_str::<Value>(&call.arguments)
         .ok()
@@ -84,7 +105,7 @@ fn form(proposal: &Proposal, shown: Shown<'_>) -> Value {
             &call.name,
             proposal.tier(),
             proposal.escalated_because(),
-            shown.title,
+            shown.title.as_deref(),
             shown.preview.as_deref(),
             &arguments,
         ),

@@ -31,7 +31,8 @@
 //!   unknown tool or arguments that do not fit the schema come back as a result with
 //!   `isError: true` and a message the model can act on; a call above the server's [`Autonomy`] is put
 //!   to the human by elicitation when the client supports it
-//!   ([`McpServer::with_approval_timeout`]), and otherwise (or on anything but an
+//!   ([`McpServer::with_approval_timeout`]; from 2026-07-28 on, by `input_required`
+//!   with [`McpServer::with_proposal_store`]: see "Human approval over MCP" below), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
 //!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
 //!   state through the same `apply` as `Set::apply`, and its outcome becomes the
@@ -108,9 +109,12 @@
 //!   JSON-RPC asks for `-32700 Parse error` / `-32600 Invalid Request`; and a line longer
 //!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
 //!   client waiting on such a request gets nothing: give requests a timeout.
+//!
+#![doc = include_str!("../../docs/mcp-approval.md")]
 
 mod elicit;
 mod http;
+mod input_required;
 mod messages;
 mod presence;
 mod progress;
@@ -121,7 +125,8 @@ mod session;
 mod trace;
 
 use crate::set::ToolName;
-use crate::{Autonomy, Policy, ToolContext, ToolSet, Toolbox};
+use crate::store::ProposalStore;
+use crate::{Autonomy, Policy, SealKey, ToolContext, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use session::{Base, Session};
 use std::fmt;
@@ -160,8 +165,12 @@ pub struct McpServer<T: ToolSet> {
     /// then the policy's level is the default, which the first one set replaces.
     autonomy_set: bool,
     call_timeout: Duration,
-    /// How long to wait for a human's approval by elicitation; `None`: never ask.
+    /// How long to wait for a human's approval by elicitation, and how long an
+    /// `input_required` question stays answerable; `None`: never ask.
     approval_timeout: Option<Duration>,
+    /// The store and key of approvals by `input_required` (2026-07-28 clients); `None`:
+    /// such clients' withheld calls are answered withheld.
+    input_required: Option<input_required::InputRequired>,
     withheld_message: Arc<str>,
     context: ToolContext,
     name: Arc<str>,
@@ -191,6 +200,7 @@ impl<T: ToolSet> McpServer<T> {
             autonomy_set: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
+            input_required: None,
             withheld_message: Arc::from(DEFAULT_WITHHELD_MESSAGE),
             context: ToolContext::default(),
             name: Arc::from(T::NAME),
@@ -334,10 +344,44 @@ impl<T: ToolSet> McpServer<T> {
     /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
     /// an unticked box, no answer, or a client without elicitation get the withheld
     /// message, and nothing runs.
+    ///
+    /// A client on 2026-07-28 or later is asked by `input_required` instead (see
+    /// [`with_proposal_store`](Self::with_proposal_store)): `limit` is then how long its
+    /// `requestState` and the stored proposal stay answerable.
     pub fn with_approval_timeout(mut self, limit: Duration) -> Self {
         if self.approval_timeout.is_some() {
             self.approval_timeout = Some(limit);
         }
+        self
+    }
+
+    /// Approves withheld calls of clients on the 2026-07-28 protocol (or later) by
+    /// `input_required`, through `store`, sealed with `key`: the way such a client's human
+    /// is asked, since the server may no longer send it requests of its own. Without it,
+    /// their withheld calls get the withheld message (fail closed).
+    ///
+    /// The first `tools/call` is answered `input_required`, with the same approval form
+    /// as an elicitation (tool, tier, title, preview, exact arguments) and a
+    /// `requestState` naming the proposal submitted to `store` (its id and digest),
+    /// sealed with a key derived from `key`, bound to the call (tool and arguments) and
+    /// expiring after the approval timeout ([`with_approval_timeout`](Self::with_approval_timeout)).
+    /// The client's retry with an explicit accept (the box ticked) runs the call once,
+    /// approved as [`Approvals::approve`](crate::Approvals::approve) approves, under the
+    /// session's policy in force then; the store resolves it exactly once, so a replay
+    /// (here, or on another replica serving with the same store and key) runs nothing. A
+    /// decline, a cancel, an unticked box, or a state that is edited, expired, another
+    /// call's or another key's: the withheld message, and nothing runs.
+    ///
+    /// Replicas behind one address share a store that every one reaches (`SqliteStore`
+    /// on one machine, `PostgresStore` across machines) and one key. Clients before
+    /// 2026-07-28 are still asked by elicitation, on their connection. Both paths are
+    /// described together in the [module docs](self), "Human approval over MCP".
+    pub fn with_proposal_store(
+        mut self,
+        store: impl ProposalStore + Send + Sync + 'static,
+        key: SealKey,
+    ) -> Self {
+        self.input_required = Some(input_required::InputRequired::new(Arc::new(store), key));
         self
     }
 
@@ -437,6 +481,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             autonomy_set: self.autonomy_set,
             call_timeout: self.call_timeout,
             approval_timeout: self.approval_timeout,
+            input_required: self.input_required.clone(),
             withheld_message: Arc::clone(&self.withheld_message),
             context: self.context.clone(),
             name: Arc::clone(&self.name),
@@ -456,6 +501,7 @@ impl<T: ToolSet> fmt::Debug for McpServer<T> {
             .field("policy", &self.policy)
             .field("call_timeout", &self.call_timeout)
             .field("approval_timeout", &self.approval_timeout)
+            .field("approves_by_input_required", &self.input_required.is_some())
             .field("name", &self.name)
             .field("version", &self.version)
             .field("continues_traces", &self.continue_trace.is_some())

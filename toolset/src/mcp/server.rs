@@ -5,15 +5,16 @@
 
 use super::McpServer;
 use super::elicit;
+use super::input_required;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::IntoTransport;
@@ -99,28 +100,35 @@ impl<T: ToolSet> McpServer<T> {
             .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
     }
 
-    /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`.
+    /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`; or,
+    /// for a client on 2026-07-28 or later, `input_required` asking the human first.
     async fn call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let output = self.answer(request, &context).await?;
+    ) -> Result<CallToolResponse, ErrorData> {
+        let output = match self.answer(request, &context).await? {
+            Answered::Output(output) => output,
+            Answered::InputRequired(asking) => return Ok(CallToolResponse::from(asking)),
+        };
         if self.session.activate(&self.base, &output.activate) {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        Ok(crate::consumer::mcp::call_tool_result(output))
+        Ok(CallToolResponse::from(
+            crate::consumer::mcp::call_tool_result(output),
+        ))
     }
 
     /// What the model reads for one `tools/call`, with the tools it activates: the call
     /// read by the MCP consumer's reader, gated through the session's request, put to the
-    /// human when withheld, then run by [`crate::apply::apply`] like any plan.
+    /// human when withheld (by elicitation, or by `input_required` from 2026-07-28 on),
+    /// then run by [`crate::apply::apply`] like any plan.
     async fn answer(
         &self,
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<ToolOutput, ErrorData> {
+    ) -> Result<Answered, ErrorData> {
         let call = crate::consumer::mcp::parsed_call(
             &context.id,
             &request.name,
@@ -140,18 +148,29 @@ impl<T: ToolSet> McpServer<T> {
                     .into_iter()
                     .next()
                     .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output);
-                return Ok(output);
+                return Ok(Answered::Output(output));
             }
         };
         let plan = match plan.proposals().first().cloned() {
             None => plan,
-            Some(proposal) => match self.approved_by_human(&proposal, context).await {
-                Some(approved) => approved,
-                None => {
-                    let text = self.withheld_text(&proposal.call().name, proposal.tier());
-                    return Ok(ToolOutput::error(text));
+            Some(proposal) => {
+                let approved = if input_required::speaks(context.protocol_version().as_ref()) {
+                    match self.approved_by_input(&proposal, &request, context) {
+                        ByInput::Asking(asking) => return Ok(Answered::InputRequired(asking)),
+                        ByInput::Approved(plan) => Some(plan),
+                        ByInput::Refused => None,
+                    }
+                } else {
+                    self.approved_by_human(&proposal, context).await
+                };
+                match approved {
+                    Some(approved) => approved,
+                    None => {
+                        let text = self.withheld_text(&proposal.call().name, proposal.tier());
+                        return Ok(Answered::Output(ToolOutput::error(text)));
+                    }
                 }
-            },
+            }
         };
         // A tool with an output schema must answer with a conforming object (clients
         // check it); an answer without one (a skip) can only be sent as an error.
@@ -165,7 +184,66 @@ impl<T: ToolSet> McpServer<T> {
         if must_conform && !output.is_error && !conforms {
             output.is_error = true;
         }
-        Ok(output)
+        Ok(Answered::Output(output))
+    }
+
+    /// For a client on 2026-07-28 or later, the withheld `proposal` put to the human by
+    /// `input_required` (`input_required.rs`): the first call is answered with the
+    /// question; its retry (carrying `requestState`) is approved through the server's
+    /// store under the session's request in force now, or refused. Refused, too, when the
+    /// server has no store, never asks ([`McpServer::without_elicitation`]), the tool is
+    /// propose-only, or the client declared no elicitation.
+    fn approved_by_input(
+        &self,
+        proposal: &Proposal,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> ByInput<T> {
+        let (Some(limit), Some(input)) = (self.approval_timeout, &self.input_required) else {
+            return ByInput::Refused;
+        };
+        if proposal.is_propose_only() {
+            return ByInput::Refused;
+        }
+        let Some(state) = request.request_state.as_deref() else {
+            if !input_required::can_ask(context.client_capabilities().as_ref()) {
+                return ByInput::Refused;
+            }
+            return match input.ask::<T>(proposal, self.shown(proposal), limit) {
+                Some(asking) => ByInput::Asking(asking),
+                None => ByInput::Refused,
+            };
+        };
+        // A retry: never asked again, so a refusal ends the exchange.
+        let responses = request.input_responses.as_ref();
+        let Some(answer) = input.answer::<T>(proposal.call(), state, responses) else {
+            return ByInput::Refused;
+        };
+        if !answer.approved {
+            input.decline(&answer.signed, limit);
+            return ByInput::Refused;
+        }
+        let approved = self.session.approve_submitted(&self.base, |request| {
+            input.approve(&answer.signed, request, limit)
+        });
+        match approved {
+            Some(Ok(Approved::Run(plan))) => ByInput::Approved(plan),
+            Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
+            | None => ByInput::Refused,
+        }
+    }
+
+    /// What the human is shown of `proposal`'s tool: its title and the preview of these
+    /// arguments, computed now by the tool (the set's, or the toolbox's runtime tool).
+    fn shown(&self, proposal: &Proposal) -> elicit::Shown {
+        let title = match self.base.toolbox.runtime_tool(&proposal.call().name) {
+            Some(tool) => tool.spec().title().map(str::to_owned),
+            None => proposal.title::<T>().map(str::to_owned),
+        };
+        elicit::Shown {
+            title,
+            preview: self.base.toolbox.preview(proposal),
+        }
     }
 
     /// Applies the one-call `plan` as every plan is applied ([`crate::apply::apply`]),
@@ -227,14 +305,7 @@ impl<T: ToolSet> McpServer<T> {
             return None;
         }
         let client = Client::of(context);
-        let runtime = self.base.toolbox.runtime_tool(&proposal.call().name);
-        let shown = elicit::Shown {
-            title: match &runtime {
-                Some(tool) => tool.spec().title(),
-                None => proposal.title::<T>(),
-            },
-            preview: self.base.toolbox.preview(proposal),
-        };
+        let shown = self.shown(proposal);
         let approved = tokio::select! {
             biased;
             () = client.gone() => false,
@@ -271,6 +342,24 @@ impl<T: ToolSet> McpServer<T> {
             None => (ctx, None),
         }
     }
+}
+
+/// What one `tools/call` is answered with.
+enum Answered {
+    /// The call's result, for the model.
+    Output(ToolOutput),
+    /// A question for the human first (2026-07-28 and later).
+    InputRequired(InputRequiredResult),
+}
+
+/// Where the approval of a withheld call by `input_required` stands.
+enum ByInput<T: ToolSet> {
+    /// The human is asked: the first call's answer.
+    Asking(InputRequiredResult),
+    /// The human approved, and the approval held: the one-call plan to run.
+    Approved(Plan<T>),
+    /// Not asked, not approved, or the approval refused: the call is withheld.
+    Refused,
 }
 
 /// What tells that the client of a call has gone.
@@ -382,7 +471,7 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // trip's 267,000 instructions).
         let answer = Box::pin(self.call(request, context).instrument(span.clone())).await;
         super::trace::record_call(&span, &answer);
-        answer.map(CallToolResponse::from)
+        answer
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

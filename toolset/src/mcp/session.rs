@@ -180,6 +180,20 @@ impl Session {
         Some(crate::approval::approve_in_flight(proposal, &request))
     }
 
+    /// Approves a proposal the human approved by `input_required` (MCP 2026-07-28), which
+    /// waited in the server's store: `approve` ([`Approvals::approve`](crate::Approvals::approve))
+    /// under the session's request as it is now, as for
+    /// [`approve_in_flight`](Self::approve_in_flight). `None` when the policy names a
+    /// runtime tool the toolbox lacks: nothing is approved.
+    pub(super) fn approve_submitted<T: ToolSet>(
+        &self,
+        base: &Base<T>,
+        approve: impl FnOnce(&Request<'_, T>) -> Result<Approved<T>, ApprovalError>,
+    ) -> Option<Result<Approved<T>, ApprovalError>> {
+        let request = base.gating(&self.lock()).ok()?;
+        Some(approve(&request))
+    }
+
     /// Records what the calls of `report` that ran have read into the session's exposure.
     pub(super) fn record(&self, report: &Report) {
         self.lock().exposure.record(report);

@@ -1,0 +1,183 @@
+//! Approval by `input_required`: the MCP 2026-07-28 way (multi round-trip requests,
+//! SEP-2322) to put a withheld call to the human, where the server may no longer send the
+//! client requests of its own.
+//!
+//! The first `tools/call` is answered `input_required`: an elicitation showing the call
+//! (the same form as `elicit.rs`'s: tool, tier, title, preview, arguments) and a
+//! `requestState`. The proposal is submitted to the server's
+//! [`ProposalStore`](crate::store::ProposalStore) through
+//! [`Approvals`], sealed with the server's [`SealKey`] and expiring with the approval
+//! timeout; the `requestState` names it (its id and digest, what [`Proposal::sign`]
+//! gives) sealed by rmcp's [`RequestStateCodec`] under a key derived from the same
+//! secret, with the same expiry, and bound to the call (the set, the tool, the canonical
+//! arguments). The client retries the call with the human's answer and the state:
+//!
+//! - the state must open for this very call with this server's key, before it expired;
+//! - an explicit accept (the box ticked) is approved by [`Approvals::approve`] under the
+//!   session's request in force then, which resolves the proposal in the store once: a
+//!   replay, here or on another replica sharing the store, finds it resolved;
+//! - anything else declines it in the store, so no later answer can run it.
+//!
+//! Every refusal is the withheld message; nothing runs. Without a store (or a key), or for
+//! a client that declared no elicitation, a withheld call is answered withheld at once.
+
+use super::elicit::{self, Shown};
+use crate::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use crate::{
+    ApprovalError, Approvals, Approved, Proposal, ProposalId, Request, SealKey, Signed, ToolCall,
+    ToolSet,
+};
+use rmcp::model::{
+    ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
+    InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,
+};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The key of the approval form in `inputRequests` and `inputResponses`.
+const APPROVAL: &str = "approval";
+
+/// What the `requestState`'s key is derived for, from the server's [`SealKey`].
+const STATE_KEY_PURPOSE: &str = "mcp tools/call requestState v1";
+
+/// Whether a request of `version` is approved by `input_required` (2026-07-28 and later)
+/// rather than by an elicitation the server sends.
+pub(super) fn speaks(version: Option<&ProtocolVersion>) -> bool {
+    // ISO dates compare as text in calendar order.
+    version.is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// Whether the request's client capabilities (2026-07-28: in its `_meta`) let it be
+/// asked by an elicitation form.
+pub(super) fn can_ask(capabilities: Option<&ClientCapabilities>) -> bool {
+    capabilities.is_some_and(elicit::declares_form)
+}
+
+/// The server's store and key for approvals by `input_required`
+/// ([`McpServer::with_proposal_store`](super::McpServer::with_proposal_store)).
+#[derive(Clone)]
+pub(super) struct InputRequired {
+    store: Arc<dyn ProposalStore + Send + Sync>,
+    key: SealKey,
+    codec: RequestStateCodec,
+}
+
+impl fmt::Debug for InputRequired {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputRequired").finish_non_exhaustive()
+    }
+}
+
+/// What the retry of a call carried, once its state opened for it.
+pub(super) struct Answer {
+    /// The proposal the human was shown, as the state names it.
+    pub(super) signed: Signed,
+    /// Whether the human explicitly approved it.
+    pub(super) approved: bool,
+}
+
+impl InputRequired {
+    pub(super) fn new(store: Arc<dyn ProposalStore + Send + Sync>, key: SealKey) -> Self {
+        // 32 bytes derived by HMAC-SHA256: the codec's minimum length.
+        let codec = RequestStateCodec::new_unchecked(key.derived(STATE_KEY_PURPOSE));
+        InputRequired { store, key, codec }
+    }
+
+    /// The approvals over the server's store: sealed with its key, expiring after `limit`.
+    fn approvals(&self, limit: Duration) -> Approvals<Shared> {
+        Approvals::new(Shared(Arc::clone(&self.store)))
+            .sealed_with(self.key.clone())
+            .expiring_after(limit)
+    }
+
+    /// Submits `proposal` to the store and returns the `input_required` result asking the
+    /// human about it, its state expiring after `limit`; `None` when the store fails (or
+    /// the form cannot be built): then nobody is asked, and the call is withheld.
+    pub(super) fn ask<T: ToolSet>(
+        &self,
+        proposal: &Proposal,
+        shown: Shown,
+        limit: Duration,
+    ) -> Option<InputRequiredResult> {
+        let form = elicit::request(proposal, shown)?;
+        self.approvals(limit).submit(proposal).ok()?;
+        let options = SealOptions::new().ttl(limit);
+        let binding = binding::<T>(proposal.call());
+        let state = self
+            .codec
+            .seal_json_with(&proposal.sign(), &options.associated_data(&binding))
+            .ok()?;
+        let requests =
+            InputRequests::from([(APPROVAL.to_owned(), InputRequest::Elicitation(form))]);
+        Some(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+
+    /// Reads the retry of `call`: its `state` opened with this server's key for this very
+    /// call (set, tool, arguments), unexpired, and the human's answer in `responses`.
+    /// `None` when the state does not open: forged, edited, another call's, another
+    /// server's, or expired.
+    pub(super) fn answer<T: ToolSet>(
+        &self,
+        call: &ToolCall,
+        state: &str,
+        responses: Option<&InputResponses>,
+    ) -> Option<Answer> {
+        let signed: Signed = self.codec.open_json_with(state, &binding::<T>(call)).ok()?;
+        let approved = responses
+            .and_then(|responses| responses.get(APPROVAL))
+            .and_then(|answer| serde_json::from_value::<ElicitResult>(answer.clone()).ok())
+            .is_some_and(|answer| elicit::approves(&answer));
+        Some(Answer { signed, approved })
+    }
+
+    /// Approves what the human approved, through [`Approvals::approve`] under `request`
+    /// (the session's, in force now): resolved in the store once, or refused.
+    pub(super) fn approve<T: ToolSet>(
+        &self,
+        signed: &Signed,
+        request: &Request<'_, T>,
+        limit: Duration,
+    ) -> Result<Approved<T>, ApprovalError> {
+        self.approvals(limit).approve(signed, request)
+    }
+
+    /// Declines what the human did not approve, so that no later answer runs it. A
+    /// proposal already resolved (a replay) stays as it was.
+    pub(super) fn decline(&self, signed: &Signed, limit: Duration) {
+        let _ = self
+            .approvals(limit)
+            .decline(signed, "the human did not approve the call");
+    }
+}
+
+/// What a `requestState` is bound to: the set and the call's tool and canonical
+/// arguments, so that a state opens for no other call.
+fn binding<T: ToolSet>(call: &ToolCall) -> Vec<u8> {
+    let mut binding = b"toolset tools/call\0".to_vec();
+    binding.extend_from_slice(T::NAME.as_bytes());
+    binding.push(0);
+    binding.extend_from_slice(&call.action_key());
+    binding
+}
+
+/// The server's store, shared by its clones, as the store of an [`Approvals`].
+struct Shared(Arc<dyn ProposalStore + Send + Sync>);
+
+impl ProposalStore for Shared {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        self.0.insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        self.0.get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        self.0.resolve(id, resolution)
+    }
+}
