@@ -8,9 +8,9 @@ use crate::plan::{Authority, Plan, Step};
 use crate::policy::Concealed;
 use crate::proposal::{ProposalId, now_ms};
 use crate::report::{Entry, Journaled, Report};
-use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome};
 use crate::set::Access;
 use crate::spec::Labels;
+use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome};
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{

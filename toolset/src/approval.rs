@@ -15,8 +15,8 @@ use crate::plan::{Plan, effective_tier, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::request::Approvable;
 use crate::store::{
-    CallStart, Decision, Effect, Journal, JournalEntry, ProposalStore, Resolution,
-    ResolveOutcome, StartOutcome, StoreError, Stored,
+    CallStart, Decision, Effect, Journal, JournalEntry, ProposalStore, Resolution, ResolveOutcome,
+    StartOutcome, StoreError, Stored,
 };
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
@@ -554,12 +554,12 @@ impl<S: ProposalStore + Journal> Approvals<S> {
                 claimed.then(|| Some(id.clone())).ok_or_else(not_in_doubt)
             });
         }
-        let plan = request
-            .gate([now.call.clone()])
-            .map_err(|rejected| match rejected.problems().first() {
+        let plan = request.gate([now.call.clone()]).map_err(|rejected| {
+            match rejected.problems().first() {
                 Some(problem) => ApprovalError::Invalid(problem.clone()),
                 None => not_in_doubt(),
-            })?;
+            }
+        })?;
         if plan.has_proposals() {
             return Err(ApprovalError::NeedsApproval);
         }

@@ -416,7 +416,8 @@ pub const MARKED_DONE: &str = "The call ran, but its result was lost when the ho
 
 /// What the model reads of a call the host marked failed after a crash cut it off: it did
 /// not take effect.
-pub const MARKED_FAILED: &str = "The call was interrupted before it took effect. Call it again if it is still needed.";
+pub const MARKED_FAILED: &str =
+    "The call was interrupted before it took effect. Call it again if it is still needed.";
 
 /// Apply's reason for not running a call whose start could not be journaled.
 pub fn journal_unavailable(name: &str) -> String {

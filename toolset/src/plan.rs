@@ -241,9 +241,7 @@ impl<T: ToolSet> Plan<T> {
     }
 
     /// The plan taken apart: its calls, steps, concealed tools and approved proposal.
-    pub(crate) fn into_parts(
-        self,
-    ) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed, Option<ProposalId>) {
+    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed, Option<ProposalId>) {
         (self.calls, self.steps, self.concealed, self.approved)
     }
 

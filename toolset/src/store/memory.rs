@@ -156,7 +156,9 @@ impl Journal for MemoryStore {
     fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
         let inner = self.locked()?;
         let entries = inner.effects.values().filter(|entry| entry.in_doubt());
-        Ok(sorted(entries.cloned().collect(), |entry| entry.started_at_ms))
+        Ok(sorted(entries.cloned().collect(), |entry| {
+            entry.started_at_ms
+        }))
     }
 
     fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {

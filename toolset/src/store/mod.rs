@@ -210,6 +210,26 @@ pub trait ProposalStore {
     ) -> Result<ResolveOutcome, StoreError>;
 }
 
+/// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
+/// the store itself (to hand it to `apply` as its journal too).
+impl<P: ProposalStore + ?Sized> ProposalStore for &P {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        (**self).insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).resolve(id, resolution)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::utc;
