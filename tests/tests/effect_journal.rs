@@ -129,6 +129,12 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
     ));
     // An ended call is never handed back.
     assert!(!store.rerun(&first.key, 1).unwrap());
+    // A call from the model's code keeps its maker: a re-run is gated as what it was.
+    let from_code = call("c5", "code").with_caller(toolset::Caller::code("program", "p1"));
+    let coded = CallStart::new(&from_code, toolset::Tier::Reversible, 40);
+    store.start(&coded).unwrap();
+    assert_eq!(store.entry(&coded.key).unwrap().unwrap().call, from_code);
+    store.mark_failed(&coded.key, 41).unwrap();
     // Unknown keys.
     assert_eq!(
         store.end("call-none", &done(1)).unwrap(),
@@ -376,7 +382,7 @@ fn a_journal_failing_before_the_handler_keeps_it_from_running_and_after_it_keeps
         panic!("refused: {:?}", entry.outcome);
     };
     assert!(
-        reason.contains("could not be recorded before it ran"),
+        reason.contains("could not be recorded before running"),
         "{reason}"
     );
     let problem = entry.journal.as_ref().unwrap().problem.as_deref().unwrap();

@@ -422,7 +422,7 @@ pub const MARKED_FAILED: &str =
 /// Apply's reason for not running a call whose start could not be journaled.
 pub fn journal_unavailable(name: &str) -> String {
     format!(
-        "\"{name}\" could not be recorded before it ran, so it was not run; try the call again later"
+        "\"{name}\" could not be recorded before running, which every call that changes something must be; try the call again later"
     )
 }
 

@@ -26,12 +26,19 @@
 //! in [`Journal::undelivered`] until the host marks it delivered, once
 //! ([`Journal::mark_delivered`]).
 //!
+//! An approved call handed to the host ([`Approved::Handoff`](crate::Approved::Handoff),
+//! a propose-only tool's) has its start on record like any approved call, and no handler
+//! to end it: it stays in doubt until the host, having carried it out, marks it done (or
+//! failed). Plans applied without a journal (`Pipeline::apply`) leave their approved calls
+//! in doubt the same way.
+//!
 //! `Journal` is a trait of its own beside [`ProposalStore`](super::ProposalStore), not more
 //! methods of it: `apply` is handed only a journal (it needs no proposal), and a host's own
 //! proposal store keeps compiling. The three stores implement both, over the same table
 //! (`toolset_effects`), so an approval's start and its journal entry are one record.
 
 use super::{Effect, StoreError};
+use crate::digest::hex;
 use crate::{Outcome, Tier, ToolCall, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -48,16 +55,7 @@ pub fn auto_key(call: &ToolCall) -> String {
     hasher.update(call.id.as_bytes());
     hasher.update(call.action_key());
     let digest = hasher.finalize();
-    let hex: String = digest[..16]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("call-{hex}")
-}
-
-/// Bytes as lowercase hex (how a store keeps an action key, which holds a `0` byte).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    format!("call-{}", hex(&digest[..16]))
 }
 
 /// How a journaled call ended.

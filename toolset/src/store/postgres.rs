@@ -8,12 +8,14 @@
 //! any context (it blocks the calling thread for one round trip, as SQLite's file lock
 //! does).
 
-use super::journal::hex;
-use super::row::{ENTRY_COLUMNS, EntryRow, effect, journal_entry, resolution, stored};
+use super::row::{
+    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
+};
 use super::{
     CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
     ResolveOutcome, StartOutcome, StoreError, Stored,
 };
+use crate::digest::hex;
 use crate::{Proposal, ProposalId};
 use std::sync::mpsc as reply;
 use std::time::Duration;
@@ -72,7 +74,7 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          WHERE decision = 'approved' AND resolved_at_ms IS NOT NULL
      ON CONFLICT (proposal_id) DO NOTHING",
     // 3: the effect journal: what ran (call id, tool, tier, arguments as the model wrote
-    // them, canonical action key in hex), how often it was let start, a re-run the host
+    // them, who made the call, canonical action key in hex), how often it was let start, a re-run the host
     // asked for, how it ended and when its result was delivered. The effects recorded
     // before hold no call (`call_id` stays `NULL`): they are never listed in doubt.
     "ALTER TABLE toolset_effects
@@ -80,6 +82,7 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          ADD COLUMN IF NOT EXISTS tool TEXT,
          ADD COLUMN IF NOT EXISTS tier TEXT,
          ADD COLUMN IF NOT EXISTS arguments TEXT,
+         ADD COLUMN IF NOT EXISTS caller TEXT,
          ADD COLUMN IF NOT EXISTS action_key TEXT,
          ADD COLUMN IF NOT EXISTS attempts BIGINT NOT NULL DEFAULT 1,
          ADD COLUMN IF NOT EXISTS rerun BOOLEAN NOT NULL DEFAULT FALSE,
@@ -132,6 +135,7 @@ enum Request {
 /// A journal statement's parameter.
 enum Param {
     Text(String),
+    MaybeText(Option<String>),
     Int(i64),
 }
 
@@ -448,13 +452,14 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
                         tool: row.try_get(2).map_err(read)?,
                         tier: row.try_get(3).map_err(read)?,
                         arguments: row.try_get(4).map_err(read)?,
-                        started_at_ms: row.try_get(5).map_err(read)?,
-                        attempts: row.try_get(6).map_err(read)?,
-                        rerun: row.try_get(7).map_err(read)?,
-                        ended: row.try_get(8).map_err(read)?,
-                        result: row.try_get(9).map_err(read)?,
-                        ended_at_ms: row.try_get(10).map_err(read)?,
-                        delivered_at_ms: row.try_get(11).map_err(read)?,
+                        caller: row.try_get(5).map_err(read)?,
+                        started_at_ms: row.try_get(6).map_err(read)?,
+                        attempts: row.try_get(7).map_err(read)?,
+                        rerun: row.try_get(8).map_err(read)?,
+                        ended: row.try_get(9).map_err(read)?,
+                        result: row.try_get(10).map_err(read)?,
+                        ended_at_ms: row.try_get(11).map_err(read)?,
+                        delivered_at_ms: row.try_get(12).map_err(read)?,
                     })
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
@@ -469,6 +474,7 @@ fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
         .iter()
         .map(|param| match param {
             Param::Text(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::MaybeText(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
             Param::Int(int) => int as &(dyn tokio_postgres::types::ToSql + Sync),
         })
         .collect()
@@ -568,8 +574,8 @@ async fn resolve(
         let recorded = transaction
             .execute(
                 "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
-                     arguments, action_key)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     arguments, action_key, caller)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                  ON CONFLICT (proposal_id) DO NOTHING",
                 &[
                     &id,
@@ -579,6 +585,7 @@ async fn resolve(
                     &proposal.tier.as_str(),
                     &call.arguments,
                     &hex(&call.action_key()),
+                    &caller_column(call),
                 ],
             )
             .await
@@ -688,8 +695,8 @@ impl Journal for PostgresStore {
         let call = &start.call;
         let inserted = self.execute(
             "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
-                 arguments, action_key)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 arguments, action_key, caller)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (proposal_id) DO NOTHING",
             vec![
                 Param::Text(start.key.clone()),
@@ -699,6 +706,7 @@ impl Journal for PostgresStore {
                 Param::Text(start.tier.as_str().to_owned()),
                 Param::Text(call.arguments.clone()),
                 Param::Text(hex(&call.action_key())),
+                Param::MaybeText(caller_column(call)),
             ],
         )?;
         if inserted == 1 {

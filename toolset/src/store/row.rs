@@ -3,7 +3,7 @@
 //! from its start time, a journal entry from its columns.
 
 use super::{CallEnd, Decision, Effect, Ending, JournalEntry, Resolution, StoreError, Stored};
-use crate::{ProposalId, Tier, ToolCall};
+use crate::{Caller, ProposalId, Tier, ToolCall};
 
 /// The decision a row spells `text`; anything else is a store error, never a guess.
 fn decision(text: &str) -> Result<Decision, StoreError> {
@@ -61,6 +61,8 @@ pub(super) struct EntryRow {
     pub(super) tool: String,
     pub(super) tier: String,
     pub(super) arguments: String,
+    /// Who made the call, as JSON ([`Caller`](crate::Caller)); `NULL` for the model itself.
+    pub(super) caller: Option<String>,
     pub(super) started_at_ms: i64,
     pub(super) attempts: i64,
     pub(super) rerun: bool,
@@ -72,7 +74,16 @@ pub(super) struct EntryRow {
 
 /// The columns of a journal entry, in [`EntryRow`]'s order, for a `SELECT`.
 pub(super) const ENTRY_COLUMNS: &str = "proposal_id, call_id, tool, tier, arguments, \
-     started_at_ms, attempts, rerun, ended, result, ended_at_ms, delivered_at_ms";
+     caller, started_at_ms, attempts, rerun, ended, result, ended_at_ms, delivered_at_ms";
+
+/// How a call's maker is stored: `None` for the model itself, else its JSON.
+pub(super) fn caller_column(call: &ToolCall) -> Option<String> {
+    match call.caller {
+        Caller::Direct => None,
+        // A `Caller` is strings in an enum: it always serializes.
+        ref code => serde_json::to_string(code).ok(),
+    }
+}
 
 /// The entry a row holds; a tier or ending the store cannot read is an error, never a guess.
 pub(super) fn journal_entry(row: EntryRow) -> Result<JournalEntry, StoreError> {
@@ -96,8 +107,17 @@ pub(super) fn journal_entry(row: EntryRow) -> Result<JournalEntry, StoreError> {
         }),
         _ => None,
     };
+    let caller = match row.caller {
+        None => Caller::Direct,
+        Some(json) => serde_json::from_str(&json).map_err(|error| {
+            StoreError::new(format!(
+                "the journal entry {} holds an unreadable caller: {error}",
+                row.key
+            ))
+        })?,
+    };
     Ok(JournalEntry {
-        call: ToolCall::new(row.call_id, row.tool, row.arguments),
+        call: ToolCall::new(row.call_id, row.tool, row.arguments).with_caller(caller),
         key: row.key,
         tier,
         started_at_ms: time(row.started_at_ms),

@@ -1,12 +1,14 @@
 //! The SQLite proposal store: a real database file in WAL mode, shared safely by the
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
-use super::journal::hex;
-use super::row::{ENTRY_COLUMNS, EntryRow, effect, journal_entry, resolution, stored};
+use super::row::{
+    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
+};
 use super::{
     CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
     ResolveOutcome, StartOutcome, StoreError, Stored,
 };
+use crate::digest::hex;
 use crate::{Proposal, ProposalId};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
@@ -119,6 +121,7 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
              ALTER TABLE toolset_effects ADD COLUMN tool TEXT;
              ALTER TABLE toolset_effects ADD COLUMN tier TEXT;
              ALTER TABLE toolset_effects ADD COLUMN arguments TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN caller TEXT;
              ALTER TABLE toolset_effects ADD COLUMN action_key TEXT;
              ALTER TABLE toolset_effects ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
              ALTER TABLE toolset_effects ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0;
@@ -179,13 +182,14 @@ fn entry_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
         tool: row.get(2)?,
         tier: row.get(3)?,
         arguments: row.get(4)?,
-        started_at_ms: row.get(5)?,
-        attempts: row.get(6)?,
-        rerun: row.get::<_, i64>(7)? != 0,
-        ended: row.get(8)?,
-        result: row.get(9)?,
-        ended_at_ms: row.get(10)?,
-        delivered_at_ms: row.get(11)?,
+        caller: row.get(5)?,
+        started_at_ms: row.get(6)?,
+        attempts: row.get(7)?,
+        rerun: row.get::<_, i64>(8)? != 0,
+        ended: row.get(9)?,
+        result: row.get(10)?,
+        ended_at_ms: row.get(11)?,
+        delivered_at_ms: row.get(12)?,
     })
 }
 
@@ -288,8 +292,8 @@ impl ProposalStore for SqliteStore {
             transaction
                 .execute(
                     "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
-                         tier, arguments, action_key)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         tier, arguments, action_key, caller)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                     params![
                         id.as_str(),
                         at,
@@ -297,7 +301,8 @@ impl ProposalStore for SqliteStore {
                         call.name,
                         proposal.tier.as_str(),
                         call.arguments,
-                        hex(&call.action_key())
+                        hex(&call.action_key()),
+                        caller_column(call)
                     ],
                 )
                 .map_err(failed("could not record the proposal's effect"))?;
@@ -334,8 +339,8 @@ impl Journal for SqliteStore {
                 transaction
                     .execute(
                         "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
-                             tier, arguments, action_key)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                             tier, arguments, action_key, caller)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                         params![
                             start.key,
                             ms(start.at_ms),
@@ -343,7 +348,8 @@ impl Journal for SqliteStore {
                             call.name,
                             start.tier.as_str(),
                             call.arguments,
-                            hex(&call.action_key())
+                            hex(&call.action_key()),
+                            caller_column(call)
                         ],
                     )
                     .map_err(failed("could not journal the call's start"))?;
