@@ -53,8 +53,13 @@ fn done(at_ms: u64) -> CallEnd {
 fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
     // Start, and never start again.
     let first = start("c1");
-    assert_eq!(store.start(&first).unwrap(), StartOutcome::Started);
-    let StartOutcome::AlreadyStarted(earlier) = store.start(&first).unwrap() else {
+    assert_eq!(
+        store.start(&first).expect("as the journal promises"),
+        StartOutcome::Started
+    );
+    let StartOutcome::AlreadyStarted(earlier) =
+        store.start(&first).expect("as the journal promises")
+    else {
         panic!("a second start of one key is refused");
     };
     assert_eq!(earlier.key, auto_key(&call("c1", "c1")));
@@ -71,83 +76,196 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
     let keys = |entries: Vec<JournalEntry>| -> Vec<String> {
         entries.into_iter().map(|entry| entry.key).collect()
     };
-    assert_eq!(keys(store.in_doubt().unwrap()), [first.key.clone()]);
-    assert_eq!(keys(store.undelivered().unwrap()), Vec::<String>::new());
-    assert!(!store.mark_delivered(&first.key, 11).unwrap());
-    assert_eq!(store.end(&first.key, &done(12)).unwrap(), EndOutcome::Ended);
     assert_eq!(
-        store.end(&first.key, &done(13)).unwrap(),
+        keys(store.in_doubt().expect("as the journal promises")),
+        std::slice::from_ref(&first.key)
+    );
+    assert_eq!(
+        keys(store.undelivered().expect("as the journal promises")),
+        Vec::<String>::new()
+    );
+    assert!(
+        !store
+            .mark_delivered(&first.key, 11)
+            .expect("as the journal promises")
+    );
+    assert_eq!(
+        store
+            .end(&first.key, &done(12))
+            .expect("as the journal promises"),
+        EndOutcome::Ended
+    );
+    assert_eq!(
+        store
+            .end(&first.key, &done(13))
+            .expect("as the journal promises"),
         EndOutcome::AlreadyEnded(done(12))
     );
-    assert!(store.in_doubt().unwrap().is_empty());
+    assert!(
+        store
+            .in_doubt()
+            .expect("as the journal promises")
+            .is_empty()
+    );
     // Delivered once.
-    let undelivered = store.undelivered().unwrap();
-    assert_eq!(keys(undelivered.clone()), [first.key.clone()]);
+    let undelivered = store.undelivered().expect("as the journal promises");
+    assert_eq!(keys(undelivered.clone()), std::slice::from_ref(&first.key));
     let reply = undelivered[0].reply().expect("an ended entry has a reply");
     assert_eq!(reply.call_id, "c1");
     assert_eq!(reply.output, ToolOutput::text("wrote"));
-    assert!(store.mark_delivered(&first.key, 14).unwrap());
-    assert!(!store.mark_delivered(&first.key, 15).unwrap());
-    assert!(store.undelivered().unwrap().is_empty());
+    assert!(
+        store
+            .mark_delivered(&first.key, 14)
+            .expect("as the journal promises")
+    );
+    assert!(
+        !store
+            .mark_delivered(&first.key, 15)
+            .expect("as the journal promises")
+    );
+    assert!(
+        store
+            .undelivered()
+            .expect("as the journal promises")
+            .is_empty()
+    );
     assert_eq!(
-        store.entry(&first.key).unwrap().unwrap().delivered_at_ms,
+        store
+            .entry(&first.key)
+            .expect("as the journal promises")
+            .expect("as the journal promises")
+            .delivered_at_ms,
         Some(14)
     );
     // The host resolves calls in doubt: done, failed; the first end stands.
     let (second, third) = (start("c2"), start("c3"));
-    store.start(&second).unwrap();
-    store.start(&third).unwrap();
-    assert_eq!(store.in_doubt().unwrap().len(), 2);
-    assert_eq!(store.mark_done(&second.key, 20).unwrap(), EndOutcome::Ended);
+    store.start(&second).expect("as the journal promises");
+    store.start(&third).expect("as the journal promises");
+    assert_eq!(store.in_doubt().expect("as the journal promises").len(), 2);
     assert_eq!(
-        store.mark_failed(&third.key, 21).unwrap(),
+        store
+            .mark_done(&second.key, 20)
+            .expect("as the journal promises"),
+        EndOutcome::Ended
+    );
+    assert_eq!(
+        store
+            .mark_failed(&third.key, 21)
+            .expect("as the journal promises"),
         EndOutcome::Ended
     );
     assert!(matches!(
-        store.mark_failed(&second.key, 22).unwrap(),
+        store
+            .mark_failed(&second.key, 22)
+            .expect("as the journal promises"),
         EndOutcome::AlreadyEnded(_)
     ));
-    let second_end = store.entry(&second.key).unwrap().unwrap().end.unwrap();
+    let second_end = store
+        .entry(&second.key)
+        .expect("as the journal promises")
+        .expect("as the journal promises")
+        .end
+        .expect("as the journal promises");
     assert_eq!(second_end.ending, Ending::Done);
-    let third_end = store.entry(&third.key).unwrap().unwrap().end.unwrap();
+    let third_end = store
+        .entry(&third.key)
+        .expect("as the journal promises")
+        .expect("as the journal promises")
+        .end
+        .expect("as the journal promises");
     assert_eq!(third_end.ending, Ending::Failed);
-    assert!(third_end.output().unwrap().is_error);
-    assert_eq!(store.undelivered().unwrap().len(), 2);
+    assert!(
+        third_end
+            .output()
+            .expect("as the journal promises")
+            .is_error
+    );
+    assert_eq!(
+        store.undelivered().expect("as the journal promises").len(),
+        2
+    );
     // A re-run: handed back once, at the attempt the host saw; the next start runs it.
     let fourth = start("c4");
-    store.start(&fourth).unwrap();
-    assert!(!store.rerun(&fourth.key, 2).unwrap(), "not at attempt 2");
-    assert!(store.rerun(&fourth.key, 1).unwrap());
-    assert!(!store.rerun(&fourth.key, 1).unwrap(), "handed back once");
-    assert!(store.entry(&fourth.key).unwrap().unwrap().rerun);
-    assert_eq!(store.start(&fourth).unwrap(), StartOutcome::Started);
-    let again = store.entry(&fourth.key).unwrap().unwrap();
+    store.start(&fourth).expect("as the journal promises");
+    assert!(
+        !store
+            .rerun(&fourth.key, 2)
+            .expect("as the journal promises"),
+        "not at attempt 2"
+    );
+    assert!(
+        store
+            .rerun(&fourth.key, 1)
+            .expect("as the journal promises")
+    );
+    assert!(
+        !store
+            .rerun(&fourth.key, 1)
+            .expect("as the journal promises"),
+        "handed back once"
+    );
+    assert!(
+        store
+            .entry(&fourth.key)
+            .expect("as the journal promises")
+            .expect("as the journal promises")
+            .rerun
+    );
+    assert_eq!(
+        store.start(&fourth).expect("as the journal promises"),
+        StartOutcome::Started
+    );
+    let again = store
+        .entry(&fourth.key)
+        .expect("as the journal promises")
+        .expect("as the journal promises");
     assert_eq!((again.attempts, again.rerun), (2, false));
     assert!(matches!(
-        store.start(&fourth).unwrap(),
+        store.start(&fourth).expect("as the journal promises"),
         StartOutcome::AlreadyStarted(_)
     ));
     // An ended call is never handed back.
-    assert!(!store.rerun(&first.key, 1).unwrap());
+    assert!(!store.rerun(&first.key, 1).expect("as the journal promises"));
     // A call from the model's code keeps its maker: a re-run is gated as what it was.
     let from_code = call("c5", "code").with_caller(toolset::Caller::code("program", "p1"));
     let coded = CallStart::new(&from_code, toolset::Tier::Reversible, 40);
-    store.start(&coded).unwrap();
-    assert_eq!(store.entry(&coded.key).unwrap().unwrap().call, from_code);
-    store.mark_failed(&coded.key, 41).unwrap();
+    store.start(&coded).expect("as the journal promises");
+    assert_eq!(
+        store
+            .entry(&coded.key)
+            .expect("as the journal promises")
+            .expect("as the journal promises")
+            .call,
+        from_code
+    );
+    store
+        .mark_failed(&coded.key, 41)
+        .expect("as the journal promises");
     // Unknown keys.
     assert_eq!(
-        store.end("call-none", &done(1)).unwrap(),
+        store
+            .end("call-none", &done(1))
+            .expect("as the journal promises"),
         EndOutcome::Unknown
     );
-    assert!(!store.rerun("call-none", 1).unwrap());
-    assert_eq!(store.entry("call-none").unwrap(), None);
-    // An approved proposal's effect is its call's start, keyed by the proposal's id.
-    let plan = Tools::gate([call("p1", "approved")], Autonomy::ReadOnly).unwrap();
-    let approvals = Approvals::new(store);
-    let id = approvals.submit(&plan.proposals()[0]).unwrap();
+    assert!(
+        !store
+            .rerun("call-none", 1)
+            .expect("as the journal promises")
+    );
     assert_eq!(
-        store.entry(id.as_str()).unwrap(),
+        store.entry("call-none").expect("as the journal promises"),
+        None
+    );
+    // An approved proposal's effect is its call's start, keyed by the proposal's id.
+    let plan =
+        Tools::gate([call("p1", "approved")], Autonomy::ReadOnly).expect("as the journal promises");
+    let approvals = Approvals::new(store);
+    let id = approvals
+        .submit(&plan.proposals()[0])
+        .expect("as the journal promises");
+    assert_eq!(
+        store.entry(id.as_str()).expect("as the journal promises"),
         None,
         "not before approval"
     );
@@ -158,7 +276,7 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
     };
     let entry = store
         .entry(id.as_str())
-        .unwrap()
+        .expect("as the journal promises")
         .expect("the effect is the start");
     assert_eq!(entry.call, call("p1", "approved"));
     assert_eq!(entry.tier, toolset::Tier::Reversible);
@@ -166,9 +284,18 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
         entry.in_doubt(),
         "approved and not run (the plan was dropped)"
     );
-    assert!(store.get(&id).unwrap().unwrap().effect.is_some());
+    assert!(
+        store
+            .get(&id)
+            .expect("as the journal promises")
+            .expect("as the journal promises")
+            .effect
+            .is_some()
+    );
     assert_eq!(
-        store.end(id.as_str(), &done(30)).unwrap(),
+        store
+            .end(id.as_str(), &done(30))
+            .expect("as the journal promises"),
         EndOutcome::Ended
     );
     // Ending it leaves the proposal resolved, never again approvable.
@@ -276,7 +403,7 @@ toolset! {
 fn run<S: Journal>(seen: &mut Seen, plan: toolset::Plan<Tools>, journal: &S) -> toolset::Report {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
-        .unwrap();
+        .expect("a runtime");
     runtime.block_on(Tools::apply_journaled(
         seen,
         &ToolContext::default(),

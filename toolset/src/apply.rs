@@ -278,7 +278,8 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
                     let call = &entries[index].call;
                     match journal_start(journal, approved.take(), spec, call) {
                         Ok(key) => Some((journal, key)),
-                        Err((outcome, journaled)) => {
+                        Err((reason, journaled)) => {
+                            let outcome = Outcome::Refused { reason };
                             trace::not_run(spec, call, job.tool_type(), ctx, &outcome);
                             entries[index].outcome = Some(outcome);
                             entries[index].journal = Some(journaled);
@@ -514,14 +515,14 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
 
 /// Journals the start of a writing call: nothing to write for the stored proposal a human
 /// approved (`approved`: its effect is its start), else its start under its
-/// [`auto_key`](crate::store::auto_key). The key to run it under, or the outcome and
-/// journal record of a call that must not run.
+/// [`auto_key`](crate::store::auto_key). The key to run it under, or why a call must not
+/// run (its refusal's reason) and its journal record.
 fn journal_start(
     journal: &dyn Journal,
     approved: Option<ProposalId>,
     spec: &ToolSpec,
     call: &ToolCall,
-) -> Result<String, (Outcome, Journaled)> {
+) -> Result<String, (String, Journaled)> {
     if let Some(id) = approved {
         return Ok(id.as_str().to_owned());
     }
@@ -538,10 +539,7 @@ fn journal_start(
         ),
     };
     let (reason, problem) = problem;
-    Err((
-        Outcome::Refused { reason },
-        Journaled::new(start.key, Some(problem)),
-    ))
+    Err((reason, Journaled::new(start.key, Some(problem))))
 }
 
 /// Journals how a call ended; what went wrong, for the host, if it could not.
