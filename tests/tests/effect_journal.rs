@@ -670,7 +670,7 @@ fn finish(mut command: Command) {
 #[test]
 fn a_host_killed_at_random_points_of_apply_runs_no_call_twice_and_delivers_every_result_once() {
     const CALLS: u32 = 6;
-    const KILLS: u32 = 200;
+    const KILLS: u32 = 500;
     // In memory where the system has a tmpfs: a SIGKILL loses nothing the page cache holds,
     // so the disk's syncs would only slow the kills down.
     let shm = Path::new("/dev/shm");
@@ -748,6 +748,14 @@ fn a_host_killed_at_random_points_of_apply_runs_no_call_twice_and_delivers_every
         delivered_keys.len(),
         "a result delivered twice"
     );
+    // Each round's first call was approved: its key is its proposal's id.
+    let proposals: HashMap<String, String> = lines(&dir.join("proposals"))
+        .into_iter()
+        .filter_map(|line| {
+            let (at, id) = line.split_once(' ')?;
+            Some((at.to_owned(), id.to_owned()))
+        })
+        .collect();
     let mut in_doubt_seen = 0;
     for r in 0..round {
         for i in 0..CALLS {
@@ -756,11 +764,19 @@ fn a_host_killed_at_random_points_of_apply_runs_no_call_twice_and_delivers_every
                 "effect",
                 format!(r#"{{"note":"round {r} call {i}"}}"#),
             );
-            let key = auto_key(&call);
+            let key = if i == 0 {
+                proposals
+                    .get(&r.to_string())
+                    .unwrap_or_else(|| panic!("round {r}'s proposal was never submitted"))
+                    .clone()
+            } else {
+                auto_key(&call)
+            };
             let Some(entry) = store.entry(&key).unwrap() else {
                 panic!("the call r{r}c{i} never started");
             };
             assert_eq!(entry.attempts, 1, "never re-run on its own");
+            assert_eq!(entry.call, call);
             let end = entry.end.as_ref().expect("ended");
             // Done exactly when its effect happened.
             assert_eq!(
@@ -795,10 +811,16 @@ fn a_host_killed_at_random_points_of_apply_runs_no_call_twice_and_delivers_every
         in_doubt_seen,
         "each report resolved its call"
     );
+    let marked_done = reported
+        .values()
+        .filter(|decision| *decision == "done")
+        .count();
     println!(
-        "{} calls, {} effects, {in_doubt_seen} found in doubt and resolved",
+        "{} calls, {} effects, {in_doubt_seen} found in doubt and resolved ({marked_done} \
+         marked done, {} marked failed)",
         round * CALLS,
-        effects.len()
+        effects.len(),
+        in_doubt_seen - marked_done
     );
     if dir.starts_with(shm) {
         let _ = std::fs::remove_dir_all(&dir);

@@ -14,9 +14,12 @@
 //!   journal lists undelivered but the sink has (the process died between sending and
 //!   marking) is only marked, not sent again.
 //!
-//! The program is `<calls>` calls to `effect`, ids `r<round>c<i>`, each gated and applied
-//! on its own at `Autonomy::ExternalReversible` (so none has a proposal): a restarted worker
-//! gates the same calls again, and the journal refuses those that started before.
+//! The program is `<calls>` calls to `effect`, ids `r<round>c<i>`. The first is proposed
+//! (gated at `Autonomy::Reversible`), submitted once (its id kept in `proposals`, `<round>
+//! <id>`), approved and applied: its approval is its journaled start, under the proposal's
+//! id. The others are each gated and applied on their own at
+//! `Autonomy::ExternalReversible` (no proposal): a restarted worker gates the same calls
+//! again, and the journal refuses those that started before.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -24,7 +27,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolset::prelude::*;
 use toolset::store::{EndOutcome, Journal};
-use toolset::{Autonomy, SqliteStore, ToolCall, ToolContext, ToolError, tool, toolset};
+use toolset::{
+    ApprovalError, Approvals, Approved, Autonomy, Policy, ProposalId, Request, SqliteStore,
+    ToolCall, ToolContext, ToolError, tool, toolset,
+};
 
 /// Where the handler records its effect.
 struct Effects {
@@ -122,7 +128,11 @@ fn work(db: &Path, dir: &Path, round: u32, calls: u32) -> Result<(), Box<dyn std
         .build()?;
     let mut state = Effects { file: effects };
     let ctx = ToolContext::default();
-    for i in 0..calls {
+    if calls > 0 {
+        approve_first(&store, dir, round, &runtime, &mut state, &ctx)?;
+        deliver(&store, &delivered, now())?;
+    }
+    for i in 1..calls {
         let call = ToolCall::new(
             format!("r{round}c{i}"),
             "effect",
@@ -140,6 +150,54 @@ fn work(db: &Path, dir: &Path, round: u32, calls: u32) -> Result<(), Box<dyn std
         }
         deliver(&store, &delivered, now())?;
     }
+    Ok(())
+}
+
+/// The round's first call, which needs a human: proposed and submitted once (its id
+/// recorded in `proposals`, `<round> <id>`), then approved and applied journaled, unless it
+/// was resolved before (it ran, or it is in doubt and recovery resolved it).
+fn approve_first(
+    store: &SqliteStore,
+    dir: &Path,
+    round: u32,
+    runtime: &tokio::runtime::Runtime,
+    state: &mut Effects,
+    ctx: &ToolContext,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let approvals = Approvals::new(store);
+    let proposals = dir.join("proposals");
+    let known = lines(&proposals).into_iter().find_map(|line| {
+        let (at, id) = line.split_once(' ')?;
+        (at == round.to_string()).then(|| ProposalId::parse(id))?
+    });
+    let id = match known {
+        Some(id) => id,
+        None => {
+            let call = ToolCall::new(
+                format!("r{round}c0"),
+                "effect",
+                format!(r#"{{"note":"round {round} call 0"}}"#),
+            );
+            let plan = EffectTools::gate([call], Autonomy::Reversible)?;
+            let proposal = plan
+                .proposals()
+                .first()
+                .ok_or("the call was not proposed")?;
+            let id = approvals.submit(proposal)?;
+            append(&proposals, &format!("{round} {id}"))?;
+            id
+        }
+    };
+    let signed = match approvals.pending(&id) {
+        Ok(proposal) => proposal.sign(),
+        Err(ApprovalError::AlreadyResolved(_)) => return Ok(()),
+        Err(error) => return Err(error.into()),
+    };
+    let policy = Policy::<EffectTools>::new(Autonomy::ReadOnly);
+    let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+        return Err("effect has a handler".into());
+    };
+    runtime.block_on(EffectTools::apply_journaled(state, ctx, plan, store));
     Ok(())
 }
 
