@@ -98,6 +98,19 @@ fn all_messages() -> Vec<(&'static str, String)> {
             "refused: propose-only",
             messages::refused(&messages::refused_propose_only("notice")),
         ),
+        (
+            "refused: the journal failed",
+            messages::refused(&messages::journal_unavailable("write_note")),
+        ),
+        (
+            "refused: already started",
+            messages::refused(&messages::already_started("write_note")),
+        ),
+        ("in doubt, marked done", messages::MARKED_DONE.to_owned()),
+        (
+            "in doubt, marked failed",
+            messages::MARKED_FAILED.to_owned(),
+        ),
         ("timed out", messages::timed_out(20)),
         ("cancelled", messages::CANCELLED.to_owned()),
         ("panicked", messages::PANICKED.to_owned()),

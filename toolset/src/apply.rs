@@ -6,9 +6,11 @@
 use crate::outcome::Outcome;
 use crate::plan::{Authority, Plan, Step};
 use crate::policy::Concealed;
-use crate::report::{Entry, Report};
+use crate::proposal::{ProposalId, now_ms};
+use crate::report::{Entry, Journaled, Report};
 use crate::set::Access;
 use crate::spec::Labels;
+use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome};
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
@@ -166,11 +168,27 @@ impl<S, R: Deref<Target = S>, W: DerefMut<Target = S>> Held<R, W> {
 /// subscriber a call carries no span at all. One clock reading ends a call and starts the
 /// next one that runs right after it.
 pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
-    mut access: A,
+    access: A,
     ctx: &ToolContext,
     plan: Plan<T>,
 ) -> Report {
-    let (calls, steps, concealed) = plan.into_parts();
+    apply_journaled(access, ctx, plan, None).await
+}
+
+/// [`apply`], journaling every call that is not read-only in `journal` (see
+/// [`crate::store::Journal`]): its start before its handler runs (for a call a human
+/// approved, the start is the effect its approval recorded, so nothing is written), its
+/// end after. A call whose start cannot be recorded, or was recorded before, does not run
+/// (its outcome is [`Outcome::Refused`]); an end that cannot be recorded leaves the outcome
+/// as it is and says so in the entry's [`Journaled::problem`]. The handler's
+/// [`ToolContext::idempotency_key`] is the call's key.
+pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
+    mut access: A,
+    ctx: &ToolContext,
+    plan: Plan<T>,
+    journal: Option<&dyn Journal>,
+) -> Report {
+    let (calls, steps, concealed, mut approved) = plan.into_parts();
     let concealed = &concealed;
     let traced = trace::calls_traced();
     let limit = access.run_limit();
@@ -199,6 +217,7 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
             },
             outcome: None,
             duration: None,
+            journal: None,
         })
         .collect();
     // The last clock reading, when nothing but bookkeeping happened since: the start of
@@ -252,9 +271,29 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
                     continue;
                 }
             };
+            // A writing call is journaled before it runs, or does not run.
+            let key = match journal.filter(|_| !read_only) {
+                None => None,
+                Some(journal) => {
+                    let call = &entries[index].call;
+                    match journal_start(journal, approved.take(), spec, call) {
+                        Ok(key) => Some((journal, key)),
+                        Err((reason, journaled)) => {
+                            let outcome = Outcome::Refused { reason };
+                            trace::not_run(spec, call, job.tool_type(), ctx, &outcome);
+                            entries[index].outcome = Some(outcome);
+                            entries[index].journal = Some(journaled);
+                            clock = None;
+                            continue;
+                        }
+                    }
+                }
+            };
             let started = clock.unwrap_or_else(Instant::now);
             let call = &entries[index].call;
-            let own_ctx = call_context(ctx, spec, call);
+            let own_ctx = spec.takes_context().then(|| {
+                ctx.for_journaled_call(&call.id, key.as_ref().map(|(_, key)| key.as_str()))
+            });
             let call_ctx = own_ctx.as_ref().unwrap_or(ctx);
             let state = held.access();
             let (outcome, ended) = if traced {
@@ -267,6 +306,10 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
             drop(held);
             drop(own_ctx);
             let entry = &mut entries[index];
+            if let Some((journal, key)) = key {
+                let problem = journal_end(journal, &key, &outcome);
+                entry.journal = Some(Journaled::new(key, problem));
+            }
             entry.outcome = Some(outcome);
             entry.duration = Some(ended.saturating_duration_since(started));
             clock = Some(ended);
@@ -468,6 +511,46 @@ impl<T: ToolSet> Job<T> {
 /// per call (cancellation is the same token either way).
 fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<ToolContext> {
     spec.takes_context().then(|| ctx.for_call(&call.id))
+}
+
+/// Journals the start of a writing call: nothing to write for the stored proposal a human
+/// approved (`approved`: its effect is its start), else its start under its
+/// [`auto_key`](crate::store::auto_key). The key to run it under, or why a call must not
+/// run (its refusal's reason) and its journal record.
+fn journal_start(
+    journal: &dyn Journal,
+    approved: Option<ProposalId>,
+    spec: &ToolSpec,
+    call: &ToolCall,
+) -> Result<String, (String, Journaled)> {
+    if let Some(id) = approved {
+        return Ok(id.as_str().to_owned());
+    }
+    let start = CallStart::new(call, spec.tier(), now_ms());
+    let problem = match journal.start(&start) {
+        Ok(StartOutcome::Started) => return Ok(start.key),
+        Ok(StartOutcome::AlreadyStarted(_)) => (
+            messages::already_started(spec.name()),
+            "the journal shows this call started before; it was not run again".to_owned(),
+        ),
+        Err(error) => (
+            messages::journal_unavailable(spec.name()),
+            format!("its start could not be journaled, so it was not run: {error}"),
+        ),
+    };
+    let (reason, problem) = problem;
+    Err((reason, Journaled::new(start.key, Some(problem))))
+}
+
+/// Journals how a call ended; what went wrong, for the host, if it could not.
+fn journal_end(journal: &dyn Journal, key: &str, outcome: &Outcome) -> Option<String> {
+    match journal.end(key, &CallEnd::of(outcome, now_ms())) {
+        Ok(EndOutcome::Ended) => None,
+        Ok(other) => Some(format!("its end was not journaled: {other}")),
+        Err(error) => Some(format!(
+            "its end could not be journaled (the journal lists it in doubt): {error}"
+        )),
+    }
 }
 
 /// Why a call must not run despite being in the plan; `None` when it may.

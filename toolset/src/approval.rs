@@ -15,7 +15,8 @@ use crate::plan::{Plan, effective_tier, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::request::Approvable;
 use crate::store::{
-    Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored,
+    CallStart, Decision, Effect, Journal, JournalEntry, ProposalStore, Resolution, ResolveOutcome,
+    StartOutcome, StoreError, Stored,
 };
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
@@ -154,6 +155,14 @@ pub enum ApprovalError {
     Invalid(CallProblem),
     /// The store failed; nothing was resolved.
     Store(StoreError),
+    /// A re-run was asked of a call the journal does not show in doubt as the host saw it:
+    /// no such key, it ended (someone marked it), it is handed back already, or it was
+    /// re-run since. Nothing ran.
+    NotInDoubt(String),
+    /// A re-run of a call that ran without a proposal: under the request in force its
+    /// tier is above the autonomy now, so it needs a human's approval; the gate proposed
+    /// it instead, and nothing ran.
+    NeedsApproval,
 }
 
 impl fmt::Display for ApprovalError {
@@ -205,6 +214,13 @@ impl fmt::Display for ApprovalError {
             ),
             ApprovalError::Invalid(problem) => invalid(f, problem),
             ApprovalError::Store(error) => write!(f, "{error}"),
+            ApprovalError::NotInDoubt(key) => write!(
+                f,
+                "the journal does not show the call {key} in doubt as it was listed (unknown key, ended, handed back already, or re-run since): list the calls in doubt again"
+            ),
+            ApprovalError::NeedsApproval => f.write_str(
+                "the call ran without a proposal, but the request in force would propose it now (its tier is above the autonomy): mark it done or failed, or have the model propose it",
+            ),
         }
     }
 }
@@ -228,6 +244,8 @@ impl ApprovalError {
             ApprovalError::ReasonChanged { .. } => "reason_changed",
             ApprovalError::Invalid(problem) => problem.kind.as_str(),
             ApprovalError::Store(_) => "store",
+            ApprovalError::NotInDoubt(_) => "not_in_doubt",
+            ApprovalError::NeedsApproval => "needs_approval",
         }
     }
 }
@@ -492,6 +510,71 @@ impl<S: ProposalStore> Approvals<S> {
     }
 }
 
+impl<S: ProposalStore + Journal> Approvals<S> {
+    /// Runs the in-doubt call `entry` (as [`Journal::in_doubt`] listed it) again, under the
+    /// same idempotency key, once the host decided its effect did not happen (or that the
+    /// tool's external API deduplicates the key). Never a bypass: a call a human approved
+    /// is checked again as [`approve`](Self::approve) checks it (seal, set, tier, escalation
+    /// reason, validity under `request`, the one in force now); a call that ran without a
+    /// proposal goes through `request`'s gate again, and must still be within its autonomy
+    /// ([`NeedsApproval`](ApprovalError::NeedsApproval) otherwise). Of concurrent re-runs
+    /// one wins ([`NotInDoubt`](ApprovalError::NotInDoubt) for the others). Apply the plan
+    /// with [`Pipeline::apply_journaled`](crate::Pipeline::apply_journaled) over this store.
+    pub fn rerun<T: ToolSet>(
+        &self,
+        entry: &JournalEntry,
+        request: &Request<'_, T>,
+    ) -> Result<Approved<T>, ApprovalError> {
+        let not_in_doubt = || ApprovalError::NotInDoubt(entry.key.clone());
+        let now = self
+            .store
+            .entry(&entry.key)
+            .map_err(ApprovalError::Store)?
+            .ok_or_else(not_in_doubt)?;
+        if !now.in_doubt() || now.rerun || now.attempts != entry.attempts {
+            return Err(not_in_doubt());
+        }
+        if let Some(id) = ProposalId::parse(&entry.key) {
+            let stored = self.checked(&id)?;
+            // Handed back and started again in one go, once every check passed: the call
+            // is this resolver's alone.
+            return decide(stored.proposal, request, |id| {
+                let start = CallStart {
+                    key: id.as_str().to_owned(),
+                    call: now.call.clone(),
+                    tier: now.tier,
+                    at_ms: now_ms(),
+                };
+                let claimed = self
+                    .store
+                    .rerun(&now.key, now.attempts)
+                    .map_err(ApprovalError::Store)?
+                    && self.store.start(&start).map_err(ApprovalError::Store)?
+                        == StartOutcome::Started;
+                claimed.then(|| Some(id.clone())).ok_or_else(not_in_doubt)
+            });
+        }
+        let plan = request.gate([now.call.clone()]).map_err(|rejected| {
+            match rejected.problems().first() {
+                Some(problem) => ApprovalError::Invalid(problem.clone()),
+                None => not_in_doubt(),
+            }
+        })?;
+        if plan.has_proposals() {
+            return Err(ApprovalError::NeedsApproval);
+        }
+        // Apply's start of the key runs it: handed back now, it starts there once.
+        if !self
+            .store
+            .rerun(&now.key, now.attempts)
+            .map_err(ApprovalError::Store)?
+        {
+            return Err(not_in_doubt());
+        }
+        Ok(Approved::Run(plan))
+    }
+}
+
 /// [`Approvals::approve`], without the trace event.
 fn approve<T: ToolSet, S: ProposalStore>(
     approvals: &Approvals<S>,
@@ -510,7 +593,8 @@ fn approve<T: ToolSet, S: ProposalStore>(
     // after this leaves it approved and not run, never run twice, and a resolution reset
     // to pending later finds the effect on record.
     decide(proposal, request, |id| {
-        approvals.resolve(id, Decision::Approved)
+        approvals.resolve(id, Decision::Approved)?;
+        Ok(Some(id.clone()))
     })
 }
 
@@ -523,17 +607,18 @@ pub(crate) fn approve_in_flight<T: ToolSet>(
     proposal: &Proposal,
     request: &Request<'_, T>,
 ) -> Result<Approved<T>, ApprovalError> {
-    decide(proposal.clone(), request, |_| Ok(()))
+    decide(proposal.clone(), request, |_| Ok(None))
 }
 
 /// What the approval of `proposal` becomes under `request`: it must be of this set as it
 /// is now, valid under the request (see [`Request::approvable`]), at the tier, propose-only
 /// flag and escalation reason it recorded. `resolve` runs once every check passed, before
-/// the call is handed out.
+/// the call is handed out, and says which stored proposal the plan runs (its id is the
+/// call's idempotency key), `None` when it was never stored.
 fn decide<T: ToolSet>(
     proposal: Proposal,
     request: &Request<'_, T>,
-    resolve: impl FnOnce(&ProposalId) -> Result<(), ApprovalError>,
+    resolve: impl FnOnce(&ProposalId) -> Result<Option<ProposalId>, ApprovalError>,
 ) -> Result<Approved<T>, ApprovalError> {
     if proposal.set != T::NAME {
         return Err(ApprovalError::OtherSet {
@@ -571,7 +656,7 @@ fn decide<T: ToolSet>(
             let sends = T::spec_of(name).labels().sends_outside();
             let reason = reason_now(reason, proposal.escalation.as_deref(), sends);
             unchanged(&proposal, tier, propose_only, reason)?;
-            resolve(&proposal.id)?;
+            let stored = resolve(&proposal.id)?;
             if propose_only {
                 return Ok(Approved::Handoff {
                     call: proposal.call,
@@ -582,6 +667,7 @@ fn decide<T: ToolSet>(
                 proposal.call,
                 verified,
                 concealed,
+                stored,
             )))
         }
         Approvable::Runtime(tool) => {
@@ -593,7 +679,7 @@ fn decide<T: ToolSet>(
             let sends = spec.labels().sends_outside();
             let reason = reason_now(None, proposal.escalation.as_deref(), sends);
             unchanged(&proposal, spec.tier(), spec.is_propose_only(), reason)?;
-            resolve(&proposal.id)?;
+            let stored = resolve(&proposal.id)?;
             if spec.is_propose_only() {
                 return Ok(Approved::RuntimeHandoff {
                     call: proposal.call,
@@ -605,6 +691,7 @@ fn decide<T: ToolSet>(
                 tool,
                 args,
                 concealed,
+                stored,
             )))
         }
     }

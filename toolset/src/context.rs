@@ -60,6 +60,8 @@ impl fmt::Debug for Extensions {
 #[derive(Clone, Default)]
 pub struct ToolContext {
     call_id: Option<Arc<str>>,
+    /// The journaled call's idempotency key.
+    idempotency_key: Option<Arc<str>>,
     cancellation: CancellationToken,
     progress: Option<Arc<dyn ProgressSink>>,
     extensions: Arc<Extensions>,
@@ -114,8 +116,29 @@ impl ToolContext {
     pub fn for_call(&self, call_id: &str) -> ToolContext {
         ToolContext {
             call_id: Some(Arc::from(call_id)),
+            idempotency_key: None,
             ..self.clone()
         }
+    }
+
+    /// The context for one journaled call: the same services, with that call's id and
+    /// its idempotency key.
+    pub(crate) fn for_journaled_call(&self, call_id: &str, key: Option<&str>) -> ToolContext {
+        ToolContext {
+            call_id: Some(Arc::from(call_id)),
+            idempotency_key: key.map(Arc::from),
+            ..self.clone()
+        }
+    }
+
+    /// The idempotency key of the call being run, when it is journaled (applied with an
+    /// effect journal, and not read-only); `None` otherwise. Stable across re-runs of the
+    /// same call: a proposal's id for a call a human approved, else
+    /// [`auto_key`](crate::store::auto_key) of its call id and arguments. Hand it to an
+    /// external API that deduplicates (an `Idempotency-Key` header), so that a call
+    /// re-run after a crash does its effect once.
+    pub fn idempotency_key(&self) -> Option<&str> {
+        self.idempotency_key.as_deref()
     }
 
     /// The id of the call being run (empty outside `apply`).
@@ -157,6 +180,7 @@ impl fmt::Debug for ToolContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolContext")
             .field("call_id", &self.call_id())
+            .field("idempotency_key", &self.idempotency_key())
             .field("cancelled", &self.is_cancelled())
             .field("progress", &self.progress.is_some())
             .field("extensions", &self.extensions)

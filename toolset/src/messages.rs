@@ -409,3 +409,26 @@ pub(crate) fn held_part(shown: &str) -> Option<&str> {
     let at = shown.find(&format!("; {TRIFECTA_OPENING}"))?;
     Some(&shown[at + 2..])
 }
+
+/// What the model reads of a call the host marked done after a crash cut it off: it ran,
+/// and its result was lost.
+pub const MARKED_DONE: &str = "The call ran, but its result was lost when the host stopped. Do not call it again for the same purpose.";
+
+/// What the model reads of a call the host marked failed after a crash cut it off: it did
+/// not take effect.
+pub const MARKED_FAILED: &str =
+    "The call was interrupted before it took effect. Call it again if it is still needed.";
+
+/// Apply's reason for not running a call whose start could not be journaled.
+pub fn journal_unavailable(name: &str) -> String {
+    format!(
+        "\"{name}\" could not be recorded before running, which every call that changes something must be; try the call again later"
+    )
+}
+
+/// Apply's reason for not running a call the journal shows was started before.
+pub fn already_started(name: &str) -> String {
+    format!(
+        "this call to \"{name}\" (the same call id and arguments) was already started once, and a call never runs twice; make a new call if you mean to do it again"
+    )
+}

@@ -7,6 +7,7 @@
 //! `set.rs`, which the stages import, imports none of them. Bring the methods into scope
 //! with `use toolset::prelude::*;` (or `use toolset::Pipeline;`).
 
+use crate::store::Journal;
 use crate::{
     Autonomy, Plan, Policy, Rejected, Report, Request, ToolCall, ToolContext, ToolSet, Toolbox,
 };
@@ -42,6 +43,23 @@ pub trait Pipeline: ToolSet {
         plan: Plan<Self>,
     ) -> impl Future<Output = Report> + Send + 'a {
         crate::apply::apply(state, ctx, plan)
+    }
+
+    /// [`apply`](Self::apply), journaling every call that is not read-only in `journal`
+    /// (the store the host's [`Approvals`](crate::Approvals) keep, for a plan a human
+    /// approved): its start before its handler runs, its end after, under its idempotency
+    /// key ([`ToolContext::idempotency_key`]). A call whose start cannot be journaled, or
+    /// was journaled before (the same call sent again), does not run. After sending the
+    /// report's results, mark them delivered
+    /// ([`Report::journaled_keys`], [`Journal::mark_delivered`]). See
+    /// [`toolset::store::Journal`](Journal) for what to do after a crash.
+    fn apply_journaled<'a>(
+        state: &'a mut Self::State,
+        ctx: &'a ToolContext,
+        plan: Plan<Self>,
+        journal: &'a dyn Journal,
+    ) -> impl Future<Output = Report> + Send + 'a {
+        crate::apply::apply_journaled(state, ctx, plan, Some(journal))
     }
 
     /// A per-request policy starting at `autonomy`.

@@ -8,7 +8,7 @@
 
 use crate::gate::Checked;
 use crate::policy::Concealed;
-use crate::proposal::Proposal;
+use crate::proposal::{Proposal, ProposalId};
 use crate::toolbox::RuntimeTool;
 use crate::trace;
 use crate::verify::Verified;
@@ -62,6 +62,10 @@ pub struct Plan<T: ToolSet> {
     /// The tools the request conceals: apply refuses an output activating one of them as
     /// it refuses an unknown name.
     concealed: Concealed,
+    /// The stored proposal a human approved, whose id is the one call's idempotency key
+    /// (its effect, recorded when it was approved, is the call's journaled start); `None`
+    /// for the gate's plans and for an approval in flight.
+    approved: Option<ProposalId>,
 }
 
 /// A verified program being split by tier, one call at a time as the gate verifies it
@@ -147,6 +151,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
             steps: self.steps,
             proposals: self.proposals,
             concealed,
+            approved: None,
         }
     }
 }
@@ -189,11 +194,13 @@ pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tie
 }
 
 impl<T: ToolSet> Plan<T> {
-    /// A plan of the one call a human approved, under a policy concealing `concealed`.
+    /// A plan of the one call a human approved (the stored proposal `approved`, if it was
+    /// stored), under a policy concealing `concealed`.
     pub(crate) fn approved_by_human(
         call: ToolCall,
         verified: Verified<T>,
         concealed: Concealed,
+        approved: Option<ProposalId>,
     ) -> Self {
         Plan {
             calls: vec![call],
@@ -205,16 +212,19 @@ impl<T: ToolSet> Plan<T> {
             }],
             proposals: Vec::new(),
             concealed,
+            approved,
         }
     }
 
     /// A plan of the one call to a runtime tool a human approved, with its arguments as
-    /// the gate validated them, under a policy concealing `concealed`.
+    /// the gate validated them (the stored proposal `approved`, if it was stored), under a
+    /// policy concealing `concealed`.
     pub(crate) fn runtime_approved_by_human(
         call: ToolCall,
         tool: Arc<RuntimeTool>,
         args: serde_json::Value,
         concealed: Concealed,
+        approved: Option<ProposalId>,
     ) -> Self {
         Plan {
             calls: vec![call],
@@ -226,11 +236,13 @@ impl<T: ToolSet> Plan<T> {
             }],
             proposals: Vec::new(),
             concealed,
+            approved,
         }
     }
 
-    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed) {
-        (self.calls, self.steps, self.concealed)
+    /// The plan taken apart: its calls, steps, concealed tools and approved proposal.
+    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed, Option<ProposalId>) {
+        (self.calls, self.steps, self.concealed, self.approved)
     }
 
     /// The spec of the tool each step calls, in the steps' order; `None` for a call the

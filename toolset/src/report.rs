@@ -28,6 +28,30 @@ pub struct Entry {
     /// program's calls add up to the time its calls ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<Duration>,
+    /// The call's record in the effect journal, when it was applied with one and is not
+    /// read-only; `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<Journaled>,
+}
+
+/// A call's record in the effect journal, as apply left it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Journaled {
+    /// Its idempotency key: mark its result delivered under it once the model has it
+    /// ([`Journal::mark_delivered`](crate::store::Journal::mark_delivered)).
+    pub key: String,
+    /// What went wrong with the journal, for the host (never the model): the call's end
+    /// could not be recorded (its result is still this entry's outcome; the journal lists
+    /// the call in doubt), or its start could not (it did not run).
+    pub problem: Option<String>,
+}
+
+impl Journaled {
+    /// A record under `key`, with `problem` if the journal failed.
+    pub(crate) fn new(key: String, problem: Option<String>) -> Self {
+        Journaled { key, problem }
+    }
 }
 
 /// The outcome of every call of an applied plan, in the model's order.
@@ -46,6 +70,18 @@ impl Report {
     #[cfg(feature = "mcp")]
     pub(crate) fn into_entries(self) -> Vec<Entry> {
         self.entries
+    }
+
+    /// The idempotency keys of the journaled calls whose end is on record: after sending
+    /// [`results`](Self::results), mark each delivered.
+    pub fn journaled_keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.entries.iter().filter_map(|entry| {
+            entry
+                .journal
+                .as_ref()
+                .filter(|journal| journal.problem.is_none())
+                .map(|journal| journal.key.as_str())
+        })
     }
 
     /// Every call with what happened to it.

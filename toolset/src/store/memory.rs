@@ -1,6 +1,7 @@
 //! The in-memory proposal store: one process, gone when it exits.
 
-use super::{Decision, Effect, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use super::journal::{CallEnd, CallStart, EndOutcome, Journal, JournalEntry, StartOutcome};
+use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -13,11 +14,12 @@ pub struct MemoryStore {
 }
 
 /// The proposals, and apart from them the effects on record (never removed), as a
-/// database keeps them in a table of their own.
+/// database keeps them in a table of their own: each one a journal entry, keyed by its
+/// proposal's id or, for a call without a proposal, its idempotency key.
 #[derive(Debug, Default)]
 struct Inner {
     proposals: HashMap<ProposalId, Stored>,
-    effects: HashMap<ProposalId, Effect>,
+    effects: HashMap<String, JournalEntry>,
 }
 
 impl MemoryStore {
@@ -56,7 +58,7 @@ impl ProposalStore for MemoryStore {
     fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
         let inner = self.locked()?;
         Ok(inner.proposals.get(id).map(|stored| Stored {
-            effect: inner.effects.get(id).cloned(),
+            effect: inner.effects.get(id.as_str()).map(JournalEntry::effect),
             ..stored.clone()
         }))
     }
@@ -74,20 +76,129 @@ impl ProposalStore for MemoryStore {
         if let Some(earlier) = &stored.resolution {
             return Ok(ResolveOutcome::AlreadyResolved(earlier.clone()));
         }
-        if let Some(effect) = effects.get(id) {
-            return Ok(ResolveOutcome::EffectRecorded(effect.clone()));
+        if let Some(effect) = effects.get(id.as_str()) {
+            return Ok(ResolveOutcome::EffectRecorded(effect.effect()));
         }
         stored.resolution = Some(resolution.clone());
         if resolution.decision == Decision::Approved {
-            effects.insert(id.clone(), Effect::started_at(resolution.at_ms));
+            effects.insert(
+                id.as_str().to_owned(),
+                JournalEntry {
+                    key: id.as_str().to_owned(),
+                    call: stored.proposal.call.clone(),
+                    tier: stored.proposal.tier,
+                    started_at_ms: resolution.at_ms,
+                    attempts: 1,
+                    rerun: false,
+                    end: None,
+                    delivered_at_ms: None,
+                },
+            );
         }
         Ok(ResolveOutcome::Resolved)
+    }
+}
+
+/// Entries sorted oldest first by `at`, then by key.
+fn sorted(mut entries: Vec<JournalEntry>, at: impl Fn(&JournalEntry) -> u64) -> Vec<JournalEntry> {
+    entries.sort_by(|a, b| at(a).cmp(&at(b)).then_with(|| a.key.cmp(&b.key)));
+    entries
+}
+
+impl Journal for MemoryStore {
+    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
+        let mut inner = self.locked()?;
+        match inner.effects.get_mut(&start.key) {
+            Some(entry) if entry.rerun => {
+                entry.rerun = false;
+                entry.attempts = entry.attempts.saturating_add(1);
+                entry.started_at_ms = start.at_ms;
+                entry.end = None;
+                Ok(StartOutcome::Started)
+            }
+            Some(entry) => Ok(StartOutcome::AlreadyStarted(Box::new(entry.clone()))),
+            None => {
+                inner.effects.insert(
+                    start.key.clone(),
+                    JournalEntry {
+                        key: start.key.clone(),
+                        call: start.call.clone(),
+                        tier: start.tier,
+                        started_at_ms: start.at_ms,
+                        attempts: 1,
+                        rerun: false,
+                        end: None,
+                        delivered_at_ms: None,
+                    },
+                );
+                Ok(StartOutcome::Started)
+            }
+        }
+    }
+
+    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
+        let mut inner = self.locked()?;
+        let Some(entry) = inner.effects.get_mut(key) else {
+            return Ok(EndOutcome::Unknown);
+        };
+        if let Some(earlier) = &entry.end {
+            return Ok(EndOutcome::AlreadyEnded(earlier.clone()));
+        }
+        entry.end = Some(end.clone());
+        entry.rerun = false;
+        Ok(EndOutcome::Ended)
+    }
+
+    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
+        Ok(self.locked()?.effects.get(key).cloned())
+    }
+
+    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        let inner = self.locked()?;
+        let entries = inner.effects.values().filter(|entry| entry.in_doubt());
+        Ok(sorted(entries.cloned().collect(), |entry| {
+            entry.started_at_ms
+        }))
+    }
+
+    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
+        let mut inner = self.locked()?;
+        match inner.effects.get_mut(key) {
+            Some(entry) if entry.in_doubt() && !entry.rerun && entry.attempts == attempts => {
+                entry.rerun = true;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        let inner = self.locked()?;
+        let entries = inner
+            .effects
+            .values()
+            .filter(|entry| entry.end.is_some() && entry.delivered_at_ms.is_none());
+        Ok(sorted(entries.cloned().collect(), |entry| {
+            entry.end.as_ref().map_or(0, |end| end.at_ms)
+        }))
+    }
+
+    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
+        let mut inner = self.locked()?;
+        match inner.effects.get_mut(key) {
+            Some(entry) if entry.end.is_some() && entry.delivered_at_ms.is_none() => {
+                entry.delivered_at_ms = Some(at_ms);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Effect;
     use crate::{Tier, ToolCall};
 
     fn proposal() -> Proposal {

@@ -17,6 +17,7 @@
 //! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
 //! optional seal key and an optional expiry, where proposals are approved and declined.
 
+mod journal;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -25,6 +26,9 @@ mod row;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
+pub use journal::{
+    CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome, auto_key,
+};
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
@@ -104,8 +108,10 @@ fn utc(ms: u64) -> String {
 /// atomic step, keyed by the proposal's id, and never removed. A proposal with an effect
 /// on record is never approved, declined or run again, whatever its resolution says.
 ///
-/// It says when the effect started; an effect journal (when the call ended, and how)
-/// grows from it.
+/// It says when the effect started. It is the start of the call's entry in the effect
+/// journal ([`Journal`]): the same record, keyed by the proposal's id, which the store
+/// fills in with the call's id, tool, tier and action key from the proposal, and which
+/// `apply` ends with the call's outcome ([`JournalEntry`] is the whole record).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Effect {
@@ -202,6 +208,26 @@ pub trait ProposalStore {
         id: &ProposalId,
         resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError>;
+}
+
+/// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
+/// the store itself (to hand it to `apply` as its journal too).
+impl<P: ProposalStore + ?Sized> ProposalStore for &P {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        (**self).insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).resolve(id, resolution)
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,14 @@
 //! any context (it blocks the calling thread for one round trip, as SQLite's file lock
 //! does).
 
-use super::row::{effect, resolution, stored};
-use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use super::row::{
+    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
+};
+use super::{
+    CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
+    ResolveOutcome, StartOutcome, StoreError, Stored,
+};
+use crate::digest::hex;
 use crate::{Proposal, ProposalId};
 use std::sync::mpsc as reply;
 use std::time::Duration;
@@ -45,7 +51,7 @@ pub struct PostgresStore {
 
 /// The schema this version of toolset writes. Each migration takes a database from the
 /// version before it to its own; a database at a later version is refused.
-const SCHEMA_VERSION: i32 = 2;
+const SCHEMA_VERSION: i32 = 3;
 
 /// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
 /// order, in the transaction that holds the schema's advisory lock.
@@ -67,6 +73,23 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          SELECT id, resolved_at_ms FROM toolset_proposals
          WHERE decision = 'approved' AND resolved_at_ms IS NOT NULL
      ON CONFLICT (proposal_id) DO NOTHING",
+    // 3: the effect journal: what ran (call id, tool, tier, arguments as the model wrote
+    // them, who made the call, canonical action key in hex), how often it was let start, a re-run the host
+    // asked for, how it ended and when its result was delivered. The effects recorded
+    // before hold no call (`call_id` stays `NULL`): they are never listed in doubt.
+    "ALTER TABLE toolset_effects
+         ADD COLUMN IF NOT EXISTS call_id TEXT,
+         ADD COLUMN IF NOT EXISTS tool TEXT,
+         ADD COLUMN IF NOT EXISTS tier TEXT,
+         ADD COLUMN IF NOT EXISTS arguments TEXT,
+         ADD COLUMN IF NOT EXISTS caller TEXT,
+         ADD COLUMN IF NOT EXISTS action_key TEXT,
+         ADD COLUMN IF NOT EXISTS attempts BIGINT NOT NULL DEFAULT 1,
+         ADD COLUMN IF NOT EXISTS rerun BOOLEAN NOT NULL DEFAULT FALSE,
+         ADD COLUMN IF NOT EXISTS ended TEXT CHECK (ended IN ('done', 'failed')),
+         ADD COLUMN IF NOT EXISTS result TEXT,
+         ADD COLUMN IF NOT EXISTS ended_at_ms BIGINT,
+         ADD COLUMN IF NOT EXISTS delivered_at_ms BIGINT",
 ];
 
 /// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
@@ -97,12 +120,31 @@ enum Request {
         decision: Decision,
         at: i64,
     },
+    /// One journal statement; answers how many rows it changed.
+    Execute {
+        sql: &'static str,
+        params: Vec<Param>,
+    },
+    /// The journal entries `WHERE call_id IS NOT NULL AND <clause>`.
+    Entries {
+        clause: &'static str,
+        params: Vec<Param>,
+    },
+}
+
+/// A journal statement's parameter.
+enum Param {
+    Text(String),
+    MaybeText(Option<String>),
+    Int(i64),
 }
 
 enum Answer {
     Inserted,
     Row(Option<Row>),
     Resolved(ResolveOutcome),
+    Changed(u64),
+    Entries(Vec<EntryRow>),
 }
 
 /// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
@@ -380,7 +422,62 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
         Request::Resolve { id, decision, at } => {
             Ok(Answer::Resolved(resolve(client, &id, decision, at).await?))
         }
+        Request::Execute { sql, params } => {
+            let params = bound(&params);
+            let changed = client
+                .execute(sql, &params)
+                .await
+                .map_err(failed("could not write the journal"))?;
+            Ok(Answer::Changed(changed))
+        }
+        Request::Entries { clause, params } => {
+            let params = bound(&params);
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {ENTRY_COLUMNS} FROM toolset_effects
+                         WHERE call_id IS NOT NULL AND {clause}"
+                    ),
+                    &params,
+                )
+                .await
+                .map_err(failed("could not read the journal"))?;
+            let read = |error| StoreError::new(format!("a journal row is not readable: {error}"));
+            let rows = rows
+                .iter()
+                .map(|row| {
+                    Ok(EntryRow {
+                        key: row.try_get(0).map_err(read)?,
+                        call_id: row.try_get(1).map_err(read)?,
+                        tool: row.try_get(2).map_err(read)?,
+                        tier: row.try_get(3).map_err(read)?,
+                        arguments: row.try_get(4).map_err(read)?,
+                        caller: row.try_get(5).map_err(read)?,
+                        started_at_ms: row.try_get(6).map_err(read)?,
+                        attempts: row.try_get(7).map_err(read)?,
+                        rerun: row.try_get(8).map_err(read)?,
+                        ended: row.try_get(9).map_err(read)?,
+                        result: row.try_get(10).map_err(read)?,
+                        ended_at_ms: row.try_get(11).map_err(read)?,
+                        delivered_at_ms: row.try_get(12).map_err(read)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            Ok(Answer::Entries(rows))
+        }
     }
+}
+
+/// The parameters as the client takes them.
+fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
+    params
+        .iter()
+        .map(|param| match param {
+            Param::Text(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::MaybeText(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::Int(int) => int as &(dyn tokio_postgres::types::ToSql + Sync),
+        })
+        .collect()
 }
 
 async fn row(client: &Client, id: &str) -> Result<Option<Row>, StoreError> {
@@ -424,7 +521,8 @@ async fn resolve(
         .map_err(failed("could not start resolving the proposal"))?;
     let locked = transaction
         .query_opt(
-            "SELECT decision, resolved_at_ms FROM toolset_proposals WHERE id = $1 FOR UPDATE",
+            "SELECT decision, resolved_at_ms, proposal FROM toolset_proposals
+             WHERE id = $1 FOR UPDATE",
             &[&id],
         )
         .await
@@ -435,6 +533,7 @@ async fn resolve(
     let read = |error| StoreError::new(format!("the proposal {id}'s row is not readable: {error}"));
     let decision_then: Option<String> = locked.try_get(0).map_err(read)?;
     let at_then: Option<i64> = locked.try_get(1).map_err(read)?;
+    let json: String = locked.try_get(2).map_err(read)?;
     if let Some(earlier) = resolution(decision_then, at_then)? {
         return Ok(ResolveOutcome::AlreadyResolved(earlier));
     }
@@ -465,13 +564,29 @@ async fn resolve(
         )));
     }
     if decision_now == Decision::Approved {
-        // A primary key: a second effect for one id is refused by the database too, and
-        // then nothing of this transaction is kept.
+        // The effect is the start of the call's journal entry: the call's facts come from
+        // the proposal. A primary key: a second effect for one id is refused by the
+        // database too, and then nothing of this transaction is kept.
+        let proposal_id = ProposalId::parse(id)
+            .ok_or_else(|| StoreError::new(format!("`{id}` is not a proposal id")))?;
+        let proposal = stored(&proposal_id, &json, None, None, None)?.proposal;
+        let call = &proposal.call;
         let recorded = transaction
             .execute(
-                "INSERT INTO toolset_effects (proposal_id, started_at_ms) VALUES ($1, $2)
+                "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
+                     arguments, action_key, caller)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                  ON CONFLICT (proposal_id) DO NOTHING",
-                &[&id, &at],
+                &[
+                    &id,
+                    &at,
+                    &call.id,
+                    &call.name,
+                    &proposal.tier.as_str(),
+                    &call.arguments,
+                    &hex(&call.action_key()),
+                    &caller_column(call),
+                ],
             )
             .await
             .map_err(failed("could not record the proposal's effect"))?;
@@ -542,5 +657,140 @@ impl ProposalStore for PostgresStore {
             Answer::Resolved(outcome) => Ok(outcome),
             _ => Err(unexpected()),
         }
+    }
+}
+
+/// A millisecond time as PostgreSQL stores it.
+fn ms(at_ms: u64) -> i64 {
+    i64::try_from(at_ms).unwrap_or(i64::MAX)
+}
+
+impl PostgresStore {
+    /// Runs one journal statement; how many rows it changed.
+    fn execute(&self, sql: &'static str, params: Vec<Param>) -> Result<u64, StoreError> {
+        match self.call(Request::Execute { sql, params })? {
+            Answer::Changed(changed) => Ok(changed),
+            _ => Err(unexpected()),
+        }
+    }
+
+    /// The journal entries a clause selects.
+    fn entries(
+        &self,
+        clause: &'static str,
+        params: Vec<Param>,
+    ) -> Result<Vec<JournalEntry>, StoreError> {
+        match self.call(Request::Entries { clause, params })? {
+            Answer::Entries(rows) => rows.into_iter().map(journal_entry).collect(),
+            _ => Err(unexpected()),
+        }
+    }
+}
+
+/// Each operation is one statement, atomic on its own (a start is an `INSERT … ON
+/// CONFLICT DO NOTHING`, then a re-run's `UPDATE … WHERE rerun`): concurrent callers on
+/// any connection see one winner.
+impl Journal for PostgresStore {
+    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
+        let call = &start.call;
+        let inserted = self.execute(
+            "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
+                 arguments, action_key, caller)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (proposal_id) DO NOTHING",
+            vec![
+                Param::Text(start.key.clone()),
+                Param::Int(ms(start.at_ms)),
+                Param::Text(call.id.clone()),
+                Param::Text(call.name.clone()),
+                Param::Text(start.tier.as_str().to_owned()),
+                Param::Text(call.arguments.clone()),
+                Param::Text(hex(&call.action_key())),
+                Param::MaybeText(caller_column(call)),
+            ],
+        )?;
+        if inserted == 1 {
+            return Ok(StartOutcome::Started);
+        }
+        let restarted = self.execute(
+            "UPDATE toolset_effects SET rerun = FALSE, attempts = attempts + 1,
+                 started_at_ms = $2, ended = NULL, result = NULL, ended_at_ms = NULL
+             WHERE proposal_id = $1 AND call_id IS NOT NULL AND rerun",
+            vec![Param::Text(start.key.clone()), Param::Int(ms(start.at_ms))],
+        )?;
+        if restarted == 1 {
+            return Ok(StartOutcome::Started);
+        }
+        match self.entry(&start.key)? {
+            Some(earlier) => Ok(StartOutcome::AlreadyStarted(Box::new(earlier))),
+            None => Err(StoreError::new(format!(
+                "the key {} holds an effect from before the journal",
+                start.key
+            ))),
+        }
+    }
+
+    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
+        let ended = self.execute(
+            "UPDATE toolset_effects SET ended = $2, result = $3, ended_at_ms = $4, rerun = FALSE
+             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NULL",
+            vec![
+                Param::Text(key.to_owned()),
+                Param::Text(end.ending.as_str().to_owned()),
+                Param::Text(end.result.clone()),
+                Param::Int(ms(end.at_ms)),
+            ],
+        )?;
+        if ended == 1 {
+            return Ok(EndOutcome::Ended);
+        }
+        match self.entry(key)? {
+            None => Ok(EndOutcome::Unknown),
+            Some(JournalEntry { end: Some(end), .. }) => Ok(EndOutcome::AlreadyEnded(end)),
+            Some(_) => Err(StoreError::new(format!(
+                "the call {key}'s end could not be recorded"
+            ))),
+        }
+    }
+
+    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
+        Ok(self
+            .entries("proposal_id = $1", vec![Param::Text(key.to_owned())])?
+            .into_iter()
+            .next())
+    }
+
+    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        self.entries(
+            "ended IS NULL ORDER BY started_at_ms, proposal_id",
+            Vec::new(),
+        )
+    }
+
+    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
+        let changed = self.execute(
+            "UPDATE toolset_effects SET rerun = TRUE
+             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NULL
+                 AND NOT rerun AND attempts = $2",
+            vec![Param::Text(key.to_owned()), Param::Int(i64::from(attempts))],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        self.entries(
+            "ended IS NOT NULL AND delivered_at_ms IS NULL ORDER BY ended_at_ms, proposal_id",
+            Vec::new(),
+        )
+    }
+
+    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
+        let changed = self.execute(
+            "UPDATE toolset_effects SET delivered_at_ms = $2
+             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NOT NULL
+                 AND delivered_at_ms IS NULL",
+            vec![Param::Text(key.to_owned()), Param::Int(ms(at_ms))],
+        )?;
+        Ok(changed == 1)
     }
 }

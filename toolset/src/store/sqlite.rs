@@ -1,8 +1,14 @@
 //! The SQLite proposal store: a real database file in WAL mode, shared safely by the
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
-use super::row::{effect, resolution, stored};
-use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use super::row::{
+    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
+};
+use super::{
+    CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
+    ResolveOutcome, StartOutcome, StoreError, Stored,
+};
+use crate::digest::hex;
 use crate::{Proposal, ProposalId};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
@@ -28,7 +34,7 @@ impl SqliteStore {
     /// for every proposal it had approved.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
         let path = path.as_ref();
-        let connection = Connection::open(path).map_err(|error| {
+        let mut connection = Connection::open(path).map_err(|error| {
             StoreError::new(format!(
                 "could not open the database {}: {error}",
                 path.display()
@@ -69,6 +75,7 @@ impl SqliteStore {
                  COMMIT;",
             )
             .map_err(failed("could not create the proposals and effects tables"))?;
+        migrate(&mut connection)?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
         })
@@ -79,6 +86,111 @@ impl SqliteStore {
             .lock()
             .map_err(|_| StoreError::new("a thread panicked while using the database"))
     }
+}
+
+/// The schema version this store writes, kept in SQLite's `user_version`: 1 adds the
+/// effect journal's columns to `toolset_effects`.
+const SCHEMA_VERSION: i64 = 1;
+
+/// Takes a database from before the journal to [`SCHEMA_VERSION`], in one write
+/// transaction (a process opening it at the same time waits, then finds it done). The
+/// effects recorded before hold no call (`call_id` stays `NULL`): they are not journal
+/// entries, so they are never listed in doubt.
+fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
+    let transaction = connection
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(failed("could not start migrating the database"))?;
+    let version: i64 = transaction
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(failed("could not read the schema version"))?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::new(format!(
+            "the database's schema version ({version}) is newer than this toolset's \
+             ({SCHEMA_VERSION}): upgrade toolset, or open another file"
+        )));
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    transaction
+        .execute_batch(
+            "-- The effect journal: what ran (call id, tool, tier, arguments as the model
+             -- wrote them, canonical action key in hex), how often it was let start, a
+             -- re-run the host asked for, how it ended and when its result was delivered.
+             ALTER TABLE toolset_effects ADD COLUMN call_id TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN tool TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN tier TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN arguments TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN caller TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN action_key TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
+             ALTER TABLE toolset_effects ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE toolset_effects ADD COLUMN ended TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN result TEXT;
+             ALTER TABLE toolset_effects ADD COLUMN ended_at_ms INTEGER;
+             ALTER TABLE toolset_effects ADD COLUMN delivered_at_ms INTEGER;
+             PRAGMA user_version = 1;",
+        )
+        .map_err(failed("could not add the effect journal to the database"))?;
+    transaction
+        .commit()
+        .map_err(failed("could not commit the effect journal's columns"))
+}
+
+/// A millisecond time as SQLite stores it.
+fn ms(at_ms: u64) -> i64 {
+    i64::try_from(at_ms).unwrap_or(i64::MAX)
+}
+
+/// The journal entry `key` (`None` when absent, or an effect from before the journal).
+fn entry(connection: &Connection, key: &str) -> Result<Option<JournalEntry>, StoreError> {
+    let row = connection
+        .query_row(
+            &format!(
+                "SELECT {ENTRY_COLUMNS} FROM toolset_effects
+                 WHERE proposal_id = ?1 AND call_id IS NOT NULL"
+            ),
+            params![key],
+            entry_row,
+        )
+        .optional()
+        .map_err(failed("could not read the journal"))?;
+    row.map(journal_entry).transpose()
+}
+
+/// The entries a `WHERE … ORDER BY …` clause selects.
+fn entries(connection: &Connection, clause: &str) -> Result<Vec<JournalEntry>, StoreError> {
+    let mut statement = connection
+        .prepare(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM toolset_effects WHERE call_id IS NOT NULL AND {clause}"
+        ))
+        .map_err(failed("could not read the journal"))?;
+    let rows = statement
+        .query_map([], entry_row)
+        .map_err(failed("could not read the journal"))?;
+    rows.map(|row| {
+        row.map_err(failed("could not read the journal"))
+            .and_then(journal_entry)
+    })
+    .collect()
+}
+
+fn entry_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
+    Ok(EntryRow {
+        key: row.get(0)?,
+        call_id: row.get(1)?,
+        tool: row.get(2)?,
+        tier: row.get(3)?,
+        arguments: row.get(4)?,
+        caller: row.get(5)?,
+        started_at_ms: row.get(6)?,
+        attempts: row.get(7)?,
+        rerun: row.get::<_, i64>(8)? != 0,
+        ended: row.get(9)?,
+        result: row.get(10)?,
+        ended_at_ms: row.get(11)?,
+        delivered_at_ms: row.get(12)?,
+    })
 }
 
 /// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
@@ -172,11 +284,26 @@ impl ProposalStore for SqliteStore {
             )));
         }
         if resolution_now.decision == Decision::Approved {
-            // A primary key: a second effect for one id is refused by the database too.
+            // The effect is the start of the call's journal entry: the call's facts come
+            // from the proposal. A primary key: a second effect for one id is refused by
+            // the database too.
+            let proposal = stored(id, &row.proposal, None, None, None)?.proposal;
+            let call = &proposal.call;
             transaction
                 .execute(
-                    "INSERT INTO toolset_effects (proposal_id, started_at_ms) VALUES (?1, ?2)",
-                    params![id.as_str(), at],
+                    "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
+                         tier, arguments, action_key, caller)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        id.as_str(),
+                        at,
+                        call.id,
+                        call.name,
+                        proposal.tier.as_str(),
+                        call.arguments,
+                        hex(&call.action_key()),
+                        caller_column(call)
+                    ],
                 )
                 .map_err(failed("could not record the proposal's effect"))?;
         }
@@ -184,5 +311,122 @@ impl ProposalStore for SqliteStore {
             .commit()
             .map_err(failed("could not commit the proposal's resolution"))?;
         Ok(ResolveOutcome::Resolved)
+    }
+}
+
+impl Journal for SqliteStore {
+    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
+        let mut connection = self.connection()?;
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("could not start journaling the call"))?;
+        let outcome = match entry(&transaction, &start.key)? {
+            Some(earlier) if earlier.rerun => {
+                transaction
+                    .execute(
+                        "UPDATE toolset_effects SET rerun = 0, attempts = attempts + 1,
+                             started_at_ms = ?2, ended = NULL, result = NULL,
+                             ended_at_ms = NULL
+                         WHERE proposal_id = ?1 AND rerun = 1",
+                        params![start.key, ms(start.at_ms)],
+                    )
+                    .map_err(failed("could not journal the call's start"))?;
+                StartOutcome::Started
+            }
+            Some(earlier) => return Ok(StartOutcome::AlreadyStarted(Box::new(earlier))),
+            None => {
+                let call = &start.call;
+                transaction
+                    .execute(
+                        "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
+                             tier, arguments, action_key, caller)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                        params![
+                            start.key,
+                            ms(start.at_ms),
+                            call.id,
+                            call.name,
+                            start.tier.as_str(),
+                            call.arguments,
+                            hex(&call.action_key()),
+                            caller_column(call)
+                        ],
+                    )
+                    .map_err(failed("could not journal the call's start"))?;
+                StartOutcome::Started
+            }
+        };
+        transaction
+            .commit()
+            .map_err(failed("could not commit the call's start"))?;
+        Ok(outcome)
+    }
+
+    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
+        let mut connection = self.connection()?;
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("could not start journaling the call's end"))?;
+        let Some(earlier) = entry(&transaction, key)? else {
+            return Ok(EndOutcome::Unknown);
+        };
+        if let Some(end) = earlier.end {
+            return Ok(EndOutcome::AlreadyEnded(end));
+        }
+        transaction
+            .execute(
+                "UPDATE toolset_effects SET ended = ?2, result = ?3, ended_at_ms = ?4, rerun = 0
+                 WHERE proposal_id = ?1 AND ended IS NULL",
+                params![key, end.ending.as_str(), end.result, ms(end.at_ms)],
+            )
+            .map_err(failed("could not journal the call's end"))?;
+        transaction
+            .commit()
+            .map_err(failed("could not commit the call's end"))?;
+        Ok(EndOutcome::Ended)
+    }
+
+    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
+        entry(&*self.connection()?, key)
+    }
+
+    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        entries(
+            &*self.connection()?,
+            "ended IS NULL ORDER BY started_at_ms, proposal_id",
+        )
+    }
+
+    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
+        let changed = self
+            .connection()?
+            .execute(
+                "UPDATE toolset_effects SET rerun = 1
+                 WHERE proposal_id = ?1 AND call_id IS NOT NULL AND ended IS NULL
+                     AND rerun = 0 AND attempts = ?2",
+                params![key, i64::from(attempts)],
+            )
+            .map_err(failed("could not hand the call back for a re-run"))?;
+        Ok(changed == 1)
+    }
+
+    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        entries(
+            &*self.connection()?,
+            "ended IS NOT NULL AND delivered_at_ms IS NULL ORDER BY ended_at_ms, proposal_id",
+        )
+    }
+
+    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
+        let changed = self
+            .connection()?
+            .execute(
+                "UPDATE toolset_effects SET delivered_at_ms = ?2
+                 WHERE proposal_id = ?1 AND call_id IS NOT NULL AND ended IS NOT NULL
+                     AND delivered_at_ms IS NULL",
+                params![key, ms(at_ms)],
+            )
+            .map_err(failed("could not mark the result delivered"))?;
+        Ok(changed == 1)
     }
 }

@@ -1,0 +1,318 @@
+//! The effect journal: every call that is not read-only is recorded before its handler
+//! starts and after it ends, so that a call cut off by a crash is never run again on its
+//! own, and a result that was recorded is delivered even if the process died first.
+//!
+//! A journal entry is keyed by the call's *idempotency key*, stable across retries of the
+//! same call:
+//!
+//! - a call a human approved is keyed by its proposal's id. Its start is the [`Effect`]
+//!   the store records when the proposal is approved, in the same atomic step (the store
+//!   fills in the call's id, tool, tier and action key from the proposal): approving is
+//!   starting, so there is never a second record of the same start;
+//! - a call that runs without a proposal (its tier within the request's autonomy) is keyed
+//!   by [`auto_key`]: a digest of its call id and its canonical action key
+//!   ([`ToolCall::action_key`]), so the same call sent again (same id, same arguments)
+//!   has the same key, and is refused instead of run twice. `apply` records its start
+//!   ([`Journal::start`]) right before its handler runs.
+//!
+//! `apply` records every end ([`Journal::end`]): done or failed, with the result the model
+//! reads. An entry started and never ended is *in doubt* ([`Journal::in_doubt`]): the
+//! handler may or may not have had its effect. It is never run again on its own: the host
+//! decides, with the entry's key in hand (hand it to an external API that deduplicates,
+//! or look the effect up there): [`Journal::mark_done`], [`Journal::mark_failed`], or
+//! [`Approvals::rerun`](crate::Approvals::rerun), which checks the call again under the
+//! request in force (the approval's checks for a proposal, the gate for the others) and
+//! hands back a plan that runs it again under the same key. An ended entry's result waits
+//! in [`Journal::undelivered`] until the host marks it delivered, once
+//! ([`Journal::mark_delivered`]).
+//!
+//! An approved call handed to the host ([`Approved::Handoff`](crate::Approved::Handoff),
+//! a propose-only tool's) has its start on record like any approved call, and no handler
+//! to end it: it stays in doubt until the host, having carried it out, marks it done (or
+//! failed). Plans applied without a journal (`Pipeline::apply`) leave their approved calls
+//! in doubt the same way.
+//!
+//! `Journal` is a trait of its own beside [`ProposalStore`](super::ProposalStore), not more
+//! methods of it: `apply` is handed only a journal (it needs no proposal), and a host's own
+//! proposal store keeps compiling. The three stores implement both, over the same table
+//! (`toolset_effects`), so an approval's start and its journal entry are one record.
+
+use super::{Effect, StoreError};
+use crate::digest::hex;
+use crate::{Outcome, Tier, ToolCall, ToolOutput, ToolReply, messages};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt;
+
+/// The idempotency key of a call that runs without a proposal: `call-` and 32 hex digits
+/// of the SHA-256 of its call id and its canonical action key
+/// ([`ToolCall::action_key`]; the id's length is hashed first, so no id and key can be
+/// mistaken for another). The same call sent again (same id, same arguments, however
+/// spelled) has the same key; a proposal's id (32 hex digits alone) is never one.
+pub fn auto_key(call: &ToolCall) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update((call.id.len() as u64).to_be_bytes());
+    hasher.update(call.id.as_bytes());
+    hasher.update(call.action_key());
+    let digest = hasher.finalize();
+    format!("call-{}", hex(&digest[..16]))
+}
+
+/// How a journaled call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// It ran to an output that is not an error (or the host marked it done).
+    Done,
+    /// It ended any other way: an error, a timeout, a cancellation, a panic (or the host
+    /// marked it failed).
+    Failed,
+}
+
+impl Ending {
+    /// `"done"` or `"failed"`, as the stores spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Done => "done",
+            Ending::Failed => "failed",
+        }
+    }
+
+    /// The ending a store spells `text`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Ending> {
+        match text {
+            "done" => Some(Ending::Done),
+            "failed" => Some(Ending::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// What `apply` records before the handler of a call without a proposal runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallStart {
+    /// The idempotency key ([`auto_key`]).
+    pub key: String,
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// The tool's tier.
+    pub tier: Tier,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+impl CallStart {
+    /// The start of `call`, at `tier`, now, under its [`auto_key`].
+    pub fn new(call: &ToolCall, tier: Tier, at_ms: u64) -> CallStart {
+        CallStart {
+            key: auto_key(call),
+            call: call.clone(),
+            tier,
+            at_ms,
+        }
+    }
+}
+
+/// How a call ended, as the journal keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CallEnd {
+    /// Done or failed.
+    pub ending: Ending,
+    /// What the model reads about it: a [`ToolOutput`] serialized as JSON.
+    pub result: String,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+impl CallEnd {
+    /// The end of a call whose outcome is `outcome`, at `at_ms`.
+    pub fn of(outcome: &Outcome, at_ms: u64) -> CallEnd {
+        let ending = if outcome.is_done() || matches!(outcome, Outcome::Skipped { .. }) {
+            Ending::Done
+        } else {
+            Ending::Failed
+        };
+        CallEnd::with_output(ending, &outcome.to_tool_output(), at_ms)
+    }
+
+    /// An end with this output as its result.
+    pub fn with_output(ending: Ending, output: &ToolOutput, at_ms: u64) -> CallEnd {
+        // A `ToolOutput` is text and JSON values: it always serializes.
+        let result = serde_json::to_string(output).unwrap_or_else(|_| "{}".to_owned());
+        CallEnd {
+            ending,
+            result,
+            at_ms,
+        }
+    }
+
+    /// The result as the model reads it; `None` when the stored text is not a
+    /// [`ToolOutput`] (the store was written by something else).
+    pub fn output(&self) -> Option<ToolOutput> {
+        serde_json::from_str(&self.result).ok()
+    }
+}
+
+/// One call in the journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JournalEntry {
+    /// The idempotency key: a proposal's id, or an [`auto_key`].
+    pub key: String,
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// The tool's tier when it started.
+    pub tier: Tier,
+    /// When its latest run started (for an approved call first: when it was approved), in
+    /// milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// How many times it was let start: 1, and one more for each re-run.
+    pub attempts: u32,
+    /// The host chose to run it again ([`Journal::rerun`]), and it has not started yet.
+    pub rerun: bool,
+    /// How it ended; `None` while it runs, or when it is in doubt.
+    pub end: Option<CallEnd>,
+    /// When its result was marked delivered, in milliseconds since the Unix epoch.
+    pub delivered_at_ms: Option<u64>,
+}
+
+impl JournalEntry {
+    /// Started and never ended: its handler may or may not have had its effect. (A call
+    /// running right now in another process looks the same: compare `started_at_ms` with
+    /// the longest a call runs, or list in doubt at start-up, before any call runs.)
+    pub fn in_doubt(&self) -> bool {
+        self.end.is_none()
+    }
+
+    /// The call's canonical action key ([`ToolCall::action_key`]).
+    pub fn action_key(&self) -> Vec<u8> {
+        self.call.action_key()
+    }
+
+    /// The effect this entry's start is: when it started.
+    pub fn effect(&self) -> Effect {
+        Effect::started_at(self.started_at_ms)
+    }
+
+    /// The reply to send the model for an ended call, under the call's id; `None` while it
+    /// has not ended, or when its stored result is unreadable.
+    pub fn reply(&self) -> Option<ToolReply> {
+        let output = self.end.as_ref()?.output()?;
+        Some(ToolReply::to(&self.call, output))
+    }
+}
+
+/// What [`Journal::start`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StartOutcome {
+    /// The start is on record: run the handler.
+    Started,
+    /// The key was started before (and not handed back for a re-run): the call must not
+    /// run again.
+    AlreadyStarted(Box<JournalEntry>),
+}
+
+/// What [`Journal::end`] (or a mark) did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EndOutcome {
+    /// The end is on record.
+    Ended,
+    /// The call had already ended (the host marked it, or another process ended it): the
+    /// first end stands.
+    AlreadyEnded(CallEnd),
+    /// No call with this key was started (or it was started before the journal existed).
+    Unknown,
+}
+
+/// Why a journal operation on a key was refused, in the host's words.
+impl fmt::Display for EndOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndOutcome::Ended => f.write_str("the end is on record"),
+            EndOutcome::AlreadyEnded(end) => write!(
+                f,
+                "the call had already ended ({}); the first end stands",
+                end.ending.as_str()
+            ),
+            EndOutcome::Unknown => f.write_str("the journal has no call started under this key"),
+        }
+    }
+}
+
+/// Where calls that are not read-only are journaled: their start, their end, and whether
+/// their result was delivered. Implemented by [`MemoryStore`](super::MemoryStore), and
+/// with their features `SqliteStore` and `PostgresStore`; each operation is atomic, across
+/// processes for the database stores.
+///
+/// Blocking calls, like [`ProposalStore`](super::ProposalStore)'s.
+pub trait Journal: Send + Sync {
+    /// Records the start of a call without a proposal. [`StartOutcome::Started`] when its
+    /// key is new, or was handed back for a re-run ([`rerun`](Self::rerun): the attempt
+    /// count grows and the end is cleared); otherwise
+    /// [`StartOutcome::AlreadyStarted`], and nothing changes.
+    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError>;
+
+    /// Records how the call `key` ended, unless it ended already.
+    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError>;
+
+    /// The entry `key`, if the journal has it.
+    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError>;
+
+    /// Every entry started and never ended, oldest first.
+    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError>;
+
+    /// Hands the in-doubt call `key` back for one more run, if it is still in doubt at
+    /// `attempts` (what the host saw): `true` when this call did it (of concurrent
+    /// callers, one). The next [`start`](Self::start) of the key then runs it. Prefer
+    /// [`Approvals::rerun`](crate::Approvals::rerun), which checks the call again first.
+    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError>;
+
+    /// Every ended entry whose result is not marked delivered, oldest end first.
+    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError>;
+
+    /// Marks the result of the ended call `key` delivered: `true` the first time, `false`
+    /// when it was marked before (or has not ended): a result is delivered once.
+    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError>;
+
+    /// Ends the in-doubt call `key` as done: the host found its effect happened. The model
+    /// will read that it ran and its result was lost.
+    fn mark_done(&self, key: &str, at_ms: u64) -> Result<EndOutcome, StoreError> {
+        let output = ToolOutput::text(messages::MARKED_DONE);
+        self.end(key, &CallEnd::with_output(Ending::Done, &output, at_ms))
+    }
+
+    /// Ends the in-doubt call `key` as failed: the host found its effect did not happen.
+    /// The model will read that it did not complete.
+    fn mark_failed(&self, key: &str, at_ms: u64) -> Result<EndOutcome, StoreError> {
+        let output = ToolOutput::error(messages::MARKED_FAILED);
+        self.end(key, &CallEnd::with_output(Ending::Failed, &output, at_ms))
+    }
+}
+
+impl<J: Journal + ?Sized> Journal for &J {
+    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
+        (**self).start(start)
+    }
+    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
+        (**self).end(key, end)
+    }
+    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
+        (**self).entry(key)
+    }
+    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        (**self).in_doubt()
+    }
+    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
+        (**self).rerun(key, attempts)
+    }
+    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        (**self).undelivered()
+    }
+    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
+        (**self).mark_delivered(key, at_ms)
+    }
+}
