@@ -109,6 +109,7 @@
 //!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
 //!   client waiting on such a request gets nothing: give requests a timeout.
 
+mod as_task;
 mod elicit;
 mod http;
 mod messages;
@@ -118,6 +119,7 @@ mod request_span;
 mod runtime;
 mod server;
 mod session;
+mod tasks;
 mod trace;
 
 use crate::set::ToolName;
@@ -134,6 +136,10 @@ pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
+pub use tasks::{
+    DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL,
+    TaskLimits,
+};
 pub use trace::TraceParent;
 
 /// How long a call may wait for the state, and then run, unless
@@ -175,6 +181,8 @@ pub struct McpServer<T: ToolSet> {
     session: Arc<Session>,
     /// The host's hook continuing a caller's trace ([`McpServer::with_trace_parent`]).
     continue_trace: Option<trace::ContinueTrace>,
+    /// The tools run as tasks and the server's task table, shared by every session.
+    tasks: tasks::Tasks,
 }
 
 impl<T: ToolSet> McpServer<T> {
@@ -197,6 +205,7 @@ impl<T: ToolSet> McpServer<T> {
             version: Arc::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
             continue_trace: None,
+            tasks: tasks::Tasks::default(),
         }
     }
 
@@ -445,6 +454,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             base: Arc::clone(&self.base),
             session: Arc::clone(&self.session),
             continue_trace: self.continue_trace.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 }

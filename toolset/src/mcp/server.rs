@@ -11,9 +11,9 @@ use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
+    CustomResult, ErrorCode, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::IntoTransport;
@@ -99,28 +99,48 @@ impl<T: ToolSet> McpServer<T> {
             .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
     }
 
-    /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`.
+    /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`; or,
+    /// for a tool run as a task, a task that does the same and keeps the result
+    /// (`tasks.rs`).
     async fn call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let output = self.answer(request, &context).await?;
+    ) -> Result<CallToolResponse, ErrorData> {
+        let plan = match self.gated(request, &context)? {
+            Ok(plan) => plan,
+            Err(refused) => return Ok(self.written(refused, &context).await.into()),
+        };
+        // A task changes only when the result is delivered, not what runs.
+        let plan = match self.started_as_task(plan, &context) {
+            Ok(task) => return Ok(CallToolResponse::Task(task)),
+            Err(plan) => plan,
+        };
+        let output = self.answer(plan, &context).await;
+        Ok(self.written(output, &context).await.into())
+    }
+
+    /// The `CallToolResult` of `output`, after telling the client of the tools it
+    /// activates.
+    pub(super) async fn written(
+        &self,
+        output: ToolOutput,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
         if self.session.activate(&self.base, &output.activate) {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        Ok(crate::consumer::mcp::call_tool_result(output))
+        crate::consumer::mcp::call_tool_result(output)
     }
 
-    /// What the model reads for one `tools/call`, with the tools it activates: the call
-    /// read by the MCP consumer's reader, gated through the session's request, put to the
-    /// human when withheld, then run by [`crate::apply::apply`] like any plan.
-    async fn answer(
+    /// One `tools/call` read by the MCP consumer's reader and gated through the session's
+    /// request: the plan, or what the model reads of a refused call.
+    fn gated(
         &self,
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<ToolOutput, ErrorData> {
+    ) -> Result<Result<Plan<T>, ToolOutput>, ErrorData> {
         let call = crate::consumer::mcp::parsed_call(
             &context.id,
             &request.name,
@@ -132,24 +152,29 @@ impl<T: ToolSet> McpServer<T> {
             // The policy names a runtime tool the toolbox lacks: the host's mistake,
             // answered as `tools/list` answers it, and nothing runs.
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
-        let plan = match gated {
-            Ok(plan) => plan,
-            Err(rejected) => {
-                let output = rejected
-                    .results()
-                    .into_iter()
-                    .next()
-                    .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output);
-                return Ok(output);
-            }
-        };
+        Ok(gated.map_err(|rejected| {
+            rejected
+                .results()
+                .into_iter()
+                .next()
+                .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output)
+        }))
+    }
+
+    /// What the model reads of the gated call `plan`, with the tools it activates: put to
+    /// the human when withheld, then run by [`crate::apply::apply`] like any plan.
+    pub(super) async fn answer(
+        &self,
+        plan: Plan<T>,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolOutput {
         let plan = match plan.proposals().first().cloned() {
             None => plan,
             Some(proposal) => match self.approved_by_human(&proposal, context).await {
                 Some(approved) => approved,
                 None => {
                     let text = self.withheld_text(&proposal.call().name, proposal.tier());
-                    return Ok(ToolOutput::error(text));
+                    return ToolOutput::error(text);
                 }
             },
         };
@@ -165,7 +190,7 @@ impl<T: ToolSet> McpServer<T> {
         if must_conform && !output.is_error && !conforms {
             output.is_error = true;
         }
-        Ok(output)
+        output
     }
 
     /// Applies the one-call `plan` as every plan is applied ([`crate::apply::apply`]),
@@ -227,6 +252,8 @@ impl<T: ToolSet> McpServer<T> {
             return None;
         }
         let client = Client::of(context);
+        // A task waiting for the answer reports `input_required`.
+        let _asking = super::tasks::asking_human(context);
         let runtime = self.base.toolbox.runtime_tool(&proposal.call().name);
         let shown = elicit::Shown {
             title: match &runtime {
@@ -322,8 +349,12 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // `listChanged`: a search activates tools for the session that ran it.
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
-            .enable_tool_list_changed()
-            .build();
+            .enable_tool_list_changed();
+        // The Tasks extension only when some tool runs as a task (`tasks.rs`).
+        let capabilities = match self.tasks.any() {
+            true => capabilities.enable_tasks().build(),
+            false => capabilities.build(),
+        };
         let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             self.name.to_string(),
             self.version.to_string(),
@@ -382,7 +413,31 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // trip's 267,000 instructions).
         let answer = Box::pin(self.call(request, context).instrument(span.clone())).await;
         super::trace::record_call(&span, &answer);
-        answer.map(CallToolResponse::from)
+        answer
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get(&request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update(&request.task_id)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&request.task_id)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

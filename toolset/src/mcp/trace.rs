@@ -19,7 +19,7 @@
 //! entered: exactly when the hook runs.
 
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, ErrorData, NumberOrString};
+use rmcp::model::{CallToolResponse, ErrorData, NumberOrString};
 use rmcp::service::RequestContext;
 use std::fmt;
 use std::sync::Arc;
@@ -132,12 +132,15 @@ fn hex_bytes<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
 }
 
 /// Records a `tools/call` answer on its span: `error.type` when it failed.
-pub(super) fn record_call(span: &Span, answer: &Result<CallToolResult, ErrorData>) {
+pub(super) fn record_call(span: &Span, answer: &Result<CallToolResponse, ErrorData>) {
     if span.is_disabled() {
         return;
     }
     match answer {
-        Ok(result) if result.is_error == Some(true) => record_error(span, "tool_error"),
+        // A task's result is not known yet: its request went well.
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            record_error(span, "tool_error")
+        }
         Ok(_) => {}
         Err(error) => record_error(span, &error.code.0.to_string()),
     }
