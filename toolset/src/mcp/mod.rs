@@ -84,6 +84,33 @@
 //! [`ToolContext`]'s token and by dropping it. So a write queued behind a long read does
 //! not run late for a client that gave up (and may retry it).
 //!
+//! ## Long calls as tasks
+//!
+//! A tool the host names with [`McpServer::run_as_task`] (or, for the toolbox's runtime
+//! tools, [`McpServer::run_runtime_as_task`]) runs as a task of the MCP Tasks extension
+//! (SEP-2663, `io.modelcontextprotocol/tasks`) for a client that declared it: the call is
+//! gated as any call is (a refused one is answered at once, exactly as without tasks), and
+//! a call the gate passed is answered at once with a task (`CreateTaskResult`, a 128-bit
+//! random id); its approval by a human when withheld, and its run through the same
+//! `apply`, go on in the task. `tasks/get` reports `working`, `input_required` while a
+//! withheld call waits for the human (asked by the session's elicitation, as without tasks:
+//! the task's `inputRequests` is empty, its status message says so, and `tasks/update` has
+//! nothing to answer), then `completed` with the very `CallToolResult` the call would have
+//! been answered with, `cancelled`, or `failed` when the result was too large to keep.
+//! `tasks/cancel` cancels the call's [`ToolContext`] token (as the client's going does):
+//! the handler sees it, or is stopped at its next `.await`, and the task ends `cancelled`.
+//!
+//! What is kept is bounded ([`TaskLimits`], [`McpServer::with_task_limits`]): an ended
+//! task's result for a time to live ([`DEFAULT_TASK_TTL`]), and at most
+//! [`DEFAULT_MAX_TASKS`] tasks and [`DEFAULT_MAX_TASK_BYTES`] of results at once, the oldest
+//! ended first released; a released or unknown id is answered `-32602` saying so. When every
+//! task kept is still running, a new call is answered the ordinary way. A task's call keeps
+//! the server's time limit ([`McpServer::with_call_timeout`]): raise it for long calls.
+//!
+//! Clients that did not declare the extension, and tools not named, are answered as
+//! before; a server that names no tool does not declare the extension, and its answers are
+//! unchanged byte for byte.
+//!
 //! ## Over HTTP
 //!
 //! [`McpServer::serve_http`] serves under an [`HttpConfig`]: capped connections and
