@@ -489,3 +489,54 @@ async fn a_refused_call_is_answered_at_once_as_without_tasks() {
         assert_eq!(refused.is_error, Some(true), "{name}");
     }
 }
+
+/// Over streamable HTTP: each `tasks/get` and `tasks/cancel` is a request of its own, and
+/// the task table is the server's, so they find the task the `tools/call` started.
+#[cfg(feature = "mcp-client")]
+#[tokio::test(flavor = "multi_thread")]
+async fn tasks_over_streamable_http() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use toolset::mcp::HttpConfig;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("its address");
+    let lab = Lab::default();
+    let saw_cancel = Arc::clone(&lab.saw_cancel);
+    let server = McpServer::<LabTools>::new(lab)
+        .run_as_task(LabToolsName::Slow)
+        .run_as_task(LabToolsName::Echo);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(server.serve_http(
+        listener,
+        HttpConfig::new().with_shutdown(async {
+            let _ = stopped.await;
+        }),
+    ));
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
+    let client = with_tasks()
+        .serve(transport)
+        .await
+        .expect("connects over HTTP");
+
+    let id = task_of(call(&client, "echo", json!({"text": "over http"})).await)
+        .task
+        .task_id;
+    let done = result_of(until(&client, &id, TaskStatus::Completed).await);
+    assert_eq!(text(&done), "over http");
+
+    let id = task_of(call(&client, "slow", json!({})).await).task.task_id;
+    until(&client, &id, TaskStatus::Working).await;
+    client
+        .peer()
+        .cancel_task(CancelTaskParams::new(id.clone()))
+        .await
+        .expect("tasks/cancel is acknowledged");
+    until(&client, &id, TaskStatus::Cancelled).await;
+    assert!(saw_cancel.load(Ordering::SeqCst));
+
+    let _ = client.cancel().await;
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
+}
