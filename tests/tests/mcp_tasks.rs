@@ -540,3 +540,54 @@ async fn tasks_over_streamable_http() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
 }
+
+/// A `tasks/*` request whose params do not have the method's shape is `-32602` naming the
+/// shape, on a server that declares the extension; on one that does not, the methods stay
+/// unknown.
+#[tokio::test]
+async fn malformed_task_requests_are_invalid_params() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    async fn answers(server: McpServer<LabTools>) -> Vec<Value> {
+        let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(server.serve(server_end));
+        let (from_server, mut to_server) = tokio::io::split(client_end);
+        let mut lines = BufReader::new(from_server).lines();
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "clientInfo": {"name": "raw", "version": "1"}}});
+        let mut sent = format!("{initialize}\n");
+        sent.push_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        sent.push('\n');
+        for (id, method) in [(2, "tasks/get"), (3, "tasks/cancel")] {
+            let request =
+                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"id": 7}});
+            sent.push_str(&format!("{request}\n"));
+        }
+        to_server.write_all(sent.as_bytes()).await.expect("sent");
+        let mut answers = Vec::new();
+        while answers.len() < 3 {
+            let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+                .await
+                .expect("an answer in time")
+                .expect("a line")
+                .expect("not closed");
+            answers.push(serde_json::from_str::<Value>(&line).expect("JSON"));
+        }
+        answers.sort_by_key(|answer| answer["id"].as_i64());
+        answers
+    }
+
+    let with =
+        answers(McpServer::<LabTools>::new(Lab::default()).run_as_task(LabToolsName::Echo)).await;
+    for answer in &with[1..] {
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("taskId"), "{message}");
+    }
+    let without = answers(McpServer::<LabTools>::new(Lab::default())).await;
+    for answer in &without[1..] {
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    }
+}

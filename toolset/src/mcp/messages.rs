@@ -7,6 +7,8 @@
 pub(crate) fn malformed_params(method: &str, error: &str) -> String {
     let shape = match method {
         "tools/call" => " tools/call takes {\"name\": string, \"arguments\": object}.",
+        "tasks/get" | "tasks/cancel" => " It takes {\"taskId\": string}.",
+        "tasks/update" => " It takes {\"taskId\": string, \"inputResponses\": object}.",
         _ => "",
     };
     format!("Invalid params for {method}: {error}.{shape}")

@@ -451,7 +451,9 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let method = request.method.as_str();
-        if KNOWN_METHODS.contains(&method) {
+        let known =
+            KNOWN_METHODS.contains(&method) || (self.tasks.any() && TASK_METHODS.contains(&method));
+        if known {
             let error = malformed_params_error(method, request.params.as_ref());
             return Err(ErrorData::invalid_params(
                 messages::malformed_params(method, &error),
@@ -466,6 +468,10 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     }
 }
 
+/// The methods of the Tasks extension, which rmcp parses too when the server declares it
+/// (some tool runs as a task).
+const TASK_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
+
 /// What is wrong with the params of a known method, as serde says it.
 fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> String {
     let params = params.cloned().unwrap_or(serde_json::Value::Null);
@@ -474,6 +480,9 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
         "tools/list" => {
             serde_json::from_value::<Option<PaginatedRequestParams>>(params).map(|_| ())
         }
+        "tasks/get" => serde_json::from_value::<GetTaskParams>(params).map(|_| ()),
+        "tasks/update" => serde_json::from_value::<UpdateTaskParams>(params).map(|_| ()),
+        "tasks/cancel" => serde_json::from_value::<CancelTaskParams>(params).map(|_| ()),
         _ => return "they do not have the method's shape".to_owned(),
     };
     match parsed {
