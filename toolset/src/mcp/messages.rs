@@ -7,6 +7,8 @@
 pub(crate) fn malformed_params(method: &str, error: &str) -> String {
     let shape = match method {
         "tools/call" => " tools/call takes {\"name\": string, \"arguments\": object}.",
+        "tasks/get" | "tasks/cancel" => " It takes {\"taskId\": string}.",
+        "tasks/update" => " It takes {\"taskId\": string, \"inputResponses\": object}.",
         _ => "",
     };
     format!("Invalid params for {method}: {error}.{shape}")
@@ -126,3 +128,35 @@ pub(crate) const APPROVE_TITLE: &str = "Run this call";
 /// The description of the approval box.
 pub(crate) const APPROVE_DESCRIPTION: &str =
     "Run the call exactly as shown above, once. Leave unticked to refuse.";
+
+/// A `tasks/get`, `tasks/cancel` or `tasks/update` naming a task the server does not hold.
+pub(crate) fn unknown_task(
+    id: &str,
+    ttl: std::time::Duration,
+    max_tasks: usize,
+    max_bytes: usize,
+) -> String {
+    format!(
+        "Unknown task {id:?}: no task has this id, or its result was released. This server \
+         keeps an ended task's result for {} ms, and at most {max_tasks} tasks and {max_bytes} \
+         bytes of results, releasing the oldest first. Poll tasks/get sooner, or call the \
+         tool again",
+        ttl.as_millis()
+    )
+}
+
+/// A task's result too large to keep.
+pub(crate) fn task_result_too_large(bytes: usize, max: usize) -> String {
+    format!(
+        "The task's result ({bytes} bytes as JSON) is larger than this server keeps for tasks \
+         ({max} bytes), so it was not kept. Call the tool again for a smaller result, or raise \
+         TaskLimits::with_max_bytes"
+    )
+}
+
+/// The status message of a task whose call waits for a human's approval.
+pub(crate) const TASK_AWAITING_APPROVAL: &str = "Waiting for a human to approve the call: \
+     answer the approval request (elicitation) this server sent.";
+
+/// The status message of a task cancelled and not yet ended.
+pub(crate) const TASK_CANCELLING: &str = "Cancelling: the call was told to stop.";

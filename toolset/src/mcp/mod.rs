@@ -85,6 +85,33 @@
 //! [`ToolContext`]'s token and by dropping it. So a write queued behind a long read does
 //! not run late for a client that gave up (and may retry it).
 //!
+//! ## Long calls as tasks
+//!
+//! A tool the host names with [`McpServer::run_as_task`] (or, for the toolbox's runtime
+//! tools, [`McpServer::run_runtime_as_task`]) runs as a task of the MCP Tasks extension
+//! (SEP-2663, `io.modelcontextprotocol/tasks`) for a client that declared it: the call is
+//! gated as any call is (a refused one is answered at once, exactly as without tasks), and
+//! a call the gate passed is answered at once with a task (`CreateTaskResult`, a 128-bit
+//! random id); its approval by a human when withheld, and its run through the same
+//! `apply`, go on in the task. `tasks/get` reports `working`, `input_required` while a
+//! withheld call waits for the human (asked by the session's elicitation, as without tasks:
+//! the task's `inputRequests` is empty, its status message says so, and `tasks/update` has
+//! nothing to answer), then `completed` with the very `CallToolResult` the call would have
+//! been answered with, `cancelled`, or `failed` when the result was too large to keep.
+//! `tasks/cancel` cancels the call's [`ToolContext`] token (as the client's going does):
+//! the handler sees it, or is stopped at its next `.await`, and the task ends `cancelled`.
+//!
+//! What is kept is bounded ([`TaskLimits`], [`McpServer::with_task_limits`]): an ended
+//! task's result for a time to live ([`DEFAULT_TASK_TTL`]), and at most
+//! [`DEFAULT_MAX_TASKS`] tasks and [`DEFAULT_MAX_TASK_BYTES`] of results at once, the oldest
+//! ended first released; a released or unknown id is answered `-32602` saying so. When every
+//! task kept is still running, a new call is answered the ordinary way. A task's call keeps
+//! the server's time limit ([`McpServer::with_call_timeout`]): raise it for long calls.
+//!
+//! Clients that did not declare the extension, and tools not named, are answered as
+//! before; a server that names no tool does not declare the extension, and its answers are
+//! unchanged byte for byte.
+//!
 //! ## Over HTTP
 //!
 //! [`McpServer::serve_http`] serves under an [`HttpConfig`]: capped connections and
@@ -112,6 +139,7 @@
 //!
 #![doc = include_str!("../../docs/mcp-approval.md")]
 
+mod as_task;
 mod elicit;
 mod http;
 mod input_required;
@@ -122,6 +150,7 @@ mod request_span;
 mod runtime;
 mod server;
 mod session;
+mod tasks;
 mod trace;
 
 use crate::set::ToolName;
@@ -139,6 +168,10 @@ pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
+pub use tasks::{
+    DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL,
+    TaskLimits,
+};
 pub use trace::TraceParent;
 
 /// How long a call may wait for the state, and then run, unless
@@ -184,6 +217,8 @@ pub struct McpServer<T: ToolSet> {
     session: Arc<Session>,
     /// The host's hook continuing a caller's trace ([`McpServer::with_trace_parent`]).
     continue_trace: Option<trace::ContinueTrace>,
+    /// The tools run as tasks and the server's task table, shared by every session.
+    tasks: tasks::Tasks,
 }
 
 impl<T: ToolSet> McpServer<T> {
@@ -207,6 +242,7 @@ impl<T: ToolSet> McpServer<T> {
             version: Arc::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
             continue_trace: None,
+            tasks: tasks::Tasks::default(),
         }
     }
 
@@ -490,6 +526,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             base: Arc::clone(&self.base),
             session: Arc::clone(&self.session),
             continue_trace: self.continue_trace.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 }

@@ -12,9 +12,10 @@ use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
+    CustomResult, ErrorCode, GetTaskParams, GetTaskResult, Implementation, InputRequiredResult,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::IntoTransport;
@@ -101,34 +102,50 @@ impl<T: ToolSet> McpServer<T> {
     }
 
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`; or,
-    /// for a client on 2026-07-28 or later, `input_required` asking the human first.
+    /// for a client on 2026-07-28 or later, `input_required` asking the human first; or,
+    /// for a tool run as a task, a task that does the same and keeps the result
+    /// (`tasks.rs`).
     async fn call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let output = match self.answer(request, &context).await? {
-            Answered::Output(output) => output,
-            Answered::InputRequired(asking) => return Ok(CallToolResponse::from(asking)),
+        let plan = match self.gated(&request, &context)? {
+            Ok(plan) => plan,
+            Err(refused) => return Ok(self.written(refused, &context).await.into()),
         };
+        // A task changes only when the result is delivered, not what runs.
+        let plan = match self.started_as_task(plan, &context) {
+            Ok(task) => return Ok(CallToolResponse::Task(task)),
+            Err(plan) => plan,
+        };
+        match self.answer(plan, Some(&request), &context).await {
+            Answered::Output(output) => Ok(self.written(output, &context).await.into()),
+            Answered::InputRequired(asking) => Ok(CallToolResponse::from(asking)),
+        }
+    }
+
+    /// The `CallToolResult` of `output`, after telling the client of the tools it
+    /// activates.
+    pub(super) async fn written(
+        &self,
+        output: ToolOutput,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
         if self.session.activate(&self.base, &output.activate) {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        Ok(CallToolResponse::from(
-            crate::consumer::mcp::call_tool_result(output),
-        ))
+        crate::consumer::mcp::call_tool_result(output)
     }
 
-    /// What the model reads for one `tools/call`, with the tools it activates: the call
-    /// read by the MCP consumer's reader, gated through the session's request, put to the
-    /// human when withheld (by elicitation, or by `input_required` from 2026-07-28 on),
-    /// then run by [`crate::apply::apply`] like any plan.
-    async fn answer(
+    /// One `tools/call` read by the MCP consumer's reader and gated through the session's
+    /// request: the plan, or what the model reads of a refused call.
+    fn gated(
         &self,
-        request: CallToolRequestParams,
+        request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Answered, ErrorData> {
+    ) -> Result<Result<Plan<T>, ToolOutput>, ErrorData> {
         let call = crate::consumer::mcp::parsed_call(
             &context.id,
             &request.name,
@@ -140,23 +157,33 @@ impl<T: ToolSet> McpServer<T> {
             // The policy names a runtime tool the toolbox lacks: the host's mistake,
             // answered as `tools/list` answers it, and nothing runs.
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
-        let plan = match gated {
-            Ok(plan) => plan,
-            Err(rejected) => {
-                let output = rejected
-                    .results()
-                    .into_iter()
-                    .next()
-                    .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output);
-                return Ok(Answered::Output(output));
-            }
-        };
+        Ok(gated.map_err(|rejected| {
+            rejected
+                .results()
+                .into_iter()
+                .next()
+                .map_or_else(|| ToolOutput::error(rejected.to_string()), |r| r.output)
+        }))
+    }
+
+    /// What the model reads of the gated call `plan`, with the tools it activates: put to
+    /// the human when withheld (by elicitation, or by `input_required` from 2026-07-28 on
+    /// when the call's `request` is answered directly; a task's call, `request` `None`, is
+    /// asked by elicitation), then run by [`crate::apply::apply`] like any plan.
+    pub(super) async fn answer(
+        &self,
+        plan: Plan<T>,
+        request: Option<&CallToolRequestParams>,
+        context: &RequestContext<RoleServer>,
+    ) -> Answered {
         let plan = match plan.proposals().first().cloned() {
             None => plan,
             Some(proposal) => {
-                let approved = if input_required::speaks(context.protocol_version().as_ref()) {
-                    match self.approved_by_input(&proposal, &request, context) {
-                        ByInput::Asking(asking) => return Ok(Answered::InputRequired(asking)),
+                let by_input =
+                    request.filter(|_| input_required::speaks(context.protocol_version().as_ref()));
+                let approved = if let Some(request) = by_input {
+                    match self.approved_by_input(&proposal, request, context) {
+                        ByInput::Asking(asking) => return Answered::InputRequired(asking),
                         ByInput::Approved(plan) => Some(plan),
                         ByInput::Refused => None,
                     }
@@ -167,7 +194,7 @@ impl<T: ToolSet> McpServer<T> {
                     Some(approved) => approved,
                     None => {
                         let text = self.withheld_text(&proposal.call().name, proposal.tier());
-                        return Ok(Answered::Output(ToolOutput::error(text)));
+                        return Answered::Output(ToolOutput::error(text));
                     }
                 }
             }
@@ -184,7 +211,7 @@ impl<T: ToolSet> McpServer<T> {
         if must_conform && !output.is_error && !conforms {
             output.is_error = true;
         }
-        Ok(Answered::Output(output))
+        Answered::Output(output)
     }
 
     /// For a client on 2026-07-28 or later, the withheld `proposal` put to the human by
@@ -305,6 +332,8 @@ impl<T: ToolSet> McpServer<T> {
             return None;
         }
         let client = Client::of(context);
+        // A task waiting for the answer reports `input_required`.
+        let _asking = super::tasks::asking_human(context);
         let shown = self.shown(proposal);
         let approved = tokio::select! {
             biased;
@@ -345,7 +374,7 @@ impl<T: ToolSet> McpServer<T> {
 }
 
 /// What one `tools/call` is answered with.
-enum Answered {
+pub(super) enum Answered {
     /// The call's result, for the model.
     Output(ToolOutput),
     /// A question for the human first (2026-07-28 and later).
@@ -396,6 +425,10 @@ impl Client {
     }
 }
 
+/// The methods of the Tasks extension, which rmcp parses too when the server declares it
+/// (some tool runs as a task).
+const TASK_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
+
 /// The methods rmcp parses into typed requests: a request for one of them that reaches
 /// `on_custom_request` had params that did not parse.
 const KNOWN_METHODS: &[&str] = &[
@@ -411,8 +444,12 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // `listChanged`: a search activates tools for the session that ran it.
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
-            .enable_tool_list_changed()
-            .build();
+            .enable_tool_list_changed();
+        // The Tasks extension only when some tool runs as a task (`tasks.rs`).
+        let capabilities = match self.tasks.any() {
+            true => capabilities.enable_tasks().build(),
+            false => capabilities.build(),
+        };
         let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             self.name.to_string(),
             self.version.to_string(),
@@ -474,6 +511,30 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         answer
     }
 
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get(&request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update(&request.task_id)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&request.task_id)
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let tools = self.session.listed(&self.base).ok()?;
         tools.iter().find(|tool| tool.name == name).cloned()
@@ -485,7 +546,9 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let method = request.method.as_str();
-        if KNOWN_METHODS.contains(&method) {
+        let known =
+            KNOWN_METHODS.contains(&method) || (self.tasks.any() && TASK_METHODS.contains(&method));
+        if known {
             let error = malformed_params_error(method, request.params.as_ref());
             return Err(ErrorData::invalid_params(
                 messages::malformed_params(method, &error),
@@ -505,6 +568,9 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
     let params = params.cloned().unwrap_or(serde_json::Value::Null);
     let parsed = match method {
         "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).map(|_| ()),
+        "tasks/get" => serde_json::from_value::<GetTaskParams>(params).map(|_| ()),
+        "tasks/update" => serde_json::from_value::<UpdateTaskParams>(params).map(|_| ()),
+        "tasks/cancel" => serde_json::from_value::<CancelTaskParams>(params).map(|_| ()),
         "tools/list" => {
             serde_json::from_value::<Option<PaginatedRequestParams>>(params).map(|_| ())
         }

@@ -137,6 +137,7 @@ pub(super) fn record_call(span: &Span, answer: &Result<CallToolResponse, ErrorDa
         return;
     }
     match answer {
+        // A task's result is not known yet: its request went well.
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
             record_error(span, "tool_error")
         }
