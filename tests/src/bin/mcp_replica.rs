@@ -1,7 +1,7 @@
 //! A second (and third) process for the MCP approval tests: one replica of an MCP server
 //! serving the ledger's tools on stdio, approving withheld calls of 2026-07-28 clients by
 //! `input_required` through a SQLite proposal store that the replicas share, sealed with
-//! one key ([`REPLICA_KEY`](toolset_tests::ledger::REPLICA_KEY)).
+//! one key ([`REPLICA_KEY`]).
 //!
 //! `mcp_replica <store.sqlite> <ledger>`: serves until stdin closes; each run of `pay`
 //! appends its note to the ledger file, so the test counts runs across processes.
