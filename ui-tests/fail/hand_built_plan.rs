@@ -19,5 +19,6 @@ fn main() {
         steps: Vec::new(),
         proposals: Vec::new(),
         concealed: Default::default(),
+        approved: None,
     };
 }

@@ -104,7 +104,7 @@ impl<T: ToolSet> McpServer<T> {
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`; or,
     /// for a client on 2026-07-28 or later, `input_required` asking the human first; or,
     /// for a tool run as a task, a task that does the same and keeps the result
-    /// (`tasks.rs`).
+    /// (`as_task.rs` starts it, `tasks.rs` keeps it).
     async fn call(
         &self,
         request: CallToolRequestParams,
