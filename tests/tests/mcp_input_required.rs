@@ -19,10 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
-use toolset::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
 use toolset::{
-    Autonomy, DynamicTool, MemoryStore, Policy, Proposal, ProposalId, SealKey, Tier, ToolContext,
-    Toolbox, tool, toolset,
+    Autonomy, DynamicTool, MemoryStore, Policy, SealKey, Tier, ToolContext, Toolbox, tool, toolset,
 };
 
 /// The host's own state.
@@ -44,24 +42,7 @@ const OTHER_KEY: [u8; 32] = [9; 32];
 const WITHHELD: &str = "Needs human approval";
 
 /// A store shared by several servers in this process, as replicas share a database.
-#[derive(Clone, Default)]
-struct Shared(Arc<MemoryStore>);
-
-impl ProposalStore for Shared {
-    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        self.0.insert(proposal)
-    }
-    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        self.0.get(id)
-    }
-    fn resolve(
-        &self,
-        id: &ProposalId,
-        resolution: &Resolution,
-    ) -> Result<ResolveOutcome, StoreError> {
-        self.0.resolve(id, resolution)
-    }
-}
+type Shared = Arc<MemoryStore>;
 
 /// A reversible runtime tool `transfer` with a preview, counting its runs.
 fn toolbox(runs: &Arc<AtomicUsize>) -> Toolbox<BankTools> {

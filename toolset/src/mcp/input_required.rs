@@ -22,10 +22,9 @@
 //! a client that declared no elicitation, a withheld call is answered withheld at once.
 
 use super::elicit::{self, Shown};
-use crate::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
+use crate::store::ProposalStore;
 use crate::{
-    ApprovalError, Approvals, Approved, Proposal, ProposalId, Request, SealKey, Signed, ToolCall,
-    ToolSet,
+    ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
 };
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
@@ -85,8 +84,8 @@ impl InputRequired {
     }
 
     /// The approvals over the server's store: sealed with its key, expiring after `limit`.
-    fn approvals(&self, limit: Duration) -> Approvals<Shared> {
-        Approvals::new(Shared(Arc::clone(&self.store)))
+    fn approvals(&self, limit: Duration) -> Approvals<Arc<dyn ProposalStore + Send + Sync>> {
+        Approvals::new(Arc::clone(&self.store))
             .sealed_with(self.key.clone())
             .expiring_after(limit)
     }
@@ -159,25 +158,4 @@ fn binding<T: ToolSet>(call: &ToolCall) -> Vec<u8> {
     binding.push(0);
     binding.extend_from_slice(&call.action_key());
     binding
-}
-
-/// The server's store, shared by its clones, as the store of an [`Approvals`].
-struct Shared(Arc<dyn ProposalStore + Send + Sync>);
-
-impl ProposalStore for Shared {
-    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        self.0.insert(proposal)
-    }
-
-    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        self.0.get(id)
-    }
-
-    fn resolve(
-        &self,
-        id: &ProposalId,
-        resolution: &Resolution,
-    ) -> Result<ResolveOutcome, StoreError> {
-        self.0.resolve(id, resolution)
-    }
 }

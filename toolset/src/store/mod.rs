@@ -212,6 +212,26 @@ pub trait ProposalStore {
 
 /// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
 /// the store itself (to hand it to `apply` as its journal too).
+/// A store shared by its owners (an MCP server's clones, replicas in one process): each
+/// call goes to the one store.
+impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        (**self).insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).resolve(id, resolution)
+    }
+}
+
 impl<P: ProposalStore + ?Sized> ProposalStore for &P {
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
         (**self).insert(proposal)
