@@ -3,6 +3,7 @@
 
 pub mod exclusions;
 pub mod ledger;
+pub mod mcp_result;
 pub mod postgres;
 pub mod process;
 

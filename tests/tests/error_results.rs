@@ -13,6 +13,7 @@ use toolset::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
 use toolset::{Autonomy, Outcome, Report, ToolCall, ToolContext, ToolError, tool, toolset};
+use toolset_tests::mcp_result::text;
 
 const HINT: &str = "\"tuesday\" is not a date; write it as YYYY-MM-DD";
 
@@ -156,15 +157,6 @@ async fn errors_that_are_just_text_are_failures_with_that_text() {
     }
     let chat = openai_chat::results(&report.results());
     assert_eq!(chat[0]["content"], "Error: there is no event 7");
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn call_served(name: &str, arguments: Value) -> CallToolResult {

@@ -22,6 +22,7 @@ use toolset::prelude::*;
 use toolset::{
     Autonomy, DynamicTool, MemoryStore, Policy, SealKey, Tier, ToolContext, Toolbox, tool, toolset,
 };
+use toolset_tests::mcp_result::{complete, text};
 
 /// The host's own state.
 #[derive(Default)]
@@ -229,22 +230,6 @@ fn asking(response: CallToolResponse) -> InputRequiredResult {
         CallToolResponse::InputRequired(asking) => asking,
         other => panic!("expected input_required, got {other:?}"),
     }
-}
-
-fn complete(response: CallToolResponse) -> CallToolResult {
-    match response {
-        CallToolResponse::Complete(result) => result,
-        other => panic!("expected a result, got {other:?}"),
-    }
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The state and the form's message of a first answer.

@@ -20,6 +20,7 @@ use tokio::sync::Notify;
 use toolset::mcp::{McpServer, TaskLimits};
 use toolset::prelude::*;
 use toolset::{Autonomy, ToolContext, tool, toolset};
+use toolset_tests::mcp_result::{complete, text};
 
 /// What the tools share with the test: a gate the slow tool waits at, and the flag it sets
 /// when it sees its call cancelled.
@@ -135,22 +136,6 @@ fn task_of(response: CallToolResponse) -> CreateTaskResult {
         CallToolResponse::Task(task) => task,
         other => panic!("expected a task, got {other:?}"),
     }
-}
-
-fn complete(response: CallToolResponse) -> CallToolResult {
-    match response {
-        CallToolResponse::Complete(result) => result,
-        other => panic!("expected an ordinary result, got {other:?}"),
-    }
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn get(client: &Connected, id: &str) -> Result<GetTaskResult, ServiceError> {

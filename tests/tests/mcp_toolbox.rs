@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::prelude::*;
 use toolset::{Autonomy, DynamicTool, Tier, ToolContext, ToolOutput, Toolbox, tool, toolset};
+use toolset_tests::mcp_result::text;
 
 /// The host's own state.
 #[derive(Default)]
@@ -125,15 +126,6 @@ async fn listed(connected: &Connected) -> Vec<String> {
         .into_iter()
         .map(|tool| tool.name.to_string())
         .collect()
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|part| part.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A read-only runtime tool with an output schema, and a reversible one counting its runs.
