@@ -668,3 +668,90 @@ async fn an_mcp_session_holds_a_send_back_once_it_has_read_private_and_untrusted
     assert_eq!(sent.load(Ordering::SeqCst), 4);
     assert_eq!(approving.asked.load(Ordering::SeqCst), 1);
 }
+
+/// One `tools/call` of MCP 2026-07-28 over streamable HTTP with no session (a request that
+/// stands alone, as a stateless client sends it), its `_meta` declaring `capabilities`;
+/// the JSON-RPC result.
+async fn stateless_call(addr: std::net::SocketAddr, tool: &str, capabilities: Value) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": tool, "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        },
+    }})
+    .to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\
+         content-type: application/json\r\naccept: application/json, text/event-stream\r\n\
+         mcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: {tool}\r\n\
+         content-length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("the server accepts");
+    stream
+        .write_all(format!("{head}{body}").as_bytes())
+        .await
+        .expect("the request is written");
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(20), stream.read_to_string(&mut answer))
+        .await
+        .expect("answered in time")
+        .expect("the answer reads");
+    let message = answer
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .find_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .unwrap_or_else(|| panic!("no JSON-RPC answer in {answer}"));
+    message["result"].clone()
+}
+
+/// A request that stands alone cannot see what the conversation read before it: the
+/// trifecta rule presumes both kinds were read (fail closed), so a send is held for the
+/// human even as the first call, the form says why, and nothing is sent unattended.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_without_a_session_is_presumed_to_have_read_both_kinds() {
+    let sent = Arc::new(AtomicUsize::new(0));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("its address");
+    let key = toolset::SealKey::new([5u8; 32]).expect("a long key");
+    let server = McpServer::<ShelfTools>::new(Shelf::default())
+        .with_autonomy(Autonomy::ReadOnly)
+        .with_toolbox(trifecta_toolbox(&sent))
+        .with_proposal_store(toolset::MemoryStore::new(), key);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(server.serve_http(
+        listener,
+        HttpConfig::new().with_shutdown(async {
+            let _ = stopped.await;
+        }),
+    ));
+
+    // A read runs as its tier says; a send, first thing, is withheld from a client that
+    // cannot be asked.
+    let read = stateless_call(addr, "read_inbox", json!({})).await;
+    assert_eq!(read["isError"], json!(false), "{read}");
+    let withheld = stateless_call(addr, "post", json!({})).await;
+    assert_eq!(withheld["isError"], json!(true), "{withheld}");
+    assert_eq!(sent.load(Ordering::SeqCst), 0, "nothing sent unattended");
+
+    // A client that can show forms is asked, and the form says why.
+    let asked = stateless_call(addr, "post", json!({"elicitation": {"form": {}}})).await;
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    let form = asked["inputRequests"]["approval"]["params"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        form.contains("earlier requests, unseen by a request without a session"),
+        "the form names the unseen requests: {form}"
+    );
+    assert_eq!(sent.load(Ordering::SeqCst), 0);
+
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
+}

@@ -5,6 +5,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use toolset::{Escalation, Json, Tier, ToolContext, ToolError, tool, toolset};
 
 /// One message in the inbox.
@@ -46,6 +48,10 @@ pub struct Hit {
 pub struct Inbox {
     /// Every item, archived or not.
     pub items: Vec<Item>,
+    /// Where each change is recorded before it is made, one line per change (`archive 3`,
+    /// `set_due_date 1 2026-12-15`, ...), appended so that several processes can share
+    /// the file: the inbox's change log. `None`: changes are not recorded.
+    pub change_log: Option<PathBuf>,
 }
 
 impl Inbox {
@@ -86,7 +92,15 @@ impl Inbox {
                     None,
                 ),
             ],
+            change_log: None,
         }
+    }
+
+    /// This inbox, recording every change in the file `path` before making it (see
+    /// [`change_log`](Self::change_log)).
+    pub fn with_change_log(mut self, path: impl Into<PathBuf>) -> Inbox {
+        self.change_log = Some(path.into());
+        self
     }
 
     fn item_mut(&mut self, id: u32) -> Result<&mut Item, ToolError> {
@@ -99,6 +113,29 @@ impl Inbox {
                 ))
             })
     }
+}
+
+/// Appends `change` to the change log at `log`, if there is one, before the change is made:
+/// a change that cannot be recorded is not made.
+fn record(log: Option<&Path>, change: &str) -> Result<(), ToolError> {
+    let Some(log) = log else {
+        return Ok(());
+    };
+    let recorded = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .and_then(|mut file| {
+            // One write of the whole line: appends of several processes never interleave.
+            file.write_all(format!("{change}\n").as_bytes())?;
+            file.sync_data()
+        });
+    recorded.map_err(|error| {
+        ToolError::failed(format!(
+            "the change was not made: the change log {} could not be written ({error})",
+            log.display()
+        ))
+    })
 }
 
 /// Search the inbox by free text in the sender, subject and body. Archived items are left out.
@@ -156,12 +193,14 @@ pub async fn set_due_date(
     /// The deadline, as an ISO-8601 date (YYYY-MM-DD).
     due: String,
 ) -> Result<String, ToolError> {
+    let log = inbox.change_log.clone();
     let item = inbox.item_mut(id)?;
     if item.due.as_deref() == Some(due.as_str()) {
         return Err(ToolError::skipped(format!(
             "item {id} is already due {due}"
         )));
     }
+    record(log.as_deref(), &format!("set_due_date {id} {due}"))?;
     item.due = Some(due.clone());
     Ok(format!("item {id} is now due {due}"))
 }
@@ -173,10 +212,12 @@ pub async fn archive(
     /// The item's id.
     id: u32,
 ) -> Result<String, ToolError> {
+    let log = inbox.change_log.clone();
     let item = inbox.item_mut(id)?;
     if item.archived {
         return Err(ToolError::skipped(format!("item {id} is already archived")));
     }
+    record(log.as_deref(), &format!("archive {id}"))?;
     item.archived = true;
     Ok(format!("archived item {id}"))
 }
@@ -204,7 +245,9 @@ pub async fn forward(
     /// The colleague's address.
     to: String,
 ) -> Result<String, ToolError> {
+    let log = inbox.change_log.clone();
     let item = inbox.item_mut(id)?;
+    record(log.as_deref(), &format!("forward {id} {to}"))?;
     item.forwarded_to.push(to.clone());
     Ok(format!("forwarded item {id} ({}) to {to}", item.subject))
 }
@@ -220,12 +263,14 @@ pub async fn add_label(
     /// The label's text, lowercase.
     label: String,
 ) -> Result<String, ToolError> {
+    let log = inbox.change_log.clone();
     let item = inbox.item_mut(id)?;
     if item.labels.contains(&label) {
         return Err(ToolError::skipped(format!(
             "item {id} is already labelled {label}"
         )));
     }
+    record(log.as_deref(), &format!("add_label {id} {label}"))?;
     item.labels.push(label.clone());
     Ok(format!("labelled item {id} {label}"))
 }
@@ -247,4 +292,44 @@ pub struct SendReply {
 toolset! {
     /// The inbox agent's tools.
     pub InboxTools<Inbox> = [search, read_item, set_due_date, archive, forward, add_label, SendReply];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolset::prelude::*;
+    use toolset::{Autonomy, ToolCall};
+
+    /// Runs `archive` of item 3 on `inbox` unattended; the call's result text.
+    fn archive_3(inbox: &mut Inbox) -> String {
+        let call = ToolCall::new("c1", "archive", r#"{"id":3}"#);
+        let plan = InboxTools::gate([call], Autonomy::Reversible).expect("archive runs");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let report = runtime.block_on(InboxTools::apply(inbox, &ToolContext::default(), plan));
+        report.results()[0].output.text_content()
+    }
+
+    #[test]
+    fn a_change_is_recorded_before_it_is_made_and_not_made_when_it_cannot_be() {
+        let dir = std::env::temp_dir().join(format!("inbox-change-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+
+        let log = dir.join("changes");
+        let mut inbox = Inbox::sample().with_change_log(&log);
+        assert_eq!(archive_3(&mut inbox), "archived item 3");
+        assert_eq!(
+            std::fs::read_to_string(&log).expect("the log"),
+            "archive 3\n"
+        );
+
+        // A directory cannot be appended to: the change is refused, the item unchanged.
+        let mut inbox = Inbox::sample().with_change_log(&dir);
+        let refused = archive_3(&mut inbox);
+        assert!(refused.contains("the change was not made"), "{refused}");
+        assert!(!inbox.items[2].archived);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -493,3 +493,59 @@ async fn the_service_mounted_without_connect_info_refuses_every_request_and_says
     );
     assert!(server.state().read().await.lines.is_empty());
 }
+
+/// A 2026-07-28 request without a session keeps nothing for the next: its `tool_search`
+/// finds the deferred `add_label` but does not make it available, says so to the model
+/// (never "available from your next message on" alone), and the next request's call to
+/// it is refused as unknown, as that request's list does not offer it. Over a session,
+/// the same search activates it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_without_a_session_says_it_activates_nothing_and_activates_nothing() {
+    use inbox_agent::{Inbox, InboxTools};
+    use support::raw_http::call;
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("a bound address");
+    let server = McpServer::<InboxTools>::new(Inbox::sample()).with_autonomy(Autonomy::Reversible);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(server.serve_http(
+        listener,
+        HttpConfig::new().with_shutdown(async {
+            let _ = stopped.await;
+        }),
+    ));
+
+    let found = call(
+        addr,
+        "tool_search",
+        json!({"arguments": {"query": "label"}}),
+    )
+    .await;
+    let said = found["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(said.contains("add_label"), "{said}");
+    assert!(said.contains("keeps no session"), "{said}");
+    let label = json!({"arguments": {"id": 1, "label": "finance"}});
+    let refused = call(addr, "add_label", label.clone()).await;
+    assert_eq!(refused["isError"], json!(true), "{refused}");
+    let text = refused["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("There is no tool named \"add_label\""),
+        "{text}"
+    );
+
+    // In a session the search activates it, and the call runs.
+    let session = open_session(addr, &[]).await.expect("a session");
+    let search = json!({"query": "label"});
+    let found = call_tool(addr, &session, 1, "tool_search", search).await;
+    assert!(!found.body.contains("keeps no session"), "{found:?}");
+    let ran = call_tool(addr, &session, 2, "add_label", label["arguments"].clone()).await;
+    assert!(ran.body.contains("labelled item 1 finance"), "{ran:?}");
+    let _ = stop.send(());
+}

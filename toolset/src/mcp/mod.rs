@@ -24,7 +24,8 @@
 //!   after the others. Any tool's output may activate tools the same way
 //!   ([`ToolOutput::activating`](crate::ToolOutput::activating)). Each connection (each
 //!   HTTP session) starts with nothing activated; without a session (a 2026-07-28
-//!   request over HTTP) nothing stays activated.
+//!   request over HTTP) nothing stays activated: such a request's result says so to the
+//!   model instead of announcing the tools, and no `list_changed` is sent.
 //! - `tools/call` is read by the MCP call reader ([`crate::consumer::mcp::parsed_call`]) and goes
 //!   through the gate of the same request: a tool not listed (hidden, denied, or deferred
 //!   and not activated) is unknown, and its message names only the listed tools; an

@@ -129,9 +129,17 @@ impl<T: ToolSet> McpServer<T> {
     /// activates.
     pub(super) async fn written(
         &self,
-        output: ToolOutput,
+        mut output: ToolOutput,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
+        if stands_alone(context) && !output.activate.is_empty() {
+            // Its session ends with this request: what it activates is gone with it, and
+            // the model is told so rather than that the tools are there from now on.
+            output.activate.clear();
+            output.content.push(crate::output::Content::Text {
+                text: crate::messages::NOT_KEPT_WITHOUT_SESSION.to_owned(),
+            });
+        }
         if self.session.activate(&self.base, &output.activate) {
             // Before the result, so the client lists the new tools before it reads it.
             let _ = context.peer.notify_tool_list_changed().await;
@@ -151,6 +159,9 @@ impl<T: ToolSet> McpServer<T> {
             &request.name,
             request.arguments.as_ref(),
         );
+        if stands_alone(context) {
+            self.session.presume_exposed();
+        }
         let gated = self
             .session
             .gate(&self.base, call)
@@ -580,4 +591,15 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
         Ok(()) => "they do not have the method's shape".to_owned(),
         Err(error) => error.to_string(),
     }
+}
+
+/// Whether `context` is a request that stands alone: streamable HTTP without a session (a
+/// 2026-07-28 client), whose session lives for this one request. A stdio connection and an
+/// HTTP session are conversations the server sees whole.
+fn stands_alone(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .is_some()
+        && super::trace::session_id(context).is_none()
 }

@@ -11,8 +11,8 @@ use crate::consumer::Format;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::set::ToolName;
 use crate::{
-    Activations, ApprovalError, Approved, Exposure, Plan, Policy, PolicyNameError, Proposal,
-    Rejected, Report, Request, ToolCall, ToolSet, Toolbox,
+    Activations, ApprovalError, Approved, Exposure, Labels, Plan, Policy, PolicyNameError,
+    Proposal, Rejected, Report, Request, ToolCall, ToolSet, Toolbox,
 };
 use rmcp::model::Tool;
 use std::borrow::Cow;
@@ -192,6 +192,18 @@ impl Session {
     ) -> Option<Result<Approved<T>, ApprovalError>> {
         let request = base.gating(&self.lock()).ok()?;
         Some(approve(&request))
+    }
+
+    /// Presumes the session's conversation has read private data and untrusted content,
+    /// for a request that stands alone (a 2026-07-28 request over HTTP, without a
+    /// session): what the conversation's earlier requests read is unknown here, so the
+    /// trifecta rule judges it exposed (fail closed). A call that sends outside is then
+    /// held for the human (or denied, under `Trifecta::Deny`), whatever was read before.
+    pub(super) fn presume_exposed(&self) {
+        self.lock().exposure.read(
+            crate::messages::UNSEEN_REQUESTS,
+            Labels::NONE.reading_private().reading_untrusted(),
+        );
     }
 
     /// Records what the calls of `report` that ran have read into the session's exposure.

@@ -1,7 +1,7 @@
 //! A bare HTTP/1.1 client over TCP for the tests: one request per connection, every
 //! header under the test's control, the server's answer as it is.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -44,7 +44,22 @@ pub async fn request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Reply {
-    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
+    match try_request(addr, method, headers, body).await {
+        Ok(reply) => reply,
+        Err(problem) => panic!("{problem}"),
+    }
+}
+
+/// [`request`], saying what failed instead of panicking: for a server that may be gone.
+pub async fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Result<Reply, String> {
+    let mut stream = TcpStream::connect(addr)
+        .await
+        .map_err(|error| format!("the server does not accept: {error}"))?;
     let mut head = format!("{method} /mcp HTTP/1.1\r\nconnection: close\r\n");
     if !headers
         .iter()
@@ -59,13 +74,13 @@ pub async fn request(
     stream
         .write_all(format!("{head}{body}").as_bytes())
         .await
-        .expect("the request is written");
+        .map_err(|error| format!("the request is not written: {error}"))?;
     let mut raw = Vec::new();
     tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut raw))
         .await
-        .expect("the server answers in time")
-        .expect("the answer reads");
-    parse(&String::from_utf8_lossy(&raw))
+        .map_err(|_| "the server does not answer in time".to_owned())?
+        .map_err(|error| format!("the answer does not read: {error}"))?;
+    Ok(parse(&String::from_utf8_lossy(&raw)))
 }
 
 fn parse(raw: &str) -> Reply {
@@ -154,4 +169,50 @@ pub async fn call_tool(
     let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": tool, "arguments": arguments}});
     request(addr, "POST", &headers, &body.to_string()).await
+}
+
+/// The `_meta` every 2026-07-28 request carries: its protocol version and what the client
+/// can do (show forms).
+pub fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    })
+}
+
+/// A `tools/call` of MCP 2026-07-28 of `tool` with `params` (its `arguments`, and for a
+/// retry its `inputResponses` and `requestState`), standing alone (no session, as a
+/// stateless client sends it), and the result.
+pub async fn call(addr: SocketAddr, tool: &str, params: Value) -> Value {
+    match post(addr, tool, params).await {
+        Ok(result) => result,
+        Err(problem) => panic!("{problem}"),
+    }
+}
+
+/// A `tools/call` of `tool` with `params`, standing alone; what went wrong when no result
+/// came back (a replica killed mid-request answers nothing).
+pub async fn post(addr: SocketAddr, tool: &str, mut params: Value) -> Result<Value, String> {
+    params["name"] = json!(tool);
+    params["_meta"] = meta();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let mut headers = POST_HEADERS.to_vec();
+    headers.extend([
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ]);
+    let reply = try_request(addr, "POST", &headers, &body.to_string()).await?;
+    if reply.status != 200 {
+        return Err(format!("not answered 200: {reply:?}"));
+    }
+    let answer = reply
+        .messages()
+        .into_iter()
+        .find(|message| message.get("id").is_some())
+        .ok_or_else(|| format!("no answer in {reply:?}"))?;
+    answer
+        .get("result")
+        .cloned()
+        .ok_or_else(|| format!("not a result: {answer}"))
 }
