@@ -23,8 +23,9 @@ pub mod messages;
 /// arguments struct's `Deserialize` impl is bounded by `T: DeserializeArgument<'de>` for
 /// each argument type `T` (`#[serde(bound)]`, spanned at `T`), so serde's derived code
 /// adds no errors of its own, and a type that cannot deserialize gets one, at the type,
-/// where `Tool::Args` needs the impl. (rustc words it with serde's own note, which
-/// says to add the derive; the message here shows where the bound is not a blanket.)
+/// where `Tool::Args` needs the impl. The blanket impl is `do_not_recommend`, so rustc
+/// reports this trait's message, not serde's own (which only says to add the derive,
+/// wrong for the set's state taken by value).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
     label = "the model's JSON cannot be deserialized into this type",
@@ -32,6 +33,7 @@ pub mod messages;
     note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
 )]
 pub trait DeserializeArgument<'de>: serde::Deserialize<'de> {}
+#[diagnostic::do_not_recommend]
 impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 
 /// A model-facing argument's type must describe itself as a JSON schema, which the

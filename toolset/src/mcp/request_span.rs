@@ -17,7 +17,8 @@ impl<T: ToolSet> McpServer<T> {
     /// Continues the caller's trace: for every request whose `_meta` carries a valid
     /// `traceparent`, `continue_trace` gets the request's span, not yet started, and the
     /// parsed parent. Without a hook the span is a root (or a child of the current
-    /// span). With `tracing-opentelemetry`:
+    /// span). With `tracing-opentelemetry` (not compiled here: toolset does not depend on
+    /// opentelemetry; `tests/tests/tracing_otel.rs` compiles and runs this hook):
     ///
     /// ```ignore
     /// use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
