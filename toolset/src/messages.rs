@@ -400,12 +400,14 @@ pub fn trifecta_denied(name: &str, private_from: &[String], untrusted_from: &[St
 /// Added to an MCP tool result that would activate tools (a `tool_search`'s finds) when its
 /// request stands alone (2026-07-28 over HTTP, without a session): nothing is kept for the
 /// next request, so the tools found are not activated.
+#[cfg(feature = "mcp")]
 pub(crate) const NOT_KEPT_WITHOUT_SESSION: &str = "Note: this connection keeps no session, \
      so the tools found above are not made available: a call to one of them will be refused \
      as unknown. Use the tools already listed.";
 
 /// The source [`trifecta_reason`] names for what a request without a session cannot see:
 /// the conversation's earlier requests, presumed to have read both kinds.
+#[cfg(feature = "mcp")]
 pub(crate) const UNSEEN_REQUESTS: &str =
     "the conversation's earlier requests, unseen by a request without a session";
 
