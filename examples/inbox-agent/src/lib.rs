@@ -52,6 +52,11 @@ pub struct Inbox {
     /// `set_due_date 1 2026-12-15`, ...), appended so that several processes can share
     /// the file: the inbox's change log. `None`: changes are not recorded.
     pub change_log: Option<PathBuf>,
+    /// For the example's crash demo only: the next change's handler stops after the change
+    /// is recorded and before it is made, prints [`HALTED`] on stdout and waits for the
+    /// process to be killed (aborting it after a minute if nobody does). `false` everywhere
+    /// else.
+    pub halt_before_change: bool,
 }
 
 impl Inbox {
@@ -93,6 +98,7 @@ impl Inbox {
                 ),
             ],
             change_log: None,
+            halt_before_change: false,
         }
     }
 
@@ -113,7 +119,30 @@ impl Inbox {
                 ))
             })
     }
+
+    /// This inbox, halting inside the next change's handler until the process is killed
+    /// (see [`halt_before_change`](Self::halt_before_change)): the crash demo's child.
+    pub fn halting_before_change(mut self) -> Inbox {
+        self.halt_before_change = true;
+        self
+    }
+
+    /// Records `change` in the change log before it is made (see [`record`]); in the crash
+    /// demo's child, halts there for the process to be killed.
+    fn record(&self, change: &str) -> Result<(), ToolError> {
+        record(self.change_log.as_deref(), change)?;
+        if self.halt_before_change {
+            println!("{HALTED} {change}");
+            let _ = std::io::stdout().flush();
+            std::thread::sleep(std::time::Duration::from_secs(60));
+            std::process::abort();
+        }
+        Ok(())
+    }
 }
+
+/// What a handler halted for the crash demo prints, followed by the change it was making.
+pub const HALTED: &str = "halted inside the handler, before";
 
 /// Appends `change` to the change log at `log`, if there is one, before the change is made:
 /// a change that cannot be recorded is not made.
@@ -139,7 +168,8 @@ fn record(log: Option<&Path>, change: &str) -> Result<(), ToolError> {
 }
 
 /// Search the inbox by free text in the sender, subject and body. Archived items are left out.
-#[tool(tier = "read_only")]
+// Its hits are the user's mail, and their senders and subjects were written by others.
+#[tool(tier = "read_only", reads = "private, untrusted")]
 pub async fn search(
     inbox: &Inbox,
     ctx: &ToolContext,
@@ -170,7 +200,10 @@ pub async fn search(
 }
 
 /// Read one item in full.
-#[tool(tier = "read_only")]
+// An item is the user's private mail, and its text was written by someone else: once the
+// run has read one, a forward (which sends outside) waits for the user whatever the
+// autonomy (the gate's lethal-trifecta rule).
+#[tool(tier = "read_only", reads = "private, untrusted")]
 pub async fn read_item(
     inbox: &Inbox,
     /// The item's id, from a search hit.
@@ -193,15 +226,13 @@ pub async fn set_due_date(
     /// The deadline, as an ISO-8601 date (YYYY-MM-DD).
     due: String,
 ) -> Result<String, ToolError> {
-    let log = inbox.change_log.clone();
-    let item = inbox.item_mut(id)?;
-    if item.due.as_deref() == Some(due.as_str()) {
+    if inbox.item_mut(id)?.due.as_deref() == Some(due.as_str()) {
         return Err(ToolError::skipped(format!(
             "item {id} is already due {due}"
         )));
     }
-    record(log.as_deref(), &format!("set_due_date {id} {due}"))?;
-    item.due = Some(due.clone());
+    inbox.record(&format!("set_due_date {id} {due}"))?;
+    inbox.item_mut(id)?.due = Some(due.clone());
     Ok(format!("item {id} is now due {due}"))
 }
 
@@ -212,13 +243,11 @@ pub async fn archive(
     /// The item's id.
     id: u32,
 ) -> Result<String, ToolError> {
-    let log = inbox.change_log.clone();
-    let item = inbox.item_mut(id)?;
-    if item.archived {
+    if inbox.item_mut(id)?.archived {
         return Err(ToolError::skipped(format!("item {id} is already archived")));
     }
-    record(log.as_deref(), &format!("archive {id}"))?;
-    item.archived = true;
+    inbox.record(&format!("archive {id}"))?;
+    inbox.item_mut(id)?.archived = true;
     Ok(format!("archived item {id}"))
 }
 
@@ -237,7 +266,7 @@ fn outside_address(args: &forward) -> Option<Escalation> {
 }
 
 /// Forward an item to a colleague. A forward inside the company can be recalled.
-#[tool(tier = "reversible", escalate = outside_address)]
+#[tool(tier = "reversible", escalate = outside_address, sends = "outside")]
 pub async fn forward(
     inbox: &mut Inbox,
     /// The item's id.
@@ -245,9 +274,9 @@ pub async fn forward(
     /// The colleague's address.
     to: String,
 ) -> Result<String, ToolError> {
-    let log = inbox.change_log.clone();
+    inbox.item_mut(id)?;
+    inbox.record(&format!("forward {id} {to}"))?;
     let item = inbox.item_mut(id)?;
-    record(log.as_deref(), &format!("forward {id} {to}"))?;
     item.forwarded_to.push(to.clone());
     Ok(format!("forwarded item {id} ({}) to {to}", item.subject))
 }
@@ -263,15 +292,13 @@ pub async fn add_label(
     /// The label's text, lowercase.
     label: String,
 ) -> Result<String, ToolError> {
-    let log = inbox.change_log.clone();
-    let item = inbox.item_mut(id)?;
-    if item.labels.contains(&label) {
+    if inbox.item_mut(id)?.labels.contains(&label) {
         return Err(ToolError::skipped(format!(
             "item {id} is already labelled {label}"
         )));
     }
-    record(log.as_deref(), &format!("add_label {id} {label}"))?;
-    item.labels.push(label.clone());
+    inbox.record(&format!("add_label {id} {label}"))?;
+    inbox.item_mut(id)?.labels.push(label.clone());
     Ok(format!("labelled item {id} {label}"))
 }
 
@@ -280,7 +307,13 @@ fn reply_preview(reply: &SendReply) -> String {
 }
 
 /// SEND a reply. You prepare it; the user reviews and sends it.
-#[tool(tier = "irreversible", propose_only, preview = reply_preview, title = "Send reply")]
+#[tool(
+    tier = "irreversible",
+    propose_only,
+    preview = reply_preview,
+    title = "Send reply",
+    sends = "outside"
+)]
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct SendReply {
     /// The recipient's address.
@@ -309,6 +342,42 @@ mod tests {
             .expect("a runtime");
         let report = runtime.block_on(InboxTools::apply(inbox, &ToolContext::default(), plan));
         report.results()[0].output.text_content()
+    }
+
+    #[test]
+    fn a_forward_within_the_autonomy_waits_for_the_user_once_the_run_read_an_item() {
+        use toolset::{Exposure, Request};
+        let policy = InboxTools::policy(Autonomy::Reversible);
+        let forward = || ToolCall::new("c2", "forward", r#"{"id":3,"to":"dee@example.com"}"#);
+        // A forward inside the company is reversible: it runs unattended at first...
+        let exposure = Exposure::new();
+        let plan = Request::new(&policy)
+            .exposure(&exposure)
+            .gate([forward()])
+            .expect("valid");
+        assert!(!plan.has_proposals());
+
+        // ...but not once the run has read an item: the user's mail, written by another.
+        let mut exposure = Exposure::new();
+        let read = ToolCall::new("c1", "read_item", r#"{"id":3}"#);
+        let plan = InboxTools::gate([read], Autonomy::Reversible).expect("valid");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let mut inbox = Inbox::sample();
+        let report = runtime.block_on(InboxTools::apply(&mut inbox, &ToolContext::default(), plan));
+        assert!(exposure.record(&report));
+        let plan = Request::new(&policy)
+            .exposure(&exposure)
+            .gate([forward()])
+            .expect("valid");
+        let held = plan.proposals();
+        assert_eq!(held.len(), 1);
+        let reason = held[0].escalated_because().expect("a reason");
+        assert!(
+            reason.starts_with("this run has read private data (from read_item)"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -8,11 +8,21 @@
 //! `-- --trace` to print the `tracing` spans toolset records (each call's `execute_tool`
 //! span, the gate's) as each one closes.
 //!
+//! The run keeps an [`Exposure`] of what its calls have read: `search` and `read_item`
+//! bring in the user's private mail and text others wrote, so the gate holds the model's
+//! `forward` (which sends outside) for the user whatever the autonomy, with the reason.
+//!
 //! A proposal the user does not answer at once waits in a SQLite file (`--db <path>`,
 //! by default in the system's temporary directory); a second invocation,
 //! `cargo run -p inbox-agent -- approve <id>` (or `decline <id>`), resolves it once and
 //! prints the late result as the follow-up message the model would read.
+//!
+//! Every call that is not read-only is journaled in the same file before its handler
+//! starts and after it ends (`apply_journaled`), and its result marked delivered once sent.
+//! `-- crash-demo` kills a process inside a journaled call and lists the call it left in
+//! doubt; `-- in-doubt` lists them again, and `-- resolve <key> done|failed|rerun` decides.
 
+mod crash;
 mod scripted_model;
 mod show;
 mod streamed;
@@ -25,9 +35,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolset::consumer::{Format, openai_chat};
 use toolset::prelude::*;
+use toolset::store::{CallEnd, Ending, Journal};
 use toolset::{
-    Activations, Approvals, Approved, Autonomy, ProposalId, Request, SqliteStore, ToolCall,
-    ToolContext,
+    Activations, Approvals, Approved, Autonomy, Exposure, ProposalId, Report, Request, SqliteStore,
+    ToolCall, ToolContext, ToolOutput,
 };
 
 /// How long a proposal stays approvable.
@@ -41,10 +52,17 @@ enum Command {
     Approve(ProposalId),
     /// Decline the waiting proposal, with a reason for the model.
     Decline(ProposalId, String),
+    /// Kill a child process inside a journaled call, then list the calls in doubt.
+    CrashDemo,
+    /// The crash demo's child: one journaled call whose handler halts to be killed.
+    CrashChild,
+    /// List the calls in doubt.
+    InDoubt,
+    /// Decide a call in doubt, by its idempotency key.
+    Resolve(String, crash::Decision),
 }
 
-const USAGE: &str =
-    "usage: inbox-agent [--db <path>] [--trace] [--stream | approve <id> | decline <id> [reason]]";
+const USAGE: &str = "usage: inbox-agent [--db <path>] [--trace] [--stream | approve <id> | decline <id> [reason] | crash-demo | in-doubt | resolve <key> done|failed|rerun]";
 
 fn parse_args() -> Result<(Command, PathBuf, bool), String> {
     let mut args = std::env::args().skip(1);
@@ -72,6 +90,20 @@ fn parse_args() -> Result<(Command, PathBuf, bool), String> {
                 let id = id(args.next())?;
                 let reason = args.next().unwrap_or_else(|| "the user said no".to_owned());
                 command = Command::Decline(id, reason);
+            }
+            "crash-demo" => command = Command::CrashDemo,
+            "crash-child" => command = Command::CrashChild,
+            "in-doubt" => command = Command::InDoubt,
+            "resolve" => {
+                let key = args
+                    .next()
+                    .ok_or_else(|| format!("resolve needs a key; {USAGE}"))?;
+                let decision = args
+                    .next()
+                    .as_deref()
+                    .and_then(crash::Decision::parse)
+                    .ok_or_else(|| format!("resolve needs done, failed or rerun; {USAGE}"))?;
+                command = Command::Resolve(key, decision);
             }
             other => return Err(format!("unknown argument {other:?}; {USAGE}")),
         }
@@ -114,6 +146,10 @@ async fn run() -> Result<(), String> {
             follow_up(&[result]);
             Ok(())
         }
+        Command::CrashDemo => crash::demo(&db),
+        Command::CrashChild => crash::child(&approvals).await,
+        Command::InDoubt => crash::in_doubt(approvals.store(), &db),
+        Command::Resolve(key, decision) => crash::resolve(&approvals, &key, decision).await,
     }
 }
 
@@ -128,23 +164,40 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
     let approved = approvals
         .approve(&proposal.sign(), &Request::new(&policy))
         .map_err(|error| error.to_string())?;
-    let results = match approved {
+    match approved {
         Approved::Run(plan) => {
             // This process starts from the sample inbox: the example keeps no inbox on disk.
             let mut inbox = Inbox::sample();
-            let report = InboxTools::apply(&mut inbox, &ToolContext::default(), plan).await;
+            let report = InboxTools::apply_journaled(
+                &mut inbox,
+                &ToolContext::default(),
+                plan,
+                approvals.store(),
+            )
+            .await;
             println!("\nUser approved {}; it ran:", proposal.call().id);
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);
             }
-            report.results()
+            follow_up(&report.results());
+            // Sent: the journal delivers each result once.
+            mark_delivered(approvals.store(), &report)
         }
         Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
+            // Its start is on record; the host marks it done once it has carried it out.
             println!("\nUser approved {}: handed to the host.", call.id);
-            return Ok(());
+            Ok(())
         }
-    };
-    follow_up(&results);
+    }
+}
+
+/// Marks the results of `report`'s journaled calls delivered, once they were sent.
+fn mark_delivered(store: &SqliteStore, report: &Report) -> Result<(), String> {
+    for key in report.journaled_keys() {
+        store
+            .mark_delivered(key, crash::now_ms())
+            .map_err(|error| error.to_string())?;
+    }
     Ok(())
 }
 
@@ -162,6 +215,19 @@ async fn conversation(
 ) -> Result<(), String> {
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
+    // A host starting up looks for calls an earlier crash cut off, before any call runs.
+    let in_doubt = approvals
+        .store()
+        .in_doubt()
+        .map_err(|error| error.to_string())?;
+    if !in_doubt.is_empty() {
+        println!(
+            "\nNote: {} call(s) in doubt from an earlier crash in {}: cargo run -p inbox-agent -- --db {} in-doubt",
+            in_doubt.len(),
+            db.display(),
+            db.display()
+        );
+    }
 
     let mut inbox = Inbox::sample();
     // With --trace, the spans show each call's arguments and result too: fine for this
@@ -177,6 +243,8 @@ async fn conversation(
     let policy = InboxTools::policy(autonomy);
     // What the conversation's searches activated, and the tools its history names.
     let mut activations = Activations::new();
+    // What the conversation's calls have read: the gate's lethal-trifecta rule.
+    let mut exposure = Exposure::new();
     let mut history: Vec<String> = Vec::new();
     let mut offered_before: Vec<String> = Vec::new();
 
@@ -185,6 +253,7 @@ async fn conversation(
         let request = Request::new(&policy)
             .format(Format::OpenAiChat)
             .activated(&activations)
+            .exposure(&exposure)
             .history(&history);
         let _tools_to_send = request.tool_list();
         let offered = request.offered();
@@ -205,7 +274,7 @@ async fn conversation(
             }
             Reply::Stream(body) => {
                 show::heading(&format!("Model streams its calls ({file})"));
-                let calls = streamed::replay(file, body, autonomy)?;
+                let calls = streamed::replay(file, &body, autonomy)?;
                 (streamed::assistant_message(&calls), calls)
             }
         };
@@ -248,7 +317,10 @@ async fn conversation(
         }
         let proposals = plan.proposals().to_vec();
 
-        let report = InboxTools::apply(&mut inbox, &ctx, plan).await;
+        // Journaled in the database the proposals wait in: each write's start before its
+        // handler runs, its end after.
+        let store = approvals.store();
+        let report = InboxTools::apply_journaled(&mut inbox, &ctx, plan, store).await;
         println!("\nOutcomes:");
         for (call, outcome) in report.outcomes() {
             show::outcome(&call.id, &call.name, outcome);
@@ -257,6 +329,14 @@ async fn conversation(
         println!("Tool results sent back:");
         show::messages(&results);
         conversation.extend(results);
+        mark_delivered(store, &report)?;
+        if exposure.record(&report) {
+            println!(
+                "The run has now read private data (from {}) and untrusted content (from {}).",
+                none_yet(exposure.private_from()),
+                none_yet(exposure.untrusted_from())
+            );
+        }
         let before = activations.names().len();
         if activations.record(&report) > 0 {
             println!(
@@ -294,15 +374,31 @@ async fn conversation(
                         proposal.call().id,
                         reply.to
                     );
+                    // Approving journaled its start; the host, having sent it, ends it, and
+                    // tells the model once.
+                    let sent = ToolOutput::text(format!("Sent the reply to {}.", reply.to));
+                    let end = CallEnd::with_output(Ending::Done, &sent, crash::now_ms());
+                    store
+                        .end(id.as_str(), &end)
+                        .map_err(|error| error.to_string())?;
+                    let late = toolset::ToolReply::to(proposal.call(), sent);
+                    let message = openai_chat::follow_up(&[late]);
+                    show::messages(std::slice::from_ref(&message));
+                    conversation.push(message);
+                    store
+                        .mark_delivered(id.as_str(), crash::now_ms())
+                        .map_err(|error| error.to_string())?;
                 }
                 Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
                     println!("\nUser approved {}: handed to the host.", call.id)
                 }
                 Approved::Run(plan) => {
-                    let report = InboxTools::apply(&mut inbox, &ctx, plan).await;
+                    let report = InboxTools::apply_journaled(&mut inbox, &ctx, plan, store).await;
                     for (call, outcome) in report.outcomes() {
                         show::outcome(&call.id, &call.name, outcome);
                     }
+                    exposure.record(&report);
+                    mark_delivered(store, &report)?;
                 }
             }
         }
@@ -323,6 +419,15 @@ async fn conversation(
         );
     }
     Ok(())
+}
+
+/// The tools named, or "none yet".
+fn none_yet(tools: &[String]) -> String {
+    if tools.is_empty() {
+        "none yet".to_owned()
+    } else {
+        tools.join(", ")
+    }
 }
 
 /// The `role: "tool"` messages answering a batch, one per call, to append to the

@@ -1,8 +1,17 @@
 //! A stand-in for the model: it replays recorded OpenAI Chat Completions responses, one
 //! per turn, so the example runs offline with no API key. With `--stream` it replays the
 //! turns that call tools as the SSE bodies a streamed request receives.
+//!
+//! A provider gives every call an id of its own (`call_` and random letters); the
+//! recording has fixed ones (`call_1a`, ...). The replay appends a suffix drawn once per
+//! run (`call_1a-3f9c2e`), so two runs of the recording are two conversations with
+//! distinct calls, as two real ones would be: the effect journal keys a call by its id
+//! and arguments, and refuses a call it has seen start before (a model resending a call
+//! it already made). Without the suffix a second run against the same database would
+//! find every write already started and run none of them.
 
 use serde_json::Value;
+use std::hash::{BuildHasher, Hasher};
 
 /// The recorded responses, in the order the model "sends" them.
 const SCRIPT: [(&str, &str); 5] = [
@@ -47,19 +56,29 @@ pub enum Reply {
     /// A whole `chat.completion` response.
     Completion(Value),
     /// The SSE body of a streamed response.
-    Stream(&'static str),
+    Stream(String),
 }
 
 /// Replays [`SCRIPT`] (or [`STREAMED`]); a real agent would call the provider's API here.
 pub struct ScriptedModel {
     turn: usize,
     streaming: bool,
+    /// Appended to every recorded call id: six hex digits, new for each run.
+    suffix: String,
 }
 
 impl ScriptedModel {
     /// A model at the start of its script; `streaming` replays the recorded streams.
     pub fn new(streaming: bool) -> Self {
-        ScriptedModel { turn: 0, streaming }
+        // `RandomState` is seeded randomly for each process: random enough for ids.
+        let random = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish();
+        ScriptedModel {
+            turn: 0,
+            streaming,
+            suffix: format!("{:06x}", random & 0xff_ffff),
+        }
     }
 
     /// The next response, given the conversation so far (which a recording ignores).
@@ -71,15 +90,33 @@ impl ScriptedModel {
         let turn = self.turn;
         let (file, text) = SCRIPT.get(turn)?;
         self.turn += 1;
+        let mut response: Value = match serde_json::from_str(text) {
+            Ok(response) => response,
+            Err(error) => return Some(Err(format!("script/{file} is not valid JSON: {error}"))),
+        };
+        let calls = response
+            .pointer_mut("/choices/0/message/tool_calls")
+            .and_then(Value::as_array_mut);
+        let mut ids = Vec::new();
+        for call in calls.into_iter().flatten() {
+            if let Some(Value::String(id)) = call.get_mut("id") {
+                ids.push(id.clone());
+                id.push_str(&format!("-{}", self.suffix));
+            }
+        }
         if self.streaming
             && let Some(Some((file, body))) = STREAMED.get(turn)
         {
+            // The same calls, streamed: their ids get the same suffix.
+            let mut body = (*body).to_owned();
+            for id in ids {
+                body = body.replace(
+                    &format!("\"id\":\"{id}\""),
+                    &format!("\"id\":\"{id}-{}\"", self.suffix),
+                );
+            }
             return Some(Ok((*file, Reply::Stream(body))));
         }
-        Some(
-            serde_json::from_str(text)
-                .map(|response| (*file, Reply::Completion(response)))
-                .map_err(|error| format!("script/{file} is not valid JSON: {error}")),
-        )
+        Some(Ok((*file, Reply::Completion(response))))
     }
 }

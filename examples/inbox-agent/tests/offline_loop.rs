@@ -1,15 +1,58 @@
 //! The README's first command, run as a user would: the example agent's whole offline
 //! loop must show a rejected program and its retry, a proposal with its preview, a
 //! skipped call and a failed call, and a deferred tool found by a tool search and called
-//! on the next turn.
+//! on the next turn; the lethal-trifecta rule holding a forward for the user, approved once;
+//! the effect journal across runs and a crash.
 
-use std::process::Command;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `stdout` with the per-run suffix of the scripted model's call ids taken out
+/// (`call_2g-3f9c2e` reads `call_2g`), so that the recorded ids can be looked for.
+fn without_run_suffix(stdout: &str) -> String {
+    let mut out = String::with_capacity(stdout.len());
+    let mut rest = stdout;
+    while let Some(at) = rest.find("call_") {
+        let (before, after) = rest.split_at(at);
+        out.push_str(before);
+        let id_len = after[5..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(after.len(), |end| end + 5);
+        out.push_str(&after[..id_len]);
+        rest = &after[id_len..];
+        let suffix = rest.strip_prefix('-').filter(|tail| {
+            tail.len() >= 6 && tail[..6].bytes().all(|byte| byte.is_ascii_hexdigit())
+        });
+        if let Some(tail) = suffix {
+            rest = &tail[6..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A fresh directory for one test's database.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("inbox-agent-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    dir
+}
+
+/// Runs the example with `args`, whatever its exit status.
+fn invoke(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
+        .args(args)
+        .output()
+        .expect("the example binary runs")
+}
 
 #[test]
 fn the_example_agent_runs_its_whole_loop_offline() {
-    let output = Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
-        .output()
-        .expect("the example binary runs");
+    let dir = fresh_dir("loop");
+    let db = dir.join("run.db");
+    let output = invoke(&["--db", db.to_str().expect("a UTF-8 path")]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -17,6 +60,7 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
+    let stdout = without_run_suffix(&stdout);
     for expected in [
         "- search (tier: read_only)",
         "- send_reply (tier: irreversible) [propose-only]",
@@ -39,7 +83,12 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "- #3 Invoice 4471       due 2026-12-01 [finance]",
         // A forward outside the company escalates past the autonomy, and says why.
         "call_4c (irreversible) needs approval: forward(",
-        "    escalated: billing@cy-partners.example is outside example.com",
+        "    escalated: billing@cy-partners.example is outside example.com\n",
+        // The run read private mail and text others wrote: the trifecta rule holds the
+        // send too, and the human is told why.
+        "The run has now read private data (from search, read_item) and untrusted content (from search, read_item).",
+        "    held by the trifecta rule: this run has read private data (from search, read_item) \
+         and untrusted content (from search, read_item); \"forward\" sends data outside",
     ] {
         assert!(
             stdout.contains(expected),
@@ -54,13 +103,11 @@ fn the_example_agent_runs_its_whole_loop_offline() {
     assert!(!rejection.contains("add_label"), "{rejection}");
 }
 
-/// Runs the example with `args`; its stdout, after checking it succeeded.
+/// Runs the example with `args`; its stdout, after checking it succeeded, without the
+/// call ids' per-run suffix.
 fn run(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
-        .args(args)
-        .output()
-        .expect("the example binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let output = invoke(args);
+    let stdout = without_run_suffix(&String::from_utf8_lossy(&output.stdout));
     assert!(
         output.status.success(),
         "exit {:?}\n{stdout}\n{}",
@@ -129,10 +176,7 @@ fn printed_proposal_id(stdout: &str) -> String {
 #[test]
 fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_its_late_result_shown()
  {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("inbox-agent-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    let dir = fresh_dir("approve");
     let db = dir.join("proposals.db");
     let db = db.to_str().expect("a UTF-8 path");
     let first = run(&["--db", db]);
@@ -148,6 +192,8 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
 
     let second = run(&["--db", db, "approve", &id]);
     for expected in [
+        // The human is shown why the trifecta rule held it, then approves it: it runs.
+        "    held by the trifecta rule: this run has read private data (from search, read_item)",
         "call_4c forward: DONE forwarded item 3 (Invoice 4471) to billing@cy-partners.example",
         "Follow-up message for the model:",
         "Update: your earlier call call_4c to `forward`, which was awaiting approval, has now been resolved",
@@ -167,6 +213,121 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(stderr.contains("already approved at"), "{stderr}");
     assert!(!String::from_utf8_lossy(&third.stdout).contains("forwarded"));
+
+    // Every journaled call ended, and each result was marked delivered once sent.
+    let journal = run(&["--db", db, "in-doubt"]);
+    assert!(
+        journal.contains("(Ended calls whose result the model has not been sent: 0.)\nNone."),
+        "{journal}"
+    );
+}
+
+#[test]
+fn a_second_full_run_against_the_same_database_runs_every_write_again() {
+    let dir = fresh_dir("twice");
+    let db = dir.join("run.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    let outcomes = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| line.starts_with("- call_"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let first = run(&["--db", db]);
+    let second = run(&["--db", db]);
+    // The journal refuses a call whose id and arguments it saw start before; each run's
+    // calls have ids of their own, so the second conversation is not taken for a replay.
+    assert!(
+        second.contains("- call_2c set_due_date: DONE item 1 is now due 2026-12-15"),
+        "{second}"
+    );
+    assert_eq!(outcomes(&first), outcomes(&second));
+    let journal = run(&["--db", db, "in-doubt"]);
+    assert!(journal.contains("sent: 0.)\nNone."), "{journal}");
+}
+
+/// The idempotency key in an in-doubt listing's `resolve <key>` line.
+fn printed_key(stdout: &str) -> String {
+    stdout
+        .split_once(" resolve ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no key printed in:\n{stdout}"))
+}
+
+#[test]
+fn a_call_cut_off_by_a_crash_is_in_doubt_never_rerun_alone_and_resolved_once() {
+    let dir = fresh_dir("crash");
+    let db = dir.join("run.db");
+    let db = db.to_str().expect("a UTF-8 path");
+
+    // A child process is killed inside the handler, after the call's start was journaled.
+    let crash = run(&["--db", db, "crash-demo"]);
+    for expected in [
+        "child: halted inside the handler, before archive 2",
+        "Killed the child inside the handler",
+        "Started, never ended",
+        "archive({\"id\":2}), tier reversible,",
+    ] {
+        assert!(
+            crash.contains(expected),
+            "missing {expected:?} in:\n{crash}"
+        );
+    }
+    let key = printed_key(&crash);
+    assert!(key.starts_with("call-"), "{key}");
+
+    // A later process is told, and a conversation starting over the same file too; nothing
+    // ran it again meanwhile.
+    let listed = run(&["--db", db, "in-doubt"]);
+    assert!(listed.contains(&format!("- key {key}: ")), "{listed}");
+    let conversation = run(&["--db", db]);
+    assert!(
+        conversation.contains("Note: 1 call(s) in doubt from an earlier crash"),
+        "{conversation}"
+    );
+    assert_eq!(printed_key(&run(&["--db", db, "in-doubt"])), key);
+
+    // The user re-runs it under the same key: it runs once, and the model is told once.
+    let rerun = run(&["--db", db, "resolve", &key, "rerun"]);
+    for expected in [
+        "Ran again under the same key:",
+        "archive: DONE archived item 2",
+        "What the model is told, once:",
+        "Its result: archived item 2",
+    ] {
+        assert!(
+            rerun.contains(expected),
+            "missing {expected:?} in:\n{rerun}"
+        );
+    }
+    let after = run(&["--db", db, "in-doubt"]);
+    assert!(after.contains("sent: 0.)\nNone."), "{after}");
+    for decision in ["rerun", "done", "failed"] {
+        let again = invoke(&["--db", db, "resolve", &key, decision]);
+        assert!(!again.status.success(), "resolved twice with {decision}");
+        let stderr = String::from_utf8_lossy(&again.stderr);
+        assert!(
+            stderr.contains("is not in doubt: it ended (done)"),
+            "{stderr}"
+        );
+    }
+
+    // Or decides what happened: marked done, or failed, each told to the model once.
+    for (decision, told) in [
+        ("done", "Its result: The call ran, but its result was lost"),
+        (
+            "failed",
+            "Its result: The call was interrupted before it took effect",
+        ),
+    ] {
+        let key = printed_key(&run(&["--db", db, "crash-demo"]));
+        let resolved = run(&["--db", db, "resolve", &key, decision]);
+        assert!(resolved.contains(told), "missing {told:?} in:\n{resolved}");
+        assert!(!resolved.contains("Ran again"), "{resolved}");
+    }
+    let after = run(&["--db", db, "in-doubt"]);
+    assert!(after.contains("sent: 0.)\nNone."), "{after}");
 }
 
 #[test]
