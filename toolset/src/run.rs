@@ -537,6 +537,65 @@ impl From<StoreError> for RunError {
 /// What a seal cannot tell: a whole row put back as it was (the run and its generation
 /// both) by someone with write access; the compare-and-set refuses it only while the newer
 /// copy's holder still saves.
+///
+/// A conversation in the continue style, over three requests that could each run in
+/// another process (the store a `SqliteStore` or a `PostgresStore` then):
+///
+/// ```
+/// use toolset::prelude::*;
+/// use toolset::store::MemoryStore;
+/// use toolset::{Approvals, Approved, Autonomy, Request, Run, Runs, ToolCall, tool, toolset};
+/// # use toolset::ToolContext;
+///
+/// /// Send an email.
+/// #[tool(tier = "irreversible")]
+/// async fn send(/// Who to.
+///     to: String) -> String { format!("sent to {to}") }
+///
+/// toolset! { Mail = [send]; }
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let store = MemoryStore::new();
+/// let (approvals, runs) = (Approvals::new(&store), Runs::new(&store));
+/// let policy = Mail::policy(Autonomy::ReadOnly);
+/// # let ctx = ToolContext::default();
+///
+/// // 1. The model calls `send`: the call is proposed, the run waits on it.
+/// let mut run = Run::new();
+/// let request = Request::new(&policy).activated(run.activations()).exposure(run.exposure());
+/// let plan = request.gate([ToolCall::new("c1", "send", r#"{"to":"ann"}"#)])?;
+/// for proposal in plan.proposals() {
+///     approvals.submit(proposal)?;
+///     run.await_approval(proposal);
+/// }
+/// let report = Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+/// run.record(&report);
+/// // … send `report.results()` to the model ("awaiting approval"), then:
+/// run.delivered(&store)?;
+/// runs.save(&mut run)?;
+///
+/// // 2. A human approves, and the call runs, journaled.
+/// let id = run.pending()[0].proposal.clone();
+/// let signed = approvals.pending(&id)?.sign();
+/// let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+///     unreachable!("send has a handler")
+/// };
+/// Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+///
+/// // 3. The next request resumes the run and gives the model the late result, once.
+/// let mut run = runs.resume(run.id())?;
+/// run.collect(&store)?;
+/// let late = run.late_results();
+/// assert_eq!(late[0].call_id, "c1");
+/// assert_eq!(late[0].output.text_content(), "sent to ann");
+/// let _message = toolset::consumer::openai_chat::follow_up(&late);
+/// run.delivered(&store)?;
+/// runs.save(&mut run)?;
+/// assert!(run.pending().is_empty() && run.late().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Runs<S: RunStore> {
     store: S,

@@ -16,6 +16,10 @@
 //!
 //! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
 //! optional seal key and an optional expiry, where proposals are approved and declined.
+//!
+//! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
+//! for [`Runs`](crate::Runs)): one database holds a conversation's proposals, the calls
+//! they became and the run waiting on them.
 
 mod journal;
 mod memory;
