@@ -11,8 +11,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use toolset::store::{Journal, MemoryStore, RunStore, StoredRun};
-use toolset::{Run, RunError, RunId, Runs, SealKey, SqliteStore};
+use toolset::prelude::*;
+use toolset::store::{
+    Decision, Ending, Journal, MemoryStore, ProposalStore, Resolution, ResolveOutcome, RunStore,
+    SaveRunOutcome, StoredRun,
+};
+use toolset::{
+    Autonomy, PostgresStore, Proposal, Run, RunError, RunId, Runs, SealKey, SqliteStore, ToolCall,
+    ToolOutput,
+};
+use toolset_tests::ledger::LedgerTools;
 use toolset_tests::postgres;
 use toolset_tests::process::run_bounded;
 
@@ -180,33 +188,49 @@ fn pause_style_three_processes_one_answer_per_call_id() {
 }
 
 /// A decline made in another process reaches the resumed run once, with the human's
-/// reason, in either style.
+/// reason, in `style`.
+fn a_decline_made_elsewhere(db: &str, style: &str, outbox: Option<&Path>) {
+    let gated = worker(db, &["gate", style]);
+    let run = gated["run"].as_str().expect("a run id");
+    let ids = proposals(&gated);
+    worker(db, &["approve", &ids[0]]);
+    let declined = worker(db, &["decline", &ids[1], "bob is on holiday"]);
+    let refusal = "Declined by the user: bob is on holiday. The call did not run.";
+    assert_eq!(declined["result"][0][1], refusal);
+    let resumed = worker(db, &["resume", style, run]);
+    let mut expected = vec![
+        ("c2".to_owned(), "sent to ann".to_owned()),
+        ("c3".to_owned(), refusal.to_owned()),
+    ];
+    if style == "pause" {
+        expected.insert(0, ("c1".to_owned(), "notes on ann".to_owned()));
+    }
+    assert_eq!(sent(&resumed), expected, "{style}");
+    let again = worker(db, &["resume", style, run]);
+    assert_eq!(sent(&again), [], "{style}");
+    if let Some(outbox) = outbox {
+        let sends = std::fs::read_to_string(outbox).expect("send ran");
+        assert_eq!(sends.lines().count(), 1, "the declined call never ran");
+    }
+}
+
 #[test]
 fn a_decline_made_elsewhere_is_delivered_once() {
     for style in ["continue", "pause"] {
         let dir = tempdir(&format!("decline-{style}"));
-        let db = sqlite(&dir);
-        let gated = worker(&db, &["gate", style]);
-        let run = gated["run"].as_str().expect("a run id");
-        let ids = proposals(&gated);
-        worker(&db, &["approve", &ids[0]]);
-        let declined = worker(&db, &["decline", &ids[1], "bob is on holiday"]);
-        let refusal = "Declined by the user: bob is on holiday. The call did not run.";
-        assert_eq!(declined["result"][0][1], refusal);
-        let resumed = worker(&db, &["resume", style, run]);
-        let mut expected = vec![
-            ("c2".to_owned(), "sent to ann".to_owned()),
-            ("c3".to_owned(), refusal.to_owned()),
-        ];
-        if style == "pause" {
-            expected.insert(0, ("c1".to_owned(), "notes on ann".to_owned()));
-        }
-        assert_eq!(sent(&resumed), expected, "{style}");
-        let again = worker(&db, &["resume", style, run]);
-        assert_eq!(sent(&again), [], "{style}");
-        let sends = std::fs::read_to_string(dir.join("outbox")).expect("send ran");
-        assert_eq!(sends.lines().count(), 1, "the declined call never ran");
+        a_decline_made_elsewhere(&sqlite(&dir), style, Some(&dir.join("outbox")));
     }
+}
+
+/// Over PostgreSQL: the pause style with a decline (the decline's record is written in the
+/// resolution's transaction there too).
+#[test]
+fn pause_style_with_a_decline_over_postgres() {
+    let Some(url) = postgres::url("run_resume pause over PostgreSQL") else {
+        return;
+    };
+    let db = postgres::fresh_database(&url, "run_resume_pause");
+    a_decline_made_elsewhere(&db, "pause", None);
 }
 
 /// A host that gave the model its answers, marked them and died before saving: the copy
@@ -410,4 +434,183 @@ fn a_run_in_memory_keeps_the_same_promises() {
     assert!(store.undelivered().expect("reads").is_empty());
     assert!(RunId::parse("").is_none());
     assert!(RunId::parse("white space").is_none());
+}
+
+// ---------------------------------------------------------------------------------------
+// The stores.
+
+fn proposal(note: &str) -> Proposal {
+    let call = ToolCall::new("call_1", "pay", format!("{{\"note\":\"{note}\"}}"));
+    let plan = LedgerTools::gate([call], Autonomy::ExternalReversible).expect("valid");
+    plan.proposals()[0].clone()
+}
+
+/// What every store promises of runs and declines, on a fresh store.
+fn a_store_keeps_its_promises<S: ProposalStore + Journal + RunStore>(store: &S) {
+    // Runs: written only over the generation expected.
+    let id = RunId::random();
+    let copy = |generation: u64, text: &str| {
+        StoredRun::new(
+            id.clone(),
+            generation,
+            text.to_owned(),
+            Some("seal".to_owned()),
+        )
+    };
+    assert_eq!(store.load_run(&id).expect("reads"), None);
+    assert_eq!(
+        store.save_run(&copy(1, "one"), Some(0)).expect("writes"),
+        SaveRunOutcome::Conflict { stored: None }
+    );
+    assert_eq!(
+        store.save_run(&copy(1, "one"), None).expect("writes"),
+        SaveRunOutcome::Saved
+    );
+    assert_eq!(
+        store.save_run(&copy(1, "again"), None).expect("writes"),
+        SaveRunOutcome::Conflict { stored: Some(1) }
+    );
+    assert_eq!(
+        store.save_run(&copy(2, "two"), Some(1)).expect("writes"),
+        SaveRunOutcome::Saved
+    );
+    assert_eq!(
+        store.save_run(&copy(2, "stale"), Some(1)).expect("writes"),
+        SaveRunOutcome::Conflict { stored: Some(2) }
+    );
+    assert_eq!(store.load_run(&id).expect("reads"), Some(copy(2, "two")));
+    // A decline is on record in the journal, undelivered, never in doubt, no effect.
+    let declined = proposal("declined");
+    store.insert(&declined).expect("stored");
+    let answer = ToolOutput::error("Declined by the user: no. The call did not run.");
+    assert_eq!(
+        store.decline(declined.id(), 50, &answer).expect("resolves"),
+        ResolveOutcome::Resolved
+    );
+    let entry = store
+        .entry(declined.id().as_str())
+        .expect("reads")
+        .expect("the decline is on record");
+    assert!(entry.is_declined());
+    assert_eq!(entry.attempts, 0);
+    assert_eq!(entry.call, *declined.call());
+    let end = entry.end.clone().expect("ended");
+    assert_eq!((end.ending, end.at_ms), (Ending::Declined, 50));
+    assert_eq!(entry.reply().expect("readable").output, answer);
+    let stored = store.get(declined.id()).expect("reads").expect("stored");
+    assert_eq!(stored.effect, None, "a decline is no effect");
+    assert_eq!(
+        stored.resolution.map(|resolution| resolution.decision),
+        Some(Decision::Declined)
+    );
+    assert!(store.in_doubt().expect("reads").is_empty());
+    assert!(!store.rerun(declined.id().as_str(), 0).expect("writes"));
+    let keys: Vec<String> = store
+        .undelivered()
+        .expect("reads")
+        .into_iter()
+        .map(|entry| entry.key)
+        .collect();
+    assert_eq!(keys, [declined.id().as_str()]);
+    assert_eq!(
+        store.decline(declined.id(), 60, &answer).expect("resolves"),
+        ResolveOutcome::AlreadyResolved(Resolution {
+            decision: Decision::Declined,
+            at_ms: 50
+        })
+    );
+    assert!(
+        store
+            .mark_delivered(declined.id().as_str(), 70)
+            .expect("writes")
+    );
+    assert!(
+        !store
+            .mark_delivered(declined.id().as_str(), 71)
+            .expect("writes")
+    );
+}
+
+#[test]
+fn each_store_keeps_runs_and_declines() {
+    a_store_keeps_its_promises(&MemoryStore::new());
+    let dir = tempdir("stores");
+    a_store_keeps_its_promises(&SqliteStore::open(dir.join("store.db")).expect("opens"));
+    if let Some(url) = postgres::url("run_resume stores over PostgreSQL") {
+        let db = postgres::fresh_database(&url, "run_resume_stores");
+        a_store_keeps_its_promises(&PostgresStore::connect(&db).expect("connects"));
+    }
+}
+
+/// A decline whose resolution someone reset to pending in the database stays declined:
+/// its record in the journal answers, and it is never approved.
+#[test]
+fn a_reset_decline_stays_declined() {
+    let dir = tempdir("reset-decline");
+    let path = dir.join("store.db");
+    let store = SqliteStore::open(&path).expect("opens");
+    let declined = proposal("reset");
+    store.insert(&declined).expect("stored");
+    store
+        .decline(declined.id(), 50, &ToolOutput::error("no"))
+        .expect("resolves");
+    rusqlite::Connection::open(&path)
+        .expect("opens")
+        .execute(
+            "UPDATE toolset_proposals SET decision = NULL, resolved_at_ms = NULL",
+            [],
+        )
+        .expect("the row is written");
+    let approve = Resolution {
+        decision: Decision::Approved,
+        at_ms: 60,
+    };
+    assert_eq!(
+        store.resolve(declined.id(), &approve).expect("resolves"),
+        ResolveOutcome::AlreadyResolved(Resolution {
+            decision: Decision::Declined,
+            at_ms: 50
+        })
+    );
+}
+
+/// A SQLite database at schema version 1 (the journal, no runs) is migrated when opened:
+/// runs are kept, declines recorded.
+#[test]
+fn a_sqlite_database_at_version_1_gets_runs() {
+    let dir = tempdir("sqlite-v1");
+    let path = dir.join("store.db");
+    drop(SqliteStore::open(&path).expect("opens"));
+    rusqlite::Connection::open(&path)
+        .expect("opens")
+        .execute_batch("DROP TABLE toolset_runs; PRAGMA user_version = 1;")
+        .expect("the schema is set back");
+    let store = SqliteStore::open(&path).expect("opens and migrates");
+    a_store_keeps_its_promises(&store);
+    let version: i64 = rusqlite::Connection::open(&path)
+        .expect("opens")
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .expect("reads");
+    assert_eq!(version, 2);
+}
+
+/// A PostgreSQL database at schema version 3 (the journal; `ended` checked to be done or
+/// failed) is migrated when a store connects: runs are kept, declines recorded.
+#[test]
+fn a_postgres_database_at_version_3_gets_runs_and_declines() {
+    let Some(url) = postgres::url("run_resume PostgreSQL migration") else {
+        return;
+    };
+    let db = postgres::fresh_database(&url, "run_resume_v3");
+    drop(PostgresStore::connect(&db).expect("connects"));
+    postgres::execute(
+        &db,
+        "DROP TABLE toolset_runs;
+         ALTER TABLE toolset_effects DROP CONSTRAINT toolset_effects_ended_check;
+         ALTER TABLE toolset_effects ADD CONSTRAINT toolset_effects_ended_check
+             CHECK (ended IN ('done', 'failed'));
+         UPDATE toolset_schema_version SET version = 3;",
+    );
+    let store = PostgresStore::connect(&db).expect("connects and migrates");
+    a_store_keeps_its_promises(&store);
 }

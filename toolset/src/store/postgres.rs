@@ -473,7 +473,7 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
             let changed = client
                 .execute(sql, &params)
                 .await
-                .map_err(failed("could not write the journal"))?;
+                .map_err(failed("could not write the journal or the run"))?;
             Ok(Answer::Changed(changed))
         }
         Request::Entries { clause, params } => {
