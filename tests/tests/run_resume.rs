@@ -432,6 +432,16 @@ fn a_run_in_memory_keeps_the_same_promises() {
         Err(RunError::NotFound(_))
     ));
     assert!(store.undelivered().expect("reads").is_empty());
+    // Its parts travel with it.
+    let mut parts = Run::new();
+    parts.activations_mut().activate("archive");
+    parts
+        .exposure_mut()
+        .read("read_inbox", toolset::Labels::NONE.reading_private());
+    runs.save(&mut parts).expect("saves");
+    let resumed = runs.resume(parts.id()).expect("resumes");
+    assert_eq!(resumed.activations().names(), ["archive"]);
+    assert_eq!(resumed.exposure().private_from(), ["read_inbox"]);
     assert!(RunId::parse("").is_none());
     assert!(RunId::parse("white space").is_none());
 }
@@ -613,4 +623,118 @@ fn a_postgres_database_at_version_3_gets_runs_and_declines() {
     );
     let store = PostgresStore::connect(&db).expect("connects and migrates");
     a_store_keeps_its_promises(&store);
+}
+
+/// A proposal store of a host's own that records no decline (it keeps the provided
+/// `ProposalStore::decline`): a resumed run still answers the declined call, once, from
+/// the proposal's resolution, without the reason.
+#[test]
+fn a_store_without_decline_records_still_answers_a_decline_once() {
+    struct Plain(MemoryStore);
+    impl ProposalStore for Plain {
+        fn insert(&self, proposal: &Proposal) -> Result<(), toolset::store::StoreError> {
+            self.0.insert(proposal)
+        }
+        fn get(
+            &self,
+            id: &toolset::ProposalId,
+        ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
+            self.0.get(id)
+        }
+        fn resolve(
+            &self,
+            id: &toolset::ProposalId,
+            resolution: &Resolution,
+        ) -> Result<ResolveOutcome, toolset::store::StoreError> {
+            self.0.resolve(id, resolution)
+        }
+    }
+    let store = Plain(MemoryStore::new());
+    let approvals = toolset::Approvals::new(&store);
+    let proposal = proposal("plain");
+    approvals.submit(&proposal).expect("stored");
+    let mut run = Run::new();
+    run.await_approval(&proposal);
+    approvals
+        .decline(&proposal.sign(), "not now")
+        .expect("declines");
+    assert_eq!(store.0.entry(proposal.id().as_str()).expect("reads"), None);
+    assert_eq!(run.collect(&Both(&store)).expect("reads"), 1);
+    let late = run.late_results();
+    assert_eq!(late.len(), 1);
+    assert_eq!(late[0].call_id, "call_1");
+    assert!(
+        late[0]
+            .output
+            .text_content()
+            .contains("no reason was recorded")
+    );
+    assert_eq!(
+        run.delivered(&store.0).expect("marks"),
+        Vec::<String>::new()
+    );
+    assert!(run.pending().is_empty() && run.late().is_empty());
+    assert_eq!(run.collect(&Both(&store)).expect("reads"), 0);
+
+    /// The plain store's proposals with the memory store's journal.
+    struct Both<'a>(&'a Plain);
+    impl ProposalStore for Both<'_> {
+        fn insert(&self, proposal: &Proposal) -> Result<(), toolset::store::StoreError> {
+            self.0.insert(proposal)
+        }
+        fn get(
+            &self,
+            id: &toolset::ProposalId,
+        ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
+            self.0.get(id)
+        }
+        fn resolve(
+            &self,
+            id: &toolset::ProposalId,
+            resolution: &Resolution,
+        ) -> Result<ResolveOutcome, toolset::store::StoreError> {
+            self.0.resolve(id, resolution)
+        }
+    }
+    impl Journal for Both<'_> {
+        fn start(
+            &self,
+            start: &toolset::store::CallStart,
+        ) -> Result<toolset::store::StartOutcome, toolset::store::StoreError> {
+            self.0.0.start(start)
+        }
+        fn end(
+            &self,
+            key: &str,
+            end: &toolset::store::CallEnd,
+        ) -> Result<toolset::store::EndOutcome, toolset::store::StoreError> {
+            self.0.0.end(key, end)
+        }
+        fn entry(
+            &self,
+            key: &str,
+        ) -> Result<Option<toolset::store::JournalEntry>, toolset::store::StoreError> {
+            self.0.0.entry(key)
+        }
+        fn in_doubt(
+            &self,
+        ) -> Result<Vec<toolset::store::JournalEntry>, toolset::store::StoreError> {
+            self.0.0.in_doubt()
+        }
+        fn rerun(&self, key: &str, attempts: u32) -> Result<bool, toolset::store::StoreError> {
+            self.0.0.rerun(key, attempts)
+        }
+        fn undelivered(
+            &self,
+        ) -> Result<Vec<toolset::store::JournalEntry>, toolset::store::StoreError> {
+            self.0.0.undelivered()
+        }
+        fn mark_delivered(
+            &self,
+            key: &str,
+            at_ms: u64,
+        ) -> Result<bool, toolset::store::StoreError> {
+            self.0.0.mark_delivered(key, at_ms)
+        }
+    }
 }

@@ -337,17 +337,25 @@ impl Run {
     /// entry: [`Journal::mark_delivered`]), every journaled call of the run that ended, and
     /// the held batch's calls once none of it is pending (the batch is released). Clears
     /// what it marked. While the held batch still waits, the answers to its calls stay
-    /// gathered, unmarked: they go out with the batch. Returns the keys another copy of the run (or another host) had
-    /// marked already: answers the model has now been given twice, which only a run
-    /// resumed without [`Runs`] (or a host that skipped [`save`](Runs::save)) can cause.
+    /// gathered, unmarked: they go out with the batch.
+    ///
+    /// Returns the keys of gathered answers someone had marked already: answers the model
+    /// has now been given twice. Only two copies of the run held at once cause it: another
+    /// process resumed the run after this one did and before this one marked (this copy's
+    /// save is then refused, [`RunError::Superseded`]), or a copy was used without
+    /// [`Runs`]. Let one request of a conversation run at a time; the generation refuses
+    /// the overlap, it cannot take back what was sent. (The run's own results the host
+    /// marked itself, from [`Report::journaled_keys`], are not counted.)
     pub fn delivered<J: Journal + ?Sized>(
         &mut self,
         journal: &J,
     ) -> Result<Vec<String>, StoreError> {
         let at_ms = now_ms();
         let mut twice = Vec::new();
-        let mut mark = |key: &str| -> Result<(), StoreError> {
-            if !journal.mark_delivered(key, at_ms)? {
+        // A gathered answer found marked was given by someone else too; the run's own
+        // results may have been marked by the host itself (`Report::journaled_keys`).
+        let mut mark = |key: &str, gathered: bool| -> Result<(), StoreError> {
+            if !journal.mark_delivered(key, at_ms)? && gathered {
                 twice.push(key.to_owned());
             }
             Ok(())
@@ -363,7 +371,7 @@ impl Run {
             if held_back {
                 kept.push(late.clone());
             } else if let Some(key) = &late.key {
-                mark(key)?;
+                mark(key, true)?;
             }
         }
         self.late = kept;
@@ -371,7 +379,7 @@ impl Run {
         for key in &self.journaled {
             match journal.entry(key)? {
                 Some(entry) if entry.in_doubt() => still.push(key.clone()),
-                Some(_) => mark(key)?,
+                Some(_) => mark(key, false)?,
                 None => {}
             }
         }
@@ -380,7 +388,7 @@ impl Run {
             && !self.waits_on(held)
         {
             for key in held.journaled_keys() {
-                mark(key)?;
+                mark(key, false)?;
             }
             self.held = None;
         }
