@@ -33,7 +33,9 @@ use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 /// committed resolution; the winner's `UPDATE … WHERE decision IS NULL` and, approving,
 /// the `INSERT` of its effect into the table `toolset_effects` (keyed by the proposal's
 /// id, never removed) commit together or not at all. Exactly one resolver wins, and none
-/// after an effect is on record.
+/// after an effect is on record. A decline writes its journal entry in the same
+/// transaction. Saved runs are in the table `toolset_runs`, each written by one statement
+/// conditioned on the generation expected ([`RunStore`]).
 ///
 /// The store creates its tables itself and migrates an older schema, under a transaction
 /// holding an advisory lock, so replicas starting together do not race; the version is in

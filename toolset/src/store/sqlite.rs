@@ -20,6 +20,9 @@ use std::time::Duration;
 /// WHERE decision IS NULL`, and approving, the `INSERT` of the proposal's effect into the
 /// table `toolset_effects`, keyed by its id), which SQLite serializes across connections
 /// and processes, so exactly one resolver wins, and none after an effect is on record.
+/// A decline writes its journal entry in the same transaction. Saved runs are in the table
+/// `toolset_runs`, each written by an `UPDATE … WHERE generation = <expected>` (or an
+/// `INSERT` that does nothing when the id is taken).
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
