@@ -637,9 +637,11 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         .await;
         id
     };
-    // As the database was before: no effects table.
+    // As the database was before: no effects table (nor anything of a later schema).
     attacker(&path)
-        .execute_batch("DROP TABLE toolset_effects")
+        .execute_batch(
+            "DROP TABLE toolset_effects; DROP TABLE toolset_runs; PRAGMA user_version = 0;",
+        )
         .unwrap();
     let approvals = Approvals::new(SqliteStore::open(&path).unwrap());
     let stored = approvals.store().get(&id).unwrap().unwrap();

@@ -434,7 +434,11 @@ impl<S: ProposalStore> Approvals<S> {
 
     /// Declines the proposal `signed` names, once, as the human saw it (its seal, expiry
     /// and digest checked as approving checks them); returns the result to send the model
-    /// under the call's id (or as a follow-up). A proposal already resolved answers
+    /// under the call's id (or as a follow-up). The store records the decline with that
+    /// result in its effect journal, in the same atomic step ([`ProposalStore::decline`]),
+    /// where it waits undelivered: a run resumed elsewhere gathers it
+    /// ([`Run::collect`](crate::Run::collect)); a host that sends the returned result
+    /// itself marks it delivered under the proposal's id ([`Journal::mark_delivered`]). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
     pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolReply, ApprovalError> {
@@ -442,12 +446,14 @@ impl<S: ProposalStore> Approvals<S> {
         if signed.digest != proposal.digest() {
             return Err(ApprovalError::ArgumentsChanged);
         }
-        self.resolve(&proposal.id, Decision::Declined)?;
+        let output = ToolOutput::error(messages::declined(reason));
+        let outcome = self
+            .store
+            .decline(&proposal.id, now_ms(), &output)
+            .map_err(ApprovalError::Store)?;
+        resolved(outcome)?;
         trace::proposal_declined(&proposal);
-        Ok(ToolReply::to(
-            &proposal.call,
-            ToolOutput::error(messages::declined(reason)),
-        ))
+        Ok(ToolReply::to(&proposal.call, output))
     }
 
     /// The stored proposal, its seal checked when a key is set, its expiry, and that its
@@ -496,17 +502,20 @@ impl<S: ProposalStore> Approvals<S> {
             decision,
             at_ms: now_ms(),
         };
-        match self
-            .store
-            .resolve(id, &resolution)
-            .map_err(ApprovalError::Store)?
-        {
-            ResolveOutcome::Resolved => Ok(()),
-            ResolveOutcome::AlreadyResolved(earlier) => {
-                Err(ApprovalError::AlreadyResolved(earlier))
-            }
-            ResolveOutcome::EffectRecorded(effect) => Err(ApprovalError::AlreadyRan(effect)),
-        }
+        resolved(
+            self.store
+                .resolve(id, &resolution)
+                .map_err(ApprovalError::Store)?,
+        )
+    }
+}
+
+/// A store's resolution as the approval's answer: this resolver won, or why not.
+fn resolved(outcome: ResolveOutcome) -> Result<(), ApprovalError> {
+    match outcome {
+        ResolveOutcome::Resolved => Ok(()),
+        ResolveOutcome::AlreadyResolved(earlier) => Err(ApprovalError::AlreadyResolved(earlier)),
+        ResolveOutcome::EffectRecorded(effect) => Err(ApprovalError::AlreadyRan(effect)),
     }
 }
 

@@ -215,6 +215,35 @@ impl SealKey {
     }
 }
 
+impl SealKey {
+    /// The MAC of a saved run: its id and its JSON, exactly as stored, under a domain of
+    /// its own (no run's seal is a proposal's, nor the other way round).
+    fn run_mac(&self, id: &str, run: &str) -> Hmac {
+        let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        mac.update(b"toolset run seal v1");
+        for part in [id.as_bytes(), run.as_bytes()] {
+            mac.update(b"\0");
+            mac.update(&(part.len() as u64).to_be_bytes());
+            mac.update(part);
+        }
+        mac
+    }
+
+    /// The seal of the run `id` saved as the JSON `run`, as lowercase hex.
+    pub(crate) fn seal_run(&self, id: &str, run: &str) -> String {
+        hex(&self.run_mac(id, run).finalize().into_bytes())
+    }
+
+    /// Whether `seal` is this key's seal of the run `id` saved as `run` (constant time).
+    pub(crate) fn verifies_run(&self, seal: &str, id: &str, run: &str) -> bool {
+        let Some(bytes) = unhex(seal) else {
+            return false;
+        };
+        self.run_mac(id, run).verify_slice(&bytes).is_ok()
+    }
+}
+
 type Hmac = hmac::Hmac<Sha256>;
 
 fn unhex(text: &str) -> Option<Vec<u8>> {

@@ -63,6 +63,7 @@ mod outcome;
 mod plan;
 mod proposal;
 mod request;
+mod run;
 mod verify;
 
 // What the stages share: the set's traits and specs, the policy, the pieces of a result,
@@ -119,14 +120,15 @@ pub use policy::{FromCode, FromCodeError, Policy, PolicyNameError, Trifecta};
 pub use proposal::{Proposal, ProposalId};
 pub use report::Report;
 pub use request::{Activations, Request};
+pub use run::{LateResult, PendingCall, Run, RunError, Runs};
 pub use search::ToolSearch;
 pub use set::{Escalation, ToolSet};
 pub use spec::{Labels, ToolSpec};
-pub use store::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use store::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use store::SqliteStore;
+pub use store::{MemoryStore, RunId};
 pub use tier::{Autonomy, Tier};
 pub use toolbox::{DynamicTool, Toolbox};
 pub use verify::{CallProblem, ProblemKind};

@@ -26,6 +26,15 @@
 //! in [`Journal::undelivered`] until the host marks it delivered, once
 //! ([`Journal::mark_delivered`]).
 //!
+//! A proposal a human declined is on record too, in the same table and the same atomic
+//! step as its resolution ([`ProposalStore::decline`](super::ProposalStore::decline)): an
+//! entry keyed by the proposal's id that never started ([`Ending::Declined`], no
+//! attempts), whose result is the answer the model reads (the human's reason). It waits in
+//! [`Journal::undelivered`] like any ended call's, so a run resumed in another process
+//! finds it ([`Run::collect`](crate::Run::collect)); it is never in doubt, never re-run, and
+//! never an [`Effect`] (the proposal's [`Stored::effect`](super::Stored::effect) stays
+//! `None`).
+//!
 //! An approved call handed to the host ([`Approved::Handoff`](crate::Approved::Handoff),
 //! a propose-only tool's) has its start on record like any approved call, and no handler
 //! to end it: it stays in doubt until the host, having carried it out, marks it done (or
@@ -67,14 +76,20 @@ pub enum Ending {
     /// It ended any other way: an error, a timeout, a cancellation, a panic (or the host
     /// marked it failed).
     Failed,
+    /// It never started: a human declined its proposal. The store records the decline
+    /// with the resolution ([`ProposalStore::decline`](super::ProposalStore::decline)),
+    /// keyed by the proposal's id, so that the answer the model reads (the human's reason)
+    /// waits in [`Journal::undelivered`] like any result, wherever it was declined.
+    Declined,
 }
 
 impl Ending {
-    /// `"done"` or `"failed"`, as the stores spell it.
+    /// `"done"`, `"failed"` or `"declined"`, as the stores spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Ending::Done => "done",
             Ending::Failed => "failed",
+            Ending::Declined => "declined",
         }
     }
 
@@ -83,6 +98,7 @@ impl Ending {
         match text {
             "done" => Some(Ending::Done),
             "failed" => Some(Ending::Failed),
+            "declined" => Some(Ending::Declined),
             _ => None,
         }
     }
@@ -165,10 +181,11 @@ pub struct JournalEntry {
     pub call: ToolCall,
     /// The tool's tier when it started.
     pub tier: Tier,
-    /// When its latest run started (for an approved call first: when it was approved), in
-    /// milliseconds since the Unix epoch.
+    /// When its latest run started (for an approved call first: when it was approved; for
+    /// a declined one, when it was declined), in milliseconds since the Unix epoch.
     pub started_at_ms: u64,
-    /// How many times it was let start: 1, and one more for each re-run.
+    /// How many times it was let start: 1, and one more for each re-run; 0 for a declined
+    /// proposal's call, which never started.
     pub attempts: u32,
     /// The host chose to run it again ([`Journal::rerun`]), and it has not started yet.
     pub rerun: bool,
@@ -184,6 +201,13 @@ impl JournalEntry {
     /// the longest a call runs, or list in doubt at start-up, before any call runs.)
     pub fn in_doubt(&self) -> bool {
         self.end.is_none()
+    }
+
+    /// Whether this is the record of a declined proposal: its call never started.
+    pub fn is_declined(&self) -> bool {
+        self.end
+            .as_ref()
+            .is_some_and(|end| end.ending == Ending::Declined)
     }
 
     /// The call's canonical action key ([`ToolCall::action_key`]).

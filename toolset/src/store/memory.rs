@@ -1,8 +1,9 @@
 //! The in-memory proposal store: one process, gone when it exits.
 
-use super::journal::{CallEnd, CallStart, EndOutcome, Journal, JournalEntry, StartOutcome};
+use super::journal::{CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome};
+use super::runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
-use crate::{Proposal, ProposalId};
+use crate::{Proposal, ProposalId, ToolOutput};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -20,6 +21,7 @@ pub struct MemoryStore {
 struct Inner {
     proposals: HashMap<ProposalId, Stored>,
     effects: HashMap<String, JournalEntry>,
+    runs: HashMap<RunId, StoredRun>,
 }
 
 impl MemoryStore {
@@ -58,7 +60,11 @@ impl ProposalStore for MemoryStore {
     fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
         let inner = self.locked()?;
         Ok(inner.proposals.get(id).map(|stored| Stored {
-            effect: inner.effects.get(id.as_str()).map(JournalEntry::effect),
+            effect: inner
+                .effects
+                .get(id.as_str())
+                .filter(|entry| !entry.is_declined())
+                .map(JournalEntry::effect),
             ..stored.clone()
         }))
     }
@@ -68,34 +74,92 @@ impl ProposalStore for MemoryStore {
         id: &ProposalId,
         resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError> {
+        self.resolve_with(id, resolution, None)
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
+        let resolution = Resolution {
+            decision: Decision::Declined,
+            at_ms,
+        };
+        self.resolve_with(id, &resolution, Some(end))
+    }
+}
+
+impl MemoryStore {
+    /// Resolves `id`; a decline with its journal record `declined`, when given.
+    fn resolve_with(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+        declined: Option<&CallEnd>,
+    ) -> Result<ResolveOutcome, StoreError> {
         let mut inner = self.locked()?;
-        let Inner { proposals, effects } = &mut *inner;
+        let Inner {
+            proposals, effects, ..
+        } = &mut *inner;
         let stored = proposals
             .get_mut(id)
             .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
         if let Some(earlier) = &stored.resolution {
             return Ok(ResolveOutcome::AlreadyResolved(earlier.clone()));
         }
-        if let Some(effect) = effects.get(id.as_str()) {
-            return Ok(ResolveOutcome::EffectRecorded(effect.effect()));
+        if let Some(entry) = effects.get(id.as_str()) {
+            // A decline on record, though the resolution was reset: it stays declined.
+            if let Some(end) = entry.end.as_ref().filter(|_| entry.is_declined()) {
+                return Ok(ResolveOutcome::AlreadyResolved(Resolution {
+                    decision: Decision::Declined,
+                    at_ms: end.at_ms,
+                }));
+            }
+            return Ok(ResolveOutcome::EffectRecorded(entry.effect()));
         }
         stored.resolution = Some(resolution.clone());
-        if resolution.decision == Decision::Approved {
-            effects.insert(
-                id.as_str().to_owned(),
-                JournalEntry {
-                    key: id.as_str().to_owned(),
-                    call: stored.proposal.call.clone(),
-                    tier: stored.proposal.tier,
-                    started_at_ms: resolution.at_ms,
-                    attempts: 1,
-                    rerun: false,
-                    end: None,
-                    delivered_at_ms: None,
-                },
-            );
+        let record = |attempts, end: Option<CallEnd>| JournalEntry {
+            key: id.as_str().to_owned(),
+            call: stored.proposal.call.clone(),
+            tier: stored.proposal.tier,
+            started_at_ms: resolution.at_ms,
+            attempts,
+            rerun: false,
+            end,
+            delivered_at_ms: None,
+        };
+        let entry = match (resolution.decision, declined) {
+            (Decision::Approved, _) => Some(record(1, None)),
+            (Decision::Declined, Some(end)) => Some(record(0, Some(end.clone()))),
+            (Decision::Declined, None) => None,
+        };
+        if let Some(entry) = entry {
+            effects.insert(id.as_str().to_owned(), entry);
         }
         Ok(ResolveOutcome::Resolved)
+    }
+}
+
+impl RunStore for MemoryStore {
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        Ok(self.locked()?.runs.get(id).cloned())
+    }
+
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        let mut inner = self.locked()?;
+        let stored = inner.runs.get(&run.id).map(|stored| stored.generation);
+        if stored != expected {
+            return Ok(SaveRunOutcome::Conflict { stored });
+        }
+        inner.runs.insert(run.id.clone(), run.clone());
+        Ok(SaveRunOutcome::Saved)
     }
 }
 

@@ -16,6 +16,10 @@
 //!
 //! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
 //! optional seal key and an optional expiry, where proposals are approved and declined.
+//!
+//! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
+//! for [`Runs`](crate::Runs)): one database holds a conversation's proposals, the calls
+//! they became and the run waiting on them.
 
 mod journal;
 mod memory;
@@ -23,6 +27,7 @@ mod memory;
 mod postgres;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod row;
+mod runs;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -32,10 +37,11 @@ pub use journal::{
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
+pub use runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
-use crate::{Proposal, ProposalId};
+use crate::{Proposal, ProposalId, ToolOutput};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -107,6 +113,9 @@ fn utc(ms: u64) -> String {
 /// host): written by the store when it resolves the proposal as approved, in the same
 /// atomic step, keyed by the proposal's id, and never removed. A proposal with an effect
 /// on record is never approved, declined or run again, whatever its resolution says.
+///
+/// A declined proposal has none: its decline is on record in the journal as an entry that
+/// never started ([`Ending::Declined`]), which is no effect.
 ///
 /// It says when the effect started. It is the start of the call's entry in the effect
 /// journal ([`Journal`]): the same record, keyed by the proposal's id, which the store
@@ -208,6 +217,32 @@ pub trait ProposalStore {
         id: &ProposalId,
         resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError>;
+
+    /// Declines the pending proposal `id` at `at_ms` as [`resolve`](Self::resolve) does,
+    /// and records the decline in the effect journal in the same atomic step: an entry
+    /// keyed by the id that never started ([`Ending::Declined`]), ended at `at_ms` with
+    /// `answer` (what the model reads), waiting in [`Journal::undelivered`] until it is marked
+    /// delivered. So a run resumed in another process finds the answer, once
+    /// ([`Run::collect`](crate::Run::collect)).
+    ///
+    /// The three stores of this crate record it. The provided method only resolves: a
+    /// store of a host's own keeps compiling, and a run then finds its declines by the
+    /// proposal's resolution, without the human's reason, and cannot mark them delivered.
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let _ = answer;
+        self.resolve(
+            id,
+            &Resolution {
+                decision: Decision::Declined,
+                at_ms,
+            },
+        )
+    }
 }
 
 /// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
@@ -230,6 +265,15 @@ impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
     ) -> Result<ResolveOutcome, StoreError> {
         (**self).resolve(id, resolution)
     }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).decline(id, at_ms, answer)
+    }
 }
 
 impl<P: ProposalStore + ?Sized> ProposalStore for &P {
@@ -247,6 +291,15 @@ impl<P: ProposalStore + ?Sized> ProposalStore for &P {
         resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError> {
         (**self).resolve(id, resolution)
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).decline(id, at_ms, answer)
     }
 }
 

@@ -12,11 +12,12 @@ use super::row::{
     ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
 };
 use super::{
-    CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
-    ResolveOutcome, StartOutcome, StoreError, Stored,
+    CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
+    Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
+    StoredRun,
 };
 use crate::digest::hex;
-use crate::{Proposal, ProposalId};
+use crate::{Proposal, ProposalId, ToolOutput};
 use std::sync::mpsc as reply;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -32,7 +33,9 @@ use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 /// committed resolution; the winner's `UPDATE … WHERE decision IS NULL` and, approving,
 /// the `INSERT` of its effect into the table `toolset_effects` (keyed by the proposal's
 /// id, never removed) commit together or not at all. Exactly one resolver wins, and none
-/// after an effect is on record.
+/// after an effect is on record. A decline writes its journal entry in the same
+/// transaction. Saved runs are in the table `toolset_runs`, each written by one statement
+/// conditioned on the generation expected ([`RunStore`]).
 ///
 /// The store creates its tables itself and migrates an older schema, under a transaction
 /// holding an advisory lock, so replicas starting together do not race; the version is in
@@ -51,7 +54,7 @@ pub struct PostgresStore {
 
 /// The schema this version of toolset writes. Each migration takes a database from the
 /// version before it to its own; a database at a later version is refused.
-const SCHEMA_VERSION: i32 = 3;
+const SCHEMA_VERSION: i32 = 4;
 
 /// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
 /// order, in the transaction that holds the schema's advisory lock.
@@ -90,6 +93,19 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          ADD COLUMN IF NOT EXISTS result TEXT,
          ADD COLUMN IF NOT EXISTS ended_at_ms BIGINT,
          ADD COLUMN IF NOT EXISTS delivered_at_ms BIGINT",
+    // 4: declines on record in the journal (`ended = 'declined'`: a call that never
+    // started, whose result is the human's refusal), and saved runs: each run's newest
+    // copy (its JSON as written, its seal) and its generation, which every save and resume
+    // raises by one, written only over the generation the writer loaded.
+    "ALTER TABLE toolset_effects DROP CONSTRAINT IF EXISTS toolset_effects_ended_check;
+     ALTER TABLE toolset_effects ADD CONSTRAINT toolset_effects_ended_check
+         CHECK (ended IN ('done', 'failed', 'declined'));
+     CREATE TABLE IF NOT EXISTS toolset_runs (
+         id TEXT PRIMARY KEY NOT NULL,
+         generation BIGINT NOT NULL,
+         run TEXT NOT NULL,
+         seal TEXT
+     )",
 ];
 
 /// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
@@ -119,6 +135,12 @@ enum Request {
         id: String,
         decision: Decision,
         at: i64,
+        /// A decline's journal record: its ending, result and time.
+        declined: Option<(String, String, i64)>,
+    },
+    /// The run `id`'s stored copy: its generation, JSON and seal.
+    LoadRun {
+        id: String,
     },
     /// One journal statement; answers how many rows it changed.
     Execute {
@@ -145,6 +167,7 @@ enum Answer {
     Resolved(ResolveOutcome),
     Changed(u64),
     Entries(Vec<EntryRow>),
+    Run(Option<(i64, String, Option<String>)>),
 }
 
 /// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
@@ -152,6 +175,7 @@ struct Row {
     proposal: String,
     decision: Option<String>,
     resolved_at_ms: Option<i64>,
+    /// The effect's start; `None` for a decline on record (no effect).
     started_at_ms: Option<i64>,
 }
 
@@ -419,15 +443,39 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
             Ok(Answer::Inserted)
         }
         Request::Get { id } => Ok(Answer::Row(row(client, &id).await?)),
-        Request::Resolve { id, decision, at } => {
-            Ok(Answer::Resolved(resolve(client, &id, decision, at).await?))
+        Request::Resolve {
+            id,
+            decision,
+            at,
+            declined,
+        } => Ok(Answer::Resolved(
+            resolve(client, &id, decision, at, declined).await?,
+        )),
+        Request::LoadRun { id } => {
+            let found = client
+                .query_opt(
+                    "SELECT generation, run, seal FROM toolset_runs WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(failed("could not read the run"))?;
+            let read =
+                |error| StoreError::new(format!("the run {id}'s row is not readable: {error}"));
+            let Some(found) = found else {
+                return Ok(Answer::Run(None));
+            };
+            Ok(Answer::Run(Some((
+                found.try_get(0).map_err(read)?,
+                found.try_get(1).map_err(read)?,
+                found.try_get(2).map_err(read)?,
+            ))))
         }
         Request::Execute { sql, params } => {
             let params = bound(&params);
             let changed = client
                 .execute(sql, &params)
                 .await
-                .map_err(failed("could not write the journal"))?;
+                .map_err(failed("could not write the journal or the run"))?;
             Ok(Answer::Changed(changed))
         }
         Request::Entries { clause, params } => {
@@ -483,7 +531,8 @@ fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
 async fn row(client: &Client, id: &str) -> Result<Option<Row>, StoreError> {
     let found = client
         .query_opt(
-            "SELECT p.proposal, p.decision, p.resolved_at_ms, e.started_at_ms
+            "SELECT p.proposal, p.decision, p.resolved_at_ms,
+                 CASE WHEN e.ended = 'declined' THEN NULL ELSE e.started_at_ms END
              FROM toolset_proposals AS p
              LEFT JOIN toolset_effects AS e ON e.proposal_id = p.id
              WHERE p.id = $1",
@@ -509,6 +558,7 @@ async fn resolve(
     id: &str,
     decision_now: Decision,
     at: i64,
+    declined: Option<(String, String, i64)>,
 ) -> Result<ResolveOutcome, StoreError> {
     // READ COMMITTED whatever the server's default: a resolver that waited for the row's
     // lock then reads the winner's committed row, where REPEATABLE READ or SERIALIZABLE
@@ -541,13 +591,23 @@ async fn resolve(
     // it, the one of a resolver we waited for included.
     let effect_then = transaction
         .query_opt(
-            "SELECT started_at_ms FROM toolset_effects WHERE proposal_id = $1",
+            "SELECT started_at_ms, ended, ended_at_ms FROM toolset_effects
+             WHERE proposal_id = $1",
             &[&id],
         )
         .await
         .map_err(failed("could not read the proposal's effect"))?;
     if let Some(effect_then) = effect_then {
         let started: i64 = effect_then.try_get(0).map_err(read)?;
+        let ended: Option<String> = effect_then.try_get(1).map_err(read)?;
+        let ended_at: Option<i64> = effect_then.try_get(2).map_err(read)?;
+        if ended.as_deref() == Some("declined") {
+            // A decline on record, though the resolution was reset: it stays declined.
+            return Ok(ResolveOutcome::AlreadyResolved(Resolution {
+                decision: Decision::Declined,
+                at_ms: u64::try_from(ended_at.unwrap_or(started)).unwrap_or(0),
+            }));
+        }
         return Ok(ResolveOutcome::EffectRecorded(effect(started)));
     }
     let changed = transaction
@@ -593,6 +653,41 @@ async fn resolve(
         if recorded != 1 {
             return Err(StoreError::new(format!(
                 "the proposal {id}'s effect was recorded by someone else: it was not resolved"
+            )));
+        }
+    }
+    if let (Decision::Declined, Some((ending, result, ended_at))) = (decision_now, declined) {
+        // The decline's journal entry: never started (no attempts), ended with the answer
+        // the model reads, waiting to be delivered.
+        let proposal_id = ProposalId::parse(id)
+            .ok_or_else(|| StoreError::new(format!("`{id}` is not a proposal id")))?;
+        let proposal = stored(&proposal_id, &json, None, None, None)?.proposal;
+        let call = &proposal.call;
+        let recorded = transaction
+            .execute(
+                "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
+                     arguments, action_key, caller, attempts, ended, result, ended_at_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11)
+                 ON CONFLICT (proposal_id) DO NOTHING",
+                &[
+                    &id,
+                    &at,
+                    &call.id,
+                    &call.name,
+                    &proposal.tier.as_str(),
+                    &call.arguments,
+                    &hex(&call.action_key()),
+                    &caller_column(call),
+                    &ending,
+                    &result,
+                    &ended_at,
+                ],
+            )
+            .await
+            .map_err(failed("could not record the proposal's decline"))?;
+        if recorded != 1 {
+            return Err(StoreError::new(format!(
+                "the proposal {id}'s journal entry was recorded by someone else: it was not declined"
             )));
         }
     }
@@ -653,6 +748,29 @@ impl ProposalStore for PostgresStore {
             id: id.as_str().to_owned(),
             decision: resolution_now.decision,
             at: i64::try_from(resolution_now.at_ms).unwrap_or(i64::MAX),
+            declined: None,
+        })? {
+            Answer::Resolved(outcome) => Ok(outcome),
+            _ => Err(unexpected()),
+        }
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
+        match self.call(Request::Resolve {
+            id: id.as_str().to_owned(),
+            decision: Decision::Declined,
+            at: ms(at_ms),
+            declined: Some((
+                end.ending.as_str().to_owned(),
+                end.result.clone(),
+                ms(end.at_ms),
+            )),
         })? {
             Answer::Resolved(outcome) => Ok(outcome),
             _ => Err(unexpected()),
@@ -792,5 +910,60 @@ impl Journal for PostgresStore {
             vec![Param::Text(key.to_owned()), Param::Int(ms(at_ms))],
         )?;
         Ok(changed == 1)
+    }
+}
+
+/// A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for a
+/// new run, an `UPDATE … WHERE generation = <expected>` for the others; of concurrent
+/// writers expecting one generation, one changes the row.
+impl RunStore for PostgresStore {
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        let Answer::Run(row) = self.call(Request::LoadRun {
+            id: id.as_str().to_owned(),
+        })?
+        else {
+            return Err(unexpected());
+        };
+        row.map(|(generation, run, seal)| {
+            let generation = u64::try_from(generation).map_err(|_| {
+                StoreError::new(format!("the run {id} holds a negative generation"))
+            })?;
+            Ok(StoredRun::new(id.clone(), generation, run, seal))
+        })
+        .transpose()
+    }
+
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
+        let mut params = vec![
+            Param::Text(run.id.as_str().to_owned()),
+            Param::Int(generation(run.generation)),
+            Param::Text(run.run.clone()),
+            Param::MaybeText(run.seal.clone()),
+        ];
+        let changed = match expected {
+            None => self.execute(
+                "INSERT INTO toolset_runs (id, generation, run, seal) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (id) DO NOTHING",
+                params,
+            )?,
+            Some(expected) => {
+                params.push(Param::Int(generation(expected)));
+                self.execute(
+                    "UPDATE toolset_runs SET generation = $2, run = $3, seal = $4
+                     WHERE id = $1 AND generation = $5",
+                    params,
+                )?
+            }
+        };
+        if changed == 1 {
+            return Ok(SaveRunOutcome::Saved);
+        }
+        let stored = self.load_run(&run.id)?.map(|stored| stored.generation);
+        Ok(SaveRunOutcome::Conflict { stored })
     }
 }

@@ -5,11 +5,12 @@ use super::row::{
     ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
 };
 use super::{
-    CallEnd, CallStart, Decision, EndOutcome, Journal, JournalEntry, ProposalStore, Resolution,
-    ResolveOutcome, StartOutcome, StoreError, Stored,
+    CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
+    Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
+    StoredRun,
 };
 use crate::digest::hex;
-use crate::{Proposal, ProposalId};
+use crate::{Proposal, ProposalId, ToolOutput};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 use std::sync::Mutex;
@@ -19,6 +20,9 @@ use std::time::Duration;
 /// WHERE decision IS NULL`, and approving, the `INSERT` of the proposal's effect into the
 /// table `toolset_effects`, keyed by its id), which SQLite serializes across connections
 /// and processes, so exactly one resolver wins, and none after an effect is on record.
+/// A decline writes its journal entry in the same transaction. Saved runs are in the table
+/// `toolset_runs`, each written by an `UPDATE … WHERE generation = <expected>` (or an
+/// `INSERT` that does nothing when the id is taken).
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
@@ -89,8 +93,10 @@ impl SqliteStore {
 }
 
 /// The schema version this store writes, kept in SQLite's `user_version`: 1 adds the
-/// effect journal's columns to `toolset_effects`.
-const SCHEMA_VERSION: i64 = 1;
+/// effect journal's columns to `toolset_effects`; 2 adds the table `toolset_runs` (saved
+/// runs) and records declines in `toolset_effects` (`ended = 'declined'`, which an older
+/// toolset cannot read: it refuses the database by its version).
+const SCHEMA_VERSION: i64 = 2;
 
 /// Takes a database from before the journal to [`SCHEMA_VERSION`], in one write
 /// transaction (a process opening it at the same time waits, then finds it done). The
@@ -112,9 +118,10 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
     if version == SCHEMA_VERSION {
         return Ok(());
     }
-    transaction
-        .execute_batch(
-            "-- The effect journal: what ran (call id, tool, tier, arguments as the model
+    if version < 1 {
+        transaction
+            .execute_batch(
+                "-- The effect journal: what ran (call id, tool, tier, arguments as the model
              -- wrote them, canonical action key in hex), how often it was let start, a
              -- re-run the host asked for, how it ended and when its result was delivered.
              ALTER TABLE toolset_effects ADD COLUMN call_id TEXT;
@@ -128,13 +135,27 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
              ALTER TABLE toolset_effects ADD COLUMN ended TEXT;
              ALTER TABLE toolset_effects ADD COLUMN result TEXT;
              ALTER TABLE toolset_effects ADD COLUMN ended_at_ms INTEGER;
-             ALTER TABLE toolset_effects ADD COLUMN delivered_at_ms INTEGER;
-             PRAGMA user_version = 1;",
+             ALTER TABLE toolset_effects ADD COLUMN delivered_at_ms INTEGER;",
+            )
+            .map_err(failed("could not add the effect journal to the database"))?;
+    }
+    transaction
+        .execute_batch(
+            "-- Saved runs: each run's newest copy (its JSON as written, its seal) and its
+             -- generation, which every save and resume raises by one, written only over
+             -- the generation the writer loaded.
+             CREATE TABLE IF NOT EXISTS toolset_runs (
+                 id TEXT PRIMARY KEY NOT NULL,
+                 generation INTEGER NOT NULL,
+                 run TEXT NOT NULL,
+                 seal TEXT
+             );
+             PRAGMA user_version = 2;",
         )
-        .map_err(failed("could not add the effect journal to the database"))?;
+        .map_err(failed("could not add the runs table to the database"))?;
     transaction
         .commit()
-        .map_err(failed("could not commit the effect journal's columns"))
+        .map_err(failed("could not commit the database's migration"))
 }
 
 /// A millisecond time as SQLite stores it.
@@ -193,18 +214,22 @@ fn entry_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     })
 }
 
-/// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
+/// A proposal's row, with its effect's if it has one (`NULL`s while it waits), or the
+/// time of its decline on record in the journal.
 struct Row {
     proposal: String,
     decision: Option<String>,
     resolved_at_ms: Option<i64>,
     started_at_ms: Option<i64>,
+    declined_at_ms: Option<i64>,
 }
 
 fn row(connection: &Connection, id: &ProposalId) -> Result<Option<Row>, StoreError> {
     connection
         .query_row(
-            "SELECT p.proposal, p.decision, p.resolved_at_ms, e.started_at_ms
+            "SELECT p.proposal, p.decision, p.resolved_at_ms,
+                 CASE WHEN e.ended = 'declined' THEN NULL ELSE e.started_at_ms END,
+                 CASE WHEN e.ended = 'declined' THEN e.ended_at_ms END
              FROM toolset_proposals AS p
              LEFT JOIN toolset_effects AS e ON e.proposal_id = p.id
              WHERE p.id = ?1",
@@ -215,6 +240,7 @@ fn row(connection: &Connection, id: &ProposalId) -> Result<Option<Row>, StoreErr
                     decision: row.get(1)?,
                     resolved_at_ms: row.get(2)?,
                     started_at_ms: row.get(3)?,
+                    declined_at_ms: row.get(4)?,
                 })
             },
         )
@@ -253,7 +279,34 @@ impl ProposalStore for SqliteStore {
     fn resolve(
         &self,
         id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        self.resolve_with(id, resolution, None)
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
+        let resolution = Resolution {
+            decision: Decision::Declined,
+            at_ms,
+        };
+        self.resolve_with(id, &resolution, Some(end))
+    }
+}
+
+impl SqliteStore {
+    /// Resolves `id`; a decline with its journal record `declined`, when given, in the same
+    /// transaction.
+    fn resolve_with(
+        &self,
+        id: &ProposalId,
         resolution_now: &Resolution,
+        declined: Option<&CallEnd>,
     ) -> Result<ResolveOutcome, StoreError> {
         let mut connection = self.connection()?;
         // One write transaction, taken at once: no other resolver reads between our
@@ -269,6 +322,13 @@ impl ProposalStore for SqliteStore {
         }
         if let Some(started) = row.started_at_ms {
             return Ok(ResolveOutcome::EffectRecorded(effect(started)));
+        }
+        if let Some(at) = row.declined_at_ms {
+            // A decline on record, though the resolution was reset: it stays declined.
+            return Ok(ResolveOutcome::AlreadyResolved(Resolution {
+                decision: Decision::Declined,
+                at_ms: u64::try_from(at).unwrap_or(0),
+            }));
         }
         let at = i64::try_from(resolution_now.at_ms).unwrap_or(i64::MAX);
         let changed = transaction
@@ -306,6 +366,33 @@ impl ProposalStore for SqliteStore {
                     ],
                 )
                 .map_err(failed("could not record the proposal's effect"))?;
+        }
+        if let (Decision::Declined, Some(end)) = (resolution_now.decision, declined) {
+            // The decline's journal entry: never started (no attempts), ended with the
+            // answer the model reads, waiting to be delivered.
+            let proposal = stored(id, &row.proposal, None, None, None)?.proposal;
+            let call = &proposal.call;
+            transaction
+                .execute(
+                    "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
+                         tier, arguments, action_key, caller, attempts, ended, result,
+                         ended_at_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11)",
+                    params![
+                        id.as_str(),
+                        at,
+                        call.id,
+                        call.name,
+                        proposal.tier.as_str(),
+                        call.arguments,
+                        hex(&call.action_key()),
+                        caller_column(call),
+                        end.ending.as_str(),
+                        end.result,
+                        ms(end.at_ms)
+                    ],
+                )
+                .map_err(failed("could not record the proposal's decline"))?;
         }
         transaction
             .commit()
@@ -428,5 +515,88 @@ impl Journal for SqliteStore {
             )
             .map_err(failed("could not mark the result delivered"))?;
         Ok(changed == 1)
+    }
+}
+
+impl RunStore for SqliteStore {
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        let row = self
+            .connection()?
+            .query_row(
+                "SELECT generation, run, seal FROM toolset_runs WHERE id = ?1",
+                params![id.as_str()],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, Option<String>>(2)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(failed("could not read the run"))?;
+        row.map(|(generation, run, seal)| {
+            let generation = u64::try_from(generation).map_err(|_| {
+                StoreError::new(format!("the run {id} holds a negative generation"))
+            })?;
+            Ok(StoredRun::new(id.clone(), generation, run, seal))
+        })
+        .transpose()
+    }
+
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        let mut connection = self.connection()?;
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("could not start saving the run"))?;
+        let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
+        let changed = match expected {
+            None => transaction
+                .execute(
+                    "INSERT INTO toolset_runs (id, generation, run, seal)
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO NOTHING",
+                    params![
+                        run.id.as_str(),
+                        generation(run.generation),
+                        run.run,
+                        run.seal
+                    ],
+                )
+                .map_err(failed("could not save the run"))?,
+            Some(expected) => transaction
+                .execute(
+                    "UPDATE toolset_runs SET generation = ?2, run = ?3, seal = ?4
+                     WHERE id = ?1 AND generation = ?5",
+                    params![
+                        run.id.as_str(),
+                        generation(run.generation),
+                        run.run,
+                        run.seal,
+                        generation(expected)
+                    ],
+                )
+                .map_err(failed("could not save the run"))?,
+        };
+        if changed != 1 {
+            let stored = transaction
+                .query_row(
+                    "SELECT generation FROM toolset_runs WHERE id = ?1",
+                    params![run.id.as_str()],
+                    |row| row.get::<_, i64>(0),
+                )
+                .optional()
+                .map_err(failed("could not read the run"))?;
+            return Ok(SaveRunOutcome::Conflict {
+                stored: stored.map(|at| u64::try_from(at).unwrap_or(0)),
+            });
+        }
+        transaction
+            .commit()
+            .map_err(failed("could not commit the run"))?;
+        Ok(SaveRunOutcome::Saved)
     }
 }

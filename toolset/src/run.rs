@@ -1,0 +1,712 @@
+//! A run: a conversation's tool state in one serializable value, saved and resumed through
+//! a store with a compare-and-set on its generation, sealed like proposals.
+//!
+//! What a host keeps between two requests of one conversation is a [`Run`]: the deferred
+//! tools it activated, what it has read (the trifecta guard's memory), the proposals it
+//! waits on, the late results not yet given to the model, and the idempotency keys of its
+//! journaled calls whose results were not yet marked delivered. [`Runs`] keeps runs in a
+//! [`RunStore`] (memory, SQLite, PostgreSQL): [`save`](Runs::save) writes a copy only over
+//! the generation it was loaded at, [`resume`](Runs::resume) claims the newest copy, so a
+//! run resumed twice, or an old copy saved or resumed after a newer one, is refused
+//! ([`RunError::Superseded`]), never replayed. A resumed run gathers the answers other
+//! processes left in the effect journal ([`Run::collect`]: an approved call's result, a
+//! declined call's refusal), gives each to the model once in either conversation style,
+//! and marks it delivered in the journal ([`Run::delivered`]), so no later resume gives
+//! it again.
+
+use crate::exposure::Exposure;
+use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::report::Report;
+use crate::request::Activations;
+use crate::store::{
+    Decision, Journal, ProposalStore, RunId, RunStore, SaveRunOutcome, StoreError, StoredRun,
+};
+use crate::{SealKey, ToolOutput, ToolReply, messages};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A call of the run that waits for a human: its proposal, by id, and the call it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PendingCall {
+    /// The proposal's id: the call's idempotency key in the effect journal once approved.
+    pub proposal: ProposalId,
+    /// The id of the call the model made.
+    pub call_id: String,
+    /// The tool it called.
+    pub tool: String,
+}
+
+/// An answer the model has not read yet: a proposal's late result (the call's journaled
+/// result once approved and applied, or the human's refusal), or the result of one of the
+/// run's own journaled calls that was never marked delivered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct LateResult {
+    /// The journal key to mark delivered once the model has it; `None` for a decline a
+    /// store without decline records reported (it has no journal entry).
+    pub key: Option<String>,
+    /// The answer, under the call's id.
+    pub reply: ToolReply,
+}
+
+/// A conversation's tool state, in one serializable value: its activations, what it has
+/// read ([`Exposure`]), the proposals it waits on, its late results not yet delivered and
+/// its journaled calls, with an id and a generation.
+///
+/// Hand its parts to each [`Request`](crate::Request) as before
+/// (`.activated(run.activations()).exposure(run.exposure())`), and tell it what happened:
+/// [`await_approval`](Self::await_approval) for each proposal submitted,
+/// [`record`](Self::record) for each report sent to the model (continue style) or
+/// [`hold`](Self::hold) for the batch held back (pause style). Keep it in a store with
+/// [`Runs`]; a resumed run [`collect`](Self::collect)s the answers other processes left,
+/// gives them to the model ([`late_results`](Self::late_results) as a follow-up, or
+/// [`pause_results`](Self::pause_results) for the held batch), then marks them
+/// [`delivered`](Self::delivered) and is saved again.
+///
+/// ```
+/// use toolset::store::MemoryStore;
+/// use toolset::{Run, Runs};
+///
+/// let runs = Runs::new(MemoryStore::new());
+/// let mut run = Run::new();
+/// runs.save(&mut run)?;
+/// assert_eq!(run.generation(), 1);
+/// // Another request of the conversation, maybe in another process:
+/// let resumed = runs.resume(run.id())?;
+/// assert_eq!(resumed.generation(), 2);
+/// // The copy from before the resume is stale now.
+/// assert!(runs.save(&mut run).is_err());
+/// # Ok::<(), toolset::RunError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    id: RunId,
+    generation: u64,
+    #[serde(default)]
+    activations: Activations,
+    #[serde(default)]
+    exposure: Exposure,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pending: Vec<PendingCall>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    held: Option<Report>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    late: Vec<LateResult>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    journaled: Vec<String>,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run::new()
+    }
+}
+
+/// What a pending call's proposal has become, as the store shows it.
+enum Found {
+    /// Still waiting, or approved and not ended (running, or in doubt).
+    Waiting,
+    /// Ended, and its answer not delivered.
+    Late(Box<LateResult>),
+    /// Ended, and its answer delivered already (by an earlier copy of the run).
+    Delivered,
+}
+
+impl Run {
+    /// A new run with a random id, never saved (generation 0).
+    pub fn new() -> Run {
+        Run::with_id(RunId::random())
+    }
+
+    /// A new run under the host's own id (a conversation's), never saved.
+    pub fn with_id(id: RunId) -> Run {
+        Run {
+            id,
+            generation: 0,
+            activations: Activations::new(),
+            exposure: Exposure::new(),
+            pending: Vec::new(),
+            held: None,
+            late: Vec::new(),
+            journaled: Vec::new(),
+        }
+    }
+
+    /// The run's id.
+    pub fn id(&self) -> &RunId {
+        &self.id
+    }
+
+    /// The generation of the stored copy this value was saved as or resumed from: 0 until
+    /// it is first saved. A save or a resume raises it by one.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The deferred tools the run activated: hand them to
+    /// [`Request::activated`](crate::Request::activated).
+    pub fn activations(&self) -> &Activations {
+        &self.activations
+    }
+
+    /// The activations, to change by hand (a hosted search's finds:
+    /// [`Activations::record_hosted`]).
+    pub fn activations_mut(&mut self) -> &mut Activations {
+        &mut self.activations
+    }
+
+    /// What the run has read: hand it to [`Request::exposure`](crate::Request::exposure).
+    pub fn exposure(&self) -> &Exposure {
+        &self.exposure
+    }
+
+    /// The exposure, to change by hand (what a host's own step read).
+    pub fn exposure_mut(&mut self) -> &mut Exposure {
+        &mut self.exposure
+    }
+
+    /// The calls waiting for a human, in the order they were proposed.
+    pub fn pending(&self) -> &[PendingCall] {
+        &self.pending
+    }
+
+    /// The idempotency keys of the run's journaled calls whose results are not yet marked
+    /// delivered.
+    pub fn journaled(&self) -> &[String] {
+        &self.journaled
+    }
+
+    /// The batch held back in the pause style ([`hold`](Self::hold)), if any.
+    pub fn held(&self) -> Option<&Report> {
+        self.held.as_ref()
+    }
+
+    /// The answers gathered and not yet delivered, with their journal keys.
+    pub fn late(&self) -> &[LateResult] {
+        &self.late
+    }
+
+    /// Records that the run waits for a human on `proposal` (submitted to
+    /// [`Approvals`](crate::Approvals)): [`collect`](Self::collect) looks for its answer.
+    /// Returns false when the run waited on it already.
+    pub fn await_approval(&mut self, proposal: &Proposal) -> bool {
+        if self
+            .pending
+            .iter()
+            .any(|pending| pending.proposal == *proposal.id())
+        {
+            return false;
+        }
+        self.pending.push(PendingCall {
+            proposal: proposal.id().clone(),
+            call_id: proposal.call().id.clone(),
+            tool: proposal.call().name.clone(),
+        });
+        true
+    }
+
+    /// Records what an applied plan did, for a report whose results the model is sent now
+    /// (the continue style): the tools its calls activated ([`Activations::record`]), what
+    /// the calls that ran have read ([`Exposure::record`]) and the journal keys of its
+    /// calls, to mark delivered once sent ([`delivered`](Self::delivered)). Its calls that
+    /// were proposed are recorded by [`await_approval`](Self::await_approval).
+    pub fn record(&mut self, report: &Report) {
+        self.activations.record(report);
+        self.exposure.record(report);
+        for key in report.journaled_keys() {
+            if !self.journaled.iter().any(|known| known == key) {
+                self.journaled.push(key.to_owned());
+            }
+        }
+    }
+
+    /// Holds back `report` until its proposals are resolved (the pause style: the model is
+    /// sent nothing for the batch until every call has its answer). Records its activations
+    /// and exposure (its calls that ran did run); its results, with the late ones, come
+    /// back from [`pause_results`](Self::pause_results). Replaces a batch held before.
+    pub fn hold(&mut self, report: Report) {
+        self.activations.record(&report);
+        self.exposure.record(&report);
+        self.held = Some(report);
+    }
+
+    /// Gathers the answers the store holds for the run: each pending call whose proposal
+    /// was approved and whose call ended (its journaled result) or was declined (the
+    /// human's refusal, recorded with the decline), and each journaled call of the run that
+    /// ended and was never marked delivered. An answer already marked delivered (by an
+    /// earlier copy of the run) is dropped, never gathered again; a call approved and not
+    /// ended (running elsewhere, or in doubt: [`Journal::in_doubt`]) stays pending.
+    /// Returns how many answers were added to [`late`](Self::late).
+    ///
+    /// Nothing changes in the store: mark the answers [`delivered`](Self::delivered) once
+    /// the model has them.
+    pub fn collect<S>(&mut self, store: &S) -> Result<usize, StoreError>
+    where
+        S: ProposalStore + Journal + ?Sized,
+    {
+        // Everything is read first: a store error leaves the run as it was.
+        let mut pending = Vec::new();
+        for call in &self.pending {
+            pending.push(found_pending(store, call)?);
+        }
+        let mut journaled = Vec::new();
+        for key in &self.journaled {
+            journaled.push(found_journaled(store, key)?);
+        }
+        let mut added = 0;
+        let mut still = Vec::new();
+        let mut released = false;
+        for (call, found) in std::mem::take(&mut self.pending).into_iter().zip(pending) {
+            match found {
+                Found::Waiting => still.push(call),
+                Found::Late(late) => added += usize::from(self.add_late(*late)),
+                Found::Delivered => {
+                    // The held batch goes out whole, its answers marked together: one of
+                    // them delivered means an earlier copy of the run sent the batch.
+                    released |= self.held.as_ref().is_some_and(|held| {
+                        held.entries()
+                            .iter()
+                            .any(|entry| entry.outcome.is_none() && entry.call.id == call.call_id)
+                    });
+                }
+            }
+        }
+        self.pending = still;
+        if released {
+            self.held = None;
+        }
+        let mut still = Vec::new();
+        for (key, found) in std::mem::take(&mut self.journaled)
+            .into_iter()
+            .zip(journaled)
+        {
+            match found {
+                Found::Waiting => still.push(key),
+                Found::Late(late) => added += usize::from(self.add_late(*late)),
+                Found::Delivered => {}
+            }
+        }
+        self.journaled = still;
+        Ok(added)
+    }
+
+    /// Adds `late` unless an answer to its call is there already.
+    fn add_late(&mut self, late: LateResult) -> bool {
+        if self
+            .late
+            .iter()
+            .any(|known| known.reply.call_id == late.reply.call_id)
+        {
+            return false;
+        }
+        self.late.push(late);
+        true
+    }
+
+    /// The answers gathered and not yet delivered, each under its call's id: what the
+    /// continue style sends as a follow-up (the format's `follow_up` writer, e.g.
+    /// `consumer::openai_chat::follow_up`).
+    pub fn late_results(&self) -> Vec<ToolReply> {
+        self.late.iter().map(|late| late.reply.clone()).collect()
+    }
+
+    /// The held batch's results (the pause style), each call that was awaiting approval
+    /// answered by its late result ([`Report::results_with_late`]), once none of its calls
+    /// is still pending; `None` while one is, or when no batch is held.
+    pub fn pause_results(&self) -> Option<Vec<ToolReply>> {
+        let held = self.held.as_ref()?;
+        if self.waits_on(held) {
+            return None;
+        }
+        Some(held.results_with_late(&self.late_results()))
+    }
+
+    /// Whether a call of `report` that awaited approval is still pending.
+    fn waits_on(&self, report: &Report) -> bool {
+        report.entries().iter().any(|entry| {
+            entry.outcome.is_none()
+                && self
+                    .pending
+                    .iter()
+                    .any(|pending| pending.call_id == entry.call.id)
+        })
+    }
+
+    /// Marks delivered, once the model has them: every gathered answer (its journal
+    /// entry: [`Journal::mark_delivered`]), every journaled call of the run that ended, and
+    /// the held batch's calls once none of it is pending (the batch is released). Clears
+    /// what it marked. While the held batch still waits, the answers to its calls stay
+    /// gathered, unmarked: they go out with the batch.
+    ///
+    /// Returns the keys of gathered answers someone had marked already: answers the model
+    /// has now been given twice. Only two copies of the run held at once cause it: another
+    /// process resumed the run after this one did and before this one marked (this copy's
+    /// save is then refused, [`RunError::Superseded`]), or a copy was used without
+    /// [`Runs`]. Let one request of a conversation run at a time; the generation refuses
+    /// the overlap, it cannot take back what was sent. (The run's own results the host
+    /// marked itself, from [`Report::journaled_keys`], are not counted.)
+    pub fn delivered<J: Journal + ?Sized>(
+        &mut self,
+        journal: &J,
+    ) -> Result<Vec<String>, StoreError> {
+        let at_ms = now_ms();
+        let mut twice = Vec::new();
+        // A gathered answer found marked was given by someone else too; the run's own
+        // results may have been marked by the host itself (`Report::journaled_keys`).
+        let mut mark = |key: &str, gathered: bool| -> Result<(), StoreError> {
+            if !journal.mark_delivered(key, at_ms)? && gathered {
+                twice.push(key.to_owned());
+            }
+            Ok(())
+        };
+        let waiting = self.held.as_ref().filter(|held| self.waits_on(held));
+        let mut kept = Vec::new();
+        for late in &self.late {
+            let held_back = waiting.is_some_and(|held| {
+                held.entries()
+                    .iter()
+                    .any(|entry| entry.outcome.is_none() && entry.call.id == late.reply.call_id)
+            });
+            if held_back {
+                kept.push(late.clone());
+            } else if let Some(key) = &late.key {
+                mark(key, true)?;
+            }
+        }
+        self.late = kept;
+        let mut still = Vec::new();
+        for key in &self.journaled {
+            match journal.entry(key)? {
+                Some(entry) if entry.in_doubt() => still.push(key.clone()),
+                Some(_) => mark(key, false)?,
+                None => {}
+            }
+        }
+        self.journaled = still;
+        if let Some(held) = &self.held
+            && !self.waits_on(held)
+        {
+            for key in held.journaled_keys() {
+                mark(key, false)?;
+            }
+            self.held = None;
+        }
+        Ok(twice)
+    }
+}
+
+/// What the store shows of a pending call's proposal.
+fn found_pending<S>(store: &S, call: &PendingCall) -> Result<Found, StoreError>
+where
+    S: ProposalStore + Journal + ?Sized,
+{
+    if let Some(found) = found_entry(store, call.proposal.as_str())? {
+        return Ok(found);
+    }
+    // No journal entry: waiting, or declined in a store that records no decline.
+    let Some(stored) = store.get(&call.proposal)? else {
+        return Err(StoreError::new(format!(
+            "the run waits on the proposal {}, which the store does not have: \
+             resume the run with the store its proposals were submitted to",
+            call.proposal
+        )));
+    };
+    match stored.resolution {
+        Some(resolution) if resolution.decision == Decision::Declined => {
+            Ok(Found::Late(Box::new(LateResult {
+                key: None,
+                reply: ToolReply::to(
+                    &stored.proposal.call,
+                    ToolOutput::error(messages::declined("no reason was recorded")),
+                ),
+            })))
+        }
+        _ => Ok(Found::Waiting),
+    }
+}
+
+/// What the journal shows of one of the run's own calls.
+fn found_journaled<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Found, StoreError> {
+    // A key the journal does not have has nothing to deliver.
+    Ok(found_entry(journal, key)?.unwrap_or(Found::Delivered))
+}
+
+/// The journal entry `key` as a [`Found`]; `None` when the journal has none.
+fn found_entry<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Option<Found>, StoreError> {
+    let Some(entry) = journal.entry(key)? else {
+        return Ok(None);
+    };
+    if entry.in_doubt() {
+        return Ok(Some(Found::Waiting));
+    }
+    if entry.delivered_at_ms.is_some() {
+        return Ok(Some(Found::Delivered));
+    }
+    let reply = entry.reply().ok_or_else(|| {
+        StoreError::new(format!(
+            "the journaled result of {key} is not readable: the store was written by something else"
+        ))
+    })?;
+    Ok(Some(Found::Late(Box::new(LateResult {
+        key: Some(key.to_owned()),
+        reply,
+    }))))
+}
+
+/// Why a run could not be saved or resumed. Nothing was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The store has no run with this id.
+    NotFound(RunId),
+    /// The run moved on since this copy: it was saved or resumed elsewhere (a run resumed
+    /// twice: the other resume won), or the copy is older than the stored one. It is
+    /// refused, never replayed.
+    Superseded {
+        /// The generation of the refused copy (0: never saved; for
+        /// [`Runs::resume_at`], the generation asked for).
+        copy: u64,
+        /// The generation stored now; `None` when the store has no copy.
+        stored: Option<u64>,
+    },
+    /// The runs are sealed and the stored copy carries no seal: it was written (or its
+    /// seal stripped) outside this host.
+    Forged,
+    /// The runs are sealed and the stored copy's seal does not match it (it was altered
+    /// after this host sealed it, or sealed with another key), or the copy does not match
+    /// its row (another run's copy, or another generation's).
+    Altered,
+    /// The stored copy is not a run this toolset reads.
+    Unreadable(String),
+    /// The store failed; nothing was written.
+    Store(StoreError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NotFound(id) => write!(
+                f,
+                "no run {id} is stored: check the id, and that this host uses the store it was saved to"
+            ),
+            RunError::Superseded {
+                copy,
+                stored: Some(stored),
+            } => write!(
+                f,
+                "the run was saved or resumed elsewhere since this copy (copy at generation {copy}, stored at {stored}): a run is resumed once and an old copy never replaces a newer one, so this one is refused; resume the newest copy"
+            ),
+            RunError::Superseded { copy, stored: None } => write!(
+                f,
+                "the store has no copy of the run, but this copy (generation {copy}) was saved before: the run was removed or this is another store; it is refused"
+            ),
+            RunError::Forged => f.write_str(
+                "the stored run carries no seal of this host's key: it was written or altered elsewhere, and is refused",
+            ),
+            RunError::Altered => f.write_str(
+                "the stored run was altered: it is not what this host sealed (or was sealed with another key), or it is another run's or another generation's copy; it is refused",
+            ),
+            RunError::Unreadable(why) => {
+                write!(f, "the stored run is not readable: {why}")
+            }
+            RunError::Store(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Store(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for RunError {
+    fn from(error: StoreError) -> Self {
+        RunError::Store(error)
+    }
+}
+
+/// Where a host's runs are saved and resumed: a [`RunStore`] and an optional [`SealKey`].
+///
+/// [`save`](Self::save) writes a run over the generation it was loaded at, and only then
+/// (raising its generation); [`resume`](Self::resume) claims the newest copy (a save of it,
+/// one generation up), so two processes resuming one copy cannot both go on, and a copy
+/// from before a resume or a save is refused ([`RunError::Superseded`]). Sealed with a key
+/// ([`sealed_with`](Self::sealed_with)), every copy written carries an HMAC of its id and
+/// its exact JSON, and a copy without it, or altered, or sealed with another key, is
+/// refused. Use a key whenever someone other than this host can write the store (the same
+/// key as the [`Approvals`](crate::Approvals)' is fine: a run's seal can never pass for a
+/// proposal's).
+///
+/// What a seal cannot tell: a whole row put back as it was (the run and its generation
+/// both) by someone with write access; the compare-and-set refuses it only while the newer
+/// copy's holder still saves.
+///
+/// A conversation in the continue style, over three requests that could each run in
+/// another process (the store a `SqliteStore` or a `PostgresStore` then):
+///
+/// ```
+/// use toolset::prelude::*;
+/// use toolset::store::MemoryStore;
+/// use toolset::{Approvals, Approved, Autonomy, Request, Run, Runs, ToolCall, tool, toolset};
+/// # use toolset::ToolContext;
+///
+/// /// Send an email.
+/// #[tool(tier = "irreversible")]
+/// async fn send(/// Who to.
+///     to: String) -> String { format!("sent to {to}") }
+///
+/// toolset! { Mail = [send]; }
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let store = MemoryStore::new();
+/// let (approvals, runs) = (Approvals::new(&store), Runs::new(&store));
+/// let policy = Mail::policy(Autonomy::ReadOnly);
+/// # let ctx = ToolContext::default();
+///
+/// // 1. The model calls `send`: the call is proposed, the run waits on it.
+/// let mut run = Run::new();
+/// let request = Request::new(&policy).activated(run.activations()).exposure(run.exposure());
+/// let plan = request.gate([ToolCall::new("c1", "send", r#"{"to":"ann"}"#)])?;
+/// for proposal in plan.proposals() {
+///     approvals.submit(proposal)?;
+///     run.await_approval(proposal);
+/// }
+/// let report = Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+/// run.record(&report);
+/// // … send `report.results()` to the model ("awaiting approval"), then:
+/// run.delivered(&store)?;
+/// runs.save(&mut run)?;
+///
+/// // 2. A human approves, and the call runs, journaled.
+/// let id = run.pending()[0].proposal.clone();
+/// let signed = approvals.pending(&id)?.sign();
+/// let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+///     unreachable!("send has a handler")
+/// };
+/// Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+///
+/// // 3. The next request resumes the run and gives the model the late result, once.
+/// let mut run = runs.resume(run.id())?;
+/// run.collect(&store)?;
+/// let late = run.late_results();
+/// assert_eq!(late[0].call_id, "c1");
+/// assert_eq!(late[0].output.text_content(), "sent to ann");
+/// let _message = toolset::consumer::openai_chat::follow_up(&late);
+/// run.delivered(&store)?;
+/// runs.save(&mut run)?;
+/// assert!(run.pending().is_empty() && run.late().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Runs<S: RunStore> {
+    store: S,
+    key: Option<SealKey>,
+}
+
+impl<S: RunStore> Runs<S> {
+    /// Runs kept in `store`, unsealed.
+    pub fn new(store: S) -> Self {
+        Runs { store, key: None }
+    }
+
+    /// Seals every copy written with `key`, and refuses any copy read that is not sealed
+    /// with it.
+    pub fn sealed_with(mut self, key: SealKey) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Saves `run` over the copy it was loaded at (or as a new run, at generation 0), and
+    /// raises its generation. Refused with [`RunError::Superseded`] when the stored
+    /// generation is another: the run was saved or resumed elsewhere since (this copy is
+    /// stale), or, for a new run, its id is taken. `run` is unchanged when refused.
+    pub fn save(&self, run: &mut Run) -> Result<(), RunError> {
+        let expected = (run.generation > 0).then_some(run.generation);
+        let mut copy = run.clone();
+        copy.generation = run.generation.saturating_add(1);
+        let json = serde_json::to_string(&copy)
+            .map_err(|error| RunError::Unreadable(format!("it does not serialize: {error}")))?;
+        let seal = self
+            .key
+            .as_ref()
+            .map(|key| key.seal_run(copy.id.as_str(), &json));
+        let stored = StoredRun::new(copy.id.clone(), copy.generation, json, seal);
+        match self.store.save_run(&stored, expected)? {
+            SaveRunOutcome::Saved => {
+                run.generation = copy.generation;
+                Ok(())
+            }
+            SaveRunOutcome::Conflict { stored } => Err(RunError::Superseded {
+                copy: run.generation,
+                stored,
+            }),
+        }
+    }
+
+    /// The newest copy of the run `id`, its seal checked, *not* claimed: to look at. A
+    /// save of it succeeds only if nobody saved or resumed the run since; to go on with
+    /// the conversation, [`resume`](Self::resume) it.
+    pub fn load(&self, id: &RunId) -> Result<Run, RunError> {
+        let stored = self
+            .store
+            .load_run(id)?
+            .ok_or_else(|| RunError::NotFound(id.clone()))?;
+        self.open(id, &stored)
+    }
+
+    /// Claims the newest copy of the run `id`: checks it (seal, id, generation) and saves
+    /// it one generation up, so every other copy is stale from now on. Of two processes
+    /// resuming the same copy, one gets it, and the other
+    /// [`RunError::Superseded`]. Then [`collect`](Run::collect) the answers that came in.
+    pub fn resume(&self, id: &RunId) -> Result<Run, RunError> {
+        let mut run = self.load(id)?;
+        self.save(&mut run)?;
+        Ok(run)
+    }
+
+    /// [`resume`](Self::resume), only if the newest copy is at `generation` (the copy the
+    /// host handed out, e.g. with the page the human answers): a copy resumed or saved
+    /// since, or an older one, is refused with [`RunError::Superseded`].
+    pub fn resume_at(&self, id: &RunId, generation: u64) -> Result<Run, RunError> {
+        let mut run = self.load(id)?;
+        if run.generation != generation {
+            return Err(RunError::Superseded {
+                copy: generation,
+                stored: Some(run.generation),
+            });
+        }
+        self.save(&mut run)?;
+        Ok(run)
+    }
+
+    /// The run a stored copy holds, checked: its seal (when sealed), that it is the run
+    /// `id` at the row's generation.
+    fn open(&self, id: &RunId, stored: &StoredRun) -> Result<Run, RunError> {
+        if let Some(key) = &self.key {
+            let Some(seal) = stored.seal.as_deref() else {
+                return Err(RunError::Forged);
+            };
+            if !key.verifies_run(seal, id.as_str(), &stored.run) {
+                return Err(RunError::Altered);
+            }
+        }
+        let run: Run = serde_json::from_str(&stored.run)
+            .map_err(|error| RunError::Unreadable(error.to_string()))?;
+        if run.id != *id || stored.id != *id || run.generation != stored.generation {
+            return Err(RunError::Altered);
+        }
+        Ok(run)
+    }
+}

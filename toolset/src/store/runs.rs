@@ -1,0 +1,161 @@
+//! Where saved runs wait between requests: the store side of [`Run`](crate::Run), one
+//! row per run, written with a compare-and-set on its generation.
+//!
+//! A store keeps each run's newest copy as text (the run's JSON, exactly as
+//! [`Runs`](crate::Runs) wrote it), its seal (when the runs are sealed) and its
+//! *generation*, the number every save and every resume raises by one. A write names the
+//! generation it expects to replace, and is refused when the stored one is any other: of
+//! two processes that loaded the same copy, one writes and the other is told the run
+//! moved on ([`SaveRunOutcome::Conflict`]); a copy older than the stored one can never
+//! overwrite it. [`Runs`](crate::Runs) turns that into "resumed twice" and "stale copy"
+//! refusals, and checks the seal.
+//!
+//! `RunStore` is a trait of its own beside [`ProposalStore`](super::ProposalStore) and
+//! [`Journal`](super::Journal), implemented by the same three stores (the table
+//! `toolset_runs` in the database stores), so a host's own proposal store keeps compiling.
+
+use super::StoreError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The id of a [`Run`](crate::Run): 128 random bits from the operating system as 32
+/// lowercase hex digits ([`RunId::random`]), or a host's own conversation id
+/// ([`RunId::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RunId(String);
+
+impl RunId {
+    /// A new unguessable id.
+    pub fn random() -> RunId {
+        let mut bytes = [0u8; 16];
+        // Without the OS's randomness no id would be unguessable: fail closed, loudly.
+        if let Err(error) = getrandom::fill(&mut bytes) {
+            panic!("the operating system gave no randomness for a run id: {error}");
+        }
+        RunId(crate::digest::hex(&bytes))
+    }
+
+    /// An id as text: 1 to 128 ASCII letters, digits, `-`, `_`, `.` or `:` (what
+    /// [`Display`](fmt::Display) prints, or a host's own conversation id). `None` for
+    /// anything else.
+    pub fn parse(text: &str) -> Option<RunId> {
+        let valid = (1..=128).contains(&text.len())
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte));
+        valid.then(|| RunId(text.to_owned()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for RunId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for RunId {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<RunId, String> {
+        RunId::parse(&text).ok_or_else(|| format!("`{text}` is not a run id"))
+    }
+}
+
+impl From<RunId> for String {
+    fn from(id: RunId) -> String {
+        id.0
+    }
+}
+
+/// A run as a store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoredRun {
+    /// The run's id.
+    pub id: RunId,
+    /// How many times it was saved or resumed: 1 for its first save.
+    pub generation: u64,
+    /// The run as JSON, exactly as it was written (its seal covers these bytes).
+    pub run: String,
+    /// Its seal, when the runs are sealed ([`Runs::sealed_with`](crate::Runs::sealed_with)).
+    pub seal: Option<String>,
+}
+
+impl StoredRun {
+    /// A copy of run `id` at `generation`, its JSON `run` and its `seal`.
+    pub fn new(id: RunId, generation: u64, run: String, seal: Option<String>) -> StoredRun {
+        StoredRun {
+            id,
+            generation,
+            run,
+            seal,
+        }
+    }
+}
+
+/// What [`RunStore::save_run`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SaveRunOutcome {
+    /// The copy is stored; it replaced the generation the write expected.
+    Saved,
+    /// The stored generation is not the one the write expected (`None`: no copy of the run
+    /// is stored): nothing changed.
+    Conflict {
+        /// The generation stored now; `None` when the store has no copy of the run.
+        stored: Option<u64>,
+    },
+}
+
+/// Where saved runs wait, each written only over the generation its writer loaded.
+/// Implemented by [`MemoryStore`](super::MemoryStore), and with their features
+/// `SqliteStore` and `PostgresStore`; each write is atomic, across processes for the
+/// database stores.
+///
+/// Blocking calls, like [`ProposalStore`](super::ProposalStore)'s.
+pub trait RunStore: Send + Sync {
+    /// The newest copy of the run `id`, if the store has one.
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError>;
+
+    /// Stores `run` in place of the copy at generation `expected` (`None`: the store must
+    /// have no copy of the run yet), atomically: [`SaveRunOutcome::Saved`] when the stored
+    /// generation was `expected`, [`SaveRunOutcome::Conflict`] otherwise, and nothing
+    /// changes. Of concurrent writes expecting one generation, exactly one is saved.
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError>;
+}
+
+impl<R: RunStore + ?Sized> RunStore for &R {
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        (**self).load_run(id)
+    }
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        (**self).save_run(run, expected)
+    }
+}
+
+impl<R: RunStore + ?Sized> RunStore for std::sync::Arc<R> {
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        (**self).load_run(id)
+    }
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        (**self).save_run(run, expected)
+    }
+}
