@@ -35,10 +35,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolset::consumer::{Format, openai_chat};
 use toolset::prelude::*;
+use toolset::store::RunId;
 use toolset::store::{CallEnd, Ending, Journal};
 use toolset::{
-    Activations, Approvals, Approved, Autonomy, Exposure, ProposalId, Report, Request, SqliteStore,
-    ToolCall, ToolContext, ToolOutput,
+    Approvals, Approved, Autonomy, ProposalId, Report, Request, Run, Runs, SqliteStore, ToolCall,
+    ToolContext, ToolOutput,
 };
 
 /// How long a proposal stays approvable.
@@ -52,6 +53,8 @@ enum Command {
     Approve(ProposalId),
     /// Decline the waiting proposal, with a reason for the model.
     Decline(ProposalId, String),
+    /// Resume the saved run and give the model what it has not read yet.
+    Resume,
     /// Kill a child process inside a journaled call, then list the calls in doubt.
     CrashDemo,
     /// The crash demo's child: one journaled call whose handler halts to be killed.
@@ -62,13 +65,22 @@ enum Command {
     Resolve(String, crash::Decision),
 }
 
-const USAGE: &str = "usage: inbox-agent [--db <path>] [--trace] [--stream | approve <id> | decline <id> [reason] | crash-demo | in-doubt | resolve <key> done|failed|rerun]";
+const USAGE: &str = "usage: inbox-agent [--db <path>] [--run <run id>] [--trace] [--stream | approve <id> | decline <id> [reason] | resume | crash-demo | in-doubt | resolve <key> done|failed|rerun]";
 
-fn parse_args() -> Result<(Command, PathBuf, bool), String> {
+/// The command line: what to do, the database, the saved run (`--run`), and `--trace`.
+struct Args {
+    command: Command,
+    db: PathBuf,
+    run: Option<RunId>,
+    tracing: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let mut db = std::env::temp_dir().join("inbox-agent-proposals.db");
     let mut command = Command::Run { streaming: false };
     let mut tracing = false;
+    let mut run = None;
     let id = |text: Option<String>| {
         let text = text.ok_or_else(|| format!("a proposal id is missing; {USAGE}"))?;
         ProposalId::parse(&text).ok_or_else(|| {
@@ -85,6 +97,16 @@ fn parse_args() -> Result<(Command, PathBuf, bool), String> {
                     .map(PathBuf::from)
                     .ok_or_else(|| format!("--db needs a path; {USAGE}"))?;
             }
+            "--run" => {
+                let text = args
+                    .next()
+                    .ok_or_else(|| format!("--run needs a run id; {USAGE}"))?;
+                run =
+                    Some(RunId::parse(&text).ok_or_else(|| {
+                        format!("{text:?} is not a run id, as the run printed it")
+                    })?);
+            }
+            "resume" => command = Command::Resume,
             "approve" => command = Command::Approve(id(args.next())?),
             "decline" => {
                 let id = id(args.next())?;
@@ -108,7 +130,15 @@ fn parse_args() -> Result<(Command, PathBuf, bool), String> {
             other => return Err(format!("unknown argument {other:?}; {USAGE}")),
         }
     }
-    Ok((command, db, tracing))
+    if matches!(command, Command::Resume) && run.is_none() {
+        return Err(format!("resume needs --run <run id>; {USAGE}"));
+    }
+    Ok(Args {
+        command,
+        db,
+        run,
+        tracing,
+    })
 }
 
 fn open_approvals(db: &PathBuf) -> Result<Approvals<SqliteStore>, String> {
@@ -128,14 +158,24 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
-    let (command, db, tracing) = parse_args()?;
+    let Args {
+        command,
+        db,
+        run,
+        tracing,
+    } = parse_args()?;
     if tracing {
         print_spans();
     }
     let approvals = open_approvals(&db)?;
+    // The conversation's tool state, saved in the same file between requests. (Seal both,
+    // `sealed_with(key)`, when anything but this host can write the file.)
+    let runs = Runs::new(approvals.store());
     match command {
-        Command::Run { streaming } => conversation(streaming, tracing, &approvals, &db).await,
-        Command::Approve(id) => approve(&approvals, &id).await,
+        Command::Run { streaming } => {
+            conversation(streaming, tracing, &approvals, &runs, &db).await
+        }
+        Command::Approve(id) => approve(&approvals, &runs, &id, run.as_ref()).await,
         Command::Decline(id, reason) => {
             // What the human declines is the proposal as shown to them.
             let shown = approvals.pending(&id).map_err(|error| error.to_string())?;
@@ -143,9 +183,15 @@ async fn run() -> Result<(), String> {
                 .decline(&shown.sign(), &reason)
                 .map_err(|error| error.to_string())?;
             println!("Declined {id} ({} {}).", result.call_id, result.name);
-            follow_up(&[result]);
-            Ok(())
+            match &run {
+                Some(run) => deliver(approvals.store(), &runs, run),
+                None => {
+                    follow_up(&[result]);
+                    Ok(())
+                }
+            }
         }
+        Command::Resume => deliver(approvals.store(), &runs, run.as_ref().expect("checked")),
         Command::CrashDemo => crash::demo(&db),
         Command::CrashChild => crash::child(&approvals).await,
         Command::InDoubt => crash::in_doubt(approvals.store(), &db),
@@ -154,15 +200,32 @@ async fn run() -> Result<(), String> {
 }
 
 /// The second invocation: the user approves a proposal that waited in the database; it
-/// runs once, and its late result goes to the model as a follow-up (the model was told
-/// "awaiting approval" and went on: the continue style).
-async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<(), String> {
+/// runs once, journaled, and its late result goes to the model as a follow-up (the model
+/// was told "awaiting approval" and went on: the continue style), through the saved run
+/// when `--run` names it.
+async fn approve(
+    approvals: &Approvals<SqliteStore>,
+    runs: &Runs<&SqliteStore>,
+    id: &ProposalId,
+    run: Option<&RunId>,
+) -> Result<(), String> {
     let proposal = approvals.pending(id).map_err(|error| error.to_string())?;
     show::heading(&format!("Proposal {id}"));
     show::proposal(&proposal);
     let policy = InboxTools::policy(Autonomy::Reversible);
+    // The request in force now: the run's, as saved, when it is named.
+    let saved = match run {
+        Some(id) => Some(runs.load(id).map_err(|error| error.to_string())?),
+        None => None,
+    };
+    let mut request = Request::new(&policy);
+    if let Some(saved) = &saved {
+        request = request
+            .activated(saved.activations())
+            .exposure(saved.exposure());
+    }
     let approved = approvals
-        .approve(&proposal.sign(), &Request::new(&policy))
+        .approve(&proposal.sign(), &request)
         .map_err(|error| error.to_string())?;
     match approved {
         Approved::Run(plan) => {
@@ -179,9 +242,15 @@ async fn approve(approvals: &Approvals<SqliteStore>, id: &ProposalId) -> Result<
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);
             }
-            follow_up(&report.results());
-            // Sent: the journal delivers each result once.
-            mark_delivered(approvals.store(), &report)
+            match run {
+                // The run gathers the journaled result and gives it to the model once.
+                Some(run) => deliver(approvals.store(), runs, run),
+                None => {
+                    follow_up(&report.results());
+                    // Sent: the journal delivers each result once.
+                    mark_delivered(approvals.store(), &report)
+                }
+            }
         }
         Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
             // Its start is on record; the host marks it done once it has carried it out.
@@ -201,6 +270,33 @@ fn mark_delivered(store: &SqliteStore, report: &Report) -> Result<(), String> {
     Ok(())
 }
 
+/// Resumes the saved run `id` (claiming it: a copy resumed elsewhere since is refused),
+/// gathers the answers other processes left in the journal for its pending calls, gives
+/// them to the model as a follow-up, marks them delivered and saves the run again.
+fn deliver(store: &SqliteStore, runs: &Runs<&SqliteStore>, id: &RunId) -> Result<(), String> {
+    let mut run = runs.resume(id).map_err(|error| error.to_string())?;
+    let gathered = run.collect(store).map_err(|error| error.to_string())?;
+    println!("\nResumed run {id} (generation {}).", run.generation());
+    if gathered == 0 {
+        println!("Nothing new for the model.");
+    } else {
+        follow_up(&run.late_results());
+    }
+    run.delivered(store).map_err(|error| error.to_string())?;
+    save(runs, &mut run)
+}
+
+/// Saves `run` over the copy it was resumed from, and says so.
+fn save(runs: &Runs<&SqliteStore>, run: &mut Run) -> Result<(), String> {
+    runs.save(run).map_err(|error| error.to_string())?;
+    println!(
+        "Run saved (generation {}), waiting on {} proposal(s).",
+        run.generation(),
+        run.pending().len()
+    );
+    Ok(())
+}
+
 /// Prints the follow-up message that delivers late results to the model.
 fn follow_up(late: &[toolset::ToolReply]) {
     println!("Follow-up message for the model:");
@@ -211,6 +307,7 @@ async fn conversation(
     streaming: bool,
     tracing: bool,
     approvals: &Approvals<SqliteStore>,
+    runs: &Runs<&SqliteStore>,
     db: &std::path::Path,
 ) -> Result<(), String> {
     show::heading("Tool list generated from the #[tool] declarations");
@@ -241,19 +338,25 @@ async fn conversation(
     // The agent may run reads and reversible writes alone; anything more needs the user.
     let autonomy = Autonomy::Reversible;
     let policy = InboxTools::policy(autonomy);
-    // What the conversation's searches activated, and the tools its history names.
-    let mut activations = Activations::new();
-    // What the conversation's calls have read: the gate's lethal-trifecta rule.
-    let mut exposure = Exposure::new();
+    // The conversation's tool state: what its searches activated, what its calls have read
+    // (the gate's lethal-trifecta rule), the proposals it waits on, its journaled calls.
+    // Between requests it lives in the database only: each request resumes it and saves it
+    // back, as it would on a host whose requests land on any process.
+    let mut run = Run::new();
+    runs.save(&mut run).map_err(|error| error.to_string())?;
+    let run_id = run.id().clone();
+    println!("\nRun {run_id} saved in {}.", db.display());
+    // The tools the conversation's history names.
     let mut history: Vec<String> = Vec::new();
     let mut offered_before: Vec<String> = Vec::new();
 
     while let Some(response) = model.respond(&conversation) {
+        let mut run = runs.resume(&run_id).map_err(|error| error.to_string())?;
         // One request: its tool list (what a live agent sends) and its gate decide together.
         let request = Request::new(&policy)
             .format(Format::OpenAiChat)
-            .activated(&activations)
-            .exposure(&exposure)
+            .activated(run.activations())
+            .exposure(run.exposure())
             .history(&history);
         let _tools_to_send = request.tool_list();
         let offered = request.offered();
@@ -305,6 +408,7 @@ async fn conversation(
                 println!("Tool results sent back so the model can retry:");
                 show::messages(&results);
                 conversation.extend(results);
+                save(runs, &mut run)?;
                 continue;
             }
         };
@@ -329,19 +433,24 @@ async fn conversation(
         println!("Tool results sent back:");
         show::messages(&results);
         conversation.extend(results);
-        mark_delivered(store, &report)?;
-        if exposure.record(&report) {
+        let (read_before, activated_before) =
+            (run.exposure().clone(), run.activations().names().len());
+        run.record(&report);
+        // Sent: each journaled result is marked delivered, once.
+        run.delivered(store).map_err(|error| error.to_string())?;
+        let exposure = run.exposure();
+        if *exposure != read_before {
             println!(
                 "The run has now read private data (from {}) and untrusted content (from {}).",
                 none_yet(exposure.private_from()),
                 none_yet(exposure.untrusted_from())
             );
         }
-        let before = activations.names().len();
-        if activations.record(&report) > 0 {
+        let activated = run.activations().names();
+        if activated.len() > activated_before {
             println!(
                 "Activated for the next request: {}",
-                activations.names()[before..].join(", ")
+                activated[activated_before..].join(", ")
             );
         }
 
@@ -351,9 +460,10 @@ async fn conversation(
             let id = approvals
                 .submit(proposal)
                 .map_err(|error| error.to_string())?;
+            run.await_approval(proposal);
             if !proposal.is_propose_only() {
                 println!(
-                    "\n{} waits for the user in {} as proposal {id}.\nApprove it with: cargo run -p inbox-agent -- --db {} approve {id}",
+                    "\n{} waits for the user in {} as proposal {id}.\nApprove it with: cargo run -p inbox-agent -- --db {} --run {run_id} approve {id}",
                     proposal.call().id,
                     db.display(),
                     db.display()
@@ -374,20 +484,18 @@ async fn conversation(
                         proposal.call().id,
                         reply.to
                     );
-                    // Approving journaled its start; the host, having sent it, ends it, and
-                    // tells the model once.
+                    // Approving journaled its start; the host, having sent it, ends it. The
+                    // run gathers that result and the model is told once.
                     let sent = ToolOutput::text(format!("Sent the reply to {}.", reply.to));
                     let end = CallEnd::with_output(Ending::Done, &sent, crash::now_ms());
                     store
                         .end(id.as_str(), &end)
                         .map_err(|error| error.to_string())?;
-                    let late = toolset::ToolReply::to(proposal.call(), sent);
-                    let message = openai_chat::follow_up(&[late]);
+                    run.collect(store).map_err(|error| error.to_string())?;
+                    let message = openai_chat::follow_up(&run.late_results());
                     show::messages(std::slice::from_ref(&message));
                     conversation.push(message);
-                    store
-                        .mark_delivered(id.as_str(), crash::now_ms())
-                        .map_err(|error| error.to_string())?;
+                    run.delivered(store).map_err(|error| error.to_string())?;
                 }
                 Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
                     println!("\nUser approved {}: handed to the host.", call.id)
@@ -397,11 +505,12 @@ async fn conversation(
                     for (call, outcome) in report.outcomes() {
                         show::outcome(&call.id, &call.name, outcome);
                     }
-                    exposure.record(&report);
-                    mark_delivered(store, &report)?;
+                    run.record(&report);
+                    run.delivered(store).map_err(|error| error.to_string())?;
                 }
             }
         }
+        save(runs, &mut run)?;
     }
 
     show::heading("Inbox afterwards");

@@ -89,6 +89,9 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "The run has now read private data (from search, read_item) and untrusted content (from search, read_item).",
         "    held by the trifecta rule: this run has read private data (from search, read_item) \
          and untrusted content (from search, read_item); \"forward\" sends data outside",
+        // The run is saved between requests: resumed and saved back at each one.
+        "Run saved (generation 3), waiting on 0 proposal(s).",
+        "Run saved (generation 9), waiting on 1 proposal(s).",
     ] {
         assert!(
             stdout.contains(expected),
@@ -163,6 +166,17 @@ fn the_streamed_replay_shows_each_call_checked_as_it_arrives_and_runs_the_same_l
     assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
 }
 
+/// The run id a run printed in its "Approve it with: ... --run <run> approve <id>" line.
+fn printed_run_id(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("Approve it with: "))
+        .and_then(|line| line.split_once("--run "))
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no run id printed in:\n{stdout}"))
+}
+
 /// The proposal id a run printed in its "Approve it with: ... approve <id>" line.
 fn printed_proposal_id(stdout: &str) -> String {
     stdout
@@ -189,12 +203,15 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
         "the forward waits: {first}"
     );
     let id = printed_proposal_id(&first);
+    let run_id = printed_run_id(&first);
 
-    let second = run(&["--db", db, "approve", &id]);
+    let second = run(&["--db", db, "--run", &run_id, "approve", &id]);
     for expected in [
         // The human is shown why the trifecta rule held it, then approves it: it runs.
         "    held by the trifecta rule: this run has read private data (from search, read_item)",
         "call_4c forward: DONE forwarded item 3 (Invoice 4471) to billing@cy-partners.example",
+        // The saved run, resumed in this process, gathers the journaled result.
+        &format!("Resumed run {run_id} (generation 11)."),
         "Follow-up message for the model:",
         "Update: your earlier call call_4c to `forward`, which was awaiting approval, has now been resolved",
     ] {
@@ -206,13 +223,18 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
 
     // The approval is used up: a third invocation is refused and runs nothing.
     let third = Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
-        .args(["--db", db, "approve", &id])
+        .args(["--db", db, "--run", &run_id, "approve", &id])
         .output()
         .expect("the example binary runs");
     assert!(!third.status.success());
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(stderr.contains("already approved at"), "{stderr}");
     assert!(!String::from_utf8_lossy(&third.stdout).contains("forwarded"));
+
+    // The late result was given to the model once: resuming the run again finds nothing.
+    let fourth = run(&["--db", db, "--run", &run_id, "resume"]);
+    assert!(fourth.contains("Nothing new for the model."), "{fourth}");
+    assert!(!fourth.contains("forwarded item 3"), "{fourth}");
 
     // Every journaled call ended, and each result was marked delivered once sent.
     let journal = run(&["--db", db, "in-doubt"]);
@@ -242,6 +264,16 @@ fn a_second_full_run_against_the_same_database_runs_every_write_again() {
         "{second}"
     );
     assert_eq!(outcomes(&first), outcomes(&second));
+    // Each run waits on its own forward: declining the second's tells that run's model, once.
+    let (id, run_id) = (printed_proposal_id(&second), printed_run_id(&second));
+    assert_ne!(run_id, printed_run_id(&first));
+    let declined = run(&["--db", db, "--run", &run_id, "decline", &id, "not this one"]);
+    assert!(
+        declined.contains("call_4c to `forward`") && declined.contains("not this one"),
+        "{declined}"
+    );
+    let resumed = run(&["--db", db, "--run", &run_id, "resume"]);
+    assert!(resumed.contains("Nothing new for the model."), "{resumed}");
     let journal = run(&["--db", db, "in-doubt"]);
     assert!(journal.contains("sent: 0.)\nNone."), "{journal}");
 }
