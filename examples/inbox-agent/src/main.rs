@@ -8,14 +8,18 @@
 //! `-- --trace` to print the `tracing` spans toolset records (each call's `execute_tool`
 //! span, the gate's) as each one closes.
 //!
-//! The run keeps an [`Exposure`] of what its calls have read: `search` and `read_item`
-//! bring in the user's private mail and text others wrote, so the gate holds the model's
-//! `forward` (which sends outside) for the user whatever the autonomy, with the reason.
+//! The conversation's tool state is one [`Run`] (its activations, what its calls have
+//! read, the proposals it waits on, its journaled calls), kept in a SQLite file
+//! (`--db <path>`, by default in the system's temporary directory): each request resumes
+//! it and saves it back. `search` and `read_item` read the user's private mail and text
+//! others wrote, so the gate holds the model's `forward` (which sends outside) for the
+//! user whatever the autonomy, and says why (the lethal-trifecta rule).
 //!
-//! A proposal the user does not answer at once waits in a SQLite file (`--db <path>`,
-//! by default in the system's temporary directory); a second invocation,
-//! `cargo run -p inbox-agent -- approve <id>` (or `decline <id>`), resolves it once and
-//! prints the late result as the follow-up message the model would read.
+//! A proposal the user does not answer at once waits in the same file; a second
+//! invocation, `cargo run -p inbox-agent -- --run <run id> approve <id>` (or
+//! `decline <id> [reason]`), resolves it once, runs it, resumes the saved run and gives
+//! the model the late result once, as a follow-up message; `--run <run id> resume` shows
+//! that nothing is given twice. Without `--run`, the late result is printed directly.
 //!
 //! Every call that is not read-only is journaled in the same file before its handler
 //! starts and after it ends (`apply_journaled`), and its result marked delivered once sent.

@@ -21,6 +21,17 @@ pub fn tool_list(specs: &[ToolSpec]) {
         if spec.is_deferred() {
             flags.push("deferred: found by tool_search");
         }
+        // What the tool touches: the inputs of the gate's lethal-trifecta rule.
+        let labels = spec.labels();
+        match (labels.reads_private(), labels.reads_untrusted()) {
+            (true, true) => flags.push("reads private, untrusted"),
+            (true, false) => flags.push("reads private"),
+            (false, true) => flags.push("reads untrusted"),
+            (false, false) => {}
+        }
+        if labels.sends_outside() {
+            flags.push("sends outside");
+        }
         let flags = if flags.is_empty() {
             String::new()
         } else {

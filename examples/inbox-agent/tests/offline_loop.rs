@@ -63,7 +63,9 @@ fn the_example_agent_runs_its_whole_loop_offline() {
     let stdout = without_run_suffix(&stdout);
     for expected in [
         "- search (tier: read_only)",
-        "- send_reply (tier: irreversible) [propose-only]",
+        "- send_reply (tier: irreversible) [propose-only, sends outside]",
+        "- read_item (tier: read_only) [reads private, untrusted]",
+        "- forward (tier: reversible) [sends outside]",
         "The gate rejected the whole program; nothing ran:",
         "Did you mean \"search\"?",
         "call_2g (irreversible) needs approval: send_reply",
