@@ -132,7 +132,10 @@ fn arrival(line: &str) -> Option<(usize, usize)> {
 
 #[test]
 fn the_streamed_replay_shows_each_call_checked_as_it_arrives_and_runs_the_same_loop() {
-    let stdout = run(&["--stream"]);
+    let dir = fresh_dir("stream");
+    let db = dir.join("run.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    let stdout = run(&["--db", db, "--stream"]);
     for expected in [
         "=== Model streams its calls (1-bad-program.sse) ===",
         "call_1a serch({\"query\":\"report\"}): REJECTED: There is no tool named \"serch\". Did you mean \"search\"?",
@@ -165,7 +168,7 @@ fn the_streamed_replay_shows_each_call_checked_as_it_arrives_and_runs_the_same_l
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
+    assert_eq!(outcomes(&stdout), outcomes(&run(&["--db", db])));
 }
 
 /// The run id a run printed in its "Approve it with: ... --run <run> approve <id>" line.
@@ -366,7 +369,9 @@ fn a_call_cut_off_by_a_crash_is_in_doubt_never_rerun_alone_and_resolved_once() {
 
 #[test]
 fn the_traced_run_prints_an_execute_tool_span_for_each_call_and_the_gates_decisions() {
-    let stdout = run(&["--trace"]);
+    let dir = fresh_dir("trace");
+    let db = dir.join("run.db");
+    let stdout = run(&["--db", db.to_str().expect("a UTF-8 path"), "--trace"]);
     let spans: Vec<&str> = stdout
         .lines()
         .filter(|line| line.contains("execute_tool{") && line.ends_with(": close"))
@@ -388,7 +393,8 @@ fn the_traced_run_prints_an_execute_tool_span_for_each_call_and_the_gates_decisi
             "missing {expected:?} in:\n{stdout}"
         );
     }
-    // Traced or not, the agent does the same.
+    // Traced or not, the agent does the same (this run: the README's first command as is,
+    // over the default database).
     let outcomes = |text: &str| -> Vec<String> {
         text.lines()
             .filter(|line| line.starts_with("- call_") || line.starts_with("  -> "))
