@@ -243,10 +243,16 @@ pub trait ProposalStore {
             },
         )
     }
+
+    /// The effect journal kept over the same records, when the store keeps one (the three
+    /// stores of this crate do): code that holds only a proposal store (the MCP server's
+    /// approvals by `input_required`) marks through it what it delivered itself. `None`
+    /// by default.
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        None
+    }
 }
 
-/// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
-/// the store itself (to hand it to `apply` as its journal too).
 /// A store shared by its owners (an MCP server's clones, replicas in one process): each
 /// call goes to the one store.
 impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
@@ -274,8 +280,14 @@ impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
     ) -> Result<ResolveOutcome, StoreError> {
         (**self).decline(id, at_ms, answer)
     }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        (**self).as_journal()
+    }
 }
 
+/// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
+/// the store itself (to hand it to `apply` as its journal too).
 impl<P: ProposalStore + ?Sized> ProposalStore for &P {
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
         (**self).insert(proposal)
@@ -300,6 +312,10 @@ impl<P: ProposalStore + ?Sized> ProposalStore for &P {
         answer: &ToolOutput,
     ) -> Result<ResolveOutcome, StoreError> {
         (**self).decline(id, at_ms, answer)
+    }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        (**self).as_journal()
     }
 }
 
