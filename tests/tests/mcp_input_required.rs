@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
+use toolset::store::Journal;
 use toolset::{
     Autonomy, DynamicTool, MemoryStore, Policy, SealKey, Tier, ToolContext, Toolbox, tool, toolset,
 };
@@ -279,6 +280,10 @@ async fn an_accepted_retry_runs_the_call_once_and_a_replay_runs_nothing() {
     assert_eq!(ran.is_error, Some(false), "{ran:?}");
     assert_eq!(text(&ran), "sent 500 cents");
     assert_eq!(runs.load(Ordering::SeqCst), 1, "accepted: run once");
+    // Journaled under its proposal's id: ended, and delivered by this answer, so the
+    // store lists it neither in doubt nor waiting for delivery.
+    assert_eq!(store.in_doubt().expect("the journal reads"), []);
+    assert_eq!(store.undelivered().expect("the journal reads"), []);
 
     let replayed = complete(once(&connected, retry).await);
     assert_withheld(&replayed, "a replayed retry");
@@ -369,6 +374,12 @@ async fn anything_but_an_explicit_accept_declines_for_good() {
             &format!("an accept after {human:?}"),
         );
         assert_eq!(runs.load(Ordering::SeqCst), 0, "{human:?}: nothing ran");
+        // The model read the withheld message in the answer: no decline waits for delivery.
+        assert_eq!(
+            store.undelivered().expect("the journal reads"),
+            [],
+            "{human:?}"
+        );
         let _ = connected.client.cancel().await;
     }
 }

@@ -194,6 +194,13 @@ pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tie
 }
 
 impl<T: ToolSet> Plan<T> {
+    /// The stored proposal a human approved, when this is the plan of its one call: the
+    /// call's idempotency key in the effect journal.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn approved_proposal(&self) -> Option<&ProposalId> {
+        self.approved.as_ref()
+    }
+
     /// A plan of the one call a human approved (the stored proposal `approved`, if it was
     /// stored), under a policy concealing `concealed`.
     pub(crate) fn approved_by_human(

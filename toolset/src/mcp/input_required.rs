@@ -22,7 +22,8 @@
 //! a client that declared no elicitation, a withheld call is answered withheld at once.
 
 use super::elicit::{self, Shown};
-use crate::store::ProposalStore;
+use crate::proposal::now_ms;
+use crate::store::{Journal, ProposalStore};
 use crate::{
     ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
 };
@@ -142,11 +143,22 @@ impl InputRequired {
     }
 
     /// Declines what the human did not approve, so that no later answer runs it. A
-    /// proposal already resolved (a replay) stays as it was.
+    /// proposal already resolved (a replay) stays as it was. The model reads the withheld
+    /// message in this very answer, so the decline's journal entry is delivered at once
+    /// (it never waits among [`Journal::undelivered`]).
     pub(super) fn decline(&self, signed: &Signed, limit: Duration) {
-        let _ = self
+        let declined = self
             .approvals(limit)
             .decline(signed, "the human did not approve the call");
+        if let (Ok(_), Some(journal)) = (declined, self.journal()) {
+            let _ = journal.mark_delivered(signed.proposal.as_str(), now_ms());
+        }
+    }
+
+    /// The effect journal of the server's store, when it keeps one: an approved call is
+    /// journaled there under its proposal's id.
+    pub(super) fn journal(&self) -> Option<&dyn Journal> {
+        self.store.as_journal()
     }
 }
 

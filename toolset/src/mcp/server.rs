@@ -299,8 +299,17 @@ impl<T: ToolSet> McpServer<T> {
             lock: &self.state,
             limit: self.call_timeout,
         };
+        // A call a human approved by `input_required` is journaled under its proposal's id
+        // in the store that kept the proposal, when it keeps a journal: its start is
+        // the approval's effect, its end written as it ends. (Other calls are not: a
+        // JSON-RPC id is no key, each connection numbering its requests from 1.)
+        let journal = plan
+            .approved_proposal()
+            .and(self.input_required.as_ref())
+            .and_then(|input_required| input_required.journal());
+        let approved = plan.approved_proposal().cloned();
         let report = {
-            let mut applying = pin!(crate::apply::apply(state, &ctx, plan));
+            let mut applying = pin!(crate::apply::apply_journaled(state, &ctx, plan, journal));
             // `biased`: a call that finishes when it is woken is not cancelled.
             tokio::select! {
                 biased;
@@ -320,6 +329,10 @@ impl<T: ToolSet> McpServer<T> {
         }
         // What the call read joins the session's exposure: the trifecta rule's memory.
         self.session.record(&report);
+        // Its result goes to the client in this answer, the only delivery MCP has.
+        if let (Some(journal), Some(key)) = (journal, &approved) {
+            let _ = journal.mark_delivered(key.as_str(), crate::proposal::now_ms());
+        }
         // One call in, one result out: its output moved out of the report, not copied.
         match report.into_entries().into_iter().next() {
             Some(entry) => entry.outcome.map_or_else(

@@ -90,6 +90,10 @@ impl ProposalStore for MemoryStore {
         };
         self.resolve_with(id, &resolution, Some(end))
     }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        Some(self)
+    }
 }
 
 impl MemoryStore {

@@ -776,6 +776,10 @@ impl ProposalStore for PostgresStore {
             _ => Err(unexpected()),
         }
     }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        Some(self)
+    }
 }
 
 /// A millisecond time as PostgreSQL stores it.

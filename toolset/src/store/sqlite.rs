@@ -297,6 +297,10 @@ impl ProposalStore for SqliteStore {
         };
         self.resolve_with(id, &resolution, Some(end))
     }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        Some(self)
+    }
 }
 
 impl SqliteStore {

@@ -1,0 +1,136 @@
+//! [`ProposalStore`]: where proposals wait, resolving each exactly once, with the forwarding
+//! impls for a store shared (`Arc`) or borrowed (`&`).
+
+use super::{Decision, Journal, Resolution, ResolveOutcome, StoreError, Stored};
+use crate::{Proposal, ProposalId, ToolOutput};
+
+/// Where proposals wait, resolving each exactly once.
+///
+/// The methods are short blocking calls (an embedded database, a lock, a round trip to a
+/// database server); callable from async code as they are (they never start a runtime of
+/// their own on the caller's thread), or from `spawn_blocking` where the caller must not
+/// block its worker thread.
+pub trait ProposalStore {
+    /// Keeps `proposal`, pending. Inserting an id twice is an error.
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError>;
+
+    /// The proposal `id` with its resolution and its effect, if the store has it.
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError>;
+
+    /// Resolves the pending proposal `id`, atomically, and when `resolution` approves it,
+    /// records its [`Effect`](super::Effect) (started at `resolution.at_ms`) in the same atomic step.
+    ///
+    /// [`Resolved`](ResolveOutcome::Resolved) when this call resolved it;
+    /// [`AlreadyResolved`](ResolveOutcome::AlreadyResolved) when it was resolved before;
+    /// [`EffectRecorded`](ResolveOutcome::EffectRecorded) when its effect is on record
+    /// though it was not resolved (someone reset its resolution): nothing changes in
+    /// either case. Of any number of concurrent calls, in any number of processes, exactly
+    /// one gets `Resolved`, and once an effect is recorded for an id none ever does again:
+    /// keep effects where rewriting a proposal's row does not remove them (their own
+    /// table, keyed by the id).
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError>;
+
+    /// Declines the pending proposal `id` at `at_ms` as [`resolve`](Self::resolve) does,
+    /// and records the decline in the effect journal in the same atomic step: an entry
+    /// keyed by the id that never started ([`Ending::Declined`](super::Ending::Declined)), ended at `at_ms` with
+    /// `answer` (what the model reads), waiting in [`Journal::undelivered`] until it is marked
+    /// delivered. So a run resumed in another process finds the answer, once
+    /// ([`Run::collect`](crate::Run::collect)).
+    ///
+    /// The three stores of this crate record it. The provided method only resolves: a
+    /// store of a host's own keeps compiling, and a run then finds its declines by the
+    /// proposal's resolution, without the human's reason, and cannot mark them delivered.
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let _ = answer;
+        self.resolve(
+            id,
+            &Resolution {
+                decision: Decision::Declined,
+                at_ms,
+            },
+        )
+    }
+
+    /// The effect journal kept over the same records, when the store keeps one (the three
+    /// stores of this crate do): code that holds only a proposal store (the MCP server's
+    /// approvals by `input_required`) marks through it what it delivered itself. `None`
+    /// by default.
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        None
+    }
+}
+
+/// A store shared by its owners (an MCP server's clones, replicas in one process): each
+/// call goes to the one store.
+impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        (**self).insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).resolve(id, resolution)
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).decline(id, at_ms, answer)
+    }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        (**self).as_journal()
+    }
+}
+
+/// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
+/// the store itself (to hand it to `apply` as its journal too).
+impl<P: ProposalStore + ?Sized> ProposalStore for &P {
+    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
+        (**self).insert(proposal)
+    }
+
+    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn resolve(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).resolve(id, resolution)
+    }
+
+    fn decline(
+        &self,
+        id: &ProposalId,
+        at_ms: u64,
+        answer: &ToolOutput,
+    ) -> Result<ResolveOutcome, StoreError> {
+        (**self).decline(id, at_ms, answer)
+    }
+
+    fn as_journal(&self) -> Option<&dyn Journal> {
+        (**self).as_journal()
+    }
+}
