@@ -83,12 +83,8 @@ impl ProposalStore for MemoryStore {
         at_ms: u64,
         answer: &ToolOutput,
     ) -> Result<ResolveOutcome, StoreError> {
-        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
-        let resolution = Resolution {
-            decision: Decision::Declined,
-            at_ms,
-        };
-        self.resolve_with(id, &resolution, Some(end))
+        let end = CallEnd::with_output(Ending::Declined, answer, at_ms);
+        self.resolve_with(id, &Resolution::declined(at_ms), Some(&end))
     }
 
     fn as_journal(&self) -> Option<&dyn Journal> {

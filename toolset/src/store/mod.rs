@@ -77,6 +77,14 @@ pub struct Resolution {
 }
 
 impl Resolution {
+    /// Declined at `at_ms`.
+    pub(crate) fn declined(at_ms: u64) -> Resolution {
+        Resolution {
+            decision: Decision::Declined,
+            at_ms,
+        }
+    }
+
     /// When, as `YYYY-MM-DDTHH:MM:SSZ`.
     pub fn time(&self) -> String {
         utc(self.at_ms)

@@ -928,13 +928,8 @@ impl RunStore for PostgresStore {
         else {
             return Err(unexpected());
         };
-        row.map(|(generation, run, seal)| {
-            let generation = u64::try_from(generation).map_err(|_| {
-                StoreError::new(format!("the run {id} holds a negative generation"))
-            })?;
-            Ok(StoredRun::new(id.clone(), generation, run, seal))
-        })
-        .transpose()
+        row.map(|(generation, run, seal)| StoredRun::from_row(id, generation, run, seal))
+            .transpose()
     }
 
     fn save_run(

@@ -1,7 +1,7 @@
 //! [`ProposalStore`]: where proposals wait, resolving each exactly once, with the forwarding
 //! impls for a store shared (`Arc`) or borrowed (`&`).
 
-use super::{Decision, Journal, Resolution, ResolveOutcome, StoreError, Stored};
+use super::{Journal, Resolution, ResolveOutcome, StoreError, Stored};
 use crate::{Proposal, ProposalId, ToolOutput};
 
 /// Where proposals wait, resolving each exactly once.
@@ -51,13 +51,7 @@ pub trait ProposalStore {
         answer: &ToolOutput,
     ) -> Result<ResolveOutcome, StoreError> {
         let _ = answer;
-        self.resolve(
-            id,
-            &Resolution {
-                decision: Decision::Declined,
-                at_ms,
-            },
-        )
+        self.resolve(id, &Resolution::declined(at_ms))
     }
 
     /// The effect journal kept over the same records, when the store keeps one (the three

@@ -97,6 +97,20 @@ impl StoredRun {
             seal,
         }
     }
+
+    /// A copy read from a database row, whose generation column is signed: a negative one
+    /// is an error naming the run.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
+    pub(crate) fn from_row(
+        id: &RunId,
+        generation: i64,
+        run: String,
+        seal: Option<String>,
+    ) -> Result<StoredRun, StoreError> {
+        let generation = u64::try_from(generation)
+            .map_err(|_| StoreError::new(format!("the run {id} holds a negative generation")))?;
+        Ok(StoredRun::new(id.clone(), generation, run, seal))
+    }
 }
 
 /// What [`RunStore::save_run`] did.

@@ -290,12 +290,8 @@ impl ProposalStore for SqliteStore {
         at_ms: u64,
         answer: &ToolOutput,
     ) -> Result<ResolveOutcome, StoreError> {
-        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
-        let resolution = Resolution {
-            decision: Decision::Declined,
-            at_ms,
-        };
-        self.resolve_with(id, &resolution, Some(end))
+        let end = CallEnd::with_output(Ending::Declined, answer, at_ms);
+        self.resolve_with(id, &Resolution::declined(at_ms), Some(&end))
     }
 
     fn as_journal(&self) -> Option<&dyn Journal> {
@@ -539,13 +535,8 @@ impl RunStore for SqliteStore {
             )
             .optional()
             .map_err(failed("could not read the run"))?;
-        row.map(|(generation, run, seal)| {
-            let generation = u64::try_from(generation).map_err(|_| {
-                StoreError::new(format!("the run {id} holds a negative generation"))
-            })?;
-            Ok(StoredRun::new(id.clone(), generation, run, seal))
-        })
-        .transpose()
+        row.map(|(generation, run, seal)| StoredRun::from_row(id, generation, run, seal))
+            .transpose()
     }
 
     fn save_run(
