@@ -307,7 +307,6 @@ impl<T: ToolSet> McpServer<T> {
             .approved_proposal()
             .and(self.input_required.as_ref())
             .and_then(|input_required| input_required.journal());
-        let approved = plan.approved_proposal().cloned();
         let report = {
             let mut applying = pin!(crate::apply::apply_journaled(state, &ctx, plan, journal));
             // `biased`: a call that finishes when it is woken is not cancelled.
@@ -330,8 +329,10 @@ impl<T: ToolSet> McpServer<T> {
         // What the call read joins the session's exposure: the trifecta rule's memory.
         self.session.record(&report);
         // Its result goes to the client in this answer, the only delivery MCP has.
-        if let (Some(journal), Some(key)) = (journal, &approved) {
-            let _ = journal.mark_delivered(key.as_str(), crate::proposal::now_ms());
+        if let Some(journal) = journal {
+            for key in report.journaled_keys() {
+                let _ = journal.mark_delivered(key, crate::proposal::now_ms());
+            }
         }
         // One call in, one result out: its output moved out of the report, not copied.
         match report.into_entries().into_iter().next() {
