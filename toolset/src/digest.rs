@@ -154,11 +154,18 @@ impl SealKey {
         Ok(SealKey(secret))
     }
 
-    fn mac(&self, id: &str, digest: &str, created_ms: u64, expires_ms: Option<u64>) -> Hmac {
+    /// An HMAC under this key that has read `domain` first: what one use of the key
+    /// seals can never pass for another's.
+    fn keyed(&self, domain: &[u8]) -> Hmac {
         // `new_from_slice` accepts any key length for HMAC.
         let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
             .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(b"toolset seal v1");
+        mac.update(domain);
+        mac
+    }
+
+    fn mac(&self, id: &str, digest: &str, created_ms: u64, expires_ms: Option<u64>) -> Hmac {
+        let mut mac = self.keyed(b"toolset seal v1");
         for part in [
             id.as_bytes(),
             digest.as_bytes(),
@@ -176,9 +183,7 @@ impl SealKey {
     /// other way round.
     #[cfg(feature = "mcp")]
     pub(crate) fn derived(&self, purpose: &str) -> Vec<u8> {
-        let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(b"toolset derived key v1\0");
+        let mut mac = self.keyed(b"toolset derived key v1\0");
         mac.update(purpose.as_bytes());
         mac.finalize().into_bytes().to_vec()
     }
@@ -213,15 +218,11 @@ impl SealKey {
             .verify_slice(&bytes)
             .is_ok()
     }
-}
 
-impl SealKey {
     /// The MAC of a saved run: its id and its JSON, exactly as stored, under a domain of
     /// its own (no run's seal is a proposal's, nor the other way round).
     fn run_mac(&self, id: &str, run: &str) -> Hmac {
-        let mut mac = <Hmac as KeyInit>::new_from_slice(&self.0)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(b"toolset run seal v1");
+        let mut mac = self.keyed(b"toolset run seal v1");
         for part in [id.as_bytes(), run.as_bytes()] {
             mac.update(b"\0");
             mac.update(&(part.len() as u64).to_be_bytes());
