@@ -264,11 +264,10 @@ impl Run {
                 Found::Delivered => {
                     // The held batch goes out whole, its answers marked together: one of
                     // them delivered means an earlier copy of the run sent the batch.
-                    released |= self.held.as_ref().is_some_and(|held| {
-                        held.entries()
-                            .iter()
-                            .any(|entry| entry.outcome.is_none() && entry.call.id == call.call_id)
-                    });
+                    released |= self
+                        .held
+                        .as_ref()
+                        .is_some_and(|held| awaited(held, &call.call_id));
                 }
             }
         }
@@ -324,13 +323,9 @@ impl Run {
 
     /// Whether a call of `report` that awaited approval is still pending.
     fn waits_on(&self, report: &Report) -> bool {
-        report.entries().iter().any(|entry| {
-            entry.outcome.is_none()
-                && self
-                    .pending
-                    .iter()
-                    .any(|pending| pending.call_id == entry.call.id)
-        })
+        self.pending
+            .iter()
+            .any(|pending| awaited(report, &pending.call_id))
     }
 
     /// Marks delivered, once the model has them: every gathered answer (its journal
@@ -363,11 +358,7 @@ impl Run {
         let waiting = self.held.as_ref().filter(|held| self.waits_on(held));
         let mut kept = Vec::new();
         for late in &self.late {
-            let held_back = waiting.is_some_and(|held| {
-                held.entries()
-                    .iter()
-                    .any(|entry| entry.outcome.is_none() && entry.call.id == late.reply.call_id)
-            });
+            let held_back = waiting.is_some_and(|held| awaited(held, &late.reply.call_id));
             if held_back {
                 kept.push(late.clone());
             } else if let Some(key) = &late.key {
@@ -394,6 +385,14 @@ impl Run {
         }
         Ok(twice)
     }
+}
+
+/// Whether `report` holds the call `call_id` awaiting approval (no outcome yet).
+fn awaited(report: &Report, call_id: &str) -> bool {
+    report
+        .entries()
+        .iter()
+        .any(|entry| entry.outcome.is_none() && entry.call.id == call_id)
 }
 
 /// What the store shows of a pending call's proposal.
