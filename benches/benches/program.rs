@@ -29,7 +29,7 @@ macro_rules! hand_program {
                -> Result<Vec<String>, (usize, $hand::Error)> {
             let mut parsed = Vec::with_capacity(calls.len());
             for (index, call) in calls.iter().enumerate() {
-                let typed = $hand::$program::parse(&call.name, &call.arguments)
+                let typed = $hand::$program::parse(&call.name, &call.arguments.text())
                     .map_err(|error| (index, error))?;
                 parsed.push(typed);
             }
@@ -52,7 +52,7 @@ macro_rules! hand_each {
                -> Result<Vec<String>, (usize, $hand::Error)> {
             let mut results = Vec::with_capacity(calls.len());
             for (index, call) in calls.iter().enumerate() {
-                let typed = $hand::$program::parse(&call.name, &call.arguments)
+                let typed = $hand::$program::parse(&call.name, &call.arguments.text())
                     .map_err(|error| (index, error))?;
                 results.push($hand::$program::run(state, typed).await);
             }

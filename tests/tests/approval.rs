@@ -769,7 +769,7 @@ mod runtime {
             .decline(&signed, "keep it")
             .expect("declined once");
         assert_eq!(result.call_id, "r1");
-        assert!(result.output.is_error && result.output.text_content().contains("keep it"));
+        assert!(result.output.is_error() && result.output.text_content().contains("keep it"));
         let policy = Vault1::policy(Autonomy::Off);
         match approvals.approve(
             &signed,

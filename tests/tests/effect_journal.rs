@@ -178,7 +178,7 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
         third_end
             .output()
             .expect("as the journal promises")
-            .is_error
+            .is_error()
     );
     assert_eq!(
         store.undelivered().expect("as the journal promises").len(),

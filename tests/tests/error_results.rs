@@ -108,7 +108,7 @@ async fn a_retry_is_its_own_outcome_and_every_consumer_renders_it_as_an_error_wi
 
     let results = report.results();
     let output = &results[0].output;
-    assert!(output.is_error);
+    assert!(output.is_error());
     let said = output.text_content();
     assert!(said.contains(HINT), "{said}");
     assert!(said.contains("call this tool again"), "{said}");

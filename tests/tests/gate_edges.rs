@@ -269,7 +269,7 @@ fn a_schema_states_each_number_type_exactly_and_refuses_what_the_gate_refuses_pa
             "{}",
             past.arguments
         );
-        let arguments: Value = serde_json::from_str(&past.arguments).expect("valid JSON");
+        let arguments: Value = serde_json::from_str(&past.arguments.text()).expect("valid JSON");
         assert_eq!(
             validator.is_valid(&arguments),
             !held_as_sent,
@@ -1266,24 +1266,57 @@ mod agreement {
             random in any::<bool>(),
         ) {
             let case = &cases()[index];
-            let mut rng = Rng(seed);
-            let mut words = Vec::new();
-            vocabulary(&case.schema, &mut words);
-            words.push("x".to_owned());
-            let mut value = if random && mutations == 0 {
-                // Random JSON over the schema's own keys.
-                let mut object = serde_json::Map::new();
-                for _ in 0..rng.below(4) {
-                    object.insert(words[rng.below(words.len())].clone(), leaf(&mut rng, &words));
-                }
-                Value::Object(object)
-            } else {
-                build(&case.schema, &case.schema, &mut rng, 0)
-            };
-            for _ in 0..mutations {
-                mutate(&mut value, &mut rng, &words);
-            }
+            let value = generated(case, seed, mutations, random);
             check(case, &value)?;
         }
+
+        /// Arguments a transport parsed (an MCP `tools/call`) are read from the object,
+        /// never written out as text: the verdict, and every word of a refusal, is the one
+        /// the same arguments get as text.
+        #[test]
+        fn parsed_arguments_get_the_verdict_their_text_gets(
+            index in 0..6_usize,
+            seed in 1..u64::MAX,
+            mutations in 0..3_usize,
+            random in any::<bool>(),
+        ) {
+            let case = &cases()[index];
+            let value = generated(case, seed, mutations, random);
+            let as_text = (case.gate)(ToolCall::new("1", case.name, value.to_string()), case.autonomy);
+            match toolset::Arguments::object(value.clone()) {
+                Some(parsed) => {
+                    let as_object = (case.gate)(ToolCall::new("1", case.name, parsed), case.autonomy);
+                    prop_assert_eq!(as_object, as_text, "{} with {}", case.name, value);
+                }
+                // Not an object: a transport hands it over as text, which is the case above.
+                None => prop_assert!(as_text.is_err(), "{} accepted {}", case.name, value),
+            }
+        }
+    }
+
+    /// Arguments for `case`: built from its schema, or random JSON over its keys, then
+    /// changed at `mutations` random spots.
+    fn generated(case: &Case, seed: u64, mutations: usize, random: bool) -> Value {
+        let mut rng = Rng(seed);
+        let mut words = Vec::new();
+        vocabulary(&case.schema, &mut words);
+        words.push("x".to_owned());
+        let mut value = if random && mutations == 0 {
+            // Random JSON over the schema's own keys.
+            let mut object = serde_json::Map::new();
+            for _ in 0..rng.below(4) {
+                object.insert(
+                    words[rng.below(words.len())].clone(),
+                    leaf(&mut rng, &words),
+                );
+            }
+            Value::Object(object)
+        } else {
+            build(&case.schema, &case.schema, &mut rng, 0)
+        };
+        for _ in 0..mutations {
+            mutate(&mut value, &mut rng, &words);
+        }
+        value
     }
 }

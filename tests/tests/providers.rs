@@ -151,7 +151,7 @@ fn malformed_arguments_json_still_parses_and_is_kept_verbatim() {
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0].id, "call_trunc01");
     assert_eq!(calls[0].arguments, r#"{"query": "invoice", "limit": 5"#);
-    assert!(serde_json::from_str::<Value>(&calls[0].arguments).is_err());
+    assert!(serde_json::from_str::<Value>(&calls[0].arguments.text()).is_err());
     assert_eq!(calls[1], ToolCall::new("call_ok02", "now", "{}"));
 }
 
@@ -184,14 +184,18 @@ fn anthropic_tool_use_input_becomes_compact_json_arguments() {
     assert_eq!(calls[0].id, "toolu_01A09q90qw90lq917835lq9");
     assert_eq!(calls[0].name, "search");
     assert_eq!(
-        serde_json::from_str::<Value>(&calls[0].arguments).expect("arguments are JSON"),
+        serde_json::from_str::<Value>(&calls[0].arguments.text()).expect("arguments are JSON"),
         json!({"query": "invoice", "limit": 5})
     );
-    assert!(!calls[0].arguments.contains(' '), "{}", calls[0].arguments);
+    assert!(
+        !calls[0].arguments.text().contains(' '),
+        "{}",
+        calls[0].arguments
+    );
     assert_eq!(calls[1].id, "toolu_01B18r01rx01mr028946mr0");
     assert_eq!(calls[1].name, "set_due_date");
     assert_eq!(
-        serde_json::from_str::<Value>(&calls[1].arguments).expect("arguments are JSON"),
+        serde_json::from_str::<Value>(&calls[1].arguments.text()).expect("arguments are JSON"),
         json!({"id": 42, "due": "2026-12-01"})
     );
 }
@@ -209,7 +213,7 @@ fn gemini_calls_without_ids_get_stable_synthesized_ones() {
     assert!(first[0].id.starts_with("call_") && first[0].id.ends_with("_0"));
     assert!(first[1].id.starts_with("call_") && first[1].id.ends_with("_1"));
     assert_eq!(
-        serde_json::from_str::<Value>(&first[0].arguments).expect("arguments are JSON"),
+        serde_json::from_str::<Value>(&first[0].arguments.text()).expect("arguments are JSON"),
         json!({"query": "invoice", "limit": 5})
     );
     assert_eq!(
@@ -224,7 +228,7 @@ fn gemini_bare_content_keeps_given_ids_and_defaults_to_empty_args() {
     let read = calls("gemini_content.json");
     assert_eq!(read[0], ToolCall::new("fc-7a1b2c3d", "now", "{}"));
     assert_eq!(
-        (read[1].name.as_str(), read[1].arguments.as_str()),
+        (read[1].name.as_str(), &*read[1].arguments.text()),
         ("search", r#"{"query":"overdue"}"#)
     );
     assert!(
@@ -239,7 +243,7 @@ fn mcp_tools_call_uses_the_request_id() {
     assert_eq!(call.id, "7");
     assert_eq!(call.name, "set_due_date");
     assert_eq!(
-        serde_json::from_str::<Value>(&call.arguments).expect("arguments are JSON"),
+        serde_json::from_str::<Value>(&call.arguments.text()).expect("arguments are JSON"),
         json!({"id": 42, "due": "2026-12-01"})
     );
     assert_eq!(
@@ -544,7 +548,7 @@ fn action_key_is_name_zero_byte_canonical_arguments() {
 fn action_key_of_malformed_arguments_is_the_trimmed_raw_text() {
     let calls = calls("openai_chat_malformed_arguments.json");
     let mut expected = b"search\0".to_vec();
-    expected.extend_from_slice(calls[0].arguments.trim().as_bytes());
+    expected.extend_from_slice(calls[0].arguments.text().trim().as_bytes());
     assert_eq!(calls[0].action_key(), expected);
     let padded = ToolCall::new("x", "search", format!("  {}\n", calls[0].arguments));
     assert_eq!(padded.action_key(), calls[0].action_key());

@@ -692,7 +692,7 @@ fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     let Outcome::Done(output) = outcome else {
         panic!("the search is done: {outcome:?}")
     };
-    assert_eq!(output.activate, ["get_weather"]);
+    assert_eq!(output.activates(), ["get_weather"]);
     assert!(output.text_content().contains("get_weather"), "{output:?}");
     assert_eq!(activations.record(&report), 1);
 
@@ -732,7 +732,7 @@ fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
     let Outcome::Done(output) = outcomes[0] else {
         panic!("{:?}", outcomes[0])
     };
-    assert!(output.is_error && output.activate.is_empty());
+    assert!(output.is_error() && output.activates().is_empty());
     assert!(
         output.text_content().contains("Send a simpler one"),
         "{output:?}"
@@ -748,7 +748,7 @@ fn a_bad_regex_fails_the_search_call_only_with_a_message_to_act_on() {
     let (_, Outcome::Done(output)) = found.outcomes().next().expect("one") else {
         panic!("done")
     };
-    assert_eq!(output.activate, ["convert"]);
+    assert_eq!(output.activates(), ["convert"]);
 }
 
 #[test]

@@ -143,13 +143,13 @@ async fn a_failing_call_in_the_middle_keeps_the_results_before_and_after_it() {
     let results = report.results();
     assert_eq!(results.len(), 4);
     assert!(
-        results[1].output.is_error
+        results[1].output.is_error()
             && results[1]
                 .output
                 .text_content()
                 .contains("the disk is full")
     );
-    assert!(!results[2].output.is_error, "a skip is not an error");
+    assert!(!results[2].output.is_error(), "a skip is not an error");
 }
 
 #[tokio::test]
@@ -287,7 +287,7 @@ fn one_bad_call_rejects_the_whole_program_with_a_message_per_bad_call() {
     // Every call gets a result, so the model can fix the program and resend it.
     let results = rejected.results();
     assert_eq!(results.len(), 6);
-    assert!(results.iter().all(|result| result.output.is_error));
+    assert!(results.iter().all(|result| result.output.is_error()));
     assert!(results[0].output.text_content().contains("Not run"));
 }
 

@@ -384,10 +384,13 @@ fn anthropic_and_gemini_arguments_are_serialized_as_the_non_streamed_parser_does
         let (_, program) = assemble_fixture(stream, &[fixture(stream).as_bytes()]);
         let program = program.expect("a valid stream");
         let expected = parse(&fixture_json(response)).expect("a valid response");
-        let arguments: Vec<&str> = program.iter().map(|call| call.arguments.as_str()).collect();
-        let expected: Vec<&str> = expected
+        let arguments: Vec<String> = program
             .iter()
-            .map(|call| call.arguments.as_str())
+            .map(|call| call.arguments.to_string())
+            .collect();
+        let expected: Vec<String> = expected
+            .iter()
+            .map(|call| call.arguments.to_string())
             .collect();
         assert_eq!(arguments, expected, "{stream}");
     }

@@ -36,10 +36,15 @@ impl ToolCall {
     /// assert_eq!(a.action_key(), b"set_due_date\0{\"due\":\"2026-12-01\",\"id\":4}");
     /// ```
     pub fn action_key(&self) -> Vec<u8> {
-        let mut key = Vec::with_capacity(self.name.len() + 1 + self.arguments.len());
+        let mut key = Vec::with_capacity(self.name.len() + 64);
         key.extend_from_slice(self.name.as_bytes());
         key.push(0);
-        let arguments = self.arguments.trim();
+        if let Some(object) = self.arguments.as_value() {
+            write_canonical(object, &mut key);
+            return key;
+        }
+        let arguments = self.arguments.text();
+        let arguments = arguments.trim();
         if arguments.is_empty() {
             key.extend_from_slice(b"{}");
             return key;

@@ -116,7 +116,13 @@ impl<S> StateAccess<S> for Locked<'_, S> {
         ctx: &ToolContext,
     ) -> impl Future<Output = Result<impl Deref<Target = S>, Outcome>> {
         let lock = self.lock;
-        async move { self.wait(ctx, lock.read()).await }
+        async move {
+            // A free lock is taken at once: no timer, no wait (the common case).
+            match lock.try_read() {
+                Ok(held) if !ctx.is_cancelled() => Ok(held),
+                _ => self.wait(ctx, lock.read()).await,
+            }
+        }
     }
 
     fn write(
@@ -124,7 +130,12 @@ impl<S> StateAccess<S> for Locked<'_, S> {
         ctx: &ToolContext,
     ) -> impl Future<Output = Result<impl DerefMut<Target = S>, Outcome>> {
         let lock = self.lock;
-        async move { self.wait(ctx, lock.write()).await }
+        async move {
+            match lock.try_write() {
+                Ok(held) if !ctx.is_cancelled() => Ok(held),
+                _ => self.wait(ctx, lock.write()).await,
+            }
+        }
     }
 
     fn run_limit(&self) -> Option<Duration> {
@@ -689,7 +700,7 @@ where
 /// know, so no `tool_reference` or list ever names a hidden tool.
 fn checked_activations<T: ToolSet>(output: ToolOutput, concealed: &Concealed) -> Outcome {
     let unknown: Vec<&str> = output
-        .activate
+        .activates()
         .iter()
         .filter(|name| concealed.resolve::<T>(name).is_none())
         .map(String::as_str)

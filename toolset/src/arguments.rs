@@ -71,6 +71,41 @@ pub(crate) fn read<T: ToolSet>(
     }
 }
 
+/// Deserializes `object` (arguments a transport already parsed, always a JSON object) into
+/// the typed call of the tool `name` as [`read`] does its text, without writing the object
+/// out: serde reads the value itself, watched for ignored keys alike. Only when that
+/// reading fails or finds an ignored key is the object written as text and read by
+/// [`read`], so a refusal says exactly what it says for the same arguments sent as text.
+///
+/// Arguments holding a fraction or an exponent (a float) are read from their text too:
+/// serde reads a float from a value and from text differently (`1e39` for an `f32` is
+/// infinity from a value and refused from text), and the text's verdict is the gate's.
+pub(crate) fn read_object<T: ToolSet>(
+    name: T::Name,
+    spec: &ToolSpec,
+    object: &Value,
+) -> Result<T::Call, ArgumentsError> {
+    debug_assert!(object.is_object(), "parsed arguments are an object");
+    if holds_float(object) {
+        return read::<T>(name, spec, &object.to_string());
+    }
+    let ignored = Cell::new(false);
+    match T::deserialize_call(name, Detect::new(object, &ignored)) {
+        Ok(call) if !ignored.get() => Ok(call),
+        _ => read::<T>(name, spec, &object.to_string()),
+    }
+}
+
+/// Whether `value` holds a number that is not an integer, at any depth.
+fn holds_float(value: &Value) -> bool {
+    match value {
+        Value::Number(number) => number.is_f64(),
+        Value::Array(items) => items.iter().any(holds_float),
+        Value::Object(members) => members.values().any(holds_float),
+        Value::Null | Value::Bool(_) | Value::String(_) => false,
+    }
+}
+
 /// The problem of `text` when it is valid JSON holding a number serde_json cannot read at
 /// all (`1e400`, beyond every double): `/count: a number cannot be read (...)`, naming
 /// where it is. `None` when `text` is not JSON (or reads as a `Value`): then it is

@@ -115,7 +115,7 @@ pub(crate) fn proposal_digest(reviewed: &Reviewed<'_>) -> String {
         &escalation,
         if *propose_only { b"p" } else { b"r" },
         &action,
-        arguments.as_bytes(),
+        arguments.text().as_bytes(),
     ] {
         hasher.update(b"\0");
         hasher.update((part.len() as u64).to_be_bytes());

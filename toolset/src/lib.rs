@@ -103,7 +103,7 @@ pub mod store;
 
 pub use approval::{ApprovalError, Approvals, Approved, Signed};
 pub use blocking::blocking;
-pub use call::{Caller, ToolCall};
+pub use call::{Arguments, Caller, ToolCall};
 pub use check::check_declarations;
 pub use consumer::error::ProviderError;
 pub use context::ToolContext;
@@ -113,7 +113,7 @@ pub use error::{ToolError, ToolErrorKind};
 pub use exposure::Exposure;
 pub use gate::Rejected;
 pub use outcome::Outcome;
-pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolReply};
+pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolOutputParts, ToolReply};
 pub use pipeline::Pipeline;
 pub use plan::Plan;
 pub use policy::{FromCode, FromCodeError, Policy, PolicyNameError, Trifecta};

@@ -8,10 +8,40 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
-/// The result of a tool call, in the shape every provider and MCP can carry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// The result of a tool call, in the shape every provider and MCP can carry: its parts
+/// ([`content`](Self::content)), whether it is an error, and, rarely, a structured value,
+/// host-only metadata and tools it activates.
+///
+/// Small by design, since every call's output is moved from the handler into the report:
+/// one part is held in place (a handler returning a `String` costs no allocation beyond
+/// the `String`), and the rare fields sit behind one box, allocated only when set. Read it
+/// with the accessors; take it apart with [`into_parts`](Self::into_parts), and build one
+/// field by field from [`ToolOutputParts`]. Serialized, it has the fields of
+/// [`ToolOutputParts`].
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolOutput {
+    /// The parts, in order.
+    pub(crate) content: Parts,
+    /// True when the content describes an error the model should react to.
+    pub(crate) is_error: bool,
+    /// The structured value, the metadata and the activations, when any is set.
+    extra: Option<Box<Extra>>,
+}
+
+/// The fields of a [`ToolOutput`] rarely set, kept out of line.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Extra {
+    structured: Option<Value>,
+    metadata: Option<Value>,
+    activate: Vec<String>,
+}
+
+/// A [`ToolOutput`]'s fields, owned and public: what [`ToolOutput::into_parts`] gives, what
+/// `ToolOutput::from` builds an output of, and the output's serialized form.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolOutputParts {
     /// What the model reads: text and image parts, in order.
+    #[serde(default)]
     pub content: Vec<Content>,
     /// Structured JSON result, for tools returning [`Json<T>`]; it matches the tool's
     /// output schema.
@@ -29,6 +59,83 @@ pub struct ToolOutput {
     /// turns the call into a failed outcome instead of being dropped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activate: Vec<String>,
+}
+
+/// An output's parts: one held in place, or none or several in a `Vec` (never one: a
+/// single part is always `One`, so equal parts compare equal).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Parts {
+    /// Exactly one part.
+    One(Content),
+    /// None, or two or more.
+    Many(Vec<Content>),
+}
+
+impl Default for Parts {
+    fn default() -> Self {
+        Parts::Many(Vec::new())
+    }
+}
+
+impl std::ops::Deref for Parts {
+    type Target = [Content];
+
+    fn deref(&self) -> &[Content] {
+        self.as_slice()
+    }
+}
+
+impl Parts {
+    /// The parts of `content`, one held in place.
+    fn from_vec(mut content: Vec<Content>) -> Self {
+        match content.len() {
+            1 => content.pop().map_or_else(Parts::default, Parts::One),
+            _ => Parts::Many(content),
+        }
+    }
+
+    /// The parts as a slice.
+    pub(crate) fn as_slice(&self) -> &[Content] {
+        match self {
+            Parts::One(part) => std::slice::from_ref(part),
+            Parts::Many(parts) => parts,
+        }
+    }
+
+    /// Appends `part`.
+    pub(crate) fn push(&mut self, part: Content) {
+        match self {
+            Parts::Many(parts) if parts.is_empty() => *self = Parts::One(part),
+            Parts::Many(parts) => parts.push(part),
+            Parts::One(_) => {
+                if let Parts::One(first) = std::mem::take(self) {
+                    *self = Parts::Many(vec![first, part]);
+                }
+            }
+        }
+    }
+
+    /// The parts, owned, in order.
+    pub(crate) fn into_vec(self) -> Vec<Content> {
+        match self {
+            Parts::One(part) => vec![part],
+            Parts::Many(parts) => parts,
+        }
+    }
+}
+
+impl IntoIterator for Parts {
+    type Item = Content;
+    type IntoIter = std::iter::Chain<std::option::IntoIter<Content>, std::vec::IntoIter<Content>>;
+
+    /// The parts, owned, in order, without a `Vec` for one part.
+    fn into_iter(self) -> Self::IntoIter {
+        let (one, many) = match self {
+            Parts::One(part) => (Some(part), Vec::new()),
+            Parts::Many(parts) => (None, parts),
+        };
+        one.into_iter().chain(many)
+    }
 }
 
 /// One part of a tool's output.
@@ -59,21 +166,18 @@ impl ToolOutput {
     /// A text output.
     pub fn text(text: impl Into<String>) -> Self {
         ToolOutput {
-            content: vec![Content::Text { text: text.into() }],
-            ..ToolOutput::default()
+            content: Parts::One(Content::Text { text: text.into() }),
+            is_error: false,
+            extra: None,
         }
     }
 
     /// A structured output: the JSON value, also rendered as text for consumers that only
     /// read text.
     pub fn structured(value: Value) -> Self {
-        ToolOutput {
-            content: vec![Content::Text {
-                text: value.to_string(),
-            }],
-            structured: Some(value),
-            ..ToolOutput::default()
-        }
+        let mut output = ToolOutput::text(value.to_string());
+        output.extra_mut().structured = Some(value);
+        output
     }
 
     /// An error output: text the model should read as an error.
@@ -82,6 +186,45 @@ impl ToolOutput {
             is_error: true,
             ..ToolOutput::text(text)
         }
+    }
+
+    /// What the model reads: text and image parts, in order.
+    pub fn content(&self) -> &[Content] {
+        self.content.as_slice()
+    }
+
+    /// Whether the content describes an error the model should react to.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The structured JSON result, for tools returning [`Json<T>`]; it matches the tool's
+    /// output schema.
+    pub fn structured_content(&self) -> Option<&Value> {
+        self.extra.as_ref()?.structured.as_ref()
+    }
+
+    /// Data for the host only (logs, UI); never sent to the model.
+    pub fn metadata(&self) -> Option<&Value> {
+        self.extra.as_ref()?.metadata.as_ref()
+    }
+
+    /// The deferred tools this output makes available from the next request on, by name
+    /// (see [`activating`](Self::activating)).
+    pub fn activates(&self) -> &[String] {
+        self.extra
+            .as_ref()
+            .map_or(&[][..], |extra| extra.activate.as_slice())
+    }
+
+    /// Appends a part.
+    pub fn push(&mut self, part: Content) {
+        self.content.push(part);
+    }
+
+    /// Marks the output as an error the model should react to, or not.
+    pub fn set_error(&mut self, is_error: bool) {
+        self.is_error = is_error;
     }
 
     /// Appends an image part.
@@ -100,20 +243,33 @@ impl ToolOutput {
         I: IntoIterator<Item = N>,
         N: Into<String>,
     {
-        self.activate.extend(names.into_iter().map(Into::into));
+        let mut names = names.into_iter().peekable();
+        if names.peek().is_some() {
+            self.extra_mut().activate.extend(names.map(Into::into));
+        }
         self
     }
 
     /// Attaches host-only metadata.
     pub fn with_metadata(mut self, metadata: Value) -> Self {
-        self.metadata = Some(metadata);
+        self.extra_mut().metadata = Some(metadata);
+        self
+    }
+
+    /// Sets the structured JSON result (see [`structured_content`](Self::structured_content)),
+    /// keeping the content as it is.
+    pub fn with_structured_content(mut self, value: Value) -> Self {
+        self.extra_mut().structured = Some(value);
         self
     }
 
     /// All text parts joined by newlines; what a text-only consumer shows the model.
     pub fn text_content(&self) -> String {
+        if let [Content::Text { text }] = self.content() {
+            return text.clone();
+        }
         let texts: Vec<&str> = self
-            .content
+            .content()
             .iter()
             .filter_map(|part| match part {
                 Content::Text { text } => Some(text.as_str()),
@@ -121,6 +277,99 @@ impl ToolOutput {
             })
             .collect();
         texts.join("\n")
+    }
+
+    /// The output's fields, owned.
+    pub fn into_parts(self) -> ToolOutputParts {
+        let Extra {
+            structured,
+            metadata,
+            activate,
+        } = self.extra.map(|extra| *extra).unwrap_or_default();
+        ToolOutputParts {
+            content: self.content.into_vec(),
+            structured,
+            is_error: self.is_error,
+            metadata,
+            activate,
+        }
+    }
+
+    /// What goes on the wire: the parts, the structured value and the error flag, moved
+    /// out (the metadata and the activations are dropped).
+    pub(crate) fn into_sent(self) -> (Parts, Option<Value>, bool) {
+        let structured = self.extra.and_then(|extra| extra.structured);
+        (self.content, structured, self.is_error)
+    }
+
+    /// The activations, taken out (the output keeps the rest).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn take_activations(&mut self) -> Vec<String> {
+        self.extra
+            .as_mut()
+            .map(|extra| std::mem::take(&mut extra.activate))
+            .unwrap_or_default()
+    }
+
+    /// The rare fields, boxed on first use.
+    fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+}
+
+impl From<ToolOutputParts> for ToolOutput {
+    fn from(parts: ToolOutputParts) -> Self {
+        let ToolOutputParts {
+            content,
+            structured,
+            is_error,
+            metadata,
+            activate,
+        } = parts;
+        let rare = structured.is_some() || metadata.is_some() || !activate.is_empty();
+        ToolOutput {
+            content: Parts::from_vec(content),
+            is_error,
+            extra: rare.then(|| {
+                Box::new(Extra {
+                    structured,
+                    metadata,
+                    activate,
+                })
+            }),
+        }
+    }
+}
+
+/// The serialized form, borrowed: [`ToolOutputParts`]'s fields.
+#[derive(Serialize)]
+struct Wire<'a> {
+    content: &'a [Content],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured: Option<&'a Value>,
+    is_error: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<&'a Value>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    activate: &'a [String],
+}
+
+impl Serialize for ToolOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Wire {
+            content: self.content(),
+            structured: self.structured_content(),
+            is_error: self.is_error,
+            metadata: self.metadata(),
+            activate: self.activates(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ToolOutputParts::deserialize(deserializer).map(ToolOutput::from)
     }
 }
 
@@ -257,9 +506,12 @@ mod tests {
     #[test]
     fn json_output_is_structured_and_readable_as_text() {
         let output = Json(vec![1, 2]).into_tool_output().unwrap();
-        assert_eq!(output.structured, Some(serde_json::json!([1, 2])));
+        assert_eq!(
+            output.structured_content(),
+            Some(&serde_json::json!([1, 2]))
+        );
         assert_eq!(output.text_content(), "[1,2]");
-        assert!(!output.is_error);
+        assert!(!output.is_error());
     }
 
     #[test]

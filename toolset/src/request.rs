@@ -115,14 +115,14 @@ impl Activations {
     }
 
     /// Records what the calls of `report` activated (a search's finds, or any tool's
-    /// [`ToolOutput::activate`]); `apply` has already checked every name against the set
+    /// [`ToolOutput::activates`]); `apply` has already checked every name against the set
     /// and the policy (a name the set lacks, or a tool the policy hides, failed the call).
     /// Returns how many names were new.
     pub fn record(&mut self, report: &Report) -> usize {
         let mut added = 0;
         for (_, outcome) in report.outcomes() {
             if let crate::Outcome::Done(output) = outcome {
-                for name in &output.activate {
+                for name in output.activates() {
                     added += usize::from(self.activate(name.clone()));
                 }
             }
@@ -402,7 +402,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// model or the history brings is looked up through this, so a hidden tool is declared,
     /// refused and suggested exactly as a name no tool has.
     fn lookup(&self, name: &str) -> Option<T::Name> {
-        T::Name::from_name(name).filter(|&tool| !self.policy.conceals(tool, &self.injected))
+        T::Name::from_name(name).filter(|&tool| self.knows(tool))
+    }
+
+    /// Whether the model may know the set's `tool` in this request: [`lookup`](Self::lookup)'s
+    /// rule, for a name already found.
+    fn knows(&self, tool: T::Name) -> bool {
+        !self.policy.conceals(tool, &self.injected)
     }
 
     /// The conversation's activated tools. A name the set does not have activates the
@@ -470,7 +476,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// The labels of the tool called `name` as the model may know it in this request.
     fn labels_of(&self, name: &str) -> Option<Labels> {
         match T::Name::from_name(name) {
-            Some(_) => self.lookup(name).map(|tool| T::spec_of(tool).labels()),
+            // The name found once, then `lookup`'s rule: a concealed tool has no labels here.
+            Some(tool) => self.knows(tool).then(|| T::spec_of(tool).labels()),
             None if name == SEARCH_TOOL_NAME => None,
             None => self
                 .runtime_tool(name)
@@ -1665,7 +1672,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// Runs a local search call: its arguments, then the ranking over the tools this
     /// request defers. A bad pattern is an error result for this call only.
     fn answer_search(&self, call: &ToolCall) -> Result<ToolOutput, CallProblem> {
-        let args = SearchArgs::parse(&call.arguments).map_err(|message| CallProblem {
+        let args = SearchArgs::parse(&call.arguments.text()).map_err(|message| CallProblem {
             call_id: call.id.clone(),
             name: call.name.clone(),
             kind: ProblemKind::InvalidArguments,
@@ -1782,10 +1789,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 .map(|spec| json!({"name": spec.name(), "description": spec.description()}))
                 .collect(),
         };
-        let mut output = ToolOutput::text(crate::search::found(&specs))
-            .activating(specs.iter().map(|spec| spec.name()));
-        output.structured = Some(json!({ "tools": tools }));
-        Ok(output)
+        Ok(ToolOutput::text(crate::search::found(&specs))
+            .activating(specs.iter().map(|spec| spec.name()))
+            .with_structured_content(json!({ "tools": tools })))
     }
 }
 

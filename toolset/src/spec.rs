@@ -276,8 +276,27 @@ impl ToolSpec {
         }
         let value: Value = serde_json::from_str(arguments)
             .map_err(|error| ConstraintFailure::Violations(vec![error.to_string()]))?;
+        self.violations(&value)
+    }
+
+    /// [`check_constraints`](Self::check_constraints) of arguments already parsed: checked
+    /// against the schema when it has a constraint serde does not enforce, or when they
+    /// hold an array anywhere (where the text is scanned for `[`).
+    pub(crate) fn check_parsed_constraints(&self, value: &Value) -> Result<(), ConstraintFailure> {
+        let constrained = self.is_constrained();
+        if !constrained && !holds_array(value) {
+            return Ok(());
+        }
+        if constrained && let Some(why) = self.constraint_problem() {
+            return Err(ConstraintFailure::Uncheckable(why));
+        }
+        self.violations(value)
+    }
+
+    /// Every violation of the schema by `value`, as the gate's messages.
+    fn violations(&self, value: &Value) -> Result<(), ConstraintFailure> {
         let violations: Vec<String> = self
-            .schema_problems(&value)
+            .schema_problems(value)
             .into_iter()
             .map(|(_, message)| message)
             .collect();
@@ -660,5 +679,15 @@ impl Labels {
     /// Whether the tool can move data out of the user's control.
     pub const fn sends_outside(&self) -> bool {
         self.sends_outside
+    }
+}
+
+/// Whether `value` holds an array at any depth (serde reads a struct from an array of its
+/// fields, so such arguments are always checked against the schema).
+fn holds_array(value: &Value) -> bool {
+    match value {
+        Value::Array(_) => true,
+        Value::Object(map) => map.values().any(holds_array),
+        _ => false,
     }
 }

@@ -140,7 +140,7 @@ fn recorded_execute_tool(
 ) -> Span {
     let span = call_span(call, Some(spec.description()), tool_type);
     if ctx.traces_content() && !span.is_disabled() {
-        span.record("gen_ai.tool.call.arguments", call.arguments.as_str());
+        span.record("gen_ai.tool.call.arguments", &*call.arguments.text());
     }
     span
 }
@@ -182,7 +182,7 @@ pub(crate) fn not_run(
 pub(crate) fn answered(call: &ToolCall, ctx: &ToolContext, outcome: &Outcome) {
     let span = call_span(call, None, ToolType::Function);
     if ctx.traces_content() && !span.is_disabled() {
-        span.record("gen_ai.tool.call.arguments", call.arguments.as_str());
+        span.record("gen_ai.tool.call.arguments", &*call.arguments.text());
     }
     record_outcome(&span, outcome, ctx);
 }
@@ -245,7 +245,7 @@ fn error_text(outcome: &Outcome) -> Option<&str> {
 
 /// A result as recorded: its structured JSON when it has one, else its text.
 fn result_text(output: &ToolOutput) -> String {
-    match &output.structured {
+    match output.structured_content() {
         Some(value) => value.to_string(),
         None => output.text_content(),
     }

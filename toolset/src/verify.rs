@@ -97,7 +97,11 @@ pub(crate) fn verify_arguments<T: ToolSet>(
             messages::misdeclared(&call.name, &why),
         ));
     }
-    match read_arguments::<T>(name, spec, &call.arguments) {
+    let read = match call.arguments.as_value() {
+        Some(object) => read_parsed_arguments::<T>(name, spec, object),
+        None => read_arguments::<T>(name, spec, &call.arguments.text()),
+    };
+    match read {
         Ok(typed) => Ok(Verified { name, typed }),
         Err(Refusal::Uncheckable(why)) => Err(problem(
             ProblemKind::Misdeclared,
@@ -159,6 +163,24 @@ fn read_arguments<T: ToolSet>(
             }
             Err(Refusal::Invalid(problems))
         }
+    }
+}
+
+/// [`read_arguments`] of arguments a transport already parsed (an object): read from the
+/// value, not from text, with the same verdict and messages.
+fn read_parsed_arguments<T: ToolSet>(
+    name: T::Name,
+    spec: &ToolSpec,
+    object: &Value,
+) -> Result<T::Call, Refusal> {
+    match arguments::read_object::<T>(name, spec, object) {
+        Ok(typed) => match spec.check_parsed_constraints(object) {
+            Ok(()) => Ok(typed),
+            Err(ConstraintFailure::Uncheckable(why)) => Err(Refusal::Uncheckable(why)),
+            Err(ConstraintFailure::Violations(violations)) => Err(Refusal::Invalid(violations)),
+        },
+        // Refused: the text reading says why, every problem at once, as for text.
+        Err(_) => read_arguments::<T>(name, spec, &object.to_string()),
     }
 }
 
@@ -225,7 +247,11 @@ pub(crate) fn verify_runtime_arguments(
             messages::misdeclared(&call.name, &why),
         ));
     }
-    let text = match call.arguments.trim() {
+    if let Some(object) = call.arguments.as_value() {
+        return checked_runtime_value(call, spec, object.clone());
+    }
+    let text = call.arguments.text();
+    let text = match text.trim() {
         "" => "{}",
         text => text,
     };
@@ -243,6 +269,16 @@ pub(crate) fn verify_runtime_arguments(
                 ),
             ),
         })?;
+    checked_runtime_value(call, spec, value)
+}
+
+/// The runtime tool's verdict on arguments that are JSON: `value` itself when it is an
+/// object the tool's schema accepts, else every problem at once.
+fn checked_runtime_value(
+    call: &ToolCall,
+    spec: &ToolSpec,
+    value: Value,
+) -> Result<Value, CallProblem> {
     let problems: Vec<String> = if value.is_object() {
         spec.schema_problems(&value)
             .into_iter()
@@ -257,9 +293,11 @@ pub(crate) fn verify_runtime_arguments(
     if problems.is_empty() {
         Ok(value)
     } else {
-        Err(problem(
-            ProblemKind::InvalidArguments,
-            messages::invalid_arguments(&call.name, &problems.join("; ")),
-        ))
+        Err(CallProblem {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            kind: ProblemKind::InvalidArguments,
+            message: messages::invalid_arguments(&call.name, &problems.join("; ")),
+        })
     }
 }

@@ -64,7 +64,8 @@ macro_rules! run_size {
                         let mut parsed = Vec::with_capacity(calls.len());
                         for call in &calls {
                             parsed.push(
-                                $hand::$hand_program::parse(&call.name, &call.arguments).ok()?,
+                                $hand::$hand_program::parse(&call.name, &call.arguments.text())
+                                    .ok()?,
                             );
                         }
                         let mut results = Vec::with_capacity(parsed.len());
@@ -84,7 +85,8 @@ macro_rules! run_size {
                         let mut results = Vec::with_capacity(calls.len());
                         for call in &calls {
                             let typed =
-                                $hand::$hand_program::parse(&call.name, &call.arguments).ok()?;
+                                $hand::$hand_program::parse(&call.name, &call.arguments.text())
+                                    .ok()?;
                             results.push($hand::$hand_program::run(&mut hand_state, typed).await);
                         }
                         Some(results)

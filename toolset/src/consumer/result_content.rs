@@ -69,7 +69,7 @@ pub(crate) enum Images {
 /// value's JSON, else the fallback sentence.
 pub(crate) fn text(output: &ToolOutput, images: Images) -> String {
     let mut lines: Vec<String> = Vec::new();
-    for part in &output.content {
+    for part in output.content() {
         match part {
             Content::Text { text } if text.is_empty() => {}
             Content::Text { text } => lines.push(text.clone()),
@@ -85,7 +85,7 @@ pub(crate) fn text(output: &ToolOutput, images: Images) -> String {
     if !lines.is_empty() {
         return lines.join("\n");
     }
-    match &output.structured {
+    match output.structured_content() {
         Some(value) if !value.is_null() => value.to_string(),
         _ => fallback_text(output).to_owned(),
     }
@@ -104,10 +104,7 @@ mod tests {
 
     #[test]
     fn structured_output_without_content_is_sent_as_its_json() {
-        let output = ToolOutput {
-            structured: Some(json!({"n": 1})),
-            ..ToolOutput::default()
-        };
+        let output = ToolOutput::empty().with_structured_content(json!({"n": 1}));
         assert_eq!(text(&output, Images::Skip), r#"{"n":1}"#);
     }
 
@@ -123,10 +120,8 @@ mod tests {
 
     #[test]
     fn empty_error_output_still_reads_as_an_error() {
-        let output = ToolOutput {
-            is_error: true,
-            ..ToolOutput::default()
-        };
+        let mut output = ToolOutput::empty();
+        output.set_error(true);
         assert_eq!(
             text(&output, Images::Skip),
             "The tool failed without a message."

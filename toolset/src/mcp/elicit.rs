@@ -95,10 +95,10 @@ pub(crate) fn approves(result: &ElicitResult) -> bool {
 /// The elicitation form for `proposal`, showing what `shown` says of its tool.
 fn form(proposal: &Proposal, shown: Shown) -> Value {
     let call = proposal.call();
-    let arguments = serde_json::from_str::<Value>(&call.arguments)
+    let arguments = serde_json::from_str::<Value>(&call.arguments.text())
         .ok()
         .and_then(|arguments| serde_json::to_string_pretty(&arguments).ok())
-        .unwrap_or_else(|| call.arguments.clone());
+        .unwrap_or_else(|| call.arguments.to_string());
     json!({
         "mode": "form",
         "message": messages::approval_request(

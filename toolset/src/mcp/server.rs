@@ -10,7 +10,8 @@ use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
-use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet};
+use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet, ToolSpec};
+use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
     CustomResult, ErrorCode, GetTaskParams, GetTaskResult, Implementation, InputRequiredResult,
@@ -20,8 +21,10 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use std::future::{Future, poll_fn};
 use std::io;
-use std::pin::pin;
+use std::pin::{Pin, pin};
+use std::task::Poll;
 use tracing::Instrument;
 
 impl<T: ToolSet> McpServer<T> {
@@ -107,10 +110,10 @@ impl<T: ToolSet> McpServer<T> {
     /// (`as_task.rs` starts it, `tasks.rs` keeps it).
     async fn call(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let plan = match self.gated(&request, &context)? {
+        let plan = match self.gated(&mut request, &context)? {
             Ok(plan) => plan,
             Err(refused) => return Ok(self.written(refused, &context).await.into()),
         };
@@ -119,10 +122,19 @@ impl<T: ToolSet> McpServer<T> {
             Ok(task) => return Ok(CallToolResponse::Task(task)),
             Err(plan) => plan,
         };
-        match self.answer(plan, Some(&request), &context).await {
-            Answered::Output(output) => Ok(self.written(output, &context).await.into()),
-            Answered::InputRequired(asking) => Ok(CallToolResponse::from(asking)),
-        }
+        // The common call runs at once; one withheld for the human takes the longer way
+        // (elicitation, `input_required`). Either is boxed: rmcp moves this future, and an
+        // `async fn` holds what it awaits twice over (rust-lang/rust#62958), so this one
+        // stays small and the run is moved once, into its box.
+        let output = if plan.proposals().is_empty() {
+            Box::pin(self.run(plan, &context)).await
+        } else {
+            match Box::pin(self.answer(plan, Some(&request), &context)).await {
+                Answered::Output(output) => output,
+                Answered::InputRequired(asking) => return Ok(CallToolResponse::from(asking)),
+            }
+        };
+        Ok(self.written(output, &context).await.into())
     }
 
     /// The `CallToolResult` of `output`, after telling the client of the tools it
@@ -132,33 +144,33 @@ impl<T: ToolSet> McpServer<T> {
         mut output: ToolOutput,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        if stands_alone(context) && !output.activate.is_empty() {
+        if stands_alone(context) && !output.activates().is_empty() {
             // Its session ends with this request: what it activates is gone with it, and
             // the model is told so rather than that the tools are there from now on.
-            output.activate.clear();
-            output.content.push(crate::output::Content::Text {
+            output.take_activations();
+            output.push(crate::output::Content::Text {
                 text: crate::messages::NOT_KEPT_WITHOUT_SESSION.to_owned(),
             });
         }
-        if self.session.activate(&self.base, &output.activate) {
+        if self.session.activate(&self.base, output.activates()) {
             // Before the result, so the client lists the new tools before it reads it.
-            let _ = context.peer.notify_tool_list_changed().await;
+            // Boxed: sending a notification is a large future, and a rare one; inline, it
+            // would grow every call's answer, which is moved on each request.
+            let _ = Box::pin(context.peer.notify_tool_list_changed()).await;
         }
         crate::consumer::mcp::call_tool_result(output)
     }
 
     /// One `tools/call` read by the MCP consumer's reader and gated through the session's
-    /// request: the plan, or what the model reads of a refused call.
+    /// request: the plan, or what the model reads of a refused call. The arguments rmcp
+    /// parsed move into the call (the gate reads them as they are), taken out of `request`.
     fn gated(
         &self,
-        request: &CallToolRequestParams,
+        request: &mut CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Result<Plan<T>, ToolOutput>, ErrorData> {
-        let call = crate::consumer::mcp::parsed_call(
-            &context.id,
-            &request.name,
-            request.arguments.as_ref(),
-        );
+        let call =
+            crate::consumer::mcp::parsed_call(&context.id, &request.name, request.arguments.take());
         if stands_alone(context) {
             self.session.presume_exposed();
         }
@@ -199,7 +211,8 @@ impl<T: ToolSet> McpServer<T> {
                         ByInput::Refused => None,
                     }
                 } else {
-                    self.approved_by_human(&proposal, context).await
+                    // Boxed, as the rare path it is (see `written`).
+                    Box::pin(self.approved_by_human(&proposal, context)).await
                 };
                 match approved {
                     Some(approved) => approved,
@@ -210,19 +223,35 @@ impl<T: ToolSet> McpServer<T> {
                 }
             }
         };
-        // A tool with an output schema must answer with a conforming object (clients
-        // check it); an answer without one (a skip) can only be sent as an error.
+        Answered::Output(self.run(plan, context).await)
+    }
+
+    /// What the model reads of the approved one-call `plan`, run by [`apply`](Self::apply).
+    /// A tool with an output schema must answer with a conforming object (clients check
+    /// it); an answer without one (a skip) can only be sent as an error.
+    ///
+    /// Not an `async fn`: the apply future is mapped, not awaited inside another state
+    /// machine that would hold it twice.
+    fn run<'a>(
+        &'a self,
+        plan: Plan<T>,
+        context: &'a RequestContext<RoleServer>,
+    ) -> impl Future<Output = ToolOutput> + 'a {
         let must_conform = plan
             .specs()
             .next()
             .flatten()
             .is_some_and(crate::consumer::mcp::lists_output_schema);
-        let mut output = self.apply(plan, context).await;
-        let conforms = matches!(output.structured, Some(serde_json::Value::Object(_)));
-        if must_conform && !output.is_error && !conforms {
-            output.is_error = true;
-        }
-        Answered::Output(output)
+        self.apply(plan, context).map(move |mut output| {
+            let conforms = matches!(
+                output.structured_content(),
+                Some(serde_json::Value::Object(_))
+            );
+            if must_conform && !output.is_error && !conforms {
+                output.is_error = true;
+            }
+            output
+        })
     }
 
     /// For a client on 2026-07-28 or later, the withheld `proposal` put to the human by
@@ -291,7 +320,9 @@ impl<T: ToolSet> McpServer<T> {
     /// before the result. Says what the model reads about the call.
     async fn apply(&self, plan: Plan<T>, context: &RequestContext<RoleServer>) -> ToolOutput {
         let client = Client::of(context);
-        let (ctx, forwarder) = self.request_context(context);
+        // Only a handler given its context can report progress.
+        let reports = plan.specs().flatten().any(ToolSpec::takes_context);
+        let (ctx, forwarder) = self.request_context(context, reports);
         if client.is_gone() {
             ctx.cancellation().cancel();
         }
@@ -309,22 +340,17 @@ impl<T: ToolSet> McpServer<T> {
             .and_then(|input_required| input_required.journal());
         let report = {
             let mut applying = pin!(crate::apply::apply_journaled(state, &ctx, plan, journal));
-            // `biased`: a call that finishes when it is woken is not cancelled.
-            tokio::select! {
-                biased;
-                report = &mut applying => report,
-                // The client's going cancels the call's context: apply stops what runs
-                // (its future dropped) and starts nothing more, each recorded as cancelled.
-                () = client.gone() => {
-                    ctx.cancellation().cancel();
-                    applying.await
-                }
+            // Most calls finish on their first poll: only one that waits watches the client
+            // (boxed, so that the watch does not grow every call's future).
+            match poll_fn(|cx| Poll::Ready(applying.as_mut().poll(cx))).await {
+                Poll::Ready(report) => report,
+                Poll::Pending => Box::pin(watched(applying, &client, &ctx)).await,
             }
         };
         // Every progress notification goes out before the result.
         drop(ctx);
         if let Some(forwarder) = forwarder {
-            forwarder.finish().await;
+            Box::pin(forwarder.finish()).await;
         }
         // What the call read joins the session's exposure: the trifecta rule's memory.
         self.session.record(&report);
@@ -379,21 +405,42 @@ impl<T: ToolSet> McpServer<T> {
 
     /// The context a call of this request runs with: the server's, cancelled with the
     /// request, and reporting progress to the client when the request carries a progress
-    /// token; with the forwarder to finish before the result is sent. rmcp's client sends
-    /// a token with every request, so the forwarding task is spawned only by a first
-    /// report (see `progress`).
+    /// token and the handler can `report` (it takes its context); with the forwarder to
+    /// finish before the result is sent. rmcp's client sends a token with every request,
+    /// so the forwarding task is spawned only by a first report (see `progress`).
     pub(super) fn request_context(
         &self,
         context: &RequestContext<RoleServer>,
+        reports: bool,
     ) -> (ToolContext, Option<Forwarder>) {
         let progress = context
             .meta
             .get_progress_token()
+            .filter(|_| reports)
             .and_then(|token| Forwarder::start(context.peer.clone(), token));
         let ctx = self.context.clone().with_cancellation(context.ct.clone());
         match progress {
             Some((sink, forwarder)) => (ctx.with_progress(sink), Some(forwarder)),
             None => (ctx, None),
+        }
+    }
+}
+
+/// Waits for `applying`, the run of a call that did not finish on its first poll, while
+/// watching `client`: its going cancels the call's context `ctx`, so apply stops what runs
+/// (its future dropped) and starts nothing more, each recorded as cancelled.
+async fn watched<F: Future>(
+    mut applying: Pin<&mut F>,
+    client: &Client,
+    ctx: &ToolContext,
+) -> F::Output {
+    // `biased`: a call that finishes when it is woken is not cancelled.
+    tokio::select! {
+        biased;
+        report = applying.as_mut() => report,
+        () = client.gone() => {
+            ctx.cancellation().cancel();
+            applying.await
         }
     }
 }

@@ -360,7 +360,7 @@ impl SqliteStore {
                         call.id,
                         call.name,
                         proposal.tier.as_str(),
-                        call.arguments,
+                        call.arguments.to_string(),
                         hex(&call.action_key()),
                         caller_column(call)
                     ],
@@ -384,7 +384,7 @@ impl SqliteStore {
                         call.id,
                         call.name,
                         proposal.tier.as_str(),
-                        call.arguments,
+                        call.arguments.to_string(),
                         hex(&call.action_key()),
                         caller_column(call),
                         end.ending.as_str(),
@@ -434,7 +434,7 @@ impl Journal for SqliteStore {
                             call.id,
                             call.name,
                             start.tier.as_str(),
-                            call.arguments,
+                            call.arguments.to_string(),
                             hex(&call.action_key()),
                             caller_column(call)
                         ],

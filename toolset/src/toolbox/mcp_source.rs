@@ -772,10 +772,11 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
             text.join("\n")
         }));
     }
-    let mut output = ToolOutput::empty();
-    output.content = content;
-    output.structured = result.structured_content;
-    Ok(output)
+    Ok(ToolOutput::from(crate::ToolOutputParts {
+        content,
+        structured: result.structured_content,
+        ..crate::ToolOutputParts::default()
+    }))
 }
 
 impl<T: ToolSet> Toolbox<T> {

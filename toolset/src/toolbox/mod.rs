@@ -232,7 +232,7 @@ impl<T: ToolSet> Toolbox<T> {
         let call = proposal.call();
         match self.runtime(&call.name) {
             Some(tool) => {
-                let args: Value = serde_json::from_str(match call.arguments.trim() {
+                let args: Value = serde_json::from_str(match call.arguments.text().trim() {
                     "" => "{}",
                     text => text,
                 })

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 /// that is waiting for it. Such a message must hold `tool_result` blocks only, which this
 /// one does.
 ///
-/// An output that activates tools ([`ToolOutput::activate`](crate::ToolOutput::activate))
+/// An output that activates tools ([`ToolOutput::activates`](crate::ToolOutput::activates))
 /// adds a `{"type": "tool_reference", "tool_name": …}` block per tool, which loads that
 /// deferred tool; the answer of the local tool search ([`SEARCH_TOOL_NAME`]) carries only
 /// those blocks, as Anthropic's client-side tool search expects.
@@ -32,10 +32,10 @@ pub fn results(results: &[ToolReply]) -> Value {
 fn tool_result_block(result: &ToolReply) -> Value {
     let references = result
         .output
-        .activate
+        .activates()
         .iter()
         .map(|name| json!({"type": "tool_reference", "tool_name": name}));
-    let only_references = result.name == SEARCH_TOOL_NAME && !result.output.activate.is_empty();
+    let only_references = result.name == SEARCH_TOOL_NAME && !result.output.activates().is_empty();
     let parts = if only_references {
         Vec::new()
     } else {

@@ -167,6 +167,7 @@ fn synthesized_id(so_far: &Sha256, index: usize, taken: impl Fn(&str) -> bool) -
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::borrow::Cow;
 
     #[test]
     fn reads_function_calls_of_the_first_candidate() {
@@ -181,13 +182,16 @@ mod tests {
             }]
         });
         let calls = calls(&response).expect("a valid response");
-        let read: Vec<(&str, &str)> = calls
+        let read: Vec<(&str, Cow<'_, str>)> = calls
             .iter()
-            .map(|call| (call.name.as_str(), call.arguments.as_str()))
+            .map(|call| (call.name.as_str(), call.arguments.text()))
             .collect();
         assert_eq!(
             read,
-            [("search", r#"{"limit":3,"query":"x"}"#), ("now", "{}")]
+            [
+                ("search", Cow::Borrowed(r#"{"limit":3,"query":"x"}"#)),
+                ("now", Cow::Borrowed("{}"))
+            ]
         );
         assert!(calls[0].id.starts_with("call_") && calls[0].id.ends_with("_0"));
         assert!(calls[1].id.ends_with("_1"));

@@ -41,7 +41,7 @@ pub fn results(results: &[ToolReply]) -> Value {
 
 fn function_response_part(result: &ToolReply) -> Value {
     let output = &result.output;
-    let response = match &output.structured {
+    let response = match output.structured_content() {
         _ if output.is_error => json!({"error": text(output, Images::Skip)}),
         Some(Value::Object(object)) => Value::Object(object.clone()),
         _ => json!({"output": text(output, Images::Skip)}),

@@ -192,9 +192,11 @@ impl Gemini {
             self.given.insert(id.to_owned());
         }
         let given_ids = &self.given;
-        let id = self.ids.next(given, &alone.name, &alone.arguments, |id| {
-            given_ids.contains(id)
-        });
+        let id = self
+            .ids
+            .next(given, &alone.name, &alone.arguments.text(), |id| {
+                given_ids.contains(id)
+            });
         if given.is_none() {
             self.synthesized.insert(id.clone(), alone.name.clone());
         }

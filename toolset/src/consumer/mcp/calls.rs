@@ -1,9 +1,9 @@
 //! Reading the calls of MCP `tools/call` requests: one call per request, its id the
 //! JSON-RPC request id.
 
-use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, json_text};
+use crate::consumer::wire::{Node, Payload};
 use crate::consumer::{Format, ProviderError};
+use crate::{Arguments, ToolCall};
 use serde_json::{Map, Value};
 use std::fmt::Display;
 
@@ -33,8 +33,8 @@ const REQUEST: Payload = Payload {
 ///
 /// The id is `request_id` as it displays: pass the JSON-RPC request id (a number or a
 /// string; pass a `serde_json::Value` string through `as_str()` first, or it displays
-/// with its quotes). Missing or `null` arguments become `"{}"`; present ones must be an
-/// object, which becomes the arguments as compact JSON text. `_meta` is ignored.
+/// with its quotes). Missing or `null` arguments become `{}`; present ones must be an
+/// object, kept parsed ([`Arguments::object`]). `_meta` is ignored.
 pub fn call(request_id: impl Display, params: &Value) -> Result<ToolCall, ProviderError> {
     call_of(request_id.to_string(), &Node::root(PARAMS, params))
 }
@@ -70,24 +70,18 @@ pub fn calls(request: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 /// (missing ones are `{}`), the id `request_id` as it displays. Nothing is left to check:
 /// an object is always the arguments' shape.
 ///
-/// The arguments become compact JSON text, what [`ToolCall::arguments`] holds and the
-/// gate parses.
+/// The object is kept as it is ([`Arguments`]'s parsed form), and the gate reads it as
+/// it is: it is never written out as text to be parsed again.
 pub fn parsed_call(
     request_id: impl Display,
     name: &str,
-    arguments: Option<&Map<String, Value>>,
+    arguments: Option<Map<String, Value>>,
 ) -> ToolCall {
-    let arguments = match arguments {
-        Some(arguments) => object_text(arguments),
-        None => "{}".to_owned(),
-    };
-    ToolCall::new(request_id.to_string(), name, arguments)
-}
-
-/// A JSON object as compact text.
-fn object_text(object: &Map<String, Value>) -> String {
-    // Writing a map of JSON values into a string cannot fail (no non-string keys, no I/O).
-    serde_json::to_string(object).unwrap_or_else(|_| "{}".to_owned())
+    ToolCall::new(
+        request_id.to_string(),
+        name,
+        Arguments::from(arguments.unwrap_or_default()),
+    )
 }
 
 fn call_of(id: String, params: &Node<'_>) -> Result<ToolCall, ProviderError> {
@@ -96,9 +90,9 @@ fn call_of(id: String, params: &Node<'_>) -> Result<ToolCall, ProviderError> {
     let arguments = match params.field("arguments") {
         Some(arguments) => {
             arguments.object("an object holding the tool's arguments")?;
-            json_text(arguments.value())
+            Arguments::object(arguments.value().clone()).unwrap_or_default()
         }
-        None => "{}".to_owned(),
+        None => Arguments::from(Map::new()),
     };
     Ok(ToolCall::new(id, name, arguments))
 }
@@ -134,7 +128,7 @@ mod tests {
     fn parsed_params_read_as_their_json() {
         let params = json!({"name": "search", "arguments": {"limit": 3, "query": "x"}});
         assert_eq!(
-            parsed_call(7, "search", params["arguments"].as_object()),
+            parsed_call(7, "search", params["arguments"].as_object().cloned()),
             call(7, &params).expect("valid params")
         );
         assert_eq!(

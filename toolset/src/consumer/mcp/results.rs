@@ -72,12 +72,7 @@ fn written<B>(
         // Without content: the structured value's JSON, else the fallback sentence.
         Some(result_content::text(&output, Images::Skip))
     };
-    let ToolOutput {
-        content: parts,
-        structured,
-        is_error,
-        ..
-    } = output;
+    let (parts, structured, is_error) = output.into_sent();
     let content = match content {
         Some(only) => vec![text(only)],
         None => parts

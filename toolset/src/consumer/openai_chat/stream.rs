@@ -460,7 +460,10 @@ mod tests {
             .expect("the finish");
         let program = stream.program().expect("a whole program");
         assert_eq!(program.len(), 2);
-        assert_eq!(program[1].arguments.len(), 10 + 50 * FRAGMENTS / 2 + 2);
+        assert_eq!(
+            program[1].arguments.text().len(),
+            10 + 50 * FRAGMENTS / 2 + 2
+        );
         assert!(
             stream.examined() <= 4 * fed,
             "{} bytes examined for {fed} bytes fed",

@@ -31,10 +31,9 @@ pub fn results(results: &[ToolReply]) -> Value {
             if result.name == SEARCH_TOOL_NAME {
                 let tools = result
                     .output
-                    .structured
-                    .as_ref()
+                    .structured_content()
                     .and_then(|structured| structured.get("tools"))
-                    .filter(|_| !result.output.activate.is_empty())
+                    .filter(|_| !result.output.activates().is_empty())
                     .cloned()
                     .unwrap_or_else(|| json!([]));
                 return json!({
