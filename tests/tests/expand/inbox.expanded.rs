@@ -17,7 +17,6 @@ pub async fn set_due_date(
     item.push_str(due.as_deref().unwrap_or("someday"));
     Ok(())
 }
-///The arguments of the tool [`set_due_date`](fn@set_due_date), as the model passes them.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
@@ -124,7 +123,6 @@ pub async fn search(
     ctx.report_progress(1.0, None, None);
     Json(state.items.iter().filter(|item| item.contains(&query)).cloned().collect())
 }
-///The arguments of the tool [`search`](fn@search), as the model passes them.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]

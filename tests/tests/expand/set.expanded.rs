@@ -4,7 +4,6 @@ use toolset::{tool, toolset};
 pub async fn now() -> &'static str {
     "2026-11-30T00:00:00Z"
 }
-///The arguments of the tool [`now`](fn@now), as the model passes them.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]

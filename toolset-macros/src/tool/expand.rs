@@ -33,11 +33,16 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     // braced structs only in the type namespace, so `toolset![set_due_date]` can name the
     // tool by the one identifier the user wrote.
     let args_struct = match whole_args {
-        Some(_) => quote! {
-            #[doc = concat!("The tool [`", stringify!(#ident), "`](fn@", stringify!(#ident), "), which takes its arguments as one object.")]
-            #[allow(non_camel_case_types, dead_code)]
-            #vis struct #ident {}
-        },
+        Some(_) => {
+            let doc = format!(
+                "The tool [`{ident}`](fn@{ident}), which takes its arguments as one object."
+            );
+            quote! {
+                #[doc = #doc]
+                #[allow(non_camel_case_types, dead_code)]
+                #vis struct #ident {}
+            }
+        }
         None => {
             let fields =
                 handler
@@ -49,8 +54,13 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
                         quote!(#(#attrs)* #checked pub #ident: #ty,)
                     });
             let bound = deserialize_bound(&bounded);
+            // Written for rustdoc only: the derives would otherwise each read it, schemars
+            // into a title and description the input schema drops (`schema::generate`).
+            let doc = format!(
+                "The arguments of the tool [`{ident}`](fn@{ident}), as the model passes them."
+            );
             quote! {
-                #[doc = concat!("The arguments of the tool [`", stringify!(#ident), "`](fn@", stringify!(#ident), "), as the model passes them.")]
+                #[cfg_attr(doc, doc = #doc)]
                 #[allow(non_camel_case_types, missing_docs)]
                 #[derive(::toolset::__private::serde::Deserialize, ::toolset::__private::schemars::JsonSchema)]
                 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
