@@ -151,6 +151,14 @@ pub trait StateNotSent<const MASK: u16> {
     const CHECK: ();
 }
 
+/// The failure of a [`StateNotSent`] check, `message` its text. `#[track_caller]`: the
+/// compile error is reported where `#[tool]` writes the call, at the parameter's type (one
+/// call per parameter, with no `panic!` of its own to expand).
+#[track_caller]
+pub const fn state_sent(message: &str) -> ! {
+    panic!("{}", message)
+}
+
 /// A probe of a handler's return type, read where the type is concrete (the generated
 /// `ToolHandler::call`), which picks the conversion by method resolution: a `Result<T, E>`
 /// whose `E` is a `std::error::Error` gets [`KeepSource`] ([`KeepsSource`], found on the

@@ -56,22 +56,14 @@ const _: () = {
     impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for set_due_date {
         const CHECK: () = {
             if STATE & 1u16 != 0 {
-                {
-                    ::core::panicking::panic_fmt(
-                        format_args!(
-                            "`id: u32` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `id: &u32` (or `&mut u32` for a tool that writes)",
-                        ),
-                    );
-                }
+                ::toolset::__private::state_sent(
+                    "`id: u32` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `id: &u32` (or `&mut u32` for a tool that writes)",
+                )
             }
             if STATE & 2u16 != 0 {
-                {
-                    ::core::panicking::panic_fmt(
-                        format_args!(
-                            "`due: Option<String>` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `due: &Option<String>` (or `&mut Option<String>` for a tool that writes)",
-                        ),
-                    );
-                }
+                ::toolset::__private::state_sent(
+                    "`due: Option<String>` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `due: &Option<String>` (or `&mut Option<String>` for a tool that writes)",
+                )
             }
         };
     }
@@ -155,13 +147,9 @@ const _: () = {
     impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for search {
         const CHECK: () = {
             if STATE & 1u16 != 0 {
-                {
-                    ::core::panicking::panic_fmt(
-                        format_args!(
-                            "`query: String` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `query: &String` (a `read_only` tool reads it)",
-                        ),
-                    );
-                }
+                ::toolset::__private::state_sent(
+                    "`query: String` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `query: &String` (a `read_only` tool reads it)",
+                )
             }
         };
     }
@@ -227,13 +215,9 @@ const _: () = {
     impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for create_item {
         const CHECK: () = {
             if STATE & 1u16 != 0 {
-                {
-                    ::core::panicking::panic_fmt(
-                        format_args!(
-                            "`#[args] new: NewItem` holds this set\'s per-run state, so the model would send it as an argument. The per-run state is borrowed: take `new: &NewItem` (or `&mut NewItem` for a tool that writes)",
-                        ),
-                    );
-                }
+                ::toolset::__private::state_sent(
+                    "`#[args] new: NewItem` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `new: &NewItem` (or `&mut NewItem` for a tool that writes)",
+                )
             }
         };
     }

@@ -232,7 +232,7 @@ fn state_not_sent(tool: &Tool, sent: &[SentParam]) -> TokenStream {
         );
         quote_spanned! {ty.span()=>
             if STATE & #bit != 0 {
-                ::std::panic!(#message)
+                ::toolset::__private::state_sent(#message)
             }
         }
     });
