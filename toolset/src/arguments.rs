@@ -84,9 +84,10 @@ pub(crate) fn read_object<T: ToolSet>(
     name: T::Name,
     spec: &ToolSpec,
     object: &Value,
+    shape: Shape,
 ) -> Result<T::Call, ArgumentsError> {
     debug_assert!(object.is_object(), "parsed arguments are an object");
-    if holds_float(object) {
+    if shape.float {
         return read::<T>(name, spec, &object.to_string());
     }
     let ignored = Cell::new(false);
@@ -96,13 +97,35 @@ pub(crate) fn read_object<T: ToolSet>(
     }
 }
 
-/// Whether `value` holds a number that is not an integer, at any depth.
-fn holds_float(value: &Value) -> bool {
-    match value {
-        Value::Number(number) => number.is_f64(),
-        Value::Array(items) => items.iter().any(holds_float),
-        Value::Object(members) => members.values().any(holds_float),
-        Value::Null | Value::Bool(_) | Value::String(_) => false,
+/// What parsed arguments hold, at any depth, that decides how the gate reads them: a
+/// number that is not an integer (read from the text, see [`read_object`]), an array (the
+/// schema is checked, as for text holding a `[`). Found in one walk.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Shape {
+    /// A number with a fraction or an exponent.
+    pub(crate) float: bool,
+    /// An array.
+    pub(crate) array: bool,
+}
+
+impl Shape {
+    /// The shape of `value`.
+    pub(crate) fn of(value: &Value) -> Shape {
+        let mut shape = Shape::default();
+        shape.walk(value);
+        shape
+    }
+
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::Number(number) => self.float |= number.is_f64(),
+            Value::Array(items) => {
+                self.array = true;
+                items.iter().for_each(|item| self.walk(item));
+            }
+            Value::Object(members) => members.values().for_each(|member| self.walk(member)),
+            Value::Null | Value::Bool(_) | Value::String(_) => {}
+        }
     }
 }
 

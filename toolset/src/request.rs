@@ -455,6 +455,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// request: a concealed tool adds nothing, so no message names it). `None` when no
     /// call of the program sends outside: the rule has nothing to hold back.
     fn program_exposure(&self, calls: &[ToolCall]) -> Option<Exposure> {
+        // A set none of whose tools sends, with no runtime tools beside it: nothing to
+        // hold back, and nothing to look up.
+        if self.toolbox.is_none() && !T::render_cache().sends_outside(T::specs()) {
+            return None;
+        }
         // Most programs send nothing outside: they cost one label lookup a call, and no
         // allocation.
         let sends = |call: &ToolCall| {

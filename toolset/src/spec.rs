@@ -282,9 +282,13 @@ impl ToolSpec {
     /// [`check_constraints`](Self::check_constraints) of arguments already parsed: checked
     /// against the schema when it has a constraint serde does not enforce, or when they
     /// hold an array anywhere (where the text is scanned for `[`).
-    pub(crate) fn check_parsed_constraints(&self, value: &Value) -> Result<(), ConstraintFailure> {
+    pub(crate) fn check_parsed_constraints(
+        &self,
+        value: &Value,
+        holds_array: bool,
+    ) -> Result<(), ConstraintFailure> {
         let constrained = self.is_constrained();
-        if !constrained && !holds_array(value) {
+        if !constrained && !holds_array {
             return Ok(());
         }
         if constrained && let Some(why) = self.constraint_problem() {
@@ -679,15 +683,5 @@ impl Labels {
     /// Whether the tool can move data out of the user's control.
     pub const fn sends_outside(&self) -> bool {
         self.sends_outside
-    }
-}
-
-/// Whether `value` holds an array at any depth (serde reads a struct from an array of its
-/// fields, so such arguments are always checked against the schema).
-fn holds_array(value: &Value) -> bool {
-    match value {
-        Value::Array(_) => true,
-        Value::Object(map) => map.values().any(holds_array),
-        _ => false,
     }
 }

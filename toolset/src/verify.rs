@@ -137,10 +137,19 @@ fn read_arguments<T: ToolSet>(
     arguments: &str,
 ) -> Result<T::Call, Refusal> {
     // Models send "" (or whitespace) for a tool without arguments. Trimmed here, once:
-    // `arguments::read` and the constraint check take the text as it is.
-    let arguments = match arguments.trim() {
-        "" => "{}",
-        text => text,
+    // `arguments::read` and the constraint check take the text as it is. Text that starts
+    // and ends with an ASCII character other than whitespace (`{…}`, the common case)
+    // has nothing to trim.
+    let untrimmed =
+        |byte: Option<&u8>| byte.is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace());
+    let bytes = arguments.as_bytes();
+    let arguments = if untrimmed(bytes.first()) && untrimmed(bytes.last()) {
+        arguments
+    } else {
+        match arguments.trim() {
+            "" => "{}",
+            text => text,
+        }
     };
     match arguments::read::<T>(name, spec, arguments) {
         Ok(typed) => match spec.check_constraints(arguments) {
@@ -173,8 +182,9 @@ fn read_parsed_arguments<T: ToolSet>(
     spec: &ToolSpec,
     object: &Value,
 ) -> Result<T::Call, Refusal> {
-    match arguments::read_object::<T>(name, spec, object) {
-        Ok(typed) => match spec.check_parsed_constraints(object) {
+    let shape = arguments::Shape::of(object);
+    match arguments::read_object::<T>(name, spec, object, shape) {
+        Ok(typed) => match spec.check_parsed_constraints(object, shape.array) {
             Ok(()) => Ok(typed),
             Err(ConstraintFailure::Uncheckable(why)) => Err(Refusal::Uncheckable(why)),
             Err(ConstraintFailure::Violations(violations)) => Err(Refusal::Invalid(violations)),
