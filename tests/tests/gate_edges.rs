@@ -1260,14 +1260,9 @@ mod agreement {
 
         #[test]
         fn the_gate_accepts_exactly_what_the_published_schema_accepts(
-            index in 0..6_usize,
-            seed in 1..u64::MAX,
-            mutations in 0..3_usize,
-            random in any::<bool>(),
+            (index, value) in case_and_arguments(),
         ) {
-            let case = &cases()[index];
-            let value = generated(case, seed, mutations, random);
-            check(case, &value)?;
+            check(&cases()[index], &value)?;
         }
 
         /// Arguments a transport parsed (an MCP `tools/call`) are read from the object,
@@ -1275,13 +1270,9 @@ mod agreement {
         /// the same arguments get as text.
         #[test]
         fn parsed_arguments_get_the_verdict_their_text_gets(
-            index in 0..6_usize,
-            seed in 1..u64::MAX,
-            mutations in 0..3_usize,
-            random in any::<bool>(),
+            (index, value) in case_and_arguments(),
         ) {
             let case = &cases()[index];
-            let value = generated(case, seed, mutations, random);
             let as_text = (case.gate)(ToolCall::new("1", case.name, value.to_string()), case.autonomy);
             match toolset::Arguments::object(value.clone()) {
                 Some(parsed) => {
@@ -1291,6 +1282,18 @@ mod agreement {
                 // Not an object: a transport hands it over as text, which is the case above.
                 None => prop_assert!(as_text.is_err(), "{} accepted {}", case.name, value),
             }
+        }
+    }
+
+    prop_compose! {
+        /// One of the cases, by its index, and arguments for it.
+        fn case_and_arguments()(
+            index in 0..6_usize,
+            seed in 1..u64::MAX,
+            mutations in 0..3_usize,
+            random in any::<bool>(),
+        ) -> (usize, Value) {
+            (index, generated(&cases()[index], seed, mutations, random))
         }
     }
 
