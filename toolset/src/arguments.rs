@@ -71,30 +71,30 @@ pub(crate) fn read<T: ToolSet>(
     }
 }
 
-/// Deserializes `object` (arguments a transport already parsed, always a JSON object) into
-/// the typed call of the tool `name` as [`read`] does its text, without writing the object
-/// out: serde reads the value itself, watched for ignored keys alike. Only when that
-/// reading fails or finds an ignored key is the object written as text and read by
-/// [`read`], so a refusal says exactly what it says for the same arguments sent as text.
+/// Deserializes `object` (arguments a transport already parsed, always a JSON object, of
+/// shape `shape`) into the typed call of the tool `name` as [`read`] does its text, without
+/// writing the object out: serde reads the value itself, watched for ignored keys alike.
+/// `None` when that reading fails or finds an ignored key: the caller reads the object's
+/// text instead, so a refusal says exactly what it says for the same arguments sent as
+/// text.
 ///
-/// Arguments holding a fraction or an exponent (a float) are read from their text too:
-/// serde reads a float from a value and from text differently (`1e39` for an `f32` is
-/// infinity from a value and refused from text), and the text's verdict is the gate's.
+/// Arguments holding a fraction or an exponent (a float) are `None` at once, for the text
+/// to decide: serde reads a float from a value and from text differently (`1e39` for an
+/// `f32` is infinity from a value and refused from text), and the text's verdict is the
+/// gate's.
 pub(crate) fn read_object<T: ToolSet>(
     name: T::Name,
-    spec: &ToolSpec,
     object: &Value,
     shape: Shape,
-) -> Result<T::Call, ArgumentsError> {
+) -> Option<T::Call> {
     debug_assert!(object.is_object(), "parsed arguments are an object");
     if shape.float {
-        return read::<T>(name, spec, &object.to_string());
+        return None;
     }
     let ignored = Cell::new(false);
-    match T::deserialize_call(name, Detect::new(object, &ignored)) {
-        Ok(call) if !ignored.get() => Ok(call),
-        _ => read::<T>(name, spec, &object.to_string()),
-    }
+    T::deserialize_call(name, Detect::new(object, &ignored))
+        .ok()
+        .filter(|_| !ignored.get())
 }
 
 /// What parsed arguments hold, at any depth, that decides how the gate reads them: a

@@ -183,14 +183,15 @@ fn read_parsed_arguments<T: ToolSet>(
     object: &Value,
 ) -> Result<T::Call, Refusal> {
     let shape = arguments::Shape::of(object);
-    match arguments::read_object::<T>(name, spec, object, shape) {
-        Ok(typed) => match spec.check_parsed_constraints(object, shape.array) {
+    match arguments::read_object::<T>(name, object, shape) {
+        Some(typed) => match spec.check_parsed_constraints(object, shape.array) {
             Ok(()) => Ok(typed),
             Err(ConstraintFailure::Uncheckable(why)) => Err(Refusal::Uncheckable(why)),
             Err(ConstraintFailure::Violations(violations)) => Err(Refusal::Invalid(violations)),
         },
-        // Refused: the text reading says why, every problem at once, as for text.
-        Err(_) => read_arguments::<T>(name, spec, &object.to_string()),
+        // Undecided from the value (a float, or refused): the text decides, and says why,
+        // every problem at once, as for text.
+        None => read_arguments::<T>(name, spec, &object.to_string()),
     }
 }
 
