@@ -12,9 +12,10 @@
 #   load.txt          the MCP HTTP load comparison (src/bin/mcp_load.rs, 200 clients x 20)
 #   compile.txt       compile cost, 100 tools (benches/compile_cost.sh, hyperfine medians)
 #
-# About an hour or more on 2 cores: 20-50 min of release build, ~15 min of criterion, ~10 min
-# of callgrind, ~15 min of compiling the 100-tool crates. Needs valgrind, hyperfine and GNU
-# time (apt-get install valgrind hyperfine time).
+# About an hour on 2 cores with nothing else running (3 December: 32 min of release build,
+# 7 min of criterion, 3 min of callgrind, 12 min of compiling the 100-tool crates). Other
+# builds on the machine make it much longer and its times noisy. Needs valgrind, hyperfine
+# and GNU time (apt-get install valgrind hyperfine time).
 #
 #   benches/run.sh
 #   SKIP_COMPILE=1 benches/run.sh      # everything but the compile cost

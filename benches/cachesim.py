@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Cache misses and branch mispredictions per call, by cachegrind's simulation.
+
+Where the criterion time ratios are larger than the instruction ratios, this says why:
+runs a release benchmark binary under `valgrind --tool=cachegrind --cache-sim=yes
+--branch-sim=yes` at two iteration counts and prints the difference divided by the extra
+calls, so the set-up cancels out as it does in benches/instructions.py. The simulated
+caches are the host's (cachegrind reads them from the CPU); the counts do not depend on the
+machine's load.
+
+    python3 benches/cachesim.py CALLS_PER_ITERATION LOW HIGH BINARY ARGS...
+
+where ARGS holds `{}` in the place of the iteration count, e.g.
+
+    python3 benches/cachesim.py 1 200 1200 gate_cost gate_apply {} 100 1
+    python3 benches/cachesim.py 100 5 25 gate_cost hand {} 100 100
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+BIN = pathlib.Path("target/release")
+# The summary lines cachegrind writes to stderr, by the name printed here.
+COUNTS = {
+    "instructions": r"I\s+refs:\s+([\d,]+)",
+    "L1 instruction misses": r"I1\s+misses:\s+([\d,]+)",
+    "L1 data misses": r"D1\s+misses:\s+([\d,]+)",
+    "last-level data misses": r"LLd\s+misses:\s+([\d,]+)",
+    "branches": r"Branches:\s+([\d,]+)",
+    "mispredicted": r"Mispredicts:\s+([\d,]+)",
+}
+
+
+def counts(binary, args):
+    """Every count of `COUNTS` for one run of `binary args`."""
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=yes",
+        "--branch-sim=yes",
+        "--cachegrind-out-file=/dev/null",
+        str(BIN / binary),
+        *args,
+    ]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr[-2000:]}")
+    found = {}
+    for name, pattern in COUNTS.items():
+        match = re.search(pattern, run.stderr)
+        if not match:
+            sys.exit(f"no '{name}' in the output of {' '.join(command)}")
+        found[name] = int(match.group(1).replace(",", ""))
+    return found
+
+
+def main():
+    if len(sys.argv) < 6 or "{}" not in sys.argv[5:]:
+        sys.exit(__doc__)
+    calls, low, high = (int(a) for a in sys.argv[1:4])
+    binary, args = sys.argv[4], sys.argv[5:]
+    fill = lambda n: [str(n) if a == "{}" else a for a in args]
+    lo, hi = counts(binary, fill(low)), counts(binary, fill(high))
+    for name in COUNTS:
+        print(f"{(hi[name] - lo[name]) / ((high - low) * calls):>12,.1f}  {name} per call")
+
+
+if __name__ == "__main__":
+    main()
