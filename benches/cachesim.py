@@ -16,12 +16,11 @@ where ARGS holds `{}` in the place of the iteration count, e.g.
     python3 benches/cachesim.py 100 5 25 gate_cost hand {} 100 100
 """
 
-import pathlib
 import re
-import subprocess
 import sys
 
-BIN = pathlib.Path("target/release")
+from instructions import valgrind  # runs valgrind, exits naming a failed command
+
 # The summary lines cachegrind writes to stderr, by the name printed here.
 COUNTS = {
     "instructions": r"I\s+refs:\s+([\d,]+)",
@@ -35,23 +34,21 @@ COUNTS = {
 
 def counts(binary, args):
     """Every count of `COUNTS` for one run of `binary args`."""
-    command = [
-        "valgrind",
-        "--tool=cachegrind",
-        "--cache-sim=yes",
-        "--branch-sim=yes",
-        "--cachegrind-out-file=/dev/null",
-        str(BIN / binary),
-        *args,
-    ]
-    run = subprocess.run(command, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr[-2000:]}")
+    summary = valgrind(
+        [
+            "--tool=cachegrind",
+            "--cache-sim=yes",
+            "--branch-sim=yes",
+            "--cachegrind-out-file=/dev/null",
+        ],
+        binary,
+        args,
+    )
     found = {}
     for name, pattern in COUNTS.items():
-        match = re.search(pattern, run.stderr)
+        match = re.search(pattern, summary)
         if not match:
-            sys.exit(f"no '{name}' in the output of {' '.join(command)}")
+            sys.exit(f"no '{name}' in cachegrind's output for {binary} {args}")
         found[name] = int(match.group(1).replace(",", ""))
     return found
 

@@ -28,21 +28,22 @@ BIN = pathlib.Path("target/release")
 REFS = re.compile(r"refs:\s+([\d,]+)")
 
 
-def refs(binary, args):
-    """The instructions callgrind counted for one run of `binary args`."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        str(BIN / binary),
-        *map(str, args),
-    ]
+def valgrind(options, binary, args):
+    """The summary valgrind (with `options`) writes to stderr for one run of `binary args`;
+    exits naming the command if the run fails. Also used by benches/cachesim.py."""
+    command = ["valgrind", *options, str(BIN / binary), *map(str, args)]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr[-2000:]}")
-    found = REFS.search(run.stderr)
+    return run.stderr
+
+
+def refs(binary, args):
+    """The instructions callgrind counted for one run of `binary args`."""
+    summary = valgrind(["--tool=callgrind", "--callgrind-out-file=/dev/null"], binary, args)
+    found = REFS.search(summary)
     if not found:
-        sys.exit(f"no instruction count in the output of {' '.join(command)}")
+        sys.exit(f"no instruction count in callgrind's output for {binary} {args}")
     return int(found.group(1).replace(",", ""))
 
 
