@@ -20,6 +20,7 @@ import re
 import sys
 
 from instructions import valgrind  # runs valgrind, exits naming a failed command
+from profile import per_call_differences  # LOW and HIGH runs, per extra call
 
 # The summary lines cachegrind writes to stderr, by the name printed here.
 COUNTS = {
@@ -54,14 +55,9 @@ def counts(binary, args):
 
 
 def main():
-    if len(sys.argv) < 6 or "{}" not in sys.argv[5:]:
-        sys.exit(__doc__)
-    calls, low, high = (int(a) for a in sys.argv[1:4])
-    binary, args = sys.argv[4], sys.argv[5:]
-    fill = lambda n: [str(n) if a == "{}" else a for a in args]
-    lo, hi = counts(binary, fill(low)), counts(binary, fill(high))
+    per_call = per_call_differences(counts, __doc__)
     for name in COUNTS:
-        print(f"{(hi[name] - lo[name]) / ((high - low) * calls):>12,.1f}  {name} per call")
+        print(f"{per_call[name]:>12,.1f}  {name} per call")
 
 
 if __name__ == "__main__":

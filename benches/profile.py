@@ -47,17 +47,26 @@ def self_costs(binary, args):
     return costs
 
 
-def main():
+def per_call_differences(measure, usage):
+    """Runs `measure(binary, args)` (a mapping of counts) at LOW and HIGH iterations, as the
+    command line `CALLS_PER_ITERATION LOW HIGH BINARY ARGS...` says, and returns each
+    count's difference per extra call. Exits with `usage` on a malformed command line.
+    Also used by benches/cachesim.py."""
     if len(sys.argv) < 6:
-        sys.exit(__doc__)
+        sys.exit(usage)
     per_iteration, low, high = (int(x) for x in sys.argv[1:4])
     binary, template = sys.argv[4], sys.argv[5:]
     if "{}" not in template:
         sys.exit("ARGS must hold {} where the iteration count goes")
-    lo = self_costs(binary, [a.replace("{}", str(low)) for a in template])
-    hi = self_costs(binary, [a.replace("{}", str(high)) for a in template])
+    lo = measure(binary, [a.replace("{}", str(low)) for a in template])
+    hi = measure(binary, [a.replace("{}", str(high)) for a in template])
     calls = (high - low) * per_iteration
-    rows = sorted(((hi[f] - lo[f]) / calls, f) for f in hi.keys() | lo.keys())
+    return {key: (hi.get(key, 0) - lo.get(key, 0)) / calls for key in hi.keys() | lo.keys()}
+
+
+def main():
+    per_call = per_call_differences(self_costs, __doc__)
+    rows = sorted((cost, function) for function, cost in per_call.items())
     total = sum(cost for cost, _ in rows)
     print(f"{total:,.0f} instructions per call in all (self costs of the difference)")
     for cost, function in reversed(rows):
