@@ -60,6 +60,7 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ("not run: batch invalid", messages::not_run_batch_invalid(2)),
         ("awaiting approval", messages::AWAITING_APPROVAL.to_owned()),
         ("declined", messages::declined("not today")),
+        ("expired unanswered", messages::EXPIRED.to_owned()),
         (
             "late result (continue style follow-up)",
             messages::late_result("call_7", "delete_note", "deleted note 4"),

@@ -3,8 +3,10 @@
 //! An agent that has read the user's private data and content others wrote, and can send
 //! data out, can be talked by that content into sending the one out through the other.
 //! Tools declare what they touch ([`Labels`]: `#[tool(reads = "...", sends = "...")]`, or a
-//! runtime tool's host); an [`Exposure`] records which kinds a run's calls have read, from
-//! the calls that ran (a [`Report`]'s done outcomes), never from proposals or refused calls.
+//! runtime tool's host); an [`Exposure`] records which kinds a run's calls have read: every
+//! call whose own text reached the model, its output or its handler's failure, retry hint or
+//! skip reason alike ([`Outcome::carries_tool_text`]), and never a proposal, a refused, timed
+//! out, cancelled or panicked call (the model read only toolset's words about those).
 //! The one gate ([`Request::gate`](crate::Request::gate), given the run's exposure by
 //! [`Request::exposure`](crate::Request::exposure)) holds back a call that sends outside
 //! once both kinds were read.
@@ -73,13 +75,19 @@ impl Exposure {
         grew
     }
 
-    /// Records what the calls of `report` that ran (a done outcome) have read, by their
-    /// tools' labels; a proposed, refused, failed or cancelled call brought nothing in.
+    /// Records what the calls of `report` brought into the run, by their tools' labels:
+    /// every call whose own text the model reads ([`Outcome::carries_tool_text`]), so a
+    /// read that fails with the untrusted source's words counts as a read that succeeded.
+    /// A proposed, refused, timed out, cancelled or panicked call brought nothing in.
     /// Returns whether the exposure grew.
     pub fn record(&mut self, report: &Report) -> bool {
         let mut grew = false;
         for entry in report.entries() {
-            if let Some(Outcome::Done(_)) = &entry.outcome {
+            if entry
+                .outcome
+                .as_ref()
+                .is_some_and(Outcome::carries_tool_text)
+            {
                 grew |= self.read(&entry.call.name, entry.labels);
             }
         }

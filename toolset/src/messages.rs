@@ -149,6 +149,9 @@ pub fn declined(reason: &str) -> String {
     format!("Declined by the user: {reason}. The call did not run.")
 }
 
+/// The answer to a call whose proposal expired before anyone approved or declined it.
+pub const EXPIRED: &str = "Not approved in time: nobody decided on this call before its approval expired, so it did not run. If it is still needed, say so to the user and make the call again.";
+
 /// The follow-up (continue style) telling the model how a call it was told was awaiting
 /// approval ended: `outcome` is the late result's text.
 pub fn late_result(call_id: &str, tool: &str, outcome: &str) -> String {

@@ -66,6 +66,25 @@ impl Outcome {
         matches!(self, Outcome::Done(output) if !output.is_error)
     }
 
+    /// Whether the model reads text the tool itself produced: its output, or the words of
+    /// its handler's error, retry hint or skip reason. What such a call returned entered
+    /// the run, whichever way it ended, and counts as read
+    /// ([`Exposure::record`](crate::Exposure::record)). A refusal, a time-out, a
+    /// cancellation or a panic gives the model only toolset's own words.
+    pub fn carries_tool_text(&self) -> bool {
+        match self {
+            Outcome::Done(_)
+            | Outcome::Skipped { .. }
+            | Outcome::Failed { .. }
+            | Outcome::Retry { .. } => true,
+            Outcome::Refused { .. }
+            | Outcome::TimedOut { .. }
+            | Outcome::TimedOutWaiting { .. }
+            | Outcome::Cancelled
+            | Outcome::Panicked { .. } => false,
+        }
+    }
+
     /// A short name of the variant (`"done"`, `"skipped"`, `"retry"`, …), for logs.
     pub fn kind(&self) -> &'static str {
         match self {

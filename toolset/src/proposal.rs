@@ -9,6 +9,7 @@
 
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
 use crate::set::ToolName;
+use crate::spec::Labels;
 use crate::toolbox::RuntimeTool;
 use crate::verify::verify_arguments;
 use crate::{CallProblem, ProblemKind, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
@@ -84,6 +85,10 @@ pub struct Proposal {
     pub(crate) expires_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) seal: Option<String>,
+    /// The tool's labels when proposed: what its text brings into the run once it runs.
+    /// A copy stored without them reads as reading everything (fail closed).
+    #[serde(default = "Labels::reading_anything")]
+    pub(crate) labels: Labels,
 }
 
 impl crate::trace::ProposalFacts for Proposal {
@@ -119,6 +124,7 @@ impl Proposal {
             created_ms: now_ms(),
             expires_ms: None,
             seal: None,
+            labels: spec.labels(),
         }
     }
 
@@ -143,6 +149,7 @@ impl Proposal {
             created_ms: now_ms(),
             expires_ms: None,
             seal: None,
+            labels: spec.labels(),
         }
     }
 
@@ -181,6 +188,13 @@ impl Proposal {
         self.typed::<T>().ok().and_then(|typed| T::preview(&typed))
     }
 
+    /// The tool's labels when the call was proposed: what its result brings into the run
+    /// (a [`Run`](crate::Run) waiting on the proposal records them in its exposure when it
+    /// gathers the result).
+    pub fn labels(&self) -> Labels {
+        self.labels
+    }
+
     /// True when the tool has no handler: approving hands the arguments to the host.
     pub fn is_propose_only(&self) -> bool {
         self.propose_only
@@ -208,6 +222,9 @@ impl Proposal {
             created_ms: _, // sealed
             expires_ms: _, // sealed
             seal: _,
+            // Never read back from a store: a run keeps the labels of the proposals it
+            // waits on itself, under its own seal (`PendingCall::labels`).
+            labels: _,
             set,
             set_fingerprint,
             call,

@@ -18,8 +18,10 @@ use crate::exposure::Exposure;
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Activations;
+use crate::spec::Labels;
 use crate::store::{
-    Decision, Journal, ProposalStore, RunId, RunStore, SaveRunOutcome, StoreError, StoredRun,
+    Decision, Journal, ProposalStore, RunId, RunStore, SaveRunOutcome, StoreError, Stored,
+    StoredRun,
 };
 use crate::{SealKey, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
@@ -35,6 +37,11 @@ pub struct PendingCall {
     pub call_id: String,
     /// The tool it called.
     pub tool: String,
+    /// The tool's labels when proposed: what its result brings into the run once it ran
+    /// ([`Run::collect`] records them in the run's exposure). A copy saved without them
+    /// reads as reading everything (fail closed).
+    #[serde(default = "Labels::reading_anything")]
+    pub labels: Labels,
 }
 
 /// An answer the model has not read yet: a proposal's late result (the call's journaled
@@ -48,6 +55,10 @@ pub struct LateResult {
     pub key: Option<String>,
     /// The answer, under the call's id.
     pub reply: ToolReply,
+    /// The labels of the tool whose text the answer is ([`Labels::NONE`] for toolset's
+    /// own words: a decline, an expiry). Gathering it records them in the run's exposure.
+    #[serde(default = "Labels::reading_anything")]
+    pub labels: Labels,
 }
 
 /// A conversation's tool state, in one serializable value: its activations, what it has
@@ -202,6 +213,7 @@ impl Run {
             proposal: proposal.id().clone(),
             call_id: proposal.call().id.clone(),
             tool: proposal.call().name.clone(),
+            labels: proposal.labels(),
         });
         true
     }
@@ -232,15 +244,22 @@ impl Run {
     }
 
     /// Gathers the answers the store holds for the run: each pending call whose proposal
-    /// was approved and whose call ended (its journaled result) or was declined (the
-    /// human's refusal, recorded with the decline), and each journaled call of the run that
-    /// ended and was never marked delivered. An answer already marked delivered (by an
-    /// earlier copy of the run) is dropped, never gathered again; a call approved and not
-    /// ended (running elsewhere, or in doubt: [`Journal::in_doubt`]) stays pending.
-    /// Returns how many answers were added to [`late`](Self::late).
+    /// was approved and whose call ended (its journaled result), was declined (the
+    /// human's refusal, recorded with the decline) or expired unanswered, and each
+    /// journaled call of the run that ended and was never marked delivered. An answer
+    /// already marked delivered (by an earlier copy of the run) is dropped, never gathered
+    /// again; a call approved and not ended (running elsewhere, or in doubt:
+    /// [`Journal::in_doubt`]) stays pending. Returns how many answers were added to
+    /// [`late`](Self::late).
     ///
-    /// Nothing changes in the store: mark the answers [`delivered`](Self::delivered) once
-    /// the model has them.
+    /// What a gathered answer brings into the run joins its [`exposure`](Self::exposure)
+    /// now, before any later gate: the labels of the tool whose text it is (none for a
+    /// decline or an expiry, which are toolset's words).
+    ///
+    /// An expired proposal ends here, like a decline: the store records it declined, with
+    /// the expiry as the model's answer ([`ProposalStore::decline`]), so it can never be
+    /// approved after all and its answer is delivered once. Nothing else changes in the
+    /// store: mark the answers [`delivered`](Self::delivered) once the model has them.
     pub fn collect<S>(&mut self, store: &S) -> Result<usize, StoreError>
     where
         S: ProposalStore + Journal + ?Sized,
@@ -290,7 +309,8 @@ impl Run {
         Ok(added)
     }
 
-    /// Adds `late` unless an answer to its call is there already.
+    /// Adds `late` unless an answer to its call is there already; what its text brings in
+    /// joins the exposure.
     fn add_late(&mut self, late: LateResult) -> bool {
         if self
             .late
@@ -299,6 +319,7 @@ impl Run {
         {
             return false;
         }
+        self.exposure.read(&late.reply.name, late.labels);
         self.late.push(late);
         true
     }
@@ -395,44 +416,82 @@ fn awaited(report: &Report, call_id: &str) -> bool {
         .any(|entry| entry.outcome.is_none() && entry.call.id == call_id)
 }
 
-/// What the store shows of a pending call's proposal.
+/// What the store shows of a pending call's proposal. An expired one is ended here, as a
+/// decline whose answer is the expiry.
 fn found_pending<S>(store: &S, call: &PendingCall) -> Result<Found, StoreError>
 where
     S: ProposalStore + Journal + ?Sized,
 {
-    if let Some(found) = found_entry(store, call.proposal.as_str())? {
+    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels)? {
         return Ok(found);
     }
-    // No journal entry: waiting, or declined in a store that records no decline.
-    let Some(stored) = store.get(&call.proposal)? else {
-        return Err(StoreError::new(format!(
+    // No journal entry: waiting, expired, or declined in a store that records no decline.
+    let stored = stored_proposal(store, call)?;
+    let expired = stored.resolution.is_none()
+        && stored
+            .proposal
+            .expires_ms
+            .is_some_and(|expires_ms| now_ms() >= expires_ms);
+    if !expired {
+        return Ok(declined_unrecorded(
+            &stored,
+            messages::declined("no reason was recorded"),
+        ));
+    }
+    // Ended once, in the store: an approval racing the expiry either won (the call is
+    // the approver's, and the journal shows it) or is refused from now on.
+    let answer = ToolOutput::error(messages::EXPIRED);
+    store.decline(&call.proposal, now_ms(), &answer)?;
+    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels)? {
+        return Ok(found);
+    }
+    let stored = stored_proposal(store, call)?;
+    Ok(declined_unrecorded(&stored, messages::EXPIRED.to_owned()))
+}
+
+/// The stored proposal a pending call waits on; an error when the store does not have it.
+fn stored_proposal<S>(store: &S, call: &PendingCall) -> Result<Stored, StoreError>
+where
+    S: ProposalStore + ?Sized,
+{
+    store.get(&call.proposal)?.ok_or_else(|| {
+        StoreError::new(format!(
             "the run waits on the proposal {}, which the store does not have: \
              resume the run with the store its proposals were submitted to",
             call.proposal
-        )));
-    };
-    match stored.resolution {
+        ))
+    })
+}
+
+/// A proposal without a journal entry: its answer when the store says it was declined (a
+/// store that records no decline), `why` being what the model reads; waiting otherwise.
+fn declined_unrecorded(stored: &Stored, why: String) -> Found {
+    match &stored.resolution {
         Some(resolution) if resolution.decision == Decision::Declined => {
-            Ok(Found::Late(Box::new(LateResult {
+            Found::Late(Box::new(LateResult {
                 key: None,
-                reply: ToolReply::to(
-                    &stored.proposal.call,
-                    ToolOutput::error(messages::declined("no reason was recorded")),
-                ),
-            })))
+                reply: ToolReply::to(&stored.proposal.call, ToolOutput::error(why)),
+                labels: Labels::NONE,
+            }))
         }
-        _ => Ok(Found::Waiting),
+        _ => Found::Waiting,
     }
 }
 
-/// What the journal shows of one of the run's own calls.
+/// What the journal shows of one of the run's own calls. Its text entered the run when
+/// its report was recorded ([`Run::record`]), so giving it again brings nothing new in.
 fn found_journaled<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Found, StoreError> {
     // A key the journal does not have has nothing to deliver.
-    Ok(found_entry(journal, key)?.unwrap_or(Found::Delivered))
+    Ok(found_entry(journal, key, Labels::NONE)?.unwrap_or(Found::Delivered))
 }
 
-/// The journal entry `key` as a [`Found`]; `None` when the journal has none.
-fn found_entry<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Option<Found>, StoreError> {
+/// The journal entry `key` as a [`Found`]; `None` when the journal has none. `labels` are
+/// the tool's, for a result its handler wrote; a declined call's answer is toolset's.
+fn found_entry<J: Journal + ?Sized>(
+    journal: &J,
+    key: &str,
+    labels: Labels,
+) -> Result<Option<Found>, StoreError> {
     let Some(entry) = journal.entry(key)? else {
         return Ok(None);
     };
@@ -447,9 +506,17 @@ fn found_entry<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Option<Fou
             "the journaled result of {key} is not readable: the store was written by something else"
         ))
     })?;
+    // A call that started wrote what the model reads (whatever way it ended: failing,
+    // its words are still the tool's); a declined one never started.
+    let labels = if entry.is_declined() {
+        Labels::NONE
+    } else {
+        labels
+    };
     Ok(Some(Found::Late(Box::new(LateResult {
         key: Some(key.to_owned()),
         reply,
+        labels,
     }))))
 }
 

@@ -650,6 +650,13 @@ impl Labels {
         sends_outside: true,
     };
 
+    /// What a tool whose labels were not recorded is taken to have read, failing closed:
+    /// both private data and untrusted content (e.g. a stored copy written before labels
+    /// were kept).
+    pub const fn reading_anything() -> Labels {
+        Labels::NONE.reading_private().reading_untrusted()
+    }
+
     /// These labels, and the tool returns the user's private data.
     pub const fn reading_private(mut self) -> Labels {
         self.reads_private = true;

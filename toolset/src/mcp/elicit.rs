@@ -142,6 +142,7 @@ mod tests {
             created_ms: 1,
             expires_ms: None,
             seal: None,
+            labels: crate::spec::Labels::NONE,
         };
         let shown = || Shown {
             title: None,
