@@ -86,10 +86,10 @@ fn key() -> SealKey {
     SealKey::new(*b"an example host secret, 32 bytes").expect("32 bytes")
 }
 
-async fn run(approved: Approved<Vault1>, vault: &mut Vault) {
+async fn run(approved: Approved<'_, Vault1>, vault: &mut Vault) {
     match approved {
-        Approved::Run(plan) => {
-            Vault1::apply(vault, &ToolContext::default(), plan).await;
+        Approved::Run(call) => {
+            call.apply(vault, &ToolContext::default()).await;
         }
         Approved::Handoff { .. } | Approved::RuntimeHandoff { .. } => {
             panic!("delete_file has a handler")
@@ -726,10 +726,12 @@ mod runtime {
         let signed = proposed(&toolbox, &approvals, "shred");
         let policy = Vault1::policy(Autonomy::Off);
         let request = toolbox.request(&policy).expect("no unknown runtime name");
-        let Ok(Approved::Run(plan)) = approvals.approve(&signed, &request) else {
+        let Ok(Approved::Run(call)) = approvals.approve(&signed, &request) else {
             panic!("the runtime tool's proposal was not approved");
         };
-        let report = Vault1::apply(&mut Vault::default(), &ToolContext::default(), plan).await;
+        let report = call
+            .apply(&mut Vault::default(), &ToolContext::default())
+            .await;
         let outcomes: Vec<_> = report.outcomes().collect();
         assert!(outcomes[0].1.is_done(), "{outcomes:?}");
         assert_eq!(report.results()[0].output.text_content(), "shredded /tmp/x");

@@ -55,7 +55,7 @@ async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolReply>) {
     else {
         panic!("delete_note has a handler");
     };
-    let late = NoteTools::apply(notes, &ctx, approved).await.results();
+    let late = approved.apply(notes, &ctx).await.results();
     (report, late)
 }
 

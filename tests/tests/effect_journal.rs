@@ -401,15 +401,20 @@ toolset! {
 }
 
 fn run<S: Journal>(seen: &mut Seen, plan: toolset::Plan<Tools>, journal: &S) -> toolset::Report {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(Tools::apply_journaled(
+    block_on(Tools::apply_journaled(
         seen,
         &ToolContext::default(),
         plan,
         journal,
     ))
+}
+
+/// Runs `future` to its end on a runtime of its own.
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
 }
 
 #[test]
@@ -544,11 +549,11 @@ fn an_approved_call_runs_under_its_proposal_id_and_a_rerun_passes_the_approval_c
     let plan = Tools::gate([call("c1", "approved")], Autonomy::ReadOnly).unwrap();
     let id = approvals.submit(&plan.proposals()[0]).unwrap();
     let signed = plan.proposals()[0].sign();
-    let Ok(Approved::Run(plan)) = approvals.approve(&signed, &Request::new(&policy)) else {
+    let Ok(Approved::Run(call)) = approvals.approve(&signed, &Request::new(&policy)) else {
         panic!("approved");
     };
     // The process dies before apply: the approval is in doubt.
-    drop(plan);
+    drop(call);
     let in_doubt = approvals.store().in_doubt().unwrap();
     assert_eq!(in_doubt.len(), 1);
     assert_eq!(in_doubt[0].key, id.as_str());
@@ -559,7 +564,7 @@ fn an_approved_call_runs_under_its_proposal_id_and_a_rerun_passes_the_approval_c
         Err(ApprovalError::Invalid(_))
     ));
     assert!(!approvals.store().entry(id.as_str()).unwrap().unwrap().rerun);
-    let Ok(Approved::Run(plan)) = approvals.rerun(&in_doubt[0], &Request::new(&policy)) else {
+    let Ok(Approved::Run(call)) = approvals.rerun(&in_doubt[0], &Request::new(&policy)) else {
         panic!("re-run");
     };
     assert!(matches!(
@@ -567,7 +572,7 @@ fn an_approved_call_runs_under_its_proposal_id_and_a_rerun_passes_the_approval_c
         Err(ApprovalError::NotInDoubt(_))
     ));
     let mut seen = Seen::default();
-    let report = run(&mut seen, plan, approvals.store());
+    let report = block_on(call.apply(&mut seen, &ToolContext::default()));
     assert_eq!(
         seen.keys,
         [("approved".to_owned(), Some(id.as_str().to_owned()))]
@@ -594,11 +599,11 @@ fn a_call_without_a_proposal_is_rerun_through_the_gate_under_the_same_key() {
         Err(ApprovalError::NeedsApproval)
     ));
     let policy = Tools::policy(Autonomy::Reversible);
-    let Ok(Approved::Run(plan)) = approvals.rerun(&in_doubt[0], &Request::new(&policy)) else {
+    let Ok(Approved::Run(call)) = approvals.rerun(&in_doubt[0], &Request::new(&policy)) else {
         panic!("re-run");
     };
     let mut seen = Seen::default();
-    run(&mut seen, plan, store);
+    block_on(call.apply(&mut seen, &ToolContext::default()));
     assert_eq!(seen.keys, [("one".to_owned(), Some(started.key.clone()))]);
     let entry = store.entry(&started.key).unwrap().unwrap();
     assert_eq!((entry.attempts, entry.in_doubt()), (2, false));

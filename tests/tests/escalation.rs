@@ -130,15 +130,15 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     assert_eq!(proposal.tier(), Tier::Irreversible);
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).expect("stored");
-    let policy = Policy::new(Autonomy::ExternalReversible);
-    let Approved::Run(plan) = approvals
+    let policy = Policy::<BankTools>::new(Autonomy::ExternalReversible);
+    let Approved::Run(call) = approvals
         .approve(&proposal.sign(), &toolset::Request::new(&policy))
         .expect("approved")
     else {
         panic!("transfer has a handler");
     };
     let mut bank = Bank::default();
-    BankTools::apply(&mut bank, &ToolContext::default(), plan).await;
+    call.apply(&mut bank, &ToolContext::default()).await;
     assert_eq!(bank.sent_cents, vec![250_000]);
     assert!(
         approvals

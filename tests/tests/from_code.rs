@@ -690,11 +690,15 @@ fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_a
         matches!(&refused, Err(ApprovalError::Invalid(problem)) if problem.kind == ProblemKind::NotFromCode),
         "{refused:?}"
     );
-    let Ok(Approved::Run(plan)) = approvals.approve(&proposal.sign(), &request) else {
+    let Ok(Approved::Run(call)) = approvals.approve(&proposal.sign(), &request) else {
         panic!("approved under the request that lets code call it");
     };
     let mut shop = Store::default();
-    let report = run(&mut shop, plan);
+    let report = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a runtime")
+        .block_on(call.apply(&mut shop, &ToolContext::default()));
     assert_eq!(shop.ran, ["refund 7"]);
     let outputs = openai_responses::results(&report.results());
     assert_eq!(

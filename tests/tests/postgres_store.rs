@@ -134,8 +134,8 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
     let id = approvals.submit(&proposal).expect("stored");
     let approval = proposal.sign();
     match approvals.approve(&approval, &toolset::Request::new(&policy)) {
-        Ok(toolset::Approved::Run(plan)) => {
-            LedgerTools::apply(&mut ledger, &ToolContext::default(), plan).await;
+        Ok(toolset::Approved::Run(call)) => {
+            call.apply(&mut ledger, &ToolContext::default()).await;
         }
         Ok(_) => panic!("pay has a handler: it runs"),
         Err(error) => panic!("not approved: {error}"),

@@ -236,7 +236,7 @@ async fn approving_the_held_back_send_lets_it_through_once() {
     approvals.submit(&proposal).expect("stored");
     let approval = proposal.sign();
     let report = match approvals.approve(&approval, &request).expect("approved") {
-        Approved::Run(plan) => Mail::apply(&mut (), &ToolContext::default(), plan).await,
+        Approved::Run(call) => call.apply(&mut (), &ToolContext::default()).await,
         Approved::Handoff { .. } | Approved::RuntimeHandoff { .. } => {
             panic!("send_email has a handler")
         }

@@ -1,8 +1,9 @@
 //! Every text the model reads from a tool enters the run's exposure before the next gate,
 //! whichever way it reached the model: a result, a handler's failure, retry hint or skip
-//! reason, a result that came in late after a human approved the call; and a proposal
-//! that expires ends like a decline, answered once. Written from outside, as the attack
-//! that found each hole tried it.
+//! reason, a result that came in late after a human approved the call; a proposal that
+//! expires ends like a decline, answered once; and a call a human approved is never left
+//! in doubt by the way the host applied it. Written from outside, as the attack (or the
+//! newcomer following the README) that found each hole tried it.
 
 use serde_json::Value;
 use toolset::prelude::*;
@@ -159,13 +160,13 @@ async fn a_read_a_human_approved_late_enters_the_exposure_in_another_process() {
     // A human approves it; it runs, journaled.
     let id = run.pending()[0].proposal.clone();
     let signed = approvals.pending(&id).expect("pending").sign();
-    let Approved::Run(plan) = approvals
+    let Approved::Run(approved) = approvals
         .approve(&signed, &Request::new(&policy))
         .expect("approved")
     else {
         panic!("fetch_unvetted has a handler")
     };
-    Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+    approved.apply(&mut (), &ctx).await;
 
     // Request 2, elsewhere: the late result reaches the model, and its label with it.
     let mut run = runs.resume(run.id()).expect("resumed");
@@ -254,4 +255,85 @@ async fn an_expired_proposal_ends_the_held_batch_once_and_is_never_approved_afte
     );
     // And its answer is never gathered again.
     assert_eq!(run.collect(&store).expect("collected"), 0);
+}
+
+/// Send a reply the user sends themselves.
+#[tool(tier = "irreversible", propose_only)]
+#[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
+pub struct SendReply {
+    /// The recipient.
+    pub to: String,
+}
+
+/// Archive the inbox.
+#[tool(tier = "irreversible")]
+async fn archive_all(inbox: &mut Vec<String>) -> String {
+    let count = inbox.len();
+    inbox.clear();
+    format!("archived {count}")
+}
+
+toolset! {
+    /// The README's inbox, cut down: one tool with a handler, one without.
+    Inbox<Vec<String>> = [archive_all, SendReply];
+}
+
+#[tokio::test]
+async fn the_readmes_approval_snippet_over_sqlite_leaves_nothing_in_doubt() {
+    use toolset::SqliteStore;
+    use toolset::store::Journal;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("readme-approval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let path = dir.join("proposals.db");
+    let _ = std::fs::remove_file(&path);
+    let approvals = Approvals::new(SqliteStore::open(&path).expect("a database"));
+    let policy = Inbox::policy(Autonomy::ReadOnly);
+    let plan = Request::new(&policy)
+        .gate([
+            call("c1", "archive_all", "{}"),
+            call("c2", "send_reply", r#"{"to":"ann@example.com"}"#),
+        ])
+        .expect("a valid program");
+    for proposal in plan.proposals() {
+        approvals.submit(proposal).expect("stored");
+    }
+    let mut state = vec!["a mail".to_owned()];
+    let ctx = ToolContext::default();
+    // As the README writes it, for each proposal the human approved:
+    for proposal in plan.proposals() {
+        let signed = proposal.sign();
+        let request = Request::new(&policy);
+        match approvals.approve(&signed, &request).expect("approved") {
+            Approved::Run(call) => {
+                let late = call.apply(&mut state, &ctx).await;
+                assert!(
+                    late.entries()[0]
+                        .outcome
+                        .as_ref()
+                        .is_some_and(Outcome::is_done)
+                );
+            }
+            Approved::Handoff { args, .. } => {
+                assert!(
+                    matches!(args, InboxCall::SendReply(SendReply { ref to }) if to == "ann@example.com")
+                );
+            }
+            Approved::RuntimeHandoff { .. } => panic!("no runtime tool here"),
+        }
+    }
+    assert!(state.is_empty(), "archive_all ran once");
+    // Nothing is in doubt: the run ended, the handoff was ended as handed over.
+    let store = approvals.store();
+    assert_eq!(store.in_doubt().expect("listed"), []);
+    // Both answers wait for the model, once each.
+    let undelivered = store.undelivered().expect("listed");
+    assert_eq!(undelivered.len(), 2);
+    let handed = undelivered
+        .iter()
+        .find(|entry| entry.call.name == "send_reply")
+        .and_then(|entry| entry.reply())
+        .expect("the handoff's answer");
+    assert!(handed.output.text_content().contains("carries out"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

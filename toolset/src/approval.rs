@@ -13,15 +13,16 @@
 use crate::digest::set_fingerprint;
 use crate::plan::{Plan, effective_tier, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::report::Report;
 use crate::request::Approvable;
 use crate::store::{
-    CallStart, Decision, Effect, Journal, JournalEntry, ProposalStore, Resolution, ResolveOutcome,
-    StartOutcome, StoreError, Stored,
+    CallEnd, CallStart, Decision, Effect, Ending, Journal, JournalEntry, ProposalStore, Resolution,
+    ResolveOutcome, StartOutcome, StoreError, Stored,
 };
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
-    CallProblem, ProblemKind, Request, SealKey, Tier, ToolCall, ToolOutput, ToolReply, ToolSet,
-    messages, trace,
+    CallProblem, ProblemKind, Request, SealKey, Tier, ToolCall, ToolContext, ToolOutput, ToolReply,
+    ToolSet, messages, trace,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -58,12 +59,19 @@ impl Proposal {
 ///
 /// Deliberately exhaustive: a host must handle every way an approved call can go on, and
 /// a wildcard arm here would silently drop one.
-pub enum Approved<T: ToolSet> {
-    /// A plan holding the one approved call (to a tool of the set or a runtime tool of
-    /// the request's toolbox); run it with `Set::apply`.
-    Run(Plan<T>),
+///
+/// Every variant leaves the effect journal whole by construction: an approved call runs
+/// only through [`ApprovedCall::apply`], which journals its end in the store that
+/// recorded its start (the approval), and a handoff is ended in the journal when it is
+/// approved (the host carries it out; toolset's part is over). Neither is ever left in
+/// doubt because a host applied it the wrong way.
+pub enum Approved<'s, T: ToolSet> {
+    /// The one approved call (to a tool of the set or a runtime tool of the request's
+    /// toolbox), ready to run once: [`ApprovedCall::apply`].
+    Run(ApprovedCall<'s, T>),
     /// A propose-only tool of the set has no handler: here are its typed arguments, for
-    /// the host to act on.
+    /// the host to act on. The journal records the call handed over: the model is told
+    /// it was approved and left to the host.
     Handoff {
         /// The call as the model made it.
         call: ToolCall,
@@ -80,10 +88,10 @@ pub enum Approved<T: ToolSet> {
     },
 }
 
-impl<T: ToolSet> fmt::Debug for Approved<T> {
+impl<T: ToolSet> fmt::Debug for Approved<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Approved::Run(plan) => f.debug_tuple("Run").field(plan).finish(),
+            Approved::Run(call) => f.debug_tuple("Run").field(&call.plan).finish(),
             Approved::Handoff { call, .. } => f
                 .debug_struct("Handoff")
                 .field("call", call)
@@ -94,6 +102,72 @@ impl<T: ToolSet> fmt::Debug for Approved<T> {
                 .field("args", args)
                 .finish(),
         }
+    }
+}
+
+/// An approved call, to run once: a plan holding it and the journal its approval's start
+/// is in. [`apply`](Self::apply) is the only way to run it, and it journals the call's end
+/// there, so a call a human approved is never left in doubt by the host's choice of
+/// `apply`; its result waits in the journal, for [`Run::collect`](crate::Run::collect)
+/// (or the host's own delivery) like any journaled result.
+pub struct ApprovedCall<'s, T: ToolSet> {
+    plan: Plan<T>,
+    journal: Option<&'s dyn Journal>,
+}
+
+impl<'s, T: ToolSet> ApprovedCall<'s, T> {
+    /// The one-call plan, to look at (its call: [`Plan::approved`]).
+    pub fn plan(&self) -> &Plan<T> {
+        &self.plan
+    }
+
+    /// Runs the call against `state` with `ctx`, its end journaled in the store that
+    /// approved it (when that store keeps a journal: the three stores of this crate do),
+    /// and reports its outcome. The report's result is the model's answer; it also waits
+    /// in the journal, undelivered, until marked
+    /// ([`Report::journaled_keys`](crate::Report::journaled_keys)).
+    pub fn apply<'a>(
+        self,
+        state: &'a mut T::State,
+        ctx: &'a ToolContext,
+    ) -> impl Future<Output = Report> + Send + 'a
+    where
+        's: 'a,
+    {
+        crate::apply::apply_journaled(state, ctx, self.plan, self.journal)
+    }
+
+    /// The plan, for a path of this crate that journals it itself (the MCP server).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn into_plan(self) -> Plan<T> {
+        self.plan
+    }
+}
+
+impl<T: ToolSet> fmt::Debug for ApprovedCall<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApprovedCall")
+            .field("plan", &self.plan)
+            .field("journaled", &self.journal.is_some())
+            .finish()
+    }
+}
+
+/// Ends a handed-off call in `journal`: approved, and the host's to carry out. An end that
+/// cannot be written leaves the call in doubt (the host decides), never lost: the handoff
+/// is still returned.
+fn hand_off(journal: Option<&dyn Journal>, key: &ProposalId, tool: &str) {
+    let Some(journal) = journal else { return };
+    let output = ToolOutput::text(messages::handed_off(tool));
+    if let Err(error) = journal.end(
+        key.as_str(),
+        &CallEnd::with_output(Ending::Done, &output, now_ms()),
+    ) {
+        tracing::warn!(
+            proposal = key.as_str(),
+            %error,
+            "the approved handoff could not be ended in the journal; it is listed in doubt"
+        );
     }
 }
 
@@ -250,10 +324,10 @@ impl ApprovalError {
     }
 }
 
-impl<T: ToolSet> crate::trace::ApprovalResult for Result<Approved<T>, ApprovalError> {
+impl<T: ToolSet> crate::trace::ApprovalResult for Result<Approved<'_, T>, ApprovalError> {
     fn resolution(&self) -> (&'static str, Option<&'static str>, Option<&ToolCall>) {
         match self {
-            Ok(Approved::Run(plan)) => ("run", None, plan.calls().first()),
+            Ok(Approved::Run(call)) => ("run", None, call.plan.calls().first()),
             Ok(Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. }) => {
                 ("handoff", None, Some(call))
             }
@@ -339,10 +413,11 @@ fn quoted(reason: Option<&str>) -> String {
 /// approvals.submit(proposal)?;
 /// // Later, the human approves what they were shown.
 /// let signed = proposal.sign();
-/// let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+/// let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
 ///     unreachable!("send has a handler")
 /// };
-/// assert_eq!(plan.approved().count(), 1);
+/// assert_eq!(call.plan().approved().count(), 1);
+/// // `call.apply(&mut state, &ctx).await` runs it, its end journaled in the store.
 /// // Never twice.
 /// assert!(approvals.approve(&signed, &Request::new(&policy)).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -426,7 +501,7 @@ impl<S: ProposalStore> Approvals<S> {
         &self,
         signed: &Signed,
         request: &Request<'_, T>,
-    ) -> Result<Approved<T>, ApprovalError> {
+    ) -> Result<Approved<'_, T>, ApprovalError> {
         let approved = approve(self, signed, request);
         trace::proposal_resolved(signed.proposal.as_str(), &approved);
         approved
@@ -527,13 +602,13 @@ impl<S: ProposalStore + Journal> Approvals<S> {
     /// reason, validity under `request`, the one in force now); a call that ran without a
     /// proposal goes through `request`'s gate again, and must still be within its autonomy
     /// ([`NeedsApproval`](ApprovalError::NeedsApproval) otherwise). Of concurrent re-runs
-    /// one wins ([`NotInDoubt`](ApprovalError::NotInDoubt) for the others). Apply the plan
-    /// with [`Pipeline::apply_journaled`](crate::Pipeline::apply_journaled) over this store.
+    /// one wins ([`NotInDoubt`](ApprovalError::NotInDoubt) for the others). The call runs
+    /// by [`ApprovedCall::apply`], journaled in this store under the same key.
     pub fn rerun<T: ToolSet>(
         &self,
         entry: &JournalEntry,
         request: &Request<'_, T>,
-    ) -> Result<Approved<T>, ApprovalError> {
+    ) -> Result<Approved<'_, T>, ApprovalError> {
         let not_in_doubt = || ApprovalError::NotInDoubt(entry.key.clone());
         let now = self
             .store
@@ -547,7 +622,7 @@ impl<S: ProposalStore + Journal> Approvals<S> {
             let stored = self.checked(&id)?;
             // Handed back and started again in one go, once every check passed: the call
             // is this resolver's alone.
-            return decide(stored.proposal, request, |id| {
+            return decide(stored.proposal, request, Some(&self.store), |id| {
                 let start = CallStart {
                     key: id.as_str().to_owned(),
                     call: now.call.clone(),
@@ -580,16 +655,19 @@ impl<S: ProposalStore + Journal> Approvals<S> {
         {
             return Err(not_in_doubt());
         }
-        Ok(Approved::Run(plan))
+        Ok(Approved::Run(ApprovedCall {
+            plan,
+            journal: Some(&self.store),
+        }))
     }
 }
 
 /// [`Approvals::approve`], without the trace event.
-fn approve<T: ToolSet, S: ProposalStore>(
-    approvals: &Approvals<S>,
+fn approve<'s, T: ToolSet, S: ProposalStore>(
+    approvals: &'s Approvals<S>,
     signed: &Signed,
     request: &Request<'_, T>,
-) -> Result<Approved<T>, ApprovalError> {
+) -> Result<Approved<'s, T>, ApprovalError> {
     let stored = approvals.checked(&signed.proposal)?;
     if let Some(resolution) = stored.resolution {
         return Err(ApprovalError::AlreadyResolved(resolution));
@@ -601,7 +679,7 @@ fn approve<T: ToolSet, S: ProposalStore>(
     // Resolve before running, recording the effect as started in the same step: a crash
     // after this leaves it approved and not run, never run twice, and a resolution reset
     // to pending later finds the effect on record.
-    decide(proposal, request, |id| {
+    decide(proposal, request, approvals.store.as_journal(), |id| {
         approvals.resolve(id, Decision::Approved)?;
         Ok(Some(id.clone()))
     })
@@ -615,20 +693,23 @@ fn approve<T: ToolSet, S: ProposalStore>(
 pub(crate) fn approve_in_flight<T: ToolSet>(
     proposal: &Proposal,
     request: &Request<'_, T>,
-) -> Result<Approved<T>, ApprovalError> {
-    decide(proposal.clone(), request, |_| Ok(None))
+) -> Result<Approved<'static, T>, ApprovalError> {
+    decide(proposal.clone(), request, None, |_| Ok(None))
 }
 
 /// What the approval of `proposal` becomes under `request`: it must be of this set as it
 /// is now, valid under the request (see [`Request::approvable`]), at the tier, propose-only
 /// flag and escalation reason it recorded. `resolve` runs once every check passed, before
 /// the call is handed out, and says which stored proposal the plan runs (its id is the
-/// call's idempotency key), `None` when it was never stored.
-fn decide<T: ToolSet>(
+/// call's idempotency key), `None` when it was never stored. `journal` is where the
+/// stored proposal's start is: the approved call's end is written there, and a handoff's
+/// at once.
+fn decide<'s, T: ToolSet>(
     proposal: Proposal,
     request: &Request<'_, T>,
+    journal: Option<&'s dyn Journal>,
     resolve: impl FnOnce(&ProposalId) -> Result<Option<ProposalId>, ApprovalError>,
-) -> Result<Approved<T>, ApprovalError> {
+) -> Result<Approved<'s, T>, ApprovalError> {
     if proposal.set != T::NAME {
         return Err(ApprovalError::OtherSet {
             expected: T::NAME,
@@ -667,17 +748,18 @@ fn decide<T: ToolSet>(
             unchanged(&proposal, tier, propose_only, reason)?;
             let stored = resolve(&proposal.id)?;
             if propose_only {
+                if let Some(id) = &stored {
+                    hand_off(journal, id, &proposal.call.name);
+                }
                 return Ok(Approved::Handoff {
                     call: proposal.call,
                     args: verified.typed,
                 });
             }
-            Ok(Approved::Run(Plan::approved_by_human(
-                proposal.call,
-                verified,
-                concealed,
-                stored,
-            )))
+            Ok(Approved::Run(ApprovedCall {
+                journal: stored.as_ref().and(journal),
+                plan: Plan::approved_by_human(proposal.call, verified, concealed, stored),
+            }))
         }
         Approvable::Runtime(tool) => {
             let spec = tool.spec();
@@ -690,18 +772,18 @@ fn decide<T: ToolSet>(
             unchanged(&proposal, spec.tier(), spec.is_propose_only(), reason)?;
             let stored = resolve(&proposal.id)?;
             if spec.is_propose_only() {
+                if let Some(id) = &stored {
+                    hand_off(journal, id, &proposal.call.name);
+                }
                 return Ok(Approved::RuntimeHandoff {
                     call: proposal.call,
                     args,
                 });
             }
-            Ok(Approved::Run(Plan::runtime_approved_by_human(
-                proposal.call,
-                tool,
-                args,
-                concealed,
-                stored,
-            )))
+            Ok(Approved::Run(ApprovedCall {
+                journal: stored.as_ref().and(journal),
+                plan: Plan::runtime_approved_by_human(proposal.call, tool, args, concealed, stored),
+            }))
         }
     }
 }

@@ -101,7 +101,7 @@ pub mod schema;
 pub mod search;
 pub mod store;
 
-pub use approval::{ApprovalError, Approvals, Approved, Signed};
+pub use approval::{ApprovalError, Approvals, Approved, ApprovedCall, Signed};
 pub use blocking::blocking;
 pub use call::{Arguments, Caller, ToolCall};
 pub use check::check_declarations;

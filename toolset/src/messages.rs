@@ -149,6 +149,13 @@ pub fn declined(reason: &str) -> String {
     format!("Declined by the user: {reason}. The call did not run.")
 }
 
+/// The answer to an approved call of a tool without a handler: the host carries it out.
+pub fn handed_off(tool: &str) -> String {
+    format!(
+        "Approved by the user, who carries out this call to `{tool}` themselves (it has no handler here). Do not make it again."
+    )
+}
+
 /// The answer to a call whose proposal expired before anyone approved or declined it.
 pub const EXPIRED: &str = "Not approved in time: nobody decided on this call before its approval expired, so it did not run. If it is still needed, say so to the user and make the call again.";
 

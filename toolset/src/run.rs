@@ -651,10 +651,10 @@ impl From<StoreError> for RunError {
 /// // 2. A human approves, and the call runs, journaled.
 /// let id = run.pending()[0].proposal.clone();
 /// let signed = approvals.pending(&id)?.sign();
-/// let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+/// let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
 ///     unreachable!("send has a handler")
 /// };
-/// Mail::apply_journaled(&mut (), &ctx, plan, &store).await;
+/// call.apply(&mut (), &ctx).await; // its end journaled in the store that approved it
 ///
 /// // 3. The next request resumes the run and gives the model the late result, once.
 /// let mut run = runs.resume(run.id())?;

@@ -191,13 +191,13 @@ pub async fn resolve(
             let approved = approvals
                 .rerun(&entry, &Request::new(&policy))
                 .map_err(|error| error.to_string())?;
-            let Approved::Run(plan) = approved else {
+            let Approved::Run(call) = approved else {
                 return Err("a handed-off call is the host's to carry out again".to_owned());
             };
             // This process starts from the sample inbox: the example keeps no inbox on disk.
             let mut inbox = Inbox::sample();
-            let report =
-                InboxTools::apply_journaled(&mut inbox, &ToolContext::default(), plan, store).await;
+            // Journaled in the store under the same key: it ends there.
+            let report = call.apply(&mut inbox, &ToolContext::default()).await;
             println!("Ran again under the same key:");
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);

@@ -39,11 +39,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolset::consumer::{Format, openai_chat};
 use toolset::prelude::*;
+use toolset::store::Journal;
 use toolset::store::RunId;
-use toolset::store::{CallEnd, Ending, Journal};
 use toolset::{
     Approvals, Approved, Autonomy, ProposalId, Report, Request, Run, Runs, SqliteStore, ToolCall,
-    ToolContext, ToolOutput,
+    ToolContext,
 };
 
 /// How long a proposal stays approvable.
@@ -232,16 +232,11 @@ async fn approve(
         .approve(&proposal.sign(), &request)
         .map_err(|error| error.to_string())?;
     match approved {
-        Approved::Run(plan) => {
+        Approved::Run(call) => {
             // This process starts from the sample inbox: the example keeps no inbox on disk.
             let mut inbox = Inbox::sample();
-            let report = InboxTools::apply_journaled(
-                &mut inbox,
-                &ToolContext::default(),
-                plan,
-                approvals.store(),
-            )
-            .await;
+            // Journaled in the approvals' store, which recorded its start.
+            let report = call.apply(&mut inbox, &ToolContext::default()).await;
             println!("\nUser approved {}; it ran:", proposal.call().id);
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);
@@ -257,7 +252,7 @@ async fn approve(
             }
         }
         Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
-            // Its start is on record; the host marks it done once it has carried it out.
+            // Ended in the journal as handed over: the host carries it out.
             println!("\nUser approved {}: handed to the host.", call.id);
             Ok(())
         }
@@ -488,13 +483,8 @@ async fn conversation(
                         proposal.call().id,
                         reply.to
                     );
-                    // Approving journaled its start; the host, having sent it, ends it. The
-                    // run gathers that result and the model is told once.
-                    let sent = ToolOutput::text(format!("Sent the reply to {}.", reply.to));
-                    let end = CallEnd::with_output(Ending::Done, &sent, crash::now_ms());
-                    store
-                        .end(id.as_str(), &end)
-                        .map_err(|error| error.to_string())?;
+                    // Approving ended it in the journal as handed to the host; the run
+                    // gathers that answer and the model is told once.
                     run.collect(store).map_err(|error| error.to_string())?;
                     let message = openai_chat::follow_up(&run.late_results());
                     show::messages(std::slice::from_ref(&message));
@@ -504,8 +494,8 @@ async fn conversation(
                 Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
                     println!("\nUser approved {}: handed to the host.", call.id)
                 }
-                Approved::Run(plan) => {
-                    let report = InboxTools::apply_journaled(&mut inbox, &ctx, plan, store).await;
+                Approved::Run(call) => {
+                    let report = call.apply(&mut inbox, &ctx).await;
                     for (call, outcome) in report.outcomes() {
                         show::outcome(&call.id, &call.name, outcome);
                     }

@@ -7,7 +7,7 @@
 //! pending), and prints one line per attempt: `ran <id>` or `refused <id>: <why>`.
 
 use std::process::ExitCode;
-use toolset::prelude::*;
+
 use toolset::store::ProposalStore;
 use toolset::{
     ApprovalError, Approvals, Approved, Policy, PostgresStore, ProposalId, SqliteStore, ToolContext,
@@ -73,12 +73,8 @@ fn work<S: ProposalStore>(
             };
             pending = true;
             match approvals.approve(&approval, &toolset::Request::new(&policy)) {
-                Ok(Approved::Run(plan)) => {
-                    runtime.block_on(LedgerTools::apply(
-                        &mut state,
-                        &ToolContext::default(),
-                        plan,
-                    ));
+                Ok(Approved::Run(call)) => {
+                    runtime.block_on(call.apply(&mut state, &ToolContext::default()));
                     println!("ran {id}");
                 }
                 Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) => {

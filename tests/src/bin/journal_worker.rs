@@ -194,10 +194,10 @@ fn approve_first(
         Err(error) => return Err(error.into()),
     };
     let policy = Policy::<EffectTools>::new(Autonomy::ReadOnly);
-    let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+    let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
         return Err("effect has a handler".into());
     };
-    runtime.block_on(EffectTools::apply_journaled(state, ctx, plan, store));
+    runtime.block_on(call.apply(state, ctx));
     Ok(())
 }
 

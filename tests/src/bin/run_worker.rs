@@ -169,11 +169,10 @@ where
         ["approve", id] => {
             let id = ProposalId::parse(id).ok_or("not a proposal id")?;
             let signed = approvals.pending(&id)?.sign();
-            let Approved::Run(plan) = approvals.approve(&signed, &Request::new(&policy))? else {
+            let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
                 return Err("send has a handler".into());
             };
-            let report =
-                runtime.block_on(RunTools::apply_journaled(&mut outbox, &ctx, plan, store));
+            let report = runtime.block_on(call.apply(&mut outbox, &ctx));
             Ok(json!({ "result": pairs(&report.results()) }))
         }
         ["decline", id, reason] => {

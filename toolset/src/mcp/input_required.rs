@@ -22,11 +22,10 @@
 //! a client that declared no elicitation, a withheld call is answered withheld at once.
 
 use super::elicit::{self, Shown};
+use crate::plan::Plan;
 use crate::proposal::now_ms;
 use crate::store::{Journal, ProposalStore};
-use crate::{
-    ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
-};
+use crate::{Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet};
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,
@@ -132,14 +131,19 @@ impl InputRequired {
     }
 
     /// Approves what the human approved, through [`Approvals::approve`] under `request`
-    /// (the session's, in force now): resolved in the store once, or refused.
+    /// (the session's, in force now): resolved in the store once, or refused (`None`, and
+    /// for a propose-only tool, which has nothing to run here). The plan is the server's to
+    /// apply, journaled in [`journal`](Self::journal).
     pub(super) fn approve<T: ToolSet>(
         &self,
         signed: &Signed,
         request: &Request<'_, T>,
         limit: Duration,
-    ) -> Result<Approved<T>, ApprovalError> {
-        self.approvals(limit).approve(signed, request)
+    ) -> Option<Plan<T>> {
+        match self.approvals(limit).approve(signed, request) {
+            Ok(Approved::Run(call)) => Some(call.into_plan()),
+            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => None,
+        }
     }
 
     /// Declines what the human did not approve, so that no later answer runs it. A

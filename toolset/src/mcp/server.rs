@@ -293,10 +293,9 @@ impl<T: ToolSet> McpServer<T> {
         let approved = self.session.approve_submitted(&self.base, |request| {
             input.approve(&answer.signed, request, limit)
         });
-        match approved {
-            Some(Ok(Approved::Run(plan))) => ByInput::Approved(plan),
-            Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
-            | None => ByInput::Refused,
+        match approved.flatten() {
+            Some(plan) => ByInput::Approved(plan),
+            None => ByInput::Refused,
         }
     }
 
@@ -397,7 +396,8 @@ impl<T: ToolSet> McpServer<T> {
         // Bound to the very call shown: approving re-verifies it under the session's
         // request now, for the set's tools and the toolbox's alike.
         match self.session.approve_in_flight(&self.base, proposal) {
-            Some(Ok(Approved::Run(plan))) => Some(plan),
+            // Approved in flight: never stored, so nothing is journaled for it.
+            Some(Ok(Approved::Run(call))) => Some(call.into_plan()),
             Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
             | None => None,
         }

@@ -175,7 +175,7 @@ impl Session {
         &self,
         base: &Base<T>,
         proposal: &Proposal,
-    ) -> Option<Result<Approved<T>, ApprovalError>> {
+    ) -> Option<Result<Approved<'static, T>, ApprovalError>> {
         let request = base.gating(&self.lock()).ok()?;
         Some(crate::approval::approve_in_flight(proposal, &request))
     }
@@ -185,11 +185,11 @@ impl Session {
     /// under the session's request as it is now, as for
     /// [`approve_in_flight`](Self::approve_in_flight). `None` when the policy names a
     /// runtime tool the toolbox lacks: nothing is approved.
-    pub(super) fn approve_submitted<T: ToolSet>(
+    pub(super) fn approve_submitted<T: ToolSet, R>(
         &self,
         base: &Base<T>,
-        approve: impl FnOnce(&Request<'_, T>) -> Result<Approved<T>, ApprovalError>,
-    ) -> Option<Result<Approved<T>, ApprovalError>> {
+        approve: impl FnOnce(&Request<'_, T>) -> R,
+    ) -> Option<R> {
         let request = base.gating(&self.lock()).ok()?;
         Some(approve(&request))
     }
