@@ -4,13 +4,13 @@
 //! The fifth stage of the pipeline (call → verify → gate → plan → apply → outcome).
 
 use crate::outcome::Outcome;
-use crate::plan::{Authority, Plan, Step};
+use crate::plan::{Authority, JournalKeys, Keys, Plan, Step};
 use crate::policy::Concealed;
-use crate::proposal::{ProposalId, now_ms};
+use crate::proposal::now_ms;
 use crate::report::{Entry, Journaled, Report};
 use crate::set::Access;
 use crate::spec::Labels;
-use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome};
+use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome, auto_key_in};
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use crate::{
@@ -199,7 +199,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
     plan: Plan<T>,
     journal: Option<&dyn Journal>,
 ) -> Report {
-    let (calls, steps, concealed, mut approved) = plan.into_parts();
+    let (calls, steps, concealed, mut keys) = plan.into_parts();
     let concealed = &concealed;
     let traced = trace::calls_traced();
     let limit = access.run_limit();
@@ -287,7 +287,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
                 None => None,
                 Some(journal) => {
                     let call = &entries[index].call;
-                    match journal_start(journal, approved.take(), spec, call) {
+                    match journal_start(journal, &mut keys, spec, call) {
                         Ok(key) => Some((journal, key)),
                         Err((reason, journaled)) => {
                             let outcome = Outcome::Refused { reason };
@@ -524,20 +524,28 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
     spec.takes_context().then(|| ctx.for_call(&call.id))
 }
 
-/// Journals the start of a writing call: nothing to write for the stored proposal a human
-/// approved (`approved`: its effect is its start), else its start under its
-/// [`auto_key`](crate::store::auto_key). The key to run it under, or why a call must not
-/// run (its refusal's reason) and its journal record.
+/// Journals the start of a writing call under the plan's `keys`: nothing to write for the
+/// stored proposal a human approved (its effect is its start), else its start under the
+/// key of an in-doubt entry run again, or its automatic key (within its run, for the
+/// driver's plans). A one-call key is taken by the first writing call. The key to run it
+/// under, or why a call must not run (its refusal's reason) and its journal record.
 fn journal_start(
     journal: &dyn Journal,
-    approved: Option<ProposalId>,
+    keys: &mut JournalKeys,
     spec: &ToolSpec,
     call: &ToolCall,
 ) -> Result<String, (String, Journaled)> {
-    if let Some(id) = approved {
-        return Ok(id.as_str().to_owned());
-    }
-    let start = CallStart::new(call, spec.tier(), now_ms());
+    let at_ms = now_ms();
+    let start = match keys.take().map(|keys| *keys) {
+        Some(Keys::Approved(id)) => return Ok(id.as_str().to_owned()),
+        Some(Keys::Rerun(key)) => CallStart::under(key, call, spec.tier(), at_ms),
+        Some(Keys::InRun(scope)) => {
+            let start = CallStart::under(auto_key_in(&scope, call), call, spec.tier(), at_ms);
+            *keys = Some(Box::new(Keys::InRun(scope)));
+            start
+        }
+        None => CallStart::new(call, spec.tier(), at_ms),
+    };
     let problem = match journal.start(&start) {
         Ok(StartOutcome::Started) => return Ok(start.key),
         Ok(StartOutcome::AlreadyStarted(_)) => (

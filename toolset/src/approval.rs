@@ -647,7 +647,8 @@ impl<S: ProposalStore + Journal> Approvals<S> {
         if plan.has_proposals() {
             return Err(ApprovalError::NeedsApproval);
         }
-        // Apply's start of the key runs it: handed back now, it starts there once.
+        // Apply's start of the key runs it: handed back now, it starts there once, under
+        // the key it had (an automatic key within a run is not the gate's again).
         if !self
             .store
             .rerun(&now.key, now.attempts)
@@ -656,7 +657,7 @@ impl<S: ProposalStore + Journal> Approvals<S> {
             return Err(not_in_doubt());
         }
         Ok(Approved::Run(ApprovedCall {
-            plan,
+            plan: plan.rerun_as(now.key.clone()),
             journal: Some(&self.store),
         }))
     }

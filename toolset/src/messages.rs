@@ -156,6 +156,14 @@ pub fn handed_off(tool: &str) -> String {
     )
 }
 
+/// Why a call failed when its handler asked for one retry more than the conversation
+/// allows the tool: the limit, and the handler's last hint.
+pub fn retries_exhausted(tool: &str, limit: u32, hint: &str) -> String {
+    format!(
+        "`{tool}` asked to be called again more than {limit} times in this conversation, its limit, so this call failed (its last hint: {hint}). Do not call it again the same way; tell the user what went wrong."
+    )
+}
+
 /// The answer to a call whose proposal expired before anyone approved or declined it.
 pub const EXPIRED: &str = "Not approved in time: nobody decided on this call before its approval expired, so it did not run. If it is still needed, say so to the user and make the call again.";
 

@@ -62,10 +62,29 @@ pub struct Plan<T: ToolSet> {
     /// The tools the request conceals: apply refuses an output activating one of them as
     /// it refuses an unknown name.
     concealed: Concealed,
-    /// The stored proposal a human approved, whose id is the one call's idempotency key
-    /// (its effect, recorded when it was approved, is the call's journaled start); `None`
-    /// for the gate's plans and for an approval in flight.
-    approved: Option<ProposalId>,
+    /// Under which idempotency keys the journal records the plan's calls: `None` for
+    /// each call's [`auto_key`](crate::store::auto_key) (the gate's plans, an approval in
+    /// flight), the common case, which costs no allocation.
+    keys: JournalKeys,
+}
+
+/// Under which idempotency keys a plan's calls are journaled: `None` for each call's
+/// [`auto_key`](crate::store::auto_key).
+pub(crate) type JournalKeys = Option<Box<Keys>>;
+
+/// Under which idempotency keys a plan's calls are journaled, when not each call's
+/// [`auto_key`](crate::store::auto_key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Keys {
+    /// Each call under its [`auto_key_in`](crate::store::auto_key_in) the run: the
+    /// conversation driver's plans, so that two runs' calls never share a key, while a
+    /// call sent again within its run keeps its own.
+    InRun(String),
+    /// The one call of the stored proposal a human approved: its id (its effect, recorded
+    /// when it was approved, is the call's journaled start).
+    Approved(ProposalId),
+    /// The one call of an in-doubt entry run again: the key it was journaled under.
+    Rerun(String),
 }
 
 /// A verified program being split by tier, one call at a time as the gate verifies it
@@ -151,7 +170,7 @@ impl<'p, T: ToolSet> Split<'p, T> {
             steps: self.steps,
             proposals: self.proposals,
             concealed,
-            approved: None,
+            keys: None,
         }
     }
 }
@@ -198,7 +217,25 @@ impl<T: ToolSet> Plan<T> {
     /// call's idempotency key in the effect journal.
     #[cfg(feature = "mcp")]
     pub(crate) fn approved_proposal(&self) -> Option<&ProposalId> {
-        self.approved.as_ref()
+        match self.keys.as_deref() {
+            Some(Keys::Approved(id)) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// This plan, its calls journaled under keys of the run `scope` (see [`Keys::InRun`]).
+    /// A plan of an approval keeps its key.
+    pub(crate) fn in_run(mut self, scope: &str) -> Self {
+        if self.keys.is_none() {
+            self.keys = Some(Box::new(Keys::InRun(scope.to_owned())));
+        }
+        self
+    }
+
+    /// This one-call plan, its call journaled under `key` (an in-doubt entry's, run again).
+    pub(crate) fn rerun_as(mut self, key: String) -> Self {
+        self.keys = Some(Box::new(Keys::Rerun(key)));
+        self
     }
 
     /// A plan of the one call a human approved (the stored proposal `approved`, if it was
@@ -219,7 +256,7 @@ impl<T: ToolSet> Plan<T> {
             }],
             proposals: Vec::new(),
             concealed,
-            approved,
+            keys: approved.map(|id| Box::new(Keys::Approved(id))),
         }
     }
 
@@ -243,13 +280,13 @@ impl<T: ToolSet> Plan<T> {
             }],
             proposals: Vec::new(),
             concealed,
-            approved,
+            keys: approved.map(|id| Box::new(Keys::Approved(id))),
         }
     }
 
-    /// The plan taken apart: its calls, steps, concealed tools and approved proposal.
-    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed, Option<ProposalId>) {
-        (self.calls, self.steps, self.concealed, self.approved)
+    /// The plan taken apart: its calls, steps, concealed tools and journal keys.
+    pub(crate) fn into_parts(self) -> (Vec<ToolCall>, Vec<Step<T>>, Concealed, JournalKeys) {
+        (self.calls, self.steps, self.concealed, self.keys)
     }
 
     /// The spec of the tool each step calls, in the steps' order; `None` for a call the

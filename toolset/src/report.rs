@@ -66,6 +66,11 @@ impl Report {
         Report { entries }
     }
 
+    /// The entries, to change an outcome before it is recorded (the driver's retry limit).
+    pub(crate) fn entries_mut(&mut self) -> &mut [Entry] {
+        &mut self.entries
+    }
+
     /// The entries, taken (for the MCP server, which answers its one call from them).
     #[cfg(feature = "mcp")]
     pub(crate) fn into_entries(self) -> Vec<Entry> {

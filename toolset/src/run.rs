@@ -25,6 +25,7 @@ use crate::store::{
 };
 use crate::{SealKey, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A call of the run that waits for a human: its proposal, by id, and the call it holds.
@@ -106,6 +107,13 @@ pub struct Run {
     late: Vec<LateResult>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     journaled: Vec<String>,
+    /// Until when a request of the conversation holds the run (ms since the Unix epoch):
+    /// the [`Driver`](crate::Driver) refuses a second request meanwhile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lease_until_ms: Option<u64>,
+    /// How many times each tool's handler asked the model to retry within the run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    retries: BTreeMap<String, u32>,
 }
 
 impl Default for Run {
@@ -141,6 +149,8 @@ impl Run {
             held: None,
             late: Vec::new(),
             journaled: Vec::new(),
+            lease_until_ms: None,
+            retries: BTreeMap::new(),
         }
     }
 
@@ -196,6 +206,29 @@ impl Run {
     /// The answers gathered and not yet delivered, with their journal keys.
     pub fn late(&self) -> &[LateResult] {
         &self.late
+    }
+
+    /// Until when a request of the conversation holds the run, if one does (ms since the
+    /// Unix epoch): see [`Driver`](crate::Driver).
+    pub fn leased_until_ms(&self) -> Option<u64> {
+        self.lease_until_ms
+    }
+
+    /// Holds the run for a request until `until_ms` (`None`: released).
+    pub(crate) fn lease(&mut self, until_ms: Option<u64>) {
+        self.lease_until_ms = until_ms;
+    }
+
+    /// How many times `tool`'s handler has asked the model to retry within the run.
+    pub fn retries(&self, tool: &str) -> u32 {
+        self.retries.get(tool).copied().unwrap_or(0)
+    }
+
+    /// Counts one more retry asked by `tool`'s handler; the count now.
+    pub(crate) fn count_retry(&mut self, tool: &str) -> u32 {
+        let count = self.retries.entry(tool.to_owned()).or_insert(0);
+        *count = count.saturating_add(1);
+        *count
     }
 
     /// Records that the run waits for a human on `proposal` (submitted to

@@ -59,7 +59,29 @@ use std::fmt;
 /// mistaken for another). The same call sent again (same id, same arguments, however
 /// spelled) has the same key; a proposal's id (32 hex digits alone) is never one.
 pub fn auto_key(call: &ToolCall) -> String {
+    key_of(None, call)
+}
+
+/// The idempotency key of a call that runs without a proposal in the run `scope` (a
+/// [`RunId`](super::RunId)'s text): [`auto_key`] with the scope hashed first, length and
+/// all. The conversation driver journals its calls under it: a call id a consumer
+/// synthesized (Gemini's, when the model gives none) is the same in every conversation
+/// that makes the same call, and two runs must never share a key, while the same call sent
+/// again within one run keeps its key.
+pub fn auto_key_in(scope: &str, call: &ToolCall) -> String {
+    key_of(Some(scope), call)
+}
+
+/// `call-` and 32 hex digits of the SHA-256 of the scope, if any, the call id and the
+/// call's canonical action key, each text preceded by its length.
+fn key_of(scope: Option<&str>, call: &ToolCall) -> String {
     let mut hasher = Sha256::new();
+    if let Some(scope) = scope {
+        // A tag no id length can be: an unscoped key never equals a scoped one.
+        hasher.update(u64::MAX.to_be_bytes());
+        hasher.update((scope.len() as u64).to_be_bytes());
+        hasher.update(scope.as_bytes());
+    }
     hasher.update((call.id.len() as u64).to_be_bytes());
     hasher.update(call.id.as_bytes());
     hasher.update(call.action_key());
@@ -121,8 +143,13 @@ pub struct CallStart {
 impl CallStart {
     /// The start of `call`, at `tier`, now, under its [`auto_key`].
     pub fn new(call: &ToolCall, tier: Tier, at_ms: u64) -> CallStart {
+        CallStart::under(auto_key(call), call, tier, at_ms)
+    }
+
+    /// The start of `call`, at `tier`, now, under `key`.
+    pub fn under(key: String, call: &ToolCall, tier: Tier, at_ms: u64) -> CallStart {
         CallStart {
-            key: auto_key(call),
+            key,
             call: call.clone(),
             tier,
             at_ms,

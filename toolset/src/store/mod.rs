@@ -34,6 +34,7 @@ mod sqlite;
 
 pub use journal::{
     CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome, auto_key,
+    auto_key_in,
 };
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]

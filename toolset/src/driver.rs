@@ -1,0 +1,691 @@
+//! The conversation driver: the tool side of a conversation, in the right order, by
+//! construction.
+//!
+//! Every guarantee of the pipeline holds only when its pieces are called in order, on every
+//! request and on every resume: compose the request from the run (activations, exposure),
+//! gate the whole program, submit each proposal and wait on it, apply with the journal,
+//! record what the calls read, answer every call id once in the chosen style, mark what
+//! was sent delivered, save the run; and before the next request, gather what humans and
+//! other processes decided meanwhile. A [`Driver`] owns that sequence for a set (and its
+//! toolbox) over one store; a host supplies the model's responses and the state, and never
+//! sequences the pieces. The pieces stay public for hosts that need them.
+//!
+//! One place reaches the model: every text a [`Conversation`] hands the host for the model
+//! ([`NextRequest::messages`], [`Turn::messages`]) has entered the run's exposure first
+//! (`Run::record`, `Run::hold`, `Run::collect`), so the next gate of the run sees what the
+//! model has read.
+
+use crate::approval::{Approvals, Approved};
+use crate::call::ToolCall;
+use crate::consumer::Format;
+use crate::consumer::error::ProviderError;
+use crate::consumer::{anthropic, gemini, openai_chat, openai_responses};
+use crate::context::ToolContext;
+use crate::digest::SealKey;
+use crate::outcome::Outcome;
+use crate::output::ToolReply;
+use crate::policy::{Policy, PolicyNameError};
+use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::report::Report;
+use crate::request::Request;
+use crate::run::{Run, RunError, Runs};
+use crate::set::ToolSet;
+use crate::store::{Journal, ProposalStore, RunId, RunStore, StoreError};
+use crate::toolbox::Toolbox;
+use crate::{ApprovalError, Signed, messages};
+use serde_json::Value;
+use std::fmt;
+use std::time::Duration;
+
+/// How the model is told about a call that waits for a human.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Answer "awaiting approval" now and let the conversation go on; the real result
+    /// comes later, as a follow-up message before a next request.
+    #[default]
+    Continue,
+    /// Answer nothing for the batch until every call of it has its answer: the model's
+    /// next request waits for the human, then gets the whole batch at once, each call
+    /// under its own id.
+    Pause,
+}
+
+/// The tool side of conversations with one set (and its toolbox) over one store: every
+/// request's tools, the model's calls gated as one program, proposals submitted, calls
+/// applied with the effect journal, every call answered once in the chosen [`Style`],
+/// each conversation's [`Run`] saved; and the human's side (approve, decline), whose
+/// answers reach the model once, in whatever process the conversation goes on.
+///
+/// `S` is a store of proposals, journal and runs: [`MemoryStore`](crate::MemoryStore),
+/// `SqliteStore`, `PostgresStore` (or a reference to one).
+///
+/// ```
+/// use toolset::prelude::*;
+/// use toolset::consumer::Format;
+/// use toolset::{Autonomy, Driver, MemoryStore, ToolContext, tool, toolset};
+/// use serde_json::json;
+///
+/// /// Look a word up.
+/// #[tool(tier = "read_only")]
+/// async fn define(/// The word.
+///     word: String) -> String { format!("{word}: a word") }
+///
+/// toolset! { Words = [define]; }
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let driver = Driver::new(Words::policy(Autonomy::ReadOnly), MemoryStore::new())
+///     .format(Format::OpenAiChat);
+/// let mut conversation = driver.start()?;
+/// let next = conversation.next_request()?;   // tools to send, messages to append first
+/// assert!(next.tools.contains("define"));
+/// // … the host calls the model with `next.tools`; the model answers:
+/// let response = json!({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+///     "function": {"name": "define", "arguments": "{\"word\":\"tool\"}"}}]});
+/// let turn = conversation.respond(&response, &mut (), &ToolContext::default()).await?;
+/// assert_eq!(turn.messages[0][0]["content"], "tool: a word"); // `role: "tool"` messages
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Driver<T: ToolSet, S> {
+    toolbox: Toolbox<T>,
+    policy: Policy<T>,
+    store: S,
+    key: Option<SealKey>,
+    lifetime: Option<Duration>,
+    style: Style,
+    format: Format,
+    lease: Duration,
+    retries: u32,
+}
+
+impl<T: ToolSet, S> fmt::Debug for Driver<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Driver")
+            .field("set", &T::NAME)
+            .field("style", &self.style)
+            .field("format", &self.format)
+            .field("lease", &self.lease)
+            .field("retries", &self.retries)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How long a request holds its conversation unless the host says otherwise
+/// ([`Driver::lease`]).
+const DEFAULT_LEASE: Duration = Duration::from_secs(600);
+
+/// How many retries a tool's handler may ask for within one run unless the host says
+/// otherwise ([`Driver::retries`]).
+const DEFAULT_RETRIES: u32 = 3;
+
+impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
+    /// A driver for the set's tools under `policy`, keeping proposals, the journal and
+    /// runs in `store`. OpenAI Chat, the continue style, unsealed, proposals that never
+    /// expire, a request holding its conversation for at most ten minutes, three retries
+    /// per tool and run: change them with the builder methods.
+    pub fn new(policy: Policy<T>, store: S) -> Self {
+        Driver {
+            toolbox: Toolbox::new(),
+            policy,
+            store,
+            key: None,
+            lifetime: None,
+            style: Style::Continue,
+            format: Format::OpenAiChat,
+            lease: DEFAULT_LEASE,
+            retries: DEFAULT_RETRIES,
+        }
+    }
+
+    /// Offers `toolbox`'s runtime tools too. Refused when the policy names a runtime tool
+    /// the toolbox does not have (a misspelled name never leaves a tool unrestricted).
+    pub fn with_toolbox(mut self, toolbox: Toolbox<T>) -> Result<Self, PolicyNameError> {
+        toolbox.request(&self.policy)?;
+        self.toolbox = toolbox;
+        Ok(self)
+    }
+
+    /// The provider format the model speaks: OpenAI Chat or Responses, Anthropic or
+    /// Gemini. (MCP clients are served by `McpServer`, prompt text has no calls.)
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// How the model is told about a call that waits for a human.
+    pub fn style(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Seals proposals and runs with `key`, refusing any copy not sealed with it: for a
+    /// store others can write.
+    pub fn sealed_with(mut self, key: SealKey) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// Proposals can be approved for `lifetime`; afterwards they end, like a decline.
+    pub fn expiring_after(mut self, lifetime: Duration) -> Self {
+        self.lifetime = Some(lifetime);
+        self
+    }
+
+    /// How long one request may hold its conversation: a second request of the same
+    /// conversation is refused ([`DriverError::Busy`]) until the first ends or this much
+    /// time has passed since it began (a process that died holding it).
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// How many times a tool's handler may ask the model to retry
+    /// ([`ToolError::retry`](crate::ToolError::retry)) within one conversation; the next
+    /// retry fails the call with a message saying the limit.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.retries = retries;
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The approvals over the store, for what the driver does not do itself (listing and
+    /// showing proposals; [`Approvals::pending`]).
+    pub fn approvals(&self) -> Approvals<&S> {
+        let approvals = Approvals::new(&self.store);
+        let approvals = match &self.key {
+            Some(key) => approvals.sealed_with(key.clone()),
+            None => approvals,
+        };
+        match self.lifetime {
+            Some(lifetime) => approvals.expiring_after(lifetime),
+            None => approvals,
+        }
+    }
+
+    /// The runs over the store.
+    fn runs(&self) -> Runs<&S> {
+        let runs = Runs::new(&self.store);
+        match &self.key {
+            Some(key) => runs.sealed_with(key.clone()),
+            None => runs,
+        }
+    }
+
+    /// A new conversation, saved.
+    pub fn start(&self) -> Result<Conversation<'_, T, S>, DriverError> {
+        self.start_with_id(RunId::random())
+    }
+
+    /// A new conversation under the host's own id, saved; refused when the id is taken.
+    pub fn start_with_id(&self, id: RunId) -> Result<Conversation<'_, T, S>, DriverError> {
+        let mut run = Run::with_id(id);
+        self.runs().save(&mut run)?;
+        Ok(Conversation {
+            driver: self,
+            run,
+            prepared: false,
+        })
+    }
+
+    /// Goes on with the conversation `id`, in this process or any other: claims its newest
+    /// copy, so every other copy is stale. Refused while another request holds it
+    /// ([`DriverError::Busy`]), and for a copy altered, forged or superseded.
+    pub fn resume(&self, id: &RunId) -> Result<Conversation<'_, T, S>, DriverError> {
+        let runs = self.runs();
+        let mut run = runs.load(id)?;
+        if let Some(until_ms) = run.leased_until_ms()
+            && now_ms() < until_ms
+        {
+            return Err(DriverError::Busy { until_ms });
+        }
+        // Claimed by a save over the generation loaded: of two resumes, one wins.
+        run.lease(None);
+        runs.save(&mut run)?;
+        Ok(Conversation {
+            driver: self,
+            run,
+            prepared: false,
+        })
+    }
+
+    /// The proposal `id`, checked as approving would, to show the human with
+    /// [`preview`](Self::preview).
+    pub fn pending(&self, id: &ProposalId) -> Result<Proposal, ApprovalError> {
+        self.approvals().pending(id)
+    }
+
+    /// The tool's preview of what the proposal's call would do, computed now from its
+    /// arguments (a runtime tool's too).
+    pub fn preview(&self, proposal: &Proposal) -> Option<String> {
+        self.toolbox.preview(proposal)
+    }
+
+    /// The human approves what they signed: checked again under the policy and toolbox
+    /// in force (as [`Approvals::approve`] checks it), run once against `state`, its end
+    /// journaled; its result reaches the model once, in the conversation that made the
+    /// call, at its next request (wherever it goes on). A tool without a handler is handed
+    /// to the host instead, and the model told it was.
+    pub async fn approve(
+        &self,
+        signed: &Signed,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<Resolved<T>, DriverError> {
+        let approvals = self.approvals();
+        let request = self.toolbox.request(&self.policy)?;
+        let resolved = match approvals.approve(signed, &request)? {
+            Approved::Run(call) => Resolved::Ran(call.apply(state, ctx).await),
+            Approved::Handoff { call, args } => Resolved::HandedOff { call, args },
+            Approved::RuntimeHandoff { call, args } => Resolved::RuntimeHandedOff { call, args },
+        };
+        Ok(resolved)
+    }
+
+    /// The human declines what they signed, with a reason the model is told, once, in the
+    /// conversation that made the call, at its next request.
+    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<(), DriverError> {
+        self.approvals().decline(signed, reason)?;
+        Ok(())
+    }
+}
+
+/// What a human's approval did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Resolved<T: ToolSet> {
+    /// The call ran: its report (the model gets its result at the conversation's next
+    /// request).
+    Ran(Report),
+    /// A propose-only tool of the set: its typed arguments, for the host to act on.
+    HandedOff {
+        /// The call as the model made it.
+        call: ToolCall,
+        /// Its typed arguments.
+        args: T::Call,
+    },
+    /// A propose-only runtime tool: its arguments as its schema accepted them.
+    RuntimeHandedOff {
+        /// The call as the model made it.
+        call: ToolCall,
+        /// Its arguments.
+        args: Value,
+    },
+}
+
+/// One conversation, as a request of it sees it: its [`Run`], claimed for this process.
+/// Call [`next_request`](Self::next_request) before each model request and
+/// [`respond`](Self::respond) with each model response.
+pub struct Conversation<'d, T: ToolSet, S> {
+    driver: &'d Driver<T, S>,
+    run: Run,
+    /// Whether `next_request` was called since the last response: a response to a
+    /// request the driver did not prepare could answer calls to tools it never offered,
+    /// or skip late results the model should have read.
+    prepared: bool,
+}
+
+impl<T: ToolSet, S> fmt::Debug for Conversation<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Conversation")
+            .field("run", &self.run)
+            .field("prepared", &self.prepared)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What to send the model next.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct NextRequest {
+    /// Messages to append to the conversation before the request, in order: late results
+    /// (continue style: one follow-up; pause style: the held batch's answers, each call
+    /// under its id). Each was marked delivered, and its text entered the run's exposure.
+    pub messages: Vec<Value>,
+    /// The request's tools, as JSON text in the format's shape (what the policy offers,
+    /// with the conversation's activations).
+    pub tools: String,
+    /// Pause style: a batch waits for a human, so there is nothing to send the model yet
+    /// (call [`Conversation::next_request`] again once a human decided).
+    pub waiting: bool,
+}
+
+/// What one model response came to.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Turn {
+    /// Messages to append to the conversation, in the format's shape: the results of the
+    /// response's calls (every call id answered once; a rejected program's every call
+    /// answered with the problems). Empty when the response made no calls, and in the
+    /// pause style while a call of the batch waits for a human.
+    pub messages: Vec<Value>,
+    /// The calls proposed to a human, submitted to the store (show them, with
+    /// [`Driver::preview`], and act with [`Driver::approve`] or [`Driver::decline`]).
+    pub proposals: Vec<Proposal>,
+    /// Whether the gate rejected the whole program (nothing ran).
+    pub rejected: bool,
+    /// Whether the response made tool calls (none: the model's final answer).
+    pub called: bool,
+    /// The report of what ran, when something was applied.
+    pub report: Option<Report>,
+}
+
+impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
+    /// The conversation's id: resume it with [`Driver::resume`].
+    pub fn id(&self) -> &RunId {
+        self.run.id()
+    }
+
+    /// The conversation's tool state, as saved.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// The request a model call of this conversation is composed from: the policy, the
+    /// toolbox, the run's activations and exposure, the format.
+    pub fn request(&self) -> Result<Request<'_, T>, DriverError> {
+        Ok(self
+            .driver
+            .toolbox
+            .request(&self.driver.policy)?
+            .format(self.driver.format)
+            .activated(self.run.activations())
+            .exposure(self.run.exposure()))
+    }
+
+    /// Prepares the next model request: gathers what was decided since (approvals run
+    /// elsewhere, declines, expiries) into the messages to append first, marks them
+    /// delivered, saves the run, and gives the tools to send. Call it before every model
+    /// request, the first included.
+    pub fn next_request(&mut self) -> Result<NextRequest, DriverError> {
+        let store = &self.driver.store;
+        self.run.collect(store)?;
+        let mut messages = Vec::new();
+        let mut waiting = false;
+        match self.driver.style {
+            Style::Continue => {
+                // A held batch only exists in the pause style; late results go as one
+                // follow-up.
+                let late = self.run.late_results();
+                if !late.is_empty() {
+                    messages.push(follow_up(self.driver.format, &late)?);
+                }
+            }
+            Style::Pause => match self.run.pause_results() {
+                Some(results) => messages.push(results_message(self.driver.format, &results)?),
+                None if self.run.held().is_some() => waiting = true,
+                None => {
+                    // No batch held: what came late answers calls of earlier turns.
+                    let late = self.run.late_results();
+                    if !late.is_empty() {
+                        messages.push(follow_up(self.driver.format, &late)?);
+                    }
+                }
+            },
+        }
+        self.run.delivered(store)?;
+        self.driver.runs().save(&mut self.run)?;
+        self.prepared = !waiting;
+        let tools = self.request()?.tool_list();
+        Ok(NextRequest {
+            messages,
+            tools,
+            waiting,
+        })
+    }
+
+    /// Reads the model's `response` (a message or response body in the driver's format),
+    /// gates its calls as one program, submits what needs a human, applies the rest to
+    /// `state` with the journal, and answers every call once. See
+    /// [`respond_calls`](Self::respond_calls).
+    pub async fn respond(
+        &mut self,
+        response: &Value,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<Turn, DriverError> {
+        let calls = calls(self.driver.format, response)?;
+        self.respond_calls(calls, state, ctx).await
+    }
+
+    /// [`respond`](Self::respond) for calls read already (a streamed response assembled
+    /// with [`toolset::stream`](crate::stream)).
+    ///
+    /// Holds the conversation while it runs (a second request of it, here or elsewhere, is
+    /// refused: [`DriverError::Busy`]), and refuses before anything runs when this copy of
+    /// the run is stale. Every call is answered once: a rejected program with its
+    /// problems, a proposed call "awaiting approval" (continue style) or not until the
+    /// human decided (pause style), the rest with their outcomes. What the calls brought
+    /// in joins the run's exposure before the answers are handed out, and the run is saved
+    /// with them marked delivered.
+    pub async fn respond_calls(
+        &mut self,
+        calls: Vec<ToolCall>,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<Turn, DriverError> {
+        if !self.prepared {
+            return Err(DriverError::NotPrepared);
+        }
+        self.prepared = false;
+        let runs = self.driver.runs();
+        if calls.is_empty() {
+            return Ok(Turn {
+                messages: Vec::new(),
+                proposals: Vec::new(),
+                rejected: false,
+                called: false,
+                report: None,
+            });
+        }
+        // Held before anything runs: a stale copy is refused here, and a concurrent
+        // resume is refused while this request holds the run.
+        let lease = u64::try_from(self.driver.lease.as_millis()).unwrap_or(u64::MAX);
+        self.run.lease(Some(now_ms().saturating_add(lease)));
+        runs.save(&mut self.run)?;
+        let turn = self.run_program(calls, state, ctx).await;
+        self.run.lease(None);
+        let turn = turn?;
+        self.run.delivered(&self.driver.store)?;
+        runs.save(&mut self.run)?;
+        Ok(turn)
+    }
+
+    /// Gates, submits, applies and records one program; the run not yet saved.
+    async fn run_program(
+        &mut self,
+        calls: Vec<ToolCall>,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<Turn, DriverError> {
+        let driver = self.driver;
+        let gated = self.request()?.gate(calls);
+        let plan = match gated {
+            Ok(plan) => plan,
+            Err(rejected) => {
+                let message = results_message(driver.format, &rejected.results())?;
+                return Ok(Turn {
+                    messages: vec![message],
+                    proposals: Vec::new(),
+                    rejected: true,
+                    called: true,
+                    report: None,
+                });
+            }
+        };
+        let approvals = driver.approvals();
+        let proposals = plan.proposals().to_vec();
+        for proposal in &proposals {
+            approvals.submit(proposal)?;
+            self.run.await_approval(proposal);
+        }
+        if !proposals.is_empty() {
+            // The run waits on them before anything runs: a process dying from here on
+            // leaves a run that gathers their answers.
+            driver.runs().save(&mut self.run)?;
+        }
+        let plan = plan.in_run(self.run.id().as_str());
+        let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(&driver.store)).await;
+        self.cap_retries(&mut report);
+        let hold = driver.style == Style::Pause && !proposals.is_empty();
+        let messages = if hold {
+            self.run.hold(report.clone());
+            Vec::new()
+        } else {
+            self.run.record(&report);
+            vec![results_message(driver.format, &report.results())?]
+        };
+        Ok(Turn {
+            messages,
+            proposals,
+            rejected: false,
+            called: true,
+            report: Some(report),
+        })
+    }
+
+    /// Fails each retry past the driver's limit for its tool within the run, saying so.
+    fn cap_retries(&mut self, report: &mut Report) {
+        let limit = self.driver.retries;
+        for entry in report.entries_mut() {
+            if let Some(Outcome::Retry { hint }) = &entry.outcome
+                && self.run.count_retry(&entry.call.name) > limit
+            {
+                let message = messages::retries_exhausted(&entry.call.name, limit, hint);
+                entry.outcome = Some(Outcome::Failed { message });
+            }
+        }
+    }
+}
+
+/// The calls of a response in `format`.
+fn calls(format: Format, response: &Value) -> Result<Vec<ToolCall>, DriverError> {
+    let calls = match format {
+        Format::OpenAiChat => openai_chat::calls(response),
+        Format::OpenAiResponses => openai_responses::calls(response),
+        Format::Anthropic => anthropic::calls(response),
+        Format::Gemini => gemini::calls(response),
+        other => return Err(DriverError::Format(other)),
+    };
+    Ok(calls?)
+}
+
+/// One batch's results as the message(s) `format` sends them in.
+fn results_message(format: Format, results: &[ToolReply]) -> Result<Value, DriverError> {
+    match format {
+        Format::OpenAiChat => Ok(openai_chat::results(results)),
+        Format::OpenAiResponses => Ok(openai_responses::results(results)),
+        Format::Anthropic => Ok(anthropic::results(results)),
+        Format::Gemini => Ok(gemini::results(results)),
+        other => Err(DriverError::Format(other)),
+    }
+}
+
+/// Late results as `format`'s follow-up message.
+fn follow_up(format: Format, late: &[ToolReply]) -> Result<Value, DriverError> {
+    match format {
+        Format::OpenAiChat => Ok(openai_chat::follow_up(late)),
+        Format::OpenAiResponses => Ok(openai_responses::follow_up(late)),
+        Format::Anthropic => Ok(anthropic::follow_up(late)),
+        Format::Gemini => Ok(gemini::follow_up(late)),
+        other => Err(DriverError::Format(other)),
+    }
+}
+
+/// Why a conversation step was refused. Nothing ran unless it says so.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DriverError {
+    /// Another request of the conversation holds it (here or in another process) until
+    /// `until_ms` (ms since the Unix epoch): one request of a conversation at a time.
+    Busy {
+        /// When its hold ends at the latest.
+        until_ms: u64,
+    },
+    /// [`Conversation::respond`] without [`Conversation::next_request`] before the model
+    /// request (or again for the same request), or while a batch waits for a human.
+    NotPrepared,
+    /// The model's response is not one in the driver's format.
+    Provider(ProviderError),
+    /// The driver speaks OpenAI Chat and Responses, Anthropic and Gemini.
+    Format(Format),
+    /// The run could not be saved or resumed (a stale copy is refused before anything
+    /// runs).
+    Run(RunError),
+    /// The store failed.
+    Store(StoreError),
+    /// An approval or decline was refused.
+    Approval(ApprovalError),
+    /// The policy names a runtime tool the toolbox does not have.
+    PolicyName(PolicyNameError),
+}
+
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriverError::Busy { until_ms } => write!(
+                f,
+                "another request of this conversation is running (it holds the conversation until {until_ms} ms since the Unix epoch at the latest): one request of a conversation at a time; retry when it ends"
+            ),
+            DriverError::NotPrepared => f.write_str(
+                "call Conversation::next_request before each model request and give its response to respond once (in the pause style, not while a batch waits for a human): the request's tools and the late results come from it",
+            ),
+            DriverError::Provider(error) => write!(f, "{error}"),
+            DriverError::Format(format) => write!(
+                f,
+                "the driver reads and writes OpenAI Chat, OpenAI Responses, Anthropic and Gemini, not {format}: serve MCP clients with McpServer"
+            ),
+            DriverError::Run(error) => write!(f, "{error}"),
+            DriverError::Store(error) => write!(f, "{error}"),
+            DriverError::Approval(error) => write!(f, "{error}"),
+            DriverError::PolicyName(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for DriverError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DriverError::Provider(error) => Some(error),
+            DriverError::Run(error) => Some(error),
+            DriverError::Store(error) => Some(error),
+            DriverError::Approval(error) => Some(error),
+            DriverError::PolicyName(error) => Some(error),
+            DriverError::Busy { .. } | DriverError::NotPrepared | DriverError::Format(_) => None,
+        }
+    }
+}
+
+impl From<ProviderError> for DriverError {
+    fn from(error: ProviderError) -> Self {
+        DriverError::Provider(error)
+    }
+}
+
+impl From<RunError> for DriverError {
+    fn from(error: RunError) -> Self {
+        DriverError::Run(error)
+    }
+}
+
+impl From<StoreError> for DriverError {
+    fn from(error: StoreError) -> Self {
+        DriverError::Store(error)
+    }
+}
+
+impl From<ApprovalError> for DriverError {
+    fn from(error: ApprovalError) -> Self {
+        DriverError::Approval(error)
+    }
+}
+
+impl From<PolicyNameError> for DriverError {
+    fn from(error: PolicyNameError) -> Self {
+        DriverError::PolicyName(error)
+    }
+}
