@@ -65,6 +65,7 @@ mod plan;
 mod proposal;
 mod request;
 mod run;
+pub mod testing;
 mod verify;
 
 // What the stages share: the set's traits and specs, the policy, the pieces of a result,
