@@ -386,7 +386,7 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
     }
 
     /// The request a model call of this conversation is composed from: the policy, the
-    /// toolbox, the run's activations and exposure, the format.
+    /// toolbox, the run's activations, exposure and history, the format.
     pub fn request(&self) -> Result<Request<'_, T>, DriverError> {
         Ok(self
             .driver
@@ -394,7 +394,8 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             .request(&self.driver.policy)?
             .format(self.driver.format)
             .activated(self.run.activations())
-            .exposure(self.run.exposure()))
+            .exposure(self.run.exposure())
+            .history(self.run.history()))
     }
 
     /// Prepares the next model request: gathers what was decided since (approvals run
@@ -503,6 +504,8 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
         ctx: &ToolContext,
     ) -> Result<Turn, DriverError> {
         let driver = self.driver;
+        // In the transcript from now on, whatever the gate says of them.
+        self.run.called(&calls);
         let gated = self.request()?.gate(calls);
         let plan = match gated {
             Ok(plan) => plan,

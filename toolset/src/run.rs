@@ -14,6 +14,7 @@
 //! and marks it delivered in the journal ([`Run::delivered`]), so no later resume gives
 //! it again.
 
+use crate::call::ToolCall;
 use crate::exposure::Exposure;
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
@@ -114,6 +115,9 @@ pub struct Run {
     /// How many times each tool's handler asked the model to retry within the run.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     retries: BTreeMap<String, u32>,
+    /// The tool names the conversation's history uses (the model's calls so far).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    history: Vec<String>,
 }
 
 impl Default for Run {
@@ -151,6 +155,7 @@ impl Run {
             journaled: Vec::new(),
             lease_until_ms: None,
             retries: BTreeMap::new(),
+            history: Vec::new(),
         }
     }
 
@@ -217,6 +222,22 @@ impl Run {
     /// Holds the run for a request until `until_ms` (`None`: released).
     pub(crate) fn lease(&mut self, until_ms: Option<u64>) {
         self.lease_until_ms = until_ms;
+    }
+
+    /// The tool names the conversation's history uses (every tool the model called in
+    /// it): hand them to [`Request::history`](crate::Request::history), so the provider
+    /// accepts the history whatever is offered now.
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+
+    /// Records the tool names of `calls` in the history.
+    pub(crate) fn called(&mut self, calls: &[ToolCall]) {
+        for call in calls {
+            if !self.history.contains(&call.name) {
+                self.history.push(call.name.clone());
+            }
+        }
     }
 
     /// How many times `tool`'s handler has asked the model to retry within the run.

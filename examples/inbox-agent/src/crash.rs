@@ -87,7 +87,7 @@ pub fn demo(db: &Path) -> Result<(), String> {
 
 /// `crash-child`: one journaled write, an archive of item 2, under a call id of its own
 /// run; its handler halts once the call's start is in the journal, for `demo` to kill it.
-pub async fn child(approvals: &Approvals<SqliteStore>) -> Result<(), String> {
+pub async fn child(approvals: &Approvals<&SqliteStore>) -> Result<(), String> {
     let id = format!("call_crash-{:06x}", now_ms() & 0xff_ffff);
     let call = ToolCall::new(id, "archive", r#"{"id":2}"#);
     println!("{} archive({}) runs, journaled", call.id, call.arguments);
@@ -150,7 +150,7 @@ fn ended(outcome: EndOutcome) -> Result<(), String> {
 /// `resolve <key> done|failed|rerun`: ends (or re-runs) the call in doubt under `key`, then
 /// delivers its result to the model once, as a follow-up message.
 pub async fn resolve(
-    approvals: &Approvals<SqliteStore>,
+    approvals: &Approvals<&SqliteStore>,
     key: &str,
     decision: Decision,
 ) -> Result<(), String> {

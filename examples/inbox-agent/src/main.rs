@@ -1,7 +1,8 @@
-//! The inbox agent, offline: a scripted model drives the real loop of request → gate →
-//! proposals → apply → tool results, printing each step. One deferred tool (`add_label`)
-//! is not listed at first: the model finds it with `tool_search`, and it is offered from
-//! the next request on.
+//! The inbox agent, offline: a scripted model drives the real loop through toolset's
+//! [`Driver`], printing each step: each request's tools and late results
+//! (`next_request`), the model's calls gated as one program, proposed, run and answered
+//! (`respond_calls`). One deferred tool (`add_label`) is not listed at first: the model
+//! finds it with `tool_search`, and it is offered from the next request on.
 //!
 //! Run it with `cargo run -p inbox-agent`; add `-- --stream` to replay the model's
 //! turns as streamed responses, whose calls are assembled and checked as they arrive, and
@@ -9,22 +10,22 @@
 //! span, the gate's) as each one closes.
 //!
 //! The conversation's tool state is one [`Run`] (its activations, what its calls have
-//! read, the proposals it waits on, its journaled calls), kept in a SQLite file
-//! (`--db <path>`, by default in the system's temporary directory): each request resumes
-//! it and saves it back. `search` and `read_item` read the user's private mail and text
-//! others wrote, so the gate holds the model's `forward` (which sends outside) for the
-//! user whatever the autonomy, and says why (the lethal-trifecta rule).
+//! read, the proposals it waits on, its journaled calls), kept by the driver in a SQLite
+//! file (`--db <path>`, by default in the system's temporary directory): each request
+//! resumes it and saves it back. `search` and `read_item` read the user's private mail
+//! and text others wrote, so the gate holds the model's `forward` (which sends outside)
+//! for the user whatever the autonomy, and says why (the lethal-trifecta rule).
 //!
 //! A proposal the user does not answer at once waits in the same file; a second
 //! invocation, `cargo run -p inbox-agent -- --run <run id> approve <id>` (or
 //! `decline <id> [reason]`), resolves it once, runs it, resumes the saved run and gives
 //! the model the late result once, as a follow-up message; `--run <run id> resume` shows
-//! that nothing is given twice. Without `--run`, the late result is printed directly.
+//! that nothing is given twice.
 //!
 //! Every call that is not read-only is journaled in the same file before its handler
-//! starts and after it ends (`apply_journaled`), and its result marked delivered once sent.
-//! `-- crash-demo` kills a process inside a journaled call and lists the call it left in
-//! doubt; `-- in-doubt` lists them again, and `-- resolve <key> done|failed|rerun` decides.
+//! starts and after it ends, and its result marked delivered once sent. `-- crash-demo`
+//! kills a process inside a journaled call and lists the call it left in doubt;
+//! `-- in-doubt` lists them again, and `-- resolve <key> done|failed|rerun` decides.
 
 mod crash;
 mod scripted_model;
@@ -37,17 +38,17 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use toolset::consumer::{Format, openai_chat};
+use toolset::consumer::Format;
+use toolset::driver::Resolved;
 use toolset::prelude::*;
-use toolset::store::Journal;
-use toolset::store::RunId;
-use toolset::{
-    Approvals, Approved, Autonomy, ProposalId, Report, Request, Run, Runs, SqliteStore, ToolCall,
-    ToolContext,
-};
+use toolset::store::{Journal, RunId};
+use toolset::{Autonomy, Driver, ProposalId, Run, SqliteStore, ToolCall, ToolContext};
 
 /// How long a proposal stays approvable.
 const PROPOSAL_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
+/// What the agent may do without the user: reads and reversible writes.
+const AUTONOMY: Autonomy = Autonomy::Reversible;
 
 /// What the command line asks for.
 enum Command {
@@ -145,9 +146,15 @@ fn parse_args() -> Result<Args, String> {
     })
 }
 
-fn open_approvals(db: &PathBuf) -> Result<Approvals<SqliteStore>, String> {
+/// The agent's driver over the SQLite file: proposals, the effect journal and the saved
+/// runs in one database. (Seal it, `sealed_with(key)`, when anything but this host can
+/// write the file.)
+fn open_driver(db: &PathBuf) -> Result<Driver<InboxTools, SqliteStore>, String> {
     let store = SqliteStore::open(db).map_err(|error| error.to_string())?;
-    Ok(Approvals::new(store).expiring_after(PROPOSAL_LIFETIME))
+    // The agent may run reads and reversible writes alone; anything more needs the user.
+    Ok(Driver::new(InboxTools::policy(AUTONOMY), store)
+        .format(Format::OpenAiChat)
+        .expiring_after(PROPOSAL_LIFETIME))
 }
 
 #[tokio::main]
@@ -171,35 +178,30 @@ async fn run() -> Result<(), String> {
     if tracing {
         print_spans();
     }
-    let approvals = open_approvals(&db)?;
-    // The conversation's tool state, saved in the same file between requests. (Seal both,
-    // `sealed_with(key)`, when anything but this host can write the file.)
-    let runs = Runs::new(approvals.store());
+    let driver = open_driver(&db)?;
     match command {
-        Command::Run { streaming } => {
-            conversation(streaming, tracing, &approvals, &runs, &db).await
-        }
-        Command::Approve(id) => approve(&approvals, &runs, &id, run.as_ref()).await,
+        Command::Run { streaming } => conversation(streaming, tracing, &driver, &db).await,
+        Command::Approve(id) => approve(&driver, &id, run.as_ref()).await,
         Command::Decline(id, reason) => {
             // What the human declines is the proposal as shown to them.
-            let shown = approvals.pending(&id).map_err(|error| error.to_string())?;
-            let result = approvals
+            let shown = driver.pending(&id).map_err(|error| error.to_string())?;
+            driver
                 .decline(&shown.sign(), &reason)
                 .map_err(|error| error.to_string())?;
-            println!("Declined {id} ({} {}).", result.call_id, result.name);
+            let call = shown.call();
+            println!("Declined {id} ({} {}).", call.id, call.name);
             match &run {
-                Some(run) => deliver(approvals.store(), &runs, run),
-                None => {
-                    follow_up(&[result]);
-                    Ok(())
-                }
+                Some(run) => deliver(&driver, run),
+                None => Ok(()),
             }
         }
-        Command::Resume => deliver(approvals.store(), &runs, run.as_ref().expect("checked")),
+        Command::Resume => deliver(&driver, run.as_ref().expect("checked")),
         Command::CrashDemo => crash::demo(&db),
-        Command::CrashChild => crash::child(&approvals).await,
-        Command::InDoubt => crash::in_doubt(approvals.store(), &db),
-        Command::Resolve(key, decision) => crash::resolve(&approvals, &key, decision).await,
+        Command::CrashChild => crash::child(&driver.approvals()).await,
+        Command::InDoubt => crash::in_doubt(driver.store(), &db),
+        Command::Resolve(key, decision) => {
+            crash::resolve(&driver.approvals(), &key, decision).await
+        }
     }
 }
 
@@ -208,111 +210,79 @@ async fn run() -> Result<(), String> {
 /// was told "awaiting approval" and went on: the continue style), through the saved run
 /// when `--run` names it.
 async fn approve(
-    approvals: &Approvals<SqliteStore>,
-    runs: &Runs<&SqliteStore>,
+    driver: &Driver<InboxTools, SqliteStore>,
     id: &ProposalId,
     run: Option<&RunId>,
 ) -> Result<(), String> {
-    let proposal = approvals.pending(id).map_err(|error| error.to_string())?;
+    let proposal = driver.pending(id).map_err(|error| error.to_string())?;
     show::heading(&format!("Proposal {id}"));
     show::proposal(&proposal);
-    let policy = InboxTools::policy(Autonomy::Reversible);
-    // The request in force now: the run's, as saved, when it is named.
-    let saved = match run {
-        Some(id) => Some(runs.load(id).map_err(|error| error.to_string())?),
-        None => None,
-    };
-    let mut request = Request::new(&policy);
-    if let Some(saved) = &saved {
-        request = request
-            .activated(saved.activations())
-            .exposure(saved.exposure());
-    }
-    let approved = approvals
-        .approve(&proposal.sign(), &request)
+    // This process starts from the sample inbox: the example keeps no inbox on disk.
+    let mut inbox = Inbox::sample();
+    let resolved = driver
+        .approve(&proposal.sign(), &mut inbox, &ToolContext::default())
+        .await
         .map_err(|error| error.to_string())?;
-    match approved {
-        Approved::Run(call) => {
-            // This process starts from the sample inbox: the example keeps no inbox on disk.
-            let mut inbox = Inbox::sample();
-            // Journaled in the approvals' store, which recorded its start.
-            let report = call.apply(&mut inbox, &ToolContext::default()).await;
+    match resolved {
+        Resolved::Ran(report) => {
             println!("\nUser approved {}; it ran:", proposal.call().id);
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);
             }
-            match run {
-                // The run gathers the journaled result and gives it to the model once.
-                Some(run) => deliver(approvals.store(), runs, run),
-                None => {
-                    follow_up(&report.results());
-                    // Sent: the journal delivers each result once.
-                    mark_delivered(approvals.store(), &report)
-                }
-            }
         }
-        Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
-            // Ended in the journal as handed over: the host carries it out.
-            println!("\nUser approved {}: handed to the host.", call.id);
-            Ok(())
-        }
+        _ => println!(
+            "\nUser approved {}: handed to the host.",
+            proposal.call().id
+        ),
+    }
+    match run {
+        // The conversation gathers the journaled result and gives it to the model once.
+        Some(run) => deliver(driver, run),
+        None => Ok(()),
     }
 }
 
-/// Marks the results of `report`'s journaled calls delivered, once they were sent.
-fn mark_delivered(store: &SqliteStore, report: &Report) -> Result<(), String> {
-    for key in report.journaled_keys() {
-        store
-            .mark_delivered(key, crash::now_ms())
-            .map_err(|error| error.to_string())?;
+/// Resumes the conversation `id` (claiming it: a copy resumed elsewhere since is
+/// refused) and prepares its next request: the answers other processes left for it,
+/// given to the model once as a follow-up.
+fn deliver(driver: &Driver<InboxTools, SqliteStore>, id: &RunId) -> Result<(), String> {
+    let mut conversation = driver.resume(id).map_err(|error| error.to_string())?;
+    println!(
+        "\nResumed run {id} (generation {}).",
+        conversation.run().generation()
+    );
+    let next = conversation
+        .next_request()
+        .map_err(|error| error.to_string())?;
+    if next.messages.is_empty() {
+        println!("Nothing new for the model.");
+    } else {
+        println!("Follow-up message for the model:");
+        show::messages(&next.messages);
     }
+    saved(conversation.run());
     Ok(())
 }
 
-/// Resumes the saved run `id` (claiming it: a copy resumed elsewhere since is refused),
-/// gathers the answers other processes left in the journal for its pending calls, gives
-/// them to the model as a follow-up, marks them delivered and saves the run again.
-fn deliver(store: &SqliteStore, runs: &Runs<&SqliteStore>, id: &RunId) -> Result<(), String> {
-    let mut run = runs.resume(id).map_err(|error| error.to_string())?;
-    let gathered = run.collect(store).map_err(|error| error.to_string())?;
-    println!("\nResumed run {id} (generation {}).", run.generation());
-    if gathered == 0 {
-        println!("Nothing new for the model.");
-    } else {
-        follow_up(&run.late_results());
-    }
-    run.delivered(store).map_err(|error| error.to_string())?;
-    save(runs, &mut run)
-}
-
-/// Saves `run` over the copy it was resumed from, and says so.
-fn save(runs: &Runs<&SqliteStore>, run: &mut Run) -> Result<(), String> {
-    runs.save(run).map_err(|error| error.to_string())?;
+/// Says the run was saved, and what it waits on.
+fn saved(run: &Run) {
     println!(
         "Run saved (generation {}), waiting on {} proposal(s).",
         run.generation(),
         run.pending().len()
     );
-    Ok(())
-}
-
-/// Prints the follow-up message that delivers late results to the model.
-fn follow_up(late: &[toolset::ToolReply]) {
-    println!("Follow-up message for the model:");
-    show::messages(&[openai_chat::follow_up(late)]);
 }
 
 async fn conversation(
     streaming: bool,
     tracing: bool,
-    approvals: &Approvals<SqliteStore>,
-    runs: &Runs<&SqliteStore>,
+    driver: &Driver<InboxTools, SqliteStore>,
     db: &std::path::Path,
 ) -> Result<(), String> {
     show::heading("Tool list generated from the #[tool] declarations");
     show::tool_list(InboxTools::specs());
     // A host starting up looks for calls an earlier crash cut off, before any call runs.
-    let in_doubt = approvals
+    let in_doubt = driver
         .store()
         .in_doubt()
         .map_err(|error| error.to_string())?;
@@ -330,39 +300,46 @@ async fn conversation(
     // sample inbox; a real host turns it on only where its traces are kept safe.
     let ctx = ToolContext::default().with_traced_content(tracing);
     let mut model = ScriptedModel::new(streaming);
-    let mut conversation = vec![json!({
+    let mut transcript = vec![json!({
         "role": "user",
         "content": "Sort out my inbox: set real deadlines, archive the digest, and answer Ana."
     })];
-    // The agent may run reads and reversible writes alone; anything more needs the user.
-    let autonomy = Autonomy::Reversible;
-    let policy = InboxTools::policy(autonomy);
-    // The conversation's tool state: what its searches activated, what its calls have read
-    // (the gate's lethal-trifecta rule), the proposals it waits on, its journaled calls.
-    // Between requests it lives in the database only: each request resumes it and saves it
-    // back, as it would on a host whose requests land on any process.
-    let mut run = Run::new();
-    runs.save(&mut run).map_err(|error| error.to_string())?;
-    let run_id = run.id().clone();
+    // The conversation's tool state (what its searches activated, what its calls have
+    // read, the proposals it waits on, its journaled calls) lives in the database between
+    // requests: each request resumes it, as on a host whose requests land on any process.
+    let run_id = driver
+        .start()
+        .map_err(|error| error.to_string())?
+        .id()
+        .clone();
     println!("\nRun {run_id} saved in {}.", db.display());
-    // The tools the conversation's history names.
-    let mut history: Vec<String> = Vec::new();
     let mut offered_before: Vec<String> = Vec::new();
 
-    while let Some(response) = model.respond(&conversation) {
-        let mut run = runs.resume(&run_id).map_err(|error| error.to_string())?;
-        // One request: its tool list (what a live agent sends) and its gate decide together.
-        let request = Request::new(&policy)
-            .format(Format::OpenAiChat)
-            .activated(run.activations())
-            .exposure(run.exposure())
-            .history(&history);
-        let _tools_to_send = request.tool_list();
-        let offered = request.offered();
+    loop {
+        let mut conversation = driver.resume(&run_id).map_err(|error| error.to_string())?;
+        // One request: what the model was not told yet, and the tools to send.
+        let next = conversation
+            .next_request()
+            .map_err(|error| error.to_string())?;
+        if !next.messages.is_empty() {
+            println!("\nLate results for the model:");
+            show::messages(&next.messages);
+            transcript.extend(next.messages);
+        }
+        let offered: Vec<String> = conversation
+            .request()
+            .map_err(|error| error.to_string())?
+            .offered()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
         if offered != offered_before {
             println!("\nThis request offers: {}", offered.join(", "));
-            offered_before = offered.iter().map(|name| (*name).to_owned()).collect();
+            offered_before = offered;
         }
+        let Some(response) = model.respond(&transcript) else {
+            break;
+        };
         let (file, reply) = response?;
         let (message, calls) = match reply {
             Reply::Completion(response) => {
@@ -376,68 +353,61 @@ async fn conversation(
             }
             Reply::Stream(body) => {
                 show::heading(&format!("Model streams its calls ({file})"));
-                let calls = streamed::replay(file, &body, autonomy)?;
+                let calls = streamed::replay(file, &body, AUTONOMY)?;
                 (streamed::assistant_message(&calls), calls)
             }
         };
-        conversation.push(message.clone());
+        transcript.push(message.clone());
         if calls.is_empty() {
             show::heading(&format!("Model's answer ({file})"));
             println!("{}", message["content"].as_str().unwrap_or_default());
             break;
         }
-
         show::heading(&format!("Model calls {} tool(s) ({file})", calls.len()));
         for call in &calls {
             println!("- {} {}({})", call.id, call.name, call.arguments);
         }
-        history.extend(calls.iter().map(|call| call.name.clone()));
+        let (read_before, activated_before) = (
+            conversation.run().exposure().clone(),
+            conversation.run().activations().names().len(),
+        );
 
-        let plan = match request.gate(calls) {
-            Ok(plan) => plan,
-            Err(rejected) => {
-                println!("\nThe gate rejected the whole program; nothing ran:");
-                for problem in rejected.problems() {
-                    println!(
-                        "- {} {}: {}",
-                        problem.call_id, problem.name, problem.message
-                    );
-                }
-                let results = tool_messages(&rejected.results());
-                println!("Tool results sent back so the model can retry:");
-                show::messages(&results);
-                conversation.extend(results);
-                save(runs, &mut run)?;
-                continue;
+        // Gated as one program, proposals submitted, writes journaled in the database the
+        // proposals wait in, every call answered once.
+        let turn = conversation
+            .respond_calls(calls, &mut inbox, &ctx)
+            .await
+            .map_err(|error| error.to_string())?;
+        if turn.rejected {
+            println!("\nThe gate rejected the whole program; nothing ran:");
+            let answers = tool_messages(turn.messages);
+            for answer in &answers {
+                let id = answer["tool_call_id"].as_str().unwrap_or_default();
+                let text = answer["content"].as_str().unwrap_or_default();
+                println!("- {id}: {text}");
             }
-        };
-
-        if plan.has_proposals() {
-            println!("\nProposals for the user (autonomy: {autonomy:?}):");
-            for proposal in plan.proposals() {
+            println!("Tool results sent back so the model can retry:");
+            show::messages(&answers);
+            transcript.extend(answers);
+            saved(conversation.run());
+            continue;
+        }
+        if !turn.proposals.is_empty() {
+            println!("\nProposals for the user (autonomy: {AUTONOMY:?}):");
+            for proposal in &turn.proposals {
                 show::proposal(proposal);
             }
         }
-        let proposals = plan.proposals().to_vec();
-
-        // Journaled in the database the proposals wait in: each write's start before its
-        // handler runs, its end after.
-        let store = approvals.store();
-        let report = InboxTools::apply_journaled(&mut inbox, &ctx, plan, store).await;
-        println!("\nOutcomes:");
-        for (call, outcome) in report.outcomes() {
-            show::outcome(&call.id, &call.name, outcome);
+        if let Some(report) = &turn.report {
+            println!("\nOutcomes:");
+            for (call, outcome) in report.outcomes() {
+                show::outcome(&call.id, &call.name, outcome);
+            }
         }
-        let results = tool_messages(&report.results());
         println!("Tool results sent back:");
-        show::messages(&results);
-        conversation.extend(results);
-        let (read_before, activated_before) =
-            (run.exposure().clone(), run.activations().names().len());
-        run.record(&report);
-        // Sent: each journaled result is marked delivered, once.
-        run.delivered(store).map_err(|error| error.to_string())?;
-        let exposure = run.exposure();
+        show::messages(&turn.messages);
+        transcript.extend(tool_messages(turn.messages));
+        let exposure = conversation.run().exposure();
         if *exposure != read_before {
             println!(
                 "The run has now read private data (from {}) and untrusted content (from {}).",
@@ -445,21 +415,20 @@ async fn conversation(
                 none_yet(exposure.untrusted_from())
             );
         }
-        let activated = run.activations().names();
+        let activated = conversation.run().activations().names();
         if activated.len() > activated_before {
             println!(
                 "Activated for the next request: {}",
                 activated[activated_before..].join(", ")
             );
         }
+        saved(conversation.run());
+        drop(conversation);
 
         // Each proposal waits in the store for the user. The reply is approved at once,
         // exactly as shown; anything else waits for a second invocation.
-        for proposal in &proposals {
-            let id = approvals
-                .submit(proposal)
-                .map_err(|error| error.to_string())?;
-            run.await_approval(proposal);
+        for proposal in &turn.proposals {
+            let id = proposal.id();
             if !proposal.is_propose_only() {
                 println!(
                     "\n{} waits for the user in {} as proposal {id}.\nApprove it with: cargo run -p inbox-agent -- --db {} --run {run_id} approve {id}",
@@ -469,42 +438,24 @@ async fn conversation(
                 );
                 continue;
             }
-            let approval = proposal.sign();
-            match approvals
-                .approve(&approval, &Request::new(&InboxTools::policy(autonomy)))
-                .map_err(|error| error.to_string())?
+            let resolved = driver
+                .approve(&proposal.sign(), &mut inbox, &ctx)
+                .await
+                .map_err(|error| error.to_string())?;
+            if let Resolved::HandedOff {
+                args: InboxToolsCall::SendReply(reply),
+                ..
+            } = resolved
             {
-                Approved::Handoff {
-                    args: InboxToolsCall::SendReply(reply),
-                    ..
-                } => {
-                    println!(
-                        "\nUser approved {}: the host sends the reply to {}.",
-                        proposal.call().id,
-                        reply.to
-                    );
-                    // Approving ended it in the journal as handed to the host; the run
-                    // gathers that answer and the model is told once.
-                    run.collect(store).map_err(|error| error.to_string())?;
-                    let message = openai_chat::follow_up(&run.late_results());
-                    show::messages(std::slice::from_ref(&message));
-                    conversation.push(message);
-                    run.delivered(store).map_err(|error| error.to_string())?;
-                }
-                Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. } => {
-                    println!("\nUser approved {}: handed to the host.", call.id)
-                }
-                Approved::Run(call) => {
-                    let report = call.apply(&mut inbox, &ctx).await;
-                    for (call, outcome) in report.outcomes() {
-                        show::outcome(&call.id, &call.name, outcome);
-                    }
-                    run.record(&report);
-                    run.delivered(store).map_err(|error| error.to_string())?;
-                }
+                // Approving ended it in the journal as handed to the host; the next
+                // request tells the model, once.
+                println!(
+                    "\nUser approved {}: the host sends the reply to {}.",
+                    proposal.call().id,
+                    reply.to
+                );
             }
         }
-        save(runs, &mut run)?;
     }
 
     show::heading("Inbox afterwards");
@@ -534,12 +485,16 @@ fn none_yet(tools: &[String]) -> String {
 }
 
 /// The `role: "tool"` messages answering a batch, one per call, to append to the
-/// conversation after the assistant message that made the calls.
-fn tool_messages(results: &[toolset::ToolReply]) -> Vec<serde_json::Value> {
-    match openai_chat::results(results) {
-        serde_json::Value::Array(messages) => messages,
-        other => vec![other],
-    }
+/// conversation after the assistant message that made the calls (the driver gives OpenAI
+/// Chat's answers to one batch as one array).
+fn tool_messages(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    messages
+        .into_iter()
+        .flat_map(|message| match message {
+            serde_json::Value::Array(messages) => messages,
+            other => vec![other],
+        })
+        .collect()
 }
 
 /// Prints every span toolset records when it closes, with its fields (the OpenTelemetry

@@ -11,7 +11,7 @@
 //! find every write already started and run none of them.
 
 use serde_json::Value;
-use std::hash::{BuildHasher, Hasher};
+use toolset::testing::{self, Model};
 
 /// The recorded responses, in the order the model "sends" them.
 const SCRIPT: [(&str, &str); 5] = [
@@ -59,25 +59,30 @@ pub enum Reply {
     Stream(String),
 }
 
-/// Replays [`SCRIPT`] (or [`STREAMED`]); a real agent would call the provider's API here.
+/// Replays [`SCRIPT`] (or [`STREAMED`]) through toolset's own
+/// [`testing::ScriptedModel`](toolset::testing::ScriptedModel), which gives every call id
+/// this run's suffix; a real agent would call the provider's API here.
 pub struct ScriptedModel {
     turn: usize,
     streaming: bool,
-    /// Appended to every recorded call id: six hex digits, new for each run.
-    suffix: String,
+    recorded: Result<testing::ScriptedModel, String>,
 }
 
 impl ScriptedModel {
     /// A model at the start of its script; `streaming` replays the recorded streams.
     pub fn new(streaming: bool) -> Self {
-        // `RandomState` is seeded randomly for each process: random enough for ids.
-        let random = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
+        let recorded = SCRIPT
+            .iter()
+            .map(|(file, text)| {
+                serde_json::from_str(text)
+                    .map_err(|error| format!("script/{file} is not valid JSON: {error}"))
+            })
+            .collect::<Result<Vec<Value>, String>>()
+            .map(testing::ScriptedModel::new);
         ScriptedModel {
             turn: 0,
             streaming,
-            suffix: format!("{:06x}", random & 0xff_ffff),
+            recorded,
         }
     }
 
@@ -85,35 +90,32 @@ impl ScriptedModel {
     /// `None` once the script is over.
     pub fn respond(
         &mut self,
-        _conversation: &[Value],
+        conversation: &[Value],
     ) -> Option<Result<(&'static str, Reply), String>> {
         let turn = self.turn;
-        let (file, text) = SCRIPT.get(turn)?;
+        let (file, _) = SCRIPT.get(turn)?;
         self.turn += 1;
-        let mut response: Value = match serde_json::from_str(text) {
-            Ok(response) => response,
-            Err(error) => return Some(Err(format!("script/{file} is not valid JSON: {error}"))),
+        let recorded = match &mut self.recorded {
+            Ok(recorded) => recorded,
+            Err(error) => return Some(Err(error.clone())),
         };
-        let calls = response
-            .pointer_mut("/choices/0/message/tool_calls")
-            .and_then(Value::as_array_mut);
-        let mut ids = Vec::new();
-        for call in calls.into_iter().flatten() {
-            if let Some(Value::String(id)) = call.get_mut("id") {
-                ids.push(id.clone());
-                id.push_str(&format!("-{}", self.suffix));
-            }
-        }
+        let suffix = recorded.suffix().to_owned();
+        let response = recorded.respond(conversation, "")?;
         if self.streaming
             && let Some(Some((file, body))) = STREAMED.get(turn)
         {
             // The same calls, streamed: their ids get the same suffix.
             let mut body = (*body).to_owned();
-            for id in ids {
-                body = body.replace(
-                    &format!("\"id\":\"{id}\""),
-                    &format!("\"id\":\"{id}-{}\"", self.suffix),
-                );
+            let calls = response
+                .pointer("/choices/0/message/tool_calls")
+                .and_then(Value::as_array);
+            for call in calls.into_iter().flatten() {
+                if let Some(id) = call["id"].as_str().and_then(|id| id.strip_suffix(&suffix)) {
+                    body = body.replace(
+                        &format!("\"id\":\"{id}\""),
+                        &format!("\"id\":\"{id}{suffix}\""),
+                    );
+                }
             }
             return Some(Ok((*file, Reply::Stream(body))));
         }

@@ -92,8 +92,8 @@ fn the_example_agent_runs_its_whole_loop_offline() {
         "    held by the trifecta rule: this run has read private data (from search, read_item) \
          and untrusted content (from search, read_item); \"forward\" sends data outside",
         // The run is saved between requests: resumed and saved back at each one.
-        "Run saved (generation 3), waiting on 0 proposal(s).",
-        "Run saved (generation 9), waiting on 1 proposal(s).",
+        "Run saved (generation 5), waiting on 0 proposal(s).",
+        "Run saved (generation 10), waiting on 1 proposal(s).",
     ] {
         assert!(
             stdout.contains(expected),
@@ -216,7 +216,7 @@ fn a_proposal_persisted_in_sqlite_is_approved_by_a_second_invocation_once_and_it
         "    held by the trifecta rule: this run has read private data (from search, read_item)",
         "call_4c forward: DONE forwarded item 3 (Invoice 4471) to billing@cy-partners.example",
         // The saved run, resumed in this process, gathers the journaled result.
-        &format!("Resumed run {run_id} (generation 11)."),
+        &format!("Resumed run {run_id} (generation 22)."),
         "Follow-up message for the model:",
         "Update: your earlier call call_4c to `forward`, which was awaiting approval, has now been resolved",
     ] {
