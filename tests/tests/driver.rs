@@ -639,3 +639,39 @@ proptest! {
         });
     }
 }
+
+#[tokio::test]
+async fn a_response_sent_again_after_a_crash_proposes_nothing_twice_and_runs_nothing_twice() {
+    let store = MemoryStore::new();
+    let driver = driver(&store, Style::Continue);
+    let ctx = ToolContext::default();
+    let mut desk = Desk::default();
+    let mut conversation = driver.start().expect("started");
+    let id = conversation.id().clone();
+    let sent = response(&[
+        ("c1", "write_note", json!({"text": "a"})),
+        ("c2", "send", json!({"to": "ann@example.com"})),
+    ]);
+    conversation.next_request().expect("prepared");
+    let first = conversation
+        .respond(&sent, &mut desk, &ctx)
+        .await
+        .expect("answered");
+    assert_eq!(first.proposals.len(), 1);
+    // The host died before it sent the answers; the next process sends the same response.
+    drop(conversation);
+    let mut again = driver.resume(&id).expect("resumed");
+    again.next_request().expect("prepared");
+    let second = again
+        .respond(&sent, &mut desk, &ctx)
+        .await
+        .expect("answered");
+    assert!(second.proposals.is_empty(), "c2 proposed twice");
+    assert_eq!(again.run().pending().len(), 1);
+    assert_eq!(desk.ran.get("c1"), Some(&1), "c1 ran twice");
+    // Both calls are answered again, and truthfully: the driver handed c1's result to the
+    // host already (it counts as delivered once handed out), so c1 is said to have run.
+    let answers = answered(&second.messages);
+    assert!(answers[0].1.contains("already started once"), "{answers:?}");
+    assert!(answers[1].1.contains("Awaiting approval"), "{answers:?}");
+}

@@ -438,7 +438,18 @@ fn apply_journals_writing_calls_under_their_key_and_never_runs_one_twice() {
         report.results()[0].output,
         "the journal keeps what the model reads"
     );
-    // The same call again (a replay after a crash): refused, not run.
+    // The same call again before its result was delivered (the host died before sending
+    // it, and sends the model's response again): not run, answered with its result.
+    let plan = Tools::gate(program.clone(), Autonomy::Reversible).unwrap();
+    let replayed = run(&mut seen, plan, &store);
+    assert_eq!(seen.keys.len(), 1, "ran twice");
+    assert_eq!(replayed.results()[0].output, report.results()[0].output);
+    assert_eq!(
+        replayed.journaled_keys().collect::<Vec<_>>(),
+        [key.as_str()]
+    );
+    // Delivered, the same call again is refused: the model had its answer.
+    assert!(store.mark_delivered(&key, 1).unwrap());
     let plan = Tools::gate(program, Autonomy::Reversible).unwrap();
     let report = run(&mut seen, plan, &store);
     assert_eq!(seen.keys.len(), 1);

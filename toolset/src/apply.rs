@@ -289,8 +289,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
                     let call = &entries[index].call;
                     match journal_start(journal, &mut keys, spec, call) {
                         Ok(key) => Some((journal, key)),
-                        Err((reason, journaled)) => {
-                            let outcome = Outcome::Refused { reason };
+                        Err((outcome, journaled)) => {
                             trace::not_run(spec, call, job.tool_type(), ctx, &outcome);
                             entries[index].outcome = Some(outcome);
                             entries[index].journal = Some(journaled);
@@ -528,13 +527,16 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
 /// stored proposal a human approved (its effect is its start), else its start under the
 /// key of an in-doubt entry run again, or its automatic key (within its run, for the
 /// driver's plans). A one-call key is taken by the first writing call. The key to run it
-/// under, or why a call must not run (its refusal's reason) and its journal record.
+/// under; or, when it must not run, its outcome and journal record: the call's journaled
+/// result when it ran before to its end and the model was never sent it (a request sent
+/// again after its host died: the model gets the answer it missed, once), a refusal
+/// otherwise (in doubt, delivered already, or a journal that failed).
 fn journal_start(
     journal: &dyn Journal,
     keys: &mut JournalKeys,
     spec: &ToolSpec,
     call: &ToolCall,
-) -> Result<String, (String, Journaled)> {
+) -> Result<String, (Outcome, Journaled)> {
     let at_ms = now_ms();
     let start = match keys.take().map(|keys| *keys) {
         Some(Keys::Approved(id)) => return Ok(id.as_str().to_owned()),
@@ -546,19 +548,30 @@ fn journal_start(
         }
         None => CallStart::new(call, spec.tier(), at_ms),
     };
-    let problem = match journal.start(&start) {
+    let (reason, problem) = match journal.start(&start) {
         Ok(StartOutcome::Started) => return Ok(start.key),
-        Ok(StartOutcome::AlreadyStarted(_)) => (
-            messages::already_started(spec.name()),
-            "the journal shows this call started before; it was not run again".to_owned(),
-        ),
+        Ok(StartOutcome::AlreadyStarted(entry)) => {
+            if entry.delivered_at_ms.is_none()
+                && !entry.is_declined()
+                && let Some(reply) = entry.reply()
+            {
+                // Its result waits undelivered: this report delivers it.
+                return Err((Outcome::Done(reply.output), Journaled::new(start.key, None)));
+            }
+            (
+                messages::already_started(spec.name()),
+                "the journal shows this call started before; it was not run again".to_owned(),
+            )
+        }
         Err(error) => (
             messages::journal_unavailable(spec.name()),
             format!("its start could not be journaled, so it was not run: {error}"),
         ),
     };
-    let (reason, problem) = problem;
-    Err((reason, Journaled::new(start.key, Some(problem))))
+    Err((
+        Outcome::Refused { reason },
+        Journaled::new(start.key, Some(problem)),
+    ))
 }
 
 /// Journals how a call ended; what went wrong, for the host, if it could not.

@@ -521,7 +521,18 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             }
         };
         let approvals = driver.approvals();
-        let proposals = plan.proposals().to_vec();
+        // A call the run waits on already (the same response sent again after a host died)
+        // is not proposed twice: two approvals of one call would run it twice.
+        let proposals: Vec<Proposal> = plan
+            .proposals()
+            .iter()
+            .filter(|proposal| {
+                !self.run.pending().iter().any(|pending| {
+                    pending.call_id == proposal.call().id && pending.tool == proposal.call().name
+                })
+            })
+            .cloned()
+            .collect();
         for proposal in &proposals {
             approvals.submit(proposal)?;
             self.run.await_approval(proposal);
