@@ -702,3 +702,48 @@ fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_a
         json!({"type": "program", "caller_id": "call_prog_1"})
     );
 }
+
+#[test]
+fn a_null_caller_counts_as_code_and_a_write_from_it_is_refused() {
+    // `"caller": null` says nothing of who made the call; DESIGN.md: a maker the consumer
+    // does not recognize counts as code, so the narrower permission applies.
+    let message = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_null", "name": "tag_order",
+         "input": {"number": 7, "tag": "late"}, "caller": null},
+    ]});
+    let calls = ToolCall::from_anthropic(&message).expect("a valid message");
+    assert!(calls[0].is_from_code(), "{:?}", calls[0].caller);
+    let policy = Policy::<Shop>::new(Autonomy::ExternalReversible);
+    let request = Request::new(&policy)
+        .format(Format::Anthropic)
+        .code_execution(true);
+    let rejected = request
+        .gate(calls)
+        .expect_err("a write from an unknown maker is refused");
+    assert_eq!(
+        problems(&rejected),
+        [(
+            "tag_order".to_owned(),
+            ProblemKind::NotFromCode,
+            "The tool \"tag_order\" cannot be called from code: call it directly, as a tool call of your own."
+                .to_owned()
+        )]
+    );
+    // Streamed, the same block reads the same way.
+    let mut stream = CallStream::<Anthropic>::new();
+    for event in [
+        json!({"type": "message_start", "message": {"id": "msg_1"}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_null", "name": "tag_order", "input": {},
+            "caller": null}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": "{\"number\":7,\"tag\":\"late\"}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_stop"}),
+    ] {
+        stream.feed_event(&event).expect("a valid event");
+    }
+    let streamed = stream.finish().expect("a complete message");
+    assert!(streamed[0].is_from_code(), "{:?}", streamed[0].caller);
+    assert!(request.gate(streamed).is_err());
+}

@@ -149,15 +149,24 @@ pub(crate) fn json_text(value: &Value) -> String {
     value.to_string()
 }
 
+/// What a `"caller": null` is read as: a maker the payload does not name, which counts as
+/// code (DESIGN.md: a call whose maker the consumer does not recognize counts as code).
+const UNNAMED_CALLER: &str = "unnamed";
+
 /// Who made the call `call` (a `tool_use` block, a `function_call` item): its `caller`
-/// member, read the same way by a consumer's parser and its stream. Absent, `null` or
+/// member, read the same way by a consumer's parser and its stream. Absent or
 /// `{"type": "direct"}` is the model itself; any other `type` is code the model wrote
 /// ([`Caller::Code`]: a caller this crate does not know gets the narrower permission),
 /// with the string at `id_key` (Anthropic's `tool_id`, OpenAI's `caller_id`) as its id,
-/// empty when absent. A `caller` that is not an object, or has no string `type`, is an
-/// error naming its path.
+/// empty when absent. A `caller` that is present but `null` names no maker, so it is not
+/// recognized either: code of the kind [`UNNAMED_CALLER`], never the model itself (a
+/// payload that wanted to say "direct" says so). A `caller` that is not an object, or has
+/// no string `type`, is an error naming its path.
 pub(crate) fn caller(call: &Node<'_>, id_key: &str) -> Result<Caller, ProviderError> {
     let Some(caller) = call.field("caller") else {
+        if call.value().get("caller").is_some_and(Value::is_null) {
+            return Ok(Caller::code(UNNAMED_CALLER, ""));
+        }
         return Ok(Caller::Direct);
     };
     caller.object("an object saying who made the call")?;

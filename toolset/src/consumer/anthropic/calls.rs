@@ -107,7 +107,8 @@ mod tests {
                                 "input": {}, "caller": caller}]})
         };
         let read = |caller: Value| calls(&block(caller)).map(|mut calls| calls.remove(0).caller);
-        assert_eq!(read(Value::Null), Ok(Caller::Direct));
+        // `null` names no maker: not recognized, so code (DESIGN.md).
+        assert_eq!(read(Value::Null), Ok(Caller::code("unnamed", "")));
         assert_eq!(read(json!({"type": "direct"})), Ok(Caller::Direct));
         assert_eq!(
             read(json!({"type": "code_execution_20250825", "tool_id": "srvtoolu_1"})),
