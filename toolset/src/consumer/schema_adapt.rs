@@ -338,6 +338,25 @@ pub(crate) fn append_note(map: &mut Map<String, Value>, note: &str) {
     map.insert("description".into(), description.into());
 }
 
+/// A `$ref` beside annotations only (`description`, `title`), in the form the strict subsets
+/// (OpenAI's, Anthropic's), which let a `$ref` have no siblings, accept: the reference moves
+/// into a one-branch `anyOf` beside them (`{"anyOf": [{"$ref": …}], "description": …}`),
+/// so a documented parameter whose type is an enum or a struct keeps its description. A
+/// node with other keywords beside its `$ref` is left as it is.
+pub(crate) fn ref_beside_annotations(map: &mut Map<String, Value>) {
+    if map.contains_key("$ref")
+        && map.len() > 1
+        && map
+            .keys()
+            .all(|key| matches!(key.as_str(), "$ref" | "description" | "title"))
+        && let Some(reference) = map.shift_remove("$ref")
+    {
+        let mut branch = Map::new();
+        branch.insert("$ref".into(), reference);
+        map.insert("anyOf".into(), Value::Array(vec![branch.into()]));
+    }
+}
+
 /// The schema the JSON Schema consumers share (Anthropic, MCP, OpenAI when not strict):
 /// the canonical schema with numeric bounds, an object root, only standard formats, and
 /// the root's keywords in one fixed order (see the module docs).
