@@ -451,3 +451,61 @@ fn one_past_a_128_bit_extreme_is_refused_naming_the_field() {
     assert_eq!(kind, ProblemKind::InvalidArguments, "{message}");
     assert!(message.contains("/totals"), "{message}");
 }
+
+/// What `program script` says of `cases` (JSON text), written to `file`: its exit code and
+/// its output.
+fn judged(program: &str, script: &str, cases: &str, file: &str) -> (Option<i32>, String) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf();
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
+    std::fs::write(&path, cases).expect("the target's tmp dir is writable");
+    let output = std::process::Command::new(program)
+        .arg(root.join(script))
+        .arg(&path)
+        .current_dir(&root)
+        .output()
+        .unwrap_or_else(|error| {
+            panic!(
+                "cannot run {program}: {error}; install the validators with `python3 -m pip \
+                 install -r tests/validators/requirements.txt` and `npm ci --prefix \
+                 tests/validators` (./scripts/test does both)"
+            )
+        });
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    (output.status.code(), text)
+}
+
+#[test]
+fn python_and_ajv_accept_the_128_bit_extremes_in_every_rendered_schema() {
+    // The instances keep their digits: Python reads them exactly, Ajv as doubles.
+    let mut cases = Vec::new();
+    for (format, at) in JSON_SCHEMA_FORMATS {
+        for (name, arguments, _) in wide_extremes() {
+            let tool = rendered_tool(format, name);
+            let schema = tool.pointer(at).expect("the tool has a schema");
+            let label = Value::from(format!("{format} {name} {arguments}"));
+            cases.push(format!(
+                r#"{{"label":{label},"schema":{schema},"instance":{arguments}}}"#
+            ));
+        }
+    }
+    let cases = format!("[{}]", cases.join(","));
+    for (program, script, file) in [
+        (
+            "python3",
+            "tests/validators/validate_instances.py",
+            "wide-python.json",
+        ),
+        (
+            "node",
+            "tests/validators/ajv_instances.mjs",
+            "wide-ajv.json",
+        ),
+    ] {
+        let (code, output) = judged(program, script, &cases, file);
+        assert_eq!(code, Some(0), "{script}:\n{output}");
+    }
+}
