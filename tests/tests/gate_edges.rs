@@ -914,7 +914,7 @@ mod agreement {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
-    use toolset_tests::exclusions::integral_floats_as_integers;
+    use toolset_tests::exclusions::{integral_floats_as_integers, past_128_bit_ends_moved_inside};
 
     /// A small deterministic generator: the proptest input is its seed.
     struct Rng(u64);
@@ -1155,27 +1155,6 @@ mod agreement {
     }
 
     /// `value` as JSON text, with every integral float written in integer digits.
-    /// `value` with every number equal to a 128-bit bound the schema states past the
-    /// type's end (2^128, 2^127) written as the double just below it (E6).
-    fn past_128_bit_ends_moved_inside(value: &Value) -> Value {
-        match value {
-            Value::Number(number) => match number.as_f64() {
-                Some(float) if float == 2f64.powi(128) || float == 2f64.powi(127) => {
-                    json!(float.next_down())
-                }
-                _ => value.clone(),
-            },
-            Value::Array(items) => items.iter().map(past_128_bit_ends_moved_inside).collect(),
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(key, member)| (key.clone(), past_128_bit_ends_moved_inside(member)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
-
     fn integral_floats_in_digits(value: &Value) -> String {
         match value {
             Value::Number(number) if number.is_f64() => match number.as_f64() {

@@ -6,12 +6,10 @@
 //! field. Judged from outside: the results each consumer writes, and an MCP client's
 //! `tools/call` over an in-memory pipe.
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
-use std::time::Duration;
 use toolset::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
@@ -19,7 +17,7 @@ use toolset::{
     Autonomy, DynamicTool, Json, Outcome, Report, Tier, ToolCall, ToolContext, ToolOutput, Toolbox,
     tool, toolset,
 };
-use toolset_tests::mcp_result::text;
+use toolset_tests::mcp_result::{call_served, text};
 
 /// The state: none is needed.
 #[derive(Default)]
@@ -173,21 +171,7 @@ async fn a_json_result_holding_a_non_finite_float_is_refused_naming_the_field() 
 
 async fn mcp_call(name: &str, arguments: Value) -> CallToolResult {
     let server = McpServer::<Sensors>::new(Nothing).with_toolbox(toolbox());
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let _ = server.serve(server_io).await;
-    });
-    let client = ().serve(client_io).await.expect("the client connects");
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object");
-    };
-    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-    let result = tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
-        .await
-        .expect("the call answers in time")
-        .expect("the call succeeds at the protocol level");
-    let _ = client.cancel().await;
-    result
+    call_served(server, name, arguments).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

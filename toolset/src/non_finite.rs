@@ -236,49 +236,32 @@ impl ser::Serializer for &mut Probe {
     }
 }
 
-impl ser::SerializeSeq for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        self.close()
-    }
+/// The sequence-like serializers: each element is serialized at its index; `$close` ends
+/// the sequence (a tuple variant's also leaves its variant's key).
+macro_rules! sequence {
+    ($($trait:ident :: $element:ident, $close:expr;)*) => {$(
+        impl ser::$trait for &mut Probe {
+            type Ok = ();
+            type Error = Stop;
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Stop> {
+                let close: fn(&mut Probe) -> Result<(), Stop> = $close;
+                close(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        self.path.pop();
-        self.close()
-    }
+sequence! {
+    SerializeSeq::serialize_element, Probe::close;
+    SerializeTuple::serialize_element, Probe::close;
+    SerializeTupleStruct::serialize_field, Probe::close;
+    SerializeTupleVariant::serialize_field, |probe| {
+        probe.path.pop();
+        probe.close()
+    };
 }
 
 impl ser::SerializeMap for &mut Probe {
@@ -297,35 +280,34 @@ impl ser::SerializeMap for &mut Probe {
     }
 }
 
-impl ser::SerializeStruct for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Stop> {
-        self.at(key.to_owned(), value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        Ok(())
-    }
+/// The struct-like serializers: each field is serialized at its name; `$close` ends the
+/// struct (a struct variant's also leaves its variant's key).
+macro_rules! fields {
+    ($($trait:ident, $close:expr;)*) => {$(
+        impl ser::$trait for &mut Probe {
+            type Ok = ();
+            type Error = Stop;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Stop> {
+                self.at(key.to_owned(), value)
+            }
+            fn end(self) -> Result<(), Stop> {
+                let close: fn(&mut Probe) = $close;
+                close(self);
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut Probe {
-    type Ok = ();
-    type Error = Stop;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Stop> {
-        self.at(key.to_owned(), value)
-    }
-    fn end(self) -> Result<(), Stop> {
-        self.path.pop();
-        Ok(())
-    }
+fields! {
+    SerializeStruct, |_| {};
+    SerializeStructVariant, |probe| {
+        probe.path.pop();
+    };
 }
 
 #[cfg(test)]
