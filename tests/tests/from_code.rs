@@ -732,4 +732,16 @@ fn a_null_caller_counts_as_code_and_a_write_from_it_is_refused() {
     let streamed = streamed_anthropic("tag_order", Value::Null, r#"{"number":7,"tag":"late"}"#);
     assert!(streamed[0].is_from_code(), "{:?}", streamed[0].caller);
     assert!(request.gate(streamed).is_err());
+    // OpenAI Responses declares `null` as a caller of its own (`direct`, `program` or
+    // `null`: the SDK's `ResponseFunctionToolCall.caller`), for a call no program made:
+    // the model's, recognized, so the write is the model's own.
+    let output = json!([{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                         "name": "tag_order", "arguments": "{\"number\":7,\"tag\":\"late\"}",
+                         "caller": null}]);
+    let calls = ToolCall::from_openai_responses(&output).expect("a valid output array");
+    assert_eq!(calls[0].caller, Caller::Direct);
+    let request = Request::new(&policy)
+        .format(Format::OpenAiResponses)
+        .code_execution(true);
+    assert!(request.gate(calls).is_ok());
 }
