@@ -504,3 +504,28 @@ fn python_and_ajv_accept_the_128_bit_extremes_in_every_rendered_schema() {
         assert_eq!(code, Some(0), "{script}:\n{output}");
     }
 }
+
+#[test]
+fn a_128_bit_extreme_a_transport_parsed_into_a_double_is_refused_naming_the_field() {
+    // An MCP `tools/call` arrives parsed (rmcp's `serde_json::Value`, without
+    // `arbitrary_precision`): `u128::MAX` is the double 2^128 by then, its exact value
+    // gone. The gate refuses it rather than run with another number, and says so.
+    let text = format!(r#"{{"total":{},"balance":0}}"#, u128::MAX);
+    let parsed: Value = serde_json::from_str(&text).expect("JSON");
+    let arguments = toolset::Arguments::object(parsed).expect("an object");
+    let rejected = Numbers::gate(
+        [ToolCall::new("c1", "record_wide", arguments)],
+        Autonomy::ReadOnly,
+    )
+    .expect_err("the exact value is lost");
+    let problem = &rejected.problems()[0];
+    assert_eq!(problem.kind, ProblemKind::InvalidArguments);
+    assert!(
+        problem.message.contains(&format!(
+            "/total: expected an integer from 0 to {}",
+            u128::MAX
+        )),
+        "{}",
+        problem.message
+    );
+}

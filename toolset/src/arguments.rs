@@ -227,14 +227,15 @@ fn explain<T: ToolSet>(
         // for a `u128`: a 128-bit range is stated rounded outward, see
         // `crate::schema::TypeRange`): the schema's words, with the exact range, and the
         // number as it was sent.
+        // serde's path may stop at the enclosing object (a float read for a `u128`); the
+        // field is then the first one below it that the schema says is an integer of a
+        // known format and that holds no integer serde_json could read.
+        let path = match integer_field(schema, &path) {
+            Some(_) => path,
+            None => unread_integer_below(schema, &value, &path).unwrap_or(path),
+        };
         let here = pointer(&path);
-        if let (Some(field), Some(sent)) = (subschema_at(schema, &path), raw_at(text, &path))
-            && field
-                .get("format")
-                .and_then(Value::as_str)
-                .and_then(crate::integer_format::integer_range)
-                .is_some()
-        {
+        if let (Some(field), Some(sent)) = (integer_field(schema, &path), raw_at(text, &path)) {
             let message = format!("{here}: expected {}, got {sent}", expected(field, schema));
             (here, message)
         } else {
@@ -259,6 +260,37 @@ fn explain<T: ToolSet>(
     problems.push(first);
     problems.extend(rest);
     ArgumentsError::Invalid(problems.into_iter().map(|(_, message)| message).collect())
+}
+
+/// The schema at `path` when it is an integer of one of schemars' formats (`uint128`, …).
+fn integer_field<'a>(schema: &'a Value, path: &[String]) -> Option<&'a Value> {
+    subschema_at(schema, path).filter(|field| {
+        field
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(crate::integer_format::integer_range)
+            .is_some()
+    })
+}
+
+/// The first path at or below `at` in `value` holding a number serde_json read as a
+/// float where the schema says an integer of a known format: what serde's reader
+/// refused, when its path stopped above it.
+fn unread_integer_below(schema: &Value, value: &Value, at: &[String]) -> Option<Vec<String>> {
+    match value_at(value, at)? {
+        Value::Number(number) if number.is_f64() => integer_field(schema, at).map(|_| at.to_vec()),
+        Value::Object(members) => members.keys().find_map(|key| {
+            let mut below = at.to_vec();
+            below.push(key.clone());
+            unread_integer_below(schema, value, &below)
+        }),
+        Value::Array(items) => (0..items.len()).find_map(|index| {
+            let mut below = at.to_vec();
+            below.push(index.to_string());
+            unread_integer_below(schema, value, &below)
+        }),
+        _ => None,
+    }
 }
 
 /// The JSON text at `path` in `text` as it was written (a number beyond what a `Value`
