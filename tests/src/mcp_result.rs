@@ -1,6 +1,11 @@
 //! Reading what an MCP server answered a `tools/call`, as the tests' clients read it.
 
-use rmcp::model::{CallToolResponse, CallToolResult};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
+use serde_json::Value;
+use std::time::Duration;
+use toolset::ToolSet;
+use toolset::mcp::McpServer;
 
 /// The text parts of `result`, one a line.
 pub fn text(result: &CallToolResult) -> String {
@@ -19,4 +24,28 @@ pub fn complete(response: CallToolResponse) -> CallToolResult {
         CallToolResponse::Complete(result) => result,
         other => panic!("expected an ordinary result, got {other:?}"),
     }
+}
+
+/// What `server` answers one `tools/call` of `name` with `arguments` (an object), from a
+/// client of its own over an in-memory pipe; panics on anything but an answer in time.
+pub async fn call_served<T: ToolSet>(
+    server: McpServer<T>,
+    name: &str,
+    arguments: Value,
+) -> CallToolResult {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let _ = server.serve(server_io).await;
+    });
+    let client = ().serve(client_io).await.expect("the client connects");
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object");
+    };
+    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+    let result = tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
+        .await
+        .expect("the call answers in time")
+        .expect("the call succeeds at the protocol level");
+    let _ = client.cancel().await;
+    result
 }

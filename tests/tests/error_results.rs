@@ -4,16 +4,14 @@
 //! own `Display` type) is a failure the model reads word for word. Through gate and apply
 //! for the provider formats, and through the MCP server for a `tools/call`.
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::fmt;
-use std::time::Duration;
 use toolset::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
 use toolset::{Autonomy, Outcome, Report, ToolCall, ToolContext, ToolError, tool, toolset};
-use toolset_tests::mcp_result::text;
+use toolset_tests::mcp_result::{self, text};
 
 const HINT: &str = "\"tuesday\" is not a date; write it as YYYY-MM-DD";
 
@@ -161,21 +159,7 @@ async fn errors_that_are_just_text_are_failures_with_that_text() {
 
 async fn call_served(name: &str, arguments: Value) -> CallToolResult {
     let server = McpServer::<CalendarTools>::new(Calendar::default());
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let _ = server.serve(server_io).await;
-    });
-    let client = ().serve(client_io).await.expect("the client connects");
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object");
-    };
-    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-    let result = tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
-        .await
-        .expect("the call answers in time")
-        .expect("the call succeeds at the protocol level");
-    let _ = client.cancel().await;
-    result
+    mcp_result::call_served(server, name, arguments).await
 }
 
 #[tokio::test]

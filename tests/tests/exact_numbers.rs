@@ -55,7 +55,32 @@ pub async fn record_wide(
     format!("{total} {balance}")
 }
 
-toolset! { pub Numbers<Nothing> = [record, record_bounded, record_wide]; }
+/// Record a bounded 128-bit total: the declared minimum makes the gate validate the
+/// schema, whose 128-bit bounds are doubles.
+#[tool(tier = "read_only")]
+pub async fn record_wide_bounded(
+    /// At least one.
+    #[schemars(range(min = 1))]
+    total: u128,
+    /// A signed 128-bit balance.
+    balance: i128,
+) -> String {
+    format!("{total} {balance}")
+}
+
+/// Record lists of 128-bit numbers: arguments holding an array are validated against the
+/// schema too.
+#[tool(tier = "read_only")]
+pub async fn record_wide_lists(
+    /// Unsigned 128-bit totals.
+    totals: Vec<u128>,
+    /// Signed 128-bit balances.
+    balances: Vec<i128>,
+) -> String {
+    format!("{totals:?} {balances:?}")
+}
+
+toolset! { pub Numbers<Nothing> = [record, record_bounded, record_wide, record_wide_bounded, record_wide_lists]; }
 
 /// The JSON formats with a JSON Schema of the arguments, and where it sits in a tool.
 const JSON_SCHEMA_FORMATS: [(Format, &str); 4] = [
@@ -301,5 +326,206 @@ fn a_128_bit_integer_out_of_range_names_the_field_and_the_range_stated() {
         gate("record_wide", &extremes),
         Ok(()),
         "serde takes the extremes"
+    );
+}
+
+/// The 128-bit extremes as each wide tool takes them: (tool, arguments as JSON text, what
+/// the handler writes back).
+fn wide_extremes() -> Vec<(&'static str, String, String)> {
+    let mut cases = Vec::new();
+    for (total, balance) in [
+        (u128::MAX, i128::MAX),
+        (u128::MAX, i128::MIN),
+        (1, i128::MIN),
+    ] {
+        let pair = format!(r#"{{"total":{total},"balance":{balance}}}"#);
+        cases.push(("record_wide", pair.clone(), format!("{total} {balance}")));
+        cases.push(("record_wide_bounded", pair, format!("{total} {balance}")));
+        cases.push((
+            "record_wide_lists",
+            format!(r#"{{"totals":[{total},0],"balances":[{balance},0]}}"#),
+            format!("[{total}, 0] [{balance}, 0]"),
+        ));
+    }
+    cases
+}
+
+#[test]
+fn the_128_bit_extremes_pass_the_gate_and_run_with_their_exact_values() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    for (name, arguments, written) in wide_extremes() {
+        let plan = Numbers::gate(
+            [ToolCall::new("c1", name, arguments.as_str())],
+            Autonomy::ReadOnly,
+        )
+        .unwrap_or_else(|rejected| panic!("{name} {arguments}: {:?}", rejected.problems()));
+        let report = runtime.block_on(Numbers::apply(&mut Nothing, &ToolContext::default(), plan));
+        let (_, outcome) = report.outcomes().next().expect("one outcome");
+        assert!(outcome.is_done(), "{name} {arguments}: {outcome:?}");
+        assert_eq!(
+            outcome.to_tool_output().text_content(),
+            written,
+            "{name} {arguments}"
+        );
+    }
+}
+
+#[test]
+fn every_rendered_schema_accepts_the_128_bit_extremes() {
+    for (format, at) in JSON_SCHEMA_FORMATS
+        .into_iter()
+        .chain([(Format::Gemini, "/parameters")])
+    {
+        for (name, arguments, _) in wide_extremes() {
+            let tool = rendered_tool(format, name);
+            let schema = tool.pointer(at).expect("the tool has a schema");
+            let validator = jsonschema::validator_for(schema)
+                .unwrap_or_else(|error| panic!("{format} {name}: {error}"));
+            // What a validator reads: serde_json holds these as the nearest doubles.
+            let instance: Value = serde_json::from_str(&arguments).expect("JSON");
+            assert!(
+                validator.is_valid(&instance),
+                "{format} {name} refuses {arguments}: {schema:#}"
+            );
+        }
+    }
+}
+
+#[test]
+fn one_past_a_128_bit_extreme_is_refused_naming_the_field() {
+    let past_u128 = "340282366920938463463374607431768211456";
+    let past_i128_top = "170141183460469231731687303715884105728";
+    let past_i128_bottom = "-170141183460469231731687303715884105729";
+    for name in ["record_wide", "record_wide_bounded"] {
+        for (arguments, field) in [
+            (format!(r#"{{"total":{past_u128},"balance":0}}"#), "/total"),
+            (r#"{"total":-1,"balance":0}"#.to_owned(), "/total"),
+            (
+                format!(r#"{{"total":1,"balance":{past_i128_top}}}"#),
+                "/balance",
+            ),
+            (
+                format!(r#"{{"total":1,"balance":{past_i128_bottom}}}"#),
+                "/balance",
+            ),
+        ] {
+            let (kind, message) = gate(name, &arguments).expect_err(&arguments);
+            assert_eq!(
+                kind,
+                ProblemKind::InvalidArguments,
+                "{name} {arguments}: {message}"
+            );
+            assert!(message.contains(field), "{name} {arguments}: {message}");
+        }
+    }
+    // The words say the type's exact range and the number as it was sent.
+    for (arguments, said) in [
+        (
+            format!(r#"{{"total":{past_u128},"balance":0}}"#),
+            format!(
+                "/total: expected an integer from 0 to {}, got {past_u128}",
+                u128::MAX
+            ),
+        ),
+        (
+            format!(r#"{{"total":0,"balance":{past_i128_top}}}"#),
+            format!(
+                "/balance: expected an integer from {} to {}, got {past_i128_top}",
+                i128::MIN,
+                i128::MAX
+            ),
+        ),
+    ] {
+        let (_, message) = gate("record_wide", &arguments).expect_err(&arguments);
+        assert!(message.contains(&said), "{message}");
+    }
+    let arguments = format!(r#"{{"totals":[{past_u128}],"balances":[]}}"#);
+    let (kind, message) = gate("record_wide_lists", &arguments).expect_err(&arguments);
+    assert_eq!(kind, ProblemKind::InvalidArguments, "{message}");
+    assert!(message.contains("/totals"), "{message}");
+}
+
+/// What `program script` says of `cases` (JSON text), written to `file`: its exit code and
+/// its output.
+fn judged(program: &str, script: &str, cases: &str, file: &str) -> (Option<i32>, String) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf();
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
+    std::fs::write(&path, cases).expect("the target's tmp dir is writable");
+    let output = std::process::Command::new(program)
+        .arg(root.join(script))
+        .arg(&path)
+        .current_dir(&root)
+        .output()
+        .unwrap_or_else(|error| {
+            panic!(
+                "cannot run {program}: {error}; install the validators with `python3 -m pip \
+                 install -r tests/validators/requirements.txt` and `npm ci --prefix \
+                 tests/validators` (./scripts/test does both)"
+            )
+        });
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    (output.status.code(), text)
+}
+
+#[test]
+fn python_and_ajv_accept_the_128_bit_extremes_in_every_rendered_schema() {
+    // The instances keep their digits: Python reads them exactly, Ajv as doubles.
+    let mut cases = Vec::new();
+    for (format, at) in JSON_SCHEMA_FORMATS {
+        for (name, arguments, _) in wide_extremes() {
+            let tool = rendered_tool(format, name);
+            let schema = tool.pointer(at).expect("the tool has a schema");
+            let label = Value::from(format!("{format} {name} {arguments}"));
+            cases.push(format!(
+                r#"{{"label":{label},"schema":{schema},"instance":{arguments}}}"#
+            ));
+        }
+    }
+    let cases = format!("[{}]", cases.join(","));
+    for (program, script, file) in [
+        (
+            "python3",
+            "tests/validators/validate_instances.py",
+            "wide-python.json",
+        ),
+        (
+            "node",
+            "tests/validators/ajv_instances.mjs",
+            "wide-ajv.json",
+        ),
+    ] {
+        let (code, output) = judged(program, script, &cases, file);
+        assert_eq!(code, Some(0), "{script}:\n{output}");
+    }
+}
+
+#[test]
+fn a_128_bit_extreme_a_transport_parsed_into_a_double_is_refused_naming_the_field() {
+    // An MCP `tools/call` arrives parsed (rmcp's `serde_json::Value`, without
+    // `arbitrary_precision`): `u128::MAX` is the double 2^128 by then, its exact value
+    // gone. The gate refuses it rather than run with another number, and says so.
+    let text = format!(r#"{{"total":{},"balance":0}}"#, u128::MAX);
+    let parsed: Value = serde_json::from_str(&text).expect("JSON");
+    let arguments = toolset::Arguments::object(parsed).expect("an object");
+    let rejected = Numbers::gate(
+        [ToolCall::new("c1", "record_wide", arguments)],
+        Autonomy::ReadOnly,
+    )
+    .expect_err("the exact value is lost");
+    let problem = &rejected.problems()[0];
+    assert_eq!(problem.kind, ProblemKind::InvalidArguments);
+    assert!(
+        problem.message.contains(&format!(
+            "/total: expected an integer from 0 to {}",
+            u128::MAX
+        )),
+        "{}",
+        problem.message
     );
 }

@@ -90,6 +90,25 @@ fn run(shop: &mut Store, plan: Plan<Shop>) -> Report {
         .block_on(Shop::apply(shop, &ToolContext::default(), plan))
 }
 
+/// A request of `policy` for Anthropic, whose code execution may call tools.
+fn anthropic_with_code(policy: &Policy<Shop>) -> Request<'_, Shop> {
+    Request::new(policy)
+        .format(Format::Anthropic)
+        .code_execution(true)
+}
+
+/// The problem of a call to `name` from code that code may not make.
+fn refused_from_code(name: &str) -> (String, ProblemKind, String) {
+    (
+        name.to_owned(),
+        ProblemKind::NotFromCode,
+        format!(
+            "The tool \"{name}\" cannot be called from code: call it directly, as a tool call \
+             of your own."
+        ),
+    )
+}
+
 /// The kind and message of each problem of a rejected program, by tool name.
 fn problems(rejected: &Rejected) -> Vec<(String, ProblemKind, String)> {
     rejected
@@ -204,9 +223,7 @@ fn anthropic_calls_from_code_to_read_only_tools_run_and_answer_their_ids() {
         ]
     );
     let policy = Policy::<Shop>::new(Autonomy::Reversible);
-    let request = Request::new(&policy)
-        .format(Format::Anthropic)
-        .code_execution(true);
+    let request = anthropic_with_code(&policy);
     let plan = request.gate(calls.clone()).expect("reads from code pass");
     assert_eq!(plan.approved().count(), 3);
     let mut shop = Store::default();
@@ -234,27 +251,15 @@ fn anthropic_writes_from_code_are_refused_and_nothing_runs() {
     let calls = ToolCall::from_anthropic(&message).expect("a valid message");
     assert!(calls.iter().all(ToolCall::is_from_code));
     let policy = Policy::<Shop>::new(Autonomy::ExternalReversible);
-    let request = Request::new(&policy)
-        .format(Format::Anthropic)
-        .code_execution(true);
+    let request = anthropic_with_code(&policy);
     let rejected = request
         .gate(calls)
         .expect_err("writes from code are refused");
     assert_eq!(
         problems(&rejected),
         [
-            (
-                "refund".to_owned(),
-                ProblemKind::NotFromCode,
-                "The tool \"refund\" cannot be called from code: call it directly, as a tool call of your own."
-                    .to_owned()
-            ),
-            (
-                "delete_account".to_owned(),
-                ProblemKind::NotFromCode,
-                "The tool \"delete_account\" cannot be called from code: call it directly, as a tool call of your own."
-                    .to_owned()
-            ),
+            refused_from_code("refund"),
+            refused_from_code("delete_account")
         ]
     );
     // Every call is answered, under its id, in the one user message.
@@ -277,9 +282,7 @@ fn a_policy_trying_to_let_code_delete_still_cannot_and_a_permitted_write_is_prop
             .allow_from_code(named("delete_account"))
             .is_err()
     );
-    let request = Request::new(&policy)
-        .format(Format::Anthropic)
-        .code_execution(true);
+    let request = anthropic_with_code(&policy);
     let rejected = request
         .gate(calls.clone())
         .expect_err("the delete is refused");
@@ -442,23 +445,29 @@ fn without_code_execution_nothing_is_called_from_code_and_the_list_is_unchanged(
     }
 }
 
-#[test]
-fn streams_carry_the_caller() {
+/// The calls of an Anthropic stream whose one `tool_use` block calls `name` with
+/// `arguments` (streamed as one delta), its `caller` as given.
+fn streamed_anthropic(name: &str, caller: Value, arguments: &str) -> Vec<ToolCall> {
     let mut stream = CallStream::<Anthropic>::new();
-    let caller = json!({"type": "code_execution_20260120", "tool_id": "srvtoolu_1"});
     for event in [
         json!({"type": "message_start", "message": {"id": "msg_1"}}),
         json!({"type": "content_block_start", "index": 0, "content_block": {
-            "type": "tool_use", "id": "toolu_1", "name": "lookup_order", "input": {},
+            "type": "tool_use", "id": "toolu_1", "name": name, "input": {},
             "caller": caller}}),
         json!({"type": "content_block_delta", "index": 0, "delta": {
-            "type": "input_json_delta", "partial_json": "{\"number\":7}"}}),
+            "type": "input_json_delta", "partial_json": arguments}}),
         json!({"type": "content_block_stop", "index": 0}),
         json!({"type": "message_stop"}),
     ] {
         stream.feed_event(&event).expect("a valid event");
     }
-    let calls = stream.finish().expect("a complete message");
+    stream.finish().expect("a complete message")
+}
+
+#[test]
+fn streams_carry_the_caller() {
+    let caller = json!({"type": "code_execution_20260120", "tool_id": "srvtoolu_1"});
+    let calls = streamed_anthropic("lookup_order", caller, "{\"number\":7}");
     assert_eq!(
         calls[0].caller,
         Caller::code("code_execution_20260120", "srvtoolu_1")
@@ -705,4 +714,38 @@ fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_a
         outputs[0]["caller"],
         json!({"type": "program", "caller_id": "call_prog_1"})
     );
+}
+
+#[test]
+fn a_null_caller_counts_as_code_and_a_write_from_it_is_refused() {
+    // `"caller": null` says nothing of who made the call; DESIGN.md: a maker the consumer
+    // does not recognize counts as code, so the narrower permission applies.
+    let message = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_null", "name": "tag_order",
+         "input": {"number": 7, "tag": "late"}, "caller": null},
+    ]});
+    let calls = ToolCall::from_anthropic(&message).expect("a valid message");
+    assert!(calls[0].is_from_code(), "{:?}", calls[0].caller);
+    let policy = Policy::<Shop>::new(Autonomy::ExternalReversible);
+    let request = anthropic_with_code(&policy);
+    let rejected = request
+        .gate(calls)
+        .expect_err("a write from an unknown maker is refused");
+    assert_eq!(problems(&rejected), [refused_from_code("tag_order")]);
+    // Streamed, the same block reads the same way.
+    let streamed = streamed_anthropic("tag_order", Value::Null, r#"{"number":7,"tag":"late"}"#);
+    assert!(streamed[0].is_from_code(), "{:?}", streamed[0].caller);
+    assert!(request.gate(streamed).is_err());
+    // OpenAI Responses declares `null` as a caller of its own (`direct`, `program` or
+    // `null`: the SDK's `ResponseFunctionToolCall.caller`), for a call no program made:
+    // the model's, recognized, so the write is the model's own.
+    let output = json!([{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                         "name": "tag_order", "arguments": "{\"number\":7,\"tag\":\"late\"}",
+                         "caller": null}]);
+    let calls = ToolCall::from_openai_responses(&output).expect("a valid output array");
+    assert_eq!(calls[0].caller, Caller::Direct);
+    let request = Request::new(&policy)
+        .format(Format::OpenAiResponses)
+        .code_execution(true);
+    assert!(request.gate(calls).is_ok());
 }

@@ -120,6 +120,18 @@ fn all_messages() -> Vec<(&'static str, String)> {
             messages::failed(&messages::unserializable_result(&"key must be a string")),
         ),
         (
+            "failed: output does not match the output schema",
+            messages::failed(&messages::output_mismatch(
+                "/n: expected an integer, got \"x\"; /extra: a key the output schema does not declare",
+            )),
+        ),
+        (
+            "failed: non-finite number in the output",
+            messages::failed(&messages::output_mismatch(&messages::non_finite_output(
+                "/ratio",
+            ))),
+        ),
+        (
             "failed: exclusive access required",
             messages::failed(&messages::exclusive_access_required("write_note")),
         ),

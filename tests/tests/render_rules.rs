@@ -942,7 +942,11 @@ fn prompt_text_names_every_tool_tier_and_argument() {
         - target (Location, required): Where to.\n\
         Types:\n\
         - Location = {folder: string, position?: Position | null}: Where an item lives.\n\
-        - Position = {row: integer, col: integer}: A cell in a grid.";
+        \x20 - folder: The folder's name.\n\
+        \x20 - position: A position inside the folder, if it matters.\n\
+        - Position = {row: integer, col: integer}: A cell in a grid.\n\
+        \x20 - row: Zero-based row.\n\
+        \x20 - col: Zero-based column.";
     assert_eq!(text, expected);
     let ping = tool_value(spec("ping"), Format::Prompt);
     assert!(

@@ -679,7 +679,10 @@ where
         }
     };
     let outcome = match stopped {
-        Stopped::Finished(Ok(Ok(output))) => done(output),
+        Stopped::Finished(Ok(Ok(output))) => match unconforming(spec, &output) {
+            Some(message) => Outcome::Failed { message },
+            None => done(output),
+        },
         Stopped::Finished(Ok(Err(error))) => from_error(error),
         Stopped::Finished(Err(panic)) => Outcome::Panicked {
             message: take_panic_message(panic),
@@ -712,6 +715,16 @@ where
     };
     span.record(&outcome, ctx);
     (outcome, ended)
+}
+
+/// Why `output` must not be sent, if so: its structured value breaks the tool's declared
+/// output schema (an error's too: MCP sends its `structuredContent` all the same). Here,
+/// where every handler's output passes (compiled or runtime, for every consumer and the
+/// MCP server alike), so no format sends a value the tool's declaration rules out. The
+/// output schema's validator is compiled once per tool (`ToolSpec::output_problems`).
+fn unconforming(spec: &ToolSpec, output: &ToolOutput) -> Option<String> {
+    let problems = spec.output_problems(output.structured_content()?);
+    (!problems.is_empty()).then(|| messages::output_mismatch(&problems.join("; ")))
 }
 
 /// A done output, unless it activates a tool the set does not have: then the call failed,

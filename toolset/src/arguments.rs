@@ -223,12 +223,29 @@ fn explain<T: ToolSet>(
                 violations.into_iter().map(|(_, message)| message).collect(),
             );
         }
-        // Valid JSON that serde_json's reader refused mid-way: a number in a form its
-        // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
-        // `f32`). The reader stops inside the number, so the path is the enclosing one.
+        // An integer past its type's end that the schema's double still admits (2^128
+        // for a `u128`: a 128-bit range is stated rounded outward, see
+        // `crate::schema::TypeRange`): the schema's words, with the exact range, and the
+        // number as it was sent.
+        // serde's path may stop at the enclosing object (a float read for a `u128`); the
+        // field is then the first one below it that the schema says is an integer of a
+        // known format and that holds no integer serde_json could read.
+        let path = match integer_field(schema, &path) {
+            Some(_) => path,
+            None => unread_integer_below(schema, &value, &path).unwrap_or(path),
+        };
         let here = pointer(&path);
-        let message = messages::unreadable_number(&here, &serde_message);
-        (here, message)
+        if let (Some(field), Some(sent)) = (integer_field(schema, &path), raw_at(text, &path)) {
+            let message = format!("{here}: expected {}, got {sent}", expected(field, schema));
+            (here, message)
+        } else {
+            // Valid JSON that serde_json's reader refused mid-way: a number in a form its
+            // field cannot take (`3.0` or `3e38` for a 128-bit integer, a float beyond
+            // `f32`). The reader stops inside the number, so the path may be the
+            // enclosing one.
+            let message = messages::unreadable_number(&here, &serde_message);
+            (here, message)
+        }
     };
     // Every violation of the schema, so the model fixes them all in one round trip; those
     // at or below serde's problem are that problem seen in parts.
@@ -243,6 +260,63 @@ fn explain<T: ToolSet>(
     problems.push(first);
     problems.extend(rest);
     ArgumentsError::Invalid(problems.into_iter().map(|(_, message)| message).collect())
+}
+
+/// The schema at `path` when it is an integer of one of schemars' formats (`uint128`, …).
+fn integer_field<'a>(schema: &'a Value, path: &[String]) -> Option<&'a Value> {
+    subschema_at(schema, path).filter(|field| {
+        field
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(crate::integer_format::integer_range)
+            .is_some()
+    })
+}
+
+/// The first path at or below `at` in `value` holding a number serde_json read as a
+/// float where the schema says an integer of a known format: what serde's reader
+/// refused, when its path stopped above it.
+fn unread_integer_below(schema: &Value, value: &Value, at: &[String]) -> Option<Vec<String>> {
+    match value_at(value, at)? {
+        Value::Number(number) if number.is_f64() => integer_field(schema, at).map(|_| at.to_vec()),
+        Value::Object(members) => members.keys().find_map(|key| {
+            let mut below = at.to_vec();
+            below.push(key.clone());
+            unread_integer_below(schema, value, &below)
+        }),
+        Value::Array(items) => (0..items.len()).find_map(|index| {
+            let mut below = at.to_vec();
+            below.push(index.to_string());
+            unread_integer_below(schema, value, &below)
+        }),
+        _ => None,
+    }
+}
+
+/// The JSON text at `path` in `text` as it was written (a number beyond what a `Value`
+/// holds exactly keeps its digits), shortened like any value a message echoes; `None`
+/// where there is none.
+fn raw_at(text: &str, path: &[String]) -> Option<String> {
+    use serde_json::value::RawValue;
+    let mut raw: &RawValue = serde_json::from_str(text).ok()?;
+    for segment in path {
+        raw = match raw.get().trim_start().as_bytes().first() {
+            Some(b'{') => {
+                serde_json::from_str::<std::collections::HashMap<String, &RawValue>>(raw.get())
+                    .ok()?
+                    .remove(segment)?
+            }
+            Some(b'[') => {
+                let index: usize = segment.parse().ok()?;
+                serde_json::from_str::<Vec<&RawValue>>(raw.get())
+                    .ok()?
+                    .get(index)
+                    .copied()?
+            }
+            _ => return None,
+        };
+    }
+    Some(shortened(raw.get().trim()))
 }
 
 /// serde's error at `path`, said in JSON terms: `(path, message)`.

@@ -4,6 +4,7 @@
 //! (constraint violations), `arguments.rs` (serde's errors), the gate's unknown tools and
 //! registration's problems all say things the same way through it.
 
+use crate::integer_format::integer_range;
 use crate::messages;
 use serde_json::Value;
 
@@ -215,9 +216,35 @@ fn describe(schema: &Value, root: &Value, depth: usize) -> String {
 
 fn describe_type(kind: &str, schema: &Value, root: &Value, depth: usize) -> String {
     let bound = |keyword: &str| schema.get(keyword).filter(|bound| bound.is_number());
+    // An integer type's end written as a double (a 128-bit one: the double just past it,
+    // see `crate::schema::TypeRange`) is said as the type's exact end, the range serde
+    // enforces.
+    let own = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(integer_range)
+        .filter(|_| kind == "integer");
+    let end = |keyword: &str| {
+        let written = bound(keyword)?;
+        let past = |at: f64| {
+            written.as_number().is_some_and(|n| n.is_f64()) && {
+                let value = written.as_f64().unwrap_or(f64::NAN);
+                if keyword == "minimum" {
+                    value <= at
+                } else {
+                    value >= at
+                }
+            }
+        };
+        Some(match own {
+            Some(own) if keyword == "minimum" && past(own.min as f64) => own.min.to_string(),
+            Some(own) if keyword == "maximum" && past(own.max as f64) => own.max.to_string(),
+            _ => written.to_string(),
+        })
+    };
     let range = || {
-        let minimum = bound("minimum");
-        let maximum = bound("maximum");
+        let minimum = end("minimum");
+        let maximum = end("maximum");
         let mut range = match (minimum, maximum) {
             (Some(minimum), Some(maximum)) => format!(" from {minimum} to {maximum}"),
             (Some(minimum), None) => format!(" of at least {minimum}"),

@@ -82,6 +82,7 @@ mod error;
 mod exposure;
 mod ignored_keys;
 mod integer_format;
+mod non_finite;
 use __private::messages;
 mod output;
 mod policy;

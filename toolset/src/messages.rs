@@ -241,6 +241,22 @@ pub fn unserializable_result(error: &dyn Display) -> String {
     format!("the result could not be serialized: {error}")
 }
 
+/// A tool's structured output that breaks its declared output schema; `problems` says
+/// where and how (`/n: expected an integer, got "x"`). It is not sent: the model would
+/// read a value the tool's declaration promises never to give.
+pub fn output_mismatch(problems: &str) -> String {
+    format!(
+        "the tool's output did not match its declared output schema ({problems}), so it was \
+         not sent; this is a fault of the tool, not of your call"
+    )
+}
+
+/// A non-finite float (NaN, an infinity) at `at` in a structured output, one problem of
+/// [`output_mismatch`]: JSON cannot hold it, and serde_json would have written `null`.
+pub fn non_finite_output(at: &str) -> String {
+    format!("{at}: NaN or an infinity, which JSON cannot hold (it would have been sent as null)")
+}
+
 /// The failure of a writing tool handed shared state (apply never does this).
 pub fn exclusive_access_required(name: &str) -> String {
     format!("internal error: the tool `{name}` writes state but was run with shared access")

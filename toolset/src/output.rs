@@ -428,10 +428,32 @@ impl IntoToolOutput for ToolOutput {
     }
 }
 
+/// Whether `value` holds a `null` anywhere: only then can a non-finite float have been
+/// written into it (serde_json writes NaN and the infinities as `null`).
+fn holds_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(holds_null),
+        Value::Object(members) => members.values().any(holds_null),
+        Value::Bool(_) | Value::Number(_) | Value::String(_) => false,
+    }
+}
+
+/// A `Json<T>` is serialized once; a non-finite float in it (which serde_json would send
+/// as `null`, whatever the output schema says) fails the call, naming where it is. The
+/// schema check itself is apply's, for every tool's structured output
+/// (`ToolSpec::output_problems`); this one holds without the `constraints` feature too.
 impl<T: Serialize + JsonSchema> IntoToolOutput for Json<T> {
     fn into_tool_output(self) -> Result<ToolOutput, ToolError> {
         let value = serde_json::to_value(&self.0)
             .map_err(|error| ToolError::failed(crate::messages::unserializable_result(&error)))?;
+        if holds_null(&value)
+            && let Some(at) = crate::non_finite::non_finite_at(&self.0)
+        {
+            return Err(ToolError::failed(crate::messages::output_mismatch(
+                &crate::messages::non_finite_output(&at),
+            )));
+        }
         Ok(ToolOutput::structured(value))
     }
 
@@ -564,6 +586,24 @@ mod tests {
         let error = result.into_tool_output().unwrap_err();
         assert_eq!(error.message(), "inbox 3 is closed");
         assert!(error.source().is_none());
+    }
+
+    #[test]
+    fn a_json_holding_a_non_finite_float_fails_naming_where_with_or_without_constraints() {
+        let error = Json(vec![1.0, f64::NAN]).into_tool_output().unwrap_err();
+        assert_eq!(error.kind(), crate::ToolErrorKind::Failed);
+        assert!(error.message().contains("/1: NaN"), "{}", error.message());
+        assert!(
+            error.message().contains("declared output schema"),
+            "{}",
+            error.message()
+        );
+        // A `null` that was one stays one.
+        let none = Json(vec![Some(1.0), None]).into_tool_output().unwrap();
+        assert_eq!(
+            none.structured_content(),
+            Some(&serde_json::json!([1.0, null]))
+        );
     }
 
     #[test]

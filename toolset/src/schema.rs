@@ -8,6 +8,7 @@
 //! `maximum` only for the 8- and 16-bit integers, so without this a validator, or a
 //! provider's constrained decoding, would accept a `u64` of 2^70 that the gate refuses.
 
+use crate::integer_format::integer_range;
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
 use schemars::{JsonSchema, Schema};
@@ -48,15 +49,19 @@ pub fn output_schema_for<T: JsonSchema + ?Sized>() -> Value {
 /// `u64::MAX`: serde refuses that, and the gate answers the model with the range.
 ///
 /// A 128-bit range cannot be written exactly: serde_json holds integers up to 64 bits, so
-/// its bound is the largest double inside the type's range, and the few values beyond it
-/// that serde still accepts are the gate's only leniency over the schema.
+/// a bound beyond them is a double, rounded **outward**, never into the type's range: a
+/// bound rounded inward would make every validator (and the gate's own, where it runs)
+/// refuse `u128::MAX`, `i128::MAX` and their neighbours, which serde accepts. Outward,
+/// the schema admits exactly one value more at each such end (2^128 for `u128`, 2^127
+/// for `i128`), which serde refuses, and the gate answers the model naming the field and
+/// the type's exact range. `i128::MIN`, −2^127, is a double itself.
 ///
-/// | format | Rust type | range stated | what serde accepts beyond it |
+/// | format | Rust type | range stated | beyond the type's range, the schema admits |
 /// |---|---|---|---|
 /// | `int8` .. `int64`, `uint8` .. `uint64`, `int`, `uint` | `i8` .. `i64`, `u8` .. `u64`, `isize`, `usize` | exactly the type's range | nothing |
-/// | `uint128` | `u128` | 0 to 2^128 − 2^75 (a double) | the top 2^75 − 1 values |
-/// | `int128` | `i128` | ±(2^127 − 2^74) (doubles) | the 2^74 values at each end |
-/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | numbers that round to ±`f32::MAX` |
+/// | `uint128` | `u128` | 0 to 2^128 (a double) | 2^128 |
+/// | `int128` | `i128` | −2^127 to 2^127 (doubles) | 2^127 |
+/// | `float` | `f32` | ±`f32::MAX` (3.4028234663852886e38) | nothing (serde reads numbers that round to ±`f32::MAX`) |
 /// | `double` | `f64` | none needed: JSON text beyond `f64` does not parse in serde_json | |
 ///
 /// The gate leaves type ranges to serde (so no validator runs for them). One more
@@ -69,58 +74,48 @@ pub struct TypeRange {
     pub maximum: Number,
 }
 
-/// 2^bits − 2^(bits − 53) as a JSON number (a double): the largest double below 2^bits,
-/// for a range too wide for serde_json's integers.
-fn largest_double_below_power_of_two(bits: u32) -> Number {
-    let exponent = i32::try_from(bits).unwrap_or(i32::MAX);
-    Number::from_f64(2f64.powi(exponent) - 2f64.powi(exponent - 53))
-        .unwrap_or_else(|| Number::from(0))
-}
-
-/// The negated [`largest_double_below_power_of_two`]: the bottom of a signed range.
-fn negated(number: &Number) -> Number {
-    Number::from_f64(-number.as_f64().unwrap_or(0.0)).unwrap_or_else(|| Number::from(0))
-}
-
-/// The range of an integer type of `bits` bits, signed or not, as stated in the schema:
-/// exact up to 64 bits.
-fn integer_range(bits: u32, signed: bool) -> (Number, Number) {
-    match (bits, signed) {
-        (0..=64, false) => (Number::from(0), Number::from(u64::MAX >> (64 - bits))),
-        (0..=64, true) => {
-            let top = i64::MAX >> (64 - bits);
-            (Number::from(-top - 1), Number::from(top))
-        }
-        (_, false) => (Number::from(0), largest_double_below_power_of_two(bits)),
-        (_, true) => {
-            let top = largest_double_below_power_of_two(bits - 1);
-            (negated(&top), top)
-        }
+/// `value` as a bound: a JSON integer when serde_json holds it as one (within
+/// `i64::MIN..=u64::MAX`), else the nearest double, which for every end of the integer
+/// formats' table is at or beyond the end (2^128, ±2^127: see [`TypeRange`]).
+fn integer_bound(value: i128) -> Number {
+    if let Ok(value) = i64::try_from(value) {
+        Number::from(value)
+    } else if let Ok(value) = u64::try_from(value) {
+        Number::from(value)
+    } else {
+        double(value as f64)
     }
 }
 
-/// The range of the number type whose schema has `format`, if it is one schemars writes.
+/// The unsigned end `value` as a bound (see [`integer_bound`]); `u128::MAX` is 2^128.
+fn integer_top(value: u128) -> Number {
+    match i128::try_from(value) {
+        Ok(value) => integer_bound(value),
+        Err(_) => double(value as f64),
+    }
+}
+
+/// A finite double as a JSON number.
+fn double(value: f64) -> Number {
+    Number::from_f64(value).unwrap_or_else(|| Number::from(0))
+}
+
+/// The range of the number type whose schema has `format`, if it is one schemars writes:
+/// an integer format's from the one table of them ([`crate::integer_format`]), `float`'s
+/// `±f32::MAX`.
 pub fn type_range(format: &str) -> Option<TypeRange> {
-    let (minimum, maximum) = match format {
-        "int8" => integer_range(8, true),
-        "int16" => integer_range(16, true),
-        "int32" => integer_range(32, true),
-        "int64" => integer_range(64, true),
-        "int128" => integer_range(128, true),
-        "int" => integer_range(isize::BITS, true),
-        "uint8" => integer_range(8, false),
-        "uint16" => integer_range(16, false),
-        "uint32" => integer_range(32, false),
-        "uint64" => integer_range(64, false),
-        "uint128" => integer_range(128, false),
-        "uint" => integer_range(usize::BITS, false),
-        "float" => {
-            let top = Number::from_f64(f64::from(f32::MAX)).unwrap_or_else(|| Number::from(0));
-            (negated(&top), top)
-        }
-        _ => return None,
-    };
-    Some(TypeRange { minimum, maximum })
+    if format == "float" {
+        let top = f64::from(f32::MAX);
+        return Some(TypeRange {
+            minimum: double(-top),
+            maximum: double(top),
+        });
+    }
+    let range = integer_range(format)?;
+    Some(TypeRange {
+        minimum: integer_bound(range.min),
+        maximum: integer_top(range.max),
+    })
 }
 
 /// Compares two JSON numbers by value, exactly when both are 64-bit integers.
@@ -287,14 +282,11 @@ mod tests {
             range("an_f32"),
             (json!(-f64::from(f32::MAX)), json!(f64::from(f32::MAX)))
         );
-        assert_eq!(
-            range("a_u128"),
-            (json!(0), json!(2f64.powi(128) - 2f64.powi(75)))
-        );
-        let i128_top = 2f64.powi(127) - 2f64.powi(74);
+        // Doubles rounded outward: 2^128, and ±2^127 (see `TypeRange`).
+        assert_eq!(range("a_u128"), (json!(0), json!(2f64.powi(128))));
         assert_eq!(
             range("an_i128"),
-            (Value::from(-i128_top), Value::from(i128_top))
+            (json!(-(2f64.powi(127))), json!(2f64.powi(127)))
         );
         // f64 needs none: a JSON number beyond it does not parse.
         assert_eq!(range("an_f64"), (Value::Null, Value::Null));
@@ -312,8 +304,9 @@ mod tests {
     }
 
     /// Every stated bound is a value serde accepts: an integer type's own extremes for the
-    /// types up to 64 bits (exactly), a value inside the range for the 128-bit ones and
-    /// `f32`; and one past a 64-bit extreme is refused.
+    /// types up to 64 bits (exactly), and `f32`'s; and one past a 64-bit extreme is
+    /// refused. A 128-bit bound is the double just past the type's end, so the type's
+    /// extremes are inside it (`every_128_bit_extreme_is_inside_its_stated_range`).
     #[test]
     fn a_stated_bound_is_a_value_the_gate_accepts() {
         let schema = input_schema_for::<Numbers>();
@@ -329,8 +322,6 @@ mod tests {
             assert!(serde_accepts::<i32>(&text("an_i32")));
             assert!(serde_accepts::<u64>(&text("a_u64")));
             assert!(serde_accepts::<i64>(&text("an_i64")));
-            assert!(serde_accepts::<u128>(&text("a_u128")));
-            assert!(serde_accepts::<i128>(&text("an_i128")));
             let float = property(&schema, &format!("/properties/an_f32/{keyword}")).to_string();
             assert!(serde_accepts::<f32>(&float));
         }
@@ -344,6 +335,30 @@ mod tests {
         assert!(!serde_accepts::<u64>("18446744073709551616"));
         assert!(!serde_accepts::<i64>("-9223372036854775809"));
         assert!(!serde_accepts::<i32>("-2147483649"));
+    }
+
+    /// The 128-bit bounds, exactly: `u128::MAX` and `i128::MAX` are below the stated
+    /// maximum, `i128::MIN` is the stated minimum, and the one value past each end the
+    /// schema admits is the bound itself, which serde refuses.
+    #[test]
+    fn every_128_bit_extreme_is_inside_its_stated_range() {
+        let schema = input_schema_for::<Numbers>();
+        let exact = |name: &str, keyword: &str| {
+            let bound = property(&schema, &format!("/properties/{name}/{keyword}"));
+            format!("{:.0}", bound.as_f64().unwrap_or(f64::NAN))
+        };
+        let u128_top = exact("a_u128", "maximum");
+        assert_eq!(u128_top, "340282366920938463463374607431768211456");
+        assert_eq!(
+            u128_top.parse::<u128>().ok(),
+            None,
+            "2^128 is past u128::MAX"
+        );
+        let i128_top = exact("an_i128", "maximum");
+        assert_eq!(i128_top, (i128::MAX as u128 + 1).to_string());
+        assert!(!serde_accepts::<i128>(&i128_top));
+        assert_eq!(exact("an_i128", "minimum"), i128::MIN.to_string());
+        assert!(serde_accepts::<i128>(&exact("an_i128", "minimum")));
     }
 
     #[cfg(feature = "constraints")]

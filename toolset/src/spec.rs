@@ -171,6 +171,10 @@ pub struct ToolSpec {
     /// tool, the first refused call of any tool), or why it cannot be.
     #[cfg(feature = "constraints")]
     validator: OnceLock<Result<Box<jsonschema::Validator>, String>>,
+    /// The output schema's validator, compiled on first need (the tool's first call), or
+    /// why it cannot be.
+    #[cfg(feature = "constraints")]
+    output_validator: OnceLock<Result<Box<jsonschema::Validator>, String>>,
 }
 
 /// The texts of a runtime tool's spec, owned since they are known only at run time.
@@ -206,6 +210,8 @@ impl ToolSpec {
             example_problem: OnceLock::new(),
             #[cfg(feature = "constraints")]
             validator: OnceLock::new(),
+            #[cfg(feature = "constraints")]
+            output_validator: OnceLock::new(),
         }
     }
 
@@ -252,6 +258,8 @@ impl ToolSpec {
             example_problem: OnceLock::new(),
             #[cfg(feature = "constraints")]
             validator: OnceLock::new(),
+            #[cfg(feature = "constraints")]
+            output_validator: OnceLock::new(),
         }
     }
 
@@ -319,7 +327,11 @@ impl ToolSpec {
         if let Ok(validator) = self.validator() {
             return validator
                 .iter_errors(value)
-                .flat_map(|error| violation_messages(self.input_schema(), value, &error))
+                .flat_map(|error| {
+                    violation_messages(self.input_schema(), value, &error, &|schema, at| {
+                        crate::describe::unknown_key(schema, at)
+                    })
+                })
                 .collect();
         }
         #[cfg(not(feature = "constraints"))]
@@ -328,12 +340,90 @@ impl ToolSpec {
     }
 
     /// What is wrong with the tool's declaration that only run time can see, if anything:
-    /// a constraint of its schema that cannot be checked, or an example (see
-    /// [`examples`](Self::examples)) the gate would refuse as a call. The gate refuses
-    /// every call of such a tool; [`crate::check_declarations`] reports it, for a test to
-    /// fail on.
+    /// a constraint of its schema that cannot be checked, an output schema that cannot
+    /// check its outputs, or an example (see [`examples`](Self::examples)) the gate would
+    /// refuse as a call. The gate refuses every call of such a tool;
+    /// [`crate::check_declarations`] reports it, for a test to fail on.
     pub fn declaration_problem(&self) -> Option<String> {
-        self.constraint_problem().or_else(|| self.example_problem())
+        self.constraint_problem()
+            .or_else(|| self.output_schema_problem())
+            .or_else(|| self.example_problem())
+    }
+
+    /// Why the declared output schema cannot check the tool's outputs, if it cannot (a
+    /// keyword the validator cannot compile). Failing closed, the gate then refuses the
+    /// tool's calls before any runs, rather than running one whose output must be refused.
+    fn output_schema_problem(&self) -> Option<String> {
+        #[cfg(feature = "constraints")]
+        return self.output_validator().and_then(Result::err).cloned();
+        #[cfg(not(feature = "constraints"))]
+        return None;
+    }
+
+    /// The output schema's validator, compiled once, on first need; `None` for a tool
+    /// without an output schema.
+    #[cfg(feature = "constraints")]
+    fn output_validator(&self) -> Option<Result<&jsonschema::Validator, &String>> {
+        let schema = self.output_schema()?;
+        let compiled = self.output_validator.get_or_init(|| {
+            jsonschema::validator_for(schema)
+                .map(Box::new)
+                .map_err(|error| {
+                    format!(
+                        "its output schema has a keyword the validator cannot compile ({error}), \
+                         so no output of it can be checked; fix the schema (for `Json<T>`, the \
+                         #[schemars(...)] attributes of `T`)"
+                    )
+                })
+        });
+        Some(compiled.as_ref().map(|validator| &**validator))
+    }
+
+    /// Every way `structured`, a structured output of this tool, breaks its declared
+    /// output schema, each said `path: problem`; empty when it conforms, or when the tool
+    /// declares no output schema. Fails closed: an output schema the validator cannot
+    /// compile refuses every output (the gate refuses such a tool's calls first: see
+    /// [`declaration_problem`](Self::declaration_problem)).
+    ///
+    /// Without the `constraints` feature nothing checks the schema, and this is empty: a
+    /// runtime tool cannot register without it, and a compiled `Json<T>`'s schema is
+    /// derived from the type its output is serialized from (a non-finite float, the one
+    /// value serde writes outside it, as `null`, is refused when the `Json<T>` is
+    /// serialized, feature or not).
+    ///
+    /// The validator is compiled once per tool; an output that conforms costs one
+    /// validation (`is_valid`), and only one that does not is described.
+    pub(crate) fn output_problems(&self, structured: &Value) -> Vec<String> {
+        #[cfg(feature = "constraints")]
+        {
+            let (Some(schema), Some(validator)) = (self.output_schema(), self.output_validator())
+            else {
+                return Vec::new();
+            };
+            let validator = match validator {
+                Ok(validator) => validator,
+                Err(why) => return vec![format!("{}: {why}", crate::describe::pointer(&[]))],
+            };
+            if validator.is_valid(structured) {
+                return Vec::new();
+            }
+            let undeclared = |_: &Value, at: &[String]| {
+                format!(
+                    "{}: a key the output schema does not declare",
+                    crate::describe::pointer(at)
+                )
+            };
+            validator
+                .iter_errors(structured)
+                .flat_map(|error| violation_messages(schema, structured, &error, &undeclared))
+                .map(|(_, message)| message)
+                .collect()
+        }
+        #[cfg(not(feature = "constraints"))]
+        {
+            let _ = structured;
+            Vec::new()
+        }
     }
 
     /// Why the examples do not pass the gate, checked once; `None` without examples.
@@ -529,15 +619,17 @@ impl fmt::Debug for ToolSpec {
 }
 
 /// One violation the validator found, said as the gate says every problem: its JSON path,
-/// what the schema expects there, what was sent.
+/// what the schema expects there, what was sent; a key the schema does not declare, as
+/// `undeclared` says it (to the model of its arguments, to the model of a tool's output).
 #[cfg(feature = "constraints")]
 fn violation_messages(
     schema: &Value,
     value: &Value,
     error: &jsonschema::ValidationError<'_>,
+    undeclared: &dyn Fn(&Value, &[String]) -> String,
 ) -> Vec<(String, String)> {
     use crate::describe::{
-        expected, got, missing, pointer, pointer_segments, subschema_at, unknown_key, value_at,
+        expected, got, missing, pointer, pointer_segments, subschema_at, value_at,
     };
     use jsonschema::error::ValidationErrorKind;
     let path = pointer_segments(&error.instance_path().to_string());
@@ -564,7 +656,7 @@ fn violation_messages(
             if let [branch] = plausible.as_slice() {
                 return branch
                     .iter()
-                    .flat_map(|inner| violation_messages(schema, value, inner))
+                    .flat_map(|inner| violation_messages(schema, value, inner, undeclared))
                     .collect();
             }
             let at = pointer(&path);
@@ -589,7 +681,7 @@ fn violation_messages(
             .iter()
             .map(|key| {
                 let at = child(key);
-                (pointer(&at), unknown_key(schema, &at))
+                (pointer(&at), undeclared(schema, &at))
             })
             .collect(),
         _ => {

@@ -55,7 +55,7 @@
 
 use super::schema_adapt::{
     admits_null, append_note, apply, consumer_schema, first_open_object, for_each_schema,
-    strict_node, types_of,
+    ref_beside_annotations, strict_node, types_of,
 };
 use super::strict_budget::{StrictCost, StrictLimit};
 use crate::ToolSpec;
@@ -208,17 +208,7 @@ pub(crate) fn strict_schema(schema: &Value) -> Result<Value, String> {
         {
             map.insert("anyOf".into(), branches);
         }
-        if map.contains_key("$ref")
-            && map.len() > 1
-            && map
-                .keys()
-                .all(|key| matches!(key.as_str(), "$ref" | "description" | "title"))
-            && let Some(reference) = map.shift_remove("$ref")
-        {
-            let mut branch = Map::new();
-            branch.insert("$ref".into(), reference);
-            map.insert("anyOf".into(), Value::Array(vec![branch.into()]));
-        }
+        ref_beside_annotations(map);
         let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
         if is_object && let Err(why) = close_object(map, &snapshot) {
             problem.get_or_insert(why);

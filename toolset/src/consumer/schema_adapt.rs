@@ -23,6 +23,7 @@
 //!   the shapes so the model knows them.
 
 use crate::integer_format::integer_range;
+use crate::schema::type_range;
 use schemars::Schema;
 use schemars::transform::{RecursiveTransform, Transform};
 use serde_json::{Map, Value};
@@ -227,55 +228,31 @@ pub(crate) fn first_open_object(node: &Value, path: &str) -> Option<String> {
     None
 }
 
-/// An integer bound as JSON: exact when serde_json holds it as an integer (within
-/// `i64::MIN..=u64::MAX`), else the nearest double, which is what a JSON Schema validator
-/// compares with anyway.
-fn bound_of(value: i128) -> Value {
-    if let Ok(value) = i64::try_from(value) {
-        value.into()
-    } else if let Ok(value) = u64::try_from(value) {
-        value.into()
-    } else {
-        float_bound(value as f64)
-    }
-}
-
-fn float_bound(value: f64) -> Value {
-    serde_json::Number::from_f64(value)
-        .map(Value::Number)
-        .unwrap_or(Value::Null)
-}
-
 /// Adds the `minimum`/`maximum` that a numeric `format` implies and schemars leaves out,
 /// so that the schema refuses what serde refuses (`4294967296` for a `u32`) and says what
-/// the format said without it. Integer ranges come from the one table of integer formats,
-/// [`integer_range`]; `float` (an `f32`) is bounded by `±f32::MAX`.
+/// the format said without it: the bounds of [`type_range`], the one writer of a number
+/// type's range (integer formats from the one table of them, [`integer_range`], with a
+/// 128-bit end as the double just past it, never inside: see
+/// [`TypeRange`](crate::schema::TypeRange)); `float` (an `f32`) is bounded by `±f32::MAX`.
 ///
 /// Existing bounds are kept (they are never looser than the format's: schemars and users
-/// only narrow them). A 128-bit bound beyond what serde_json holds as an integer is
-/// written as the nearest double (`u128::MAX` as `3.402823669209385e38`): a validator
-/// compares numbers, and the format that said the rest is about to be dropped.
+/// only narrow them).
 pub(crate) fn add_integer_bounds(schema: &mut Value) {
     for_each_schema(schema, |map| {
         let format = map.get("format").and_then(Value::as_str);
-        let (min, max) = if has_type(map, "integer")
-            && let Some(range) = format.and_then(integer_range)
-        {
-            let max = i128::try_from(range.max)
-                .map(bound_of)
-                .unwrap_or_else(|_| float_bound(range.max as f64));
-            (bound_of(range.min), max)
-        } else if has_type(map, "number") && format == Some("float") {
-            let max = f64::from(f32::MAX);
-            (float_bound(-max), float_bound(max))
-        } else {
+        let applies = match format {
+            Some("float") => has_type(map, "number"),
+            Some(format) => has_type(map, "integer") && integer_range(format).is_some(),
+            None => false,
+        };
+        let Some(range) = format.filter(|_| applies).and_then(type_range) else {
             return;
         };
-        if !map.contains_key("minimum") && !map.contains_key("exclusiveMinimum") && !min.is_null() {
-            map.insert("minimum".into(), min);
+        if !map.contains_key("minimum") && !map.contains_key("exclusiveMinimum") {
+            map.insert("minimum".into(), Value::Number(range.minimum));
         }
-        if !map.contains_key("maximum") && !map.contains_key("exclusiveMaximum") && !max.is_null() {
-            map.insert("maximum".into(), max);
+        if !map.contains_key("maximum") && !map.contains_key("exclusiveMaximum") {
+            map.insert("maximum".into(), Value::Number(range.maximum));
         }
     });
 }
@@ -336,6 +313,25 @@ pub(crate) fn append_note(map: &mut Map<String, Value>, note: &str) {
         _ => note.to_owned(),
     };
     map.insert("description".into(), description.into());
+}
+
+/// A `$ref` beside annotations only (`description`, `title`), in the form the strict subsets
+/// (OpenAI's, Anthropic's), which let a `$ref` have no siblings, accept: the reference moves
+/// into a one-branch `anyOf` beside them (`{"anyOf": [{"$ref": …}], "description": …}`),
+/// so a documented parameter whose type is an enum or a struct keeps its description. A
+/// node with other keywords beside its `$ref` is left as it is.
+pub(crate) fn ref_beside_annotations(map: &mut Map<String, Value>) {
+    if map.contains_key("$ref")
+        && map.len() > 1
+        && map
+            .keys()
+            .all(|key| matches!(key.as_str(), "$ref" | "description" | "title"))
+        && let Some(reference) = map.shift_remove("$ref")
+    {
+        let mut branch = Map::new();
+        branch.insert("$ref".into(), reference);
+        map.insert("anyOf".into(), Value::Array(vec![branch.into()]));
+    }
 }
 
 /// The schema the JSON Schema consumers share (Anthropic, MCP, OpenAI when not strict):

@@ -149,16 +149,41 @@ pub(crate) fn json_text(value: &Value) -> String {
     value.to_string()
 }
 
+/// What a format's `"caller": null` says: whether its API declares `null` as a caller of
+/// its own, or `null` names no maker it knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NullCaller {
+    /// The API declares `null` as the caller of a call no program made (OpenAI Responses:
+    /// its `function_call.caller` is `direct`, `program` or `null`): the model itself.
+    Direct,
+    /// The API's callers are objects (Anthropic: `direct` and the code execution tools),
+    /// so `null` names no maker it knows: code of the kind [`UNNAMED_CALLER`] (DESIGN.md:
+    /// a call whose maker the consumer does not recognize counts as code).
+    Unrecognized,
+}
+
+/// The kind of code a `"caller": null` is read as, where `null` is no caller the format
+/// knows ([`NullCaller::Unrecognized`]).
+const UNNAMED_CALLER: &str = "unnamed";
+
 /// Who made the call `call` (a `tool_use` block, a `function_call` item): its `caller`
-/// member, read the same way by a consumer's parser and its stream. Absent, `null` or
+/// member, read the same way by a consumer's parser and its stream. Absent or
 /// `{"type": "direct"}` is the model itself; any other `type` is code the model wrote
 /// ([`Caller::Code`]: a caller this crate does not know gets the narrower permission),
 /// with the string at `id_key` (Anthropic's `tool_id`, OpenAI's `caller_id`) as its id,
-/// empty when absent. A `caller` that is not an object, or has no string `type`, is an
-/// error naming its path.
-pub(crate) fn caller(call: &Node<'_>, id_key: &str) -> Result<Caller, ProviderError> {
+/// empty when absent; `null` is what the format says it is (`null_is`). A `caller` that is
+/// not an object, or has no string `type`, is an error naming its path.
+pub(crate) fn caller(
+    call: &Node<'_>,
+    id_key: &str,
+    null_is: NullCaller,
+) -> Result<Caller, ProviderError> {
     let Some(caller) = call.field("caller") else {
-        return Ok(Caller::Direct);
+        let null = call.value().get("caller").is_some_and(Value::is_null);
+        return Ok(match (null, null_is) {
+            (true, NullCaller::Unrecognized) => Caller::code(UNNAMED_CALLER, ""),
+            _ => Caller::Direct,
+        });
     };
     caller.object("an object saying who made the call")?;
     let kind = caller.required_str("type")?;

@@ -189,13 +189,14 @@ pub(crate) fn register(
         propose_only: tool.propose_only,
         labels: tool.labels,
     });
-    // The gate validates every call with this validator: compile it now, so a schema it
-    // cannot compile is the declaration's problem, never a call's.
+    // The gate validates every call with the input schema's validator, and apply every
+    // output with the output schema's: compile both now, so a schema the validator cannot
+    // compile is the declaration's problem, never a call's.
     if messages.is_empty()
         && let Some(why) = spec.declaration_problem()
     {
         messages.push(format!(
-            "the gate's validator cannot compile the input schema: {why}"
+            "the gate's validator cannot compile a schema: {why}"
         ));
     }
     // Each example is checked as the gate checks a call: an object the validator accepts.

@@ -1,7 +1,7 @@
 //! Reading the calls of an Anthropic Messages API message: its `tool_use` content blocks.
 
 use crate::ToolCall;
-use crate::consumer::wire::{Node, Payload, caller, json_text, reject_api_error};
+use crate::consumer::wire::{Node, NullCaller, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
 
@@ -29,7 +29,8 @@ const PAYLOAD: Payload = Payload {
 /// absent or `{"type": "direct"}`, the model; a code execution tool
 /// (`{"type": "code_execution_20260120", "tool_id": "srvtoolu_…"}`), code the model wrote
 /// ([`Caller::Code`](crate::Caller::Code), its `type` and `tool_id` kept), which the gate
-/// permits only where the request lets code call the tool. Other blocks (text, thinking, the hosted
+/// permits only where the request lets code call the tool; `null`, no caller Anthropic
+/// writes, is a maker not recognized, so code too (kind `unnamed`). Other blocks (text, thinking, the hosted
 /// tool search's `server_tool_use` and `tool_search_tool_result`, other server tools and
 /// their results) are skipped, and a message whose `content` is a plain string has no
 /// calls. What a hosted search loaded is read by
@@ -52,7 +53,7 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         let name = block.required_str("name")?;
         let input = block.required("input", "an object holding the tool's arguments")?;
         input.object("an object holding the tool's arguments")?;
-        let caller = caller(&block, "tool_id")?;
+        let caller = caller(&block, "tool_id", NullCaller::Unrecognized)?;
         calls.push(ToolCall::new(id, name, json_text(input.value())).with_caller(caller));
     }
     Ok(calls)
@@ -107,7 +108,8 @@ mod tests {
                                 "input": {}, "caller": caller}]})
         };
         let read = |caller: Value| calls(&block(caller)).map(|mut calls| calls.remove(0).caller);
-        assert_eq!(read(Value::Null), Ok(Caller::Direct));
+        // `null` names no maker: not recognized, so code (DESIGN.md).
+        assert_eq!(read(Value::Null), Ok(Caller::code("unnamed", "")));
         assert_eq!(read(json!({"type": "direct"})), Ok(Caller::Direct));
         assert_eq!(
             read(json!({"type": "code_execution_20250825", "tool_id": "srvtoolu_1"})),

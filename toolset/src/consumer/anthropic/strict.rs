@@ -24,7 +24,10 @@
 //!   not strict;
 //! - `oneOf` becomes `anyOf` (schemars emits `oneOf` only for tagged enums, whose branches
 //!   are mutually exclusive, so the two accept the same values);
-//! - a `$ref` keeps no sibling keywords (its description is dropped, as the SDK drops it);
+//! - a `$ref` keeps no sibling keywords: one with a description or title becomes
+//!   `anyOf: [{"$ref"}]` beside them (as OpenAI's strict form does), so a documented
+//!   parameter whose type is an enum or a struct keeps its description (the SDK's
+//!   transform drops it); the one-branch `anyOf` counts as a union in the budget;
 //! - constraints strict mode cannot express move into the description ("From 0 to 255.",
 //!   "Pattern: ^[a-z]+$.", "Default: 10."), never silently: the gate still checks them
 //!   against the canonical schema, so a value the grammar lets through and the gate
@@ -38,8 +41,8 @@
 use crate::ToolSpec;
 use crate::consumer::Format;
 use crate::consumer::schema_adapt::{
-    append_note, consumer_schema, first_open_object, for_each_schema, resolve, strict_node,
-    types_of,
+    append_note, consumer_schema, first_open_object, for_each_schema, ref_beside_annotations,
+    resolve, strict_node, types_of,
 };
 use crate::consumer::strict_budget::{StrictCost, StrictLimit};
 use serde_json::{Map, Value};
@@ -183,7 +186,10 @@ pub(crate) fn strict_schema(schema: &Value) -> Result<Value, String> {
             map.insert("anyOf".into(), branches);
         }
         if map.contains_key("$ref") {
-            map.retain(|key, _| key == "$ref" || key == "$defs");
+            // What strict mode cannot say beside a `$ref` is in the description by now;
+            // the description and title stay, beside the reference (as for OpenAI).
+            map.retain(|key, _| matches!(key.as_str(), "$ref" | "description" | "title"));
+            ref_beside_annotations(map);
         }
         let is_object = types_of(map).contains(&"object") || map.contains_key("properties");
         if is_object && !map.contains_key("additionalProperties") {
@@ -554,11 +560,15 @@ mod tests {
             ]}},
         }))
         .expect("strict");
-        assert_eq!(schema["properties"]["e"], json!({"$ref": "#/$defs/E"}));
+        // The description stays, beside the reference.
+        assert_eq!(
+            schema["properties"]["e"],
+            json!({"anyOf": [{"$ref": "#/$defs/E"}], "description": "An E."})
+        );
         let branches = &schema["$defs"]["E"]["anyOf"];
         assert_eq!(branches[0]["const"], "a");
         assert_eq!(branches[1]["additionalProperties"], false);
-        assert_eq!(cost.of(StrictLimit::UnionParameters), 1);
+        assert_eq!(cost.of(StrictLimit::UnionParameters), 2);
     }
 
     #[test]

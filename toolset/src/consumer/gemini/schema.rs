@@ -345,10 +345,10 @@ impl Converter<'_> {
             let mut values = Vec::new();
             let mut notes = Vec::new();
             for (branch, branch_values) in resolved.iter().zip(constants) {
-                if let Some(description) = branch.get("description").and_then(Value::as_str)
-                    && let [value] = branch_values.as_slice()
-                {
-                    notes.push(format!("- {value}: {description}"));
+                // Every branch's description is kept, whatever number of values it holds.
+                if let Some(description) = branch.get("description").and_then(Value::as_str) {
+                    let said: Vec<String> = branch_values.iter().map(Value::to_string).collect();
+                    notes.push(format!("- {}: {description}", said.join(", ")));
                 }
                 for value in branch_values {
                     if !values.contains(&value) {

@@ -2,7 +2,7 @@
 //! its `output`.
 
 use super::namespace::local_name;
-use crate::consumer::wire::{Node, Payload, caller, json_text, reject_api_error};
+use crate::consumer::wire::{Node, NullCaller, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
 use crate::{Caller, ToolCall};
@@ -33,7 +33,8 @@ const PAYLOAD: Payload = Payload {
 /// `namespace` (a function the list has inside a `namespace` entry, a toolbox namespace's
 /// tool) is named `namespace_name`, the tool's local name: a namespace or name the list
 /// does not have gives a name no tool has, which the gate refuses as unknown. Its `caller`
-/// says who made the call: absent, `null` or `{"type": "direct"}`, the model; a program
+/// says who made the call: absent, `null` (a caller the API's types declare, for a call no
+/// program made) or `{"type": "direct"}`, the model; a program
 /// (programmatic tool calling, `{"type": "program", "caller_id": …}`), code the model
 /// wrote ([`Caller::Code`](crate::Caller::Code) with kind `program` and the `caller_id`,
 /// which the result's `function_call_output` names again), which the gate permits only
@@ -84,7 +85,7 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
         let arguments = item
             .required("arguments", "a string holding the arguments as JSON text")?
             .str("a string holding the arguments as JSON text")?;
-        let caller = caller(&item, "caller_id")?;
+        let caller = caller(&item, "caller_id", NullCaller::Direct)?;
         calls.push(ToolCall::new(id, local_name(namespace, name), arguments).with_caller(caller));
     }
     Ok(calls)
@@ -93,7 +94,7 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 /// Who made the `function_call` item `item` (its `caller`), as [`calls`] reads it: for
 /// the stream (`stream.rs`), which must read it the same way.
 pub(crate) fn item_caller(item: &Value) -> Result<Caller, ProviderError> {
-    caller(&Node::root(PAYLOAD, item), "caller_id")
+    caller(&Node::root(PAYLOAD, item), "caller_id", NullCaller::Direct)
 }
 
 /// Whether an output item (a `tool_search_call`) says the client executes it: a call the
@@ -175,6 +176,14 @@ mod tests {
             error.to_string(),
             "OpenAI Responses output: [0].namespace has the wrong type: expected a string naming the function's namespace, found a number"
         );
+    }
+
+    #[test]
+    fn a_null_caller_is_the_model_as_the_api_declares_it() {
+        let mut item = function_call("call_a", "now", "{}");
+        item["caller"] = Value::Null;
+        let calls = calls(&json!([item])).expect("a valid output array");
+        assert_eq!(calls[0].caller, crate::Caller::Direct);
     }
 
     #[test]

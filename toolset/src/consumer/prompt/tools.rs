@@ -10,8 +10,13 @@
 //! - target (Location, required): Where to.
 //! Types:
 //! - Location = {folder: string, position?: Position | null}: Where an item lives.
+//!   - folder: The folder's name.
 //! - Position = {row: integer, col: integer}: A cell in a grid.
+//!   - row: Zero-based row.
 //! ```
+//!
+//! A description declared below an argument or a type (a field's, a variant's) is listed
+//! under it, indented, with its path: none is left out.
 
 use crate::ToolSpec;
 use crate::consumer::schema_adapt::{consumer_schema, resolve, types_of};
@@ -60,6 +65,7 @@ pub fn tool(spec: &ToolSpec) -> String {
                 if let Some(description) = property.get("description").and_then(Value::as_str) {
                     let _ = write!(text, ": {}", one_line(description));
                 }
+                labeler.field_docs(property, name, 0, true, &mut text);
             }
             // A flattened union's root description says which shapes are allowed.
             if let Some(description) = schema.get("description").and_then(Value::as_str) {
@@ -86,6 +92,7 @@ pub fn tool(spec: &ToolSpec) -> String {
         if let Some(description) = def.get("description").and_then(Value::as_str) {
             let _ = write!(types, ": {}", one_line(description));
         }
+        labeler.field_docs(def, "", 0, true, &mut types);
     }
     if !types.is_empty() {
         text.push_str("\nTypes:");
@@ -121,6 +128,78 @@ struct Labeler {
 }
 
 impl Labeler {
+    /// Notes that the type `name` is used, so it is listed under `Types:`.
+    fn use_def(&mut self, name: &str) {
+        if !self.used.iter().any(|used| used == name) {
+            self.used.push(name.to_owned());
+        }
+    }
+
+    /// Writes, one indented line each (`  - place.folder: …`), the descriptions declared
+    /// below `schema` that its label does not show: every nested property's and array
+    /// item's, and a union branch's where the label spelled no union out. `path` names `schema` (an argument,
+    /// or empty for a type); `depth` is its label's depth, `shown` whether its label was
+    /// written out. A `$ref` is not followed: its type is listed under `Types:`, with its
+    /// own descriptions (and noted as used here, for one nested too deep to be spelled
+    /// out). So no declared description is left out of the prompt.
+    fn field_docs(
+        &mut self,
+        schema: &Value,
+        path: &str,
+        depth: usize,
+        shown: bool,
+        out: &mut String,
+    ) {
+        let Some(map) = schema.as_object() else {
+            return;
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            if let Some(name) = reference.strip_prefix("#/$defs/") {
+                self.use_def(name);
+            }
+            return;
+        }
+        let inline = shown && depth < INLINE_DEPTH;
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            for (name, property) in properties {
+                let at = match path {
+                    "" => name.clone(),
+                    path => format!("{path}.{name}"),
+                };
+                if let Some(description) = property.get("description").and_then(Value::as_str) {
+                    let _ = write!(out, "\n  - {at}: {}", one_line(description));
+                }
+                self.field_docs(property, &at, depth + 1, inline, out);
+            }
+        }
+        if let Some(items) = map.get("items") {
+            let at = format!("{path}[]");
+            if let Some(description) = items.get("description").and_then(Value::as_str)
+                && items.get("$ref").is_none()
+            {
+                let _ = write!(out, "\n  - {at}: {}", one_line(description));
+            }
+            self.field_docs(items, &at, depth, shown, out);
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            let Some(Value::Array(branches)) = map.get(key) else {
+                continue;
+            };
+            // The label writes an `anyOf`/`oneOf` branch's description beside it when the
+            // union is written out; an `allOf` branch's, never.
+            let labelled = shown && key != "allOf";
+            for branch in branches {
+                if let Some(description) = branch.get("description").and_then(Value::as_str)
+                    && branch.get("$ref").is_none()
+                    && !labelled
+                {
+                    let _ = write!(out, "\n  - {path}: {}", one_line(description));
+                }
+                self.field_docs(branch, path, depth, shown, out);
+            }
+        }
+    }
+
     /// A definition's own shape (not its name).
     fn label_expanded(&mut self, def: &Value) -> String {
         self.label(def, 0)
@@ -137,9 +216,7 @@ impl Labeler {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             return match reference.strip_prefix("#/$defs/") {
                 Some(name) => {
-                    if !self.used.iter().any(|used| used == name) {
-                        self.used.push(name.to_owned());
-                    }
+                    self.use_def(name);
                     name.to_owned()
                 }
                 None => "object".into(),
