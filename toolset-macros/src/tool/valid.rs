@@ -2,7 +2,6 @@
 //! the user's item, either the checked [`Tool`] or every broken rule recorded in the
 //! context. Checks run to the end even after a failure, so the user sees all mistakes.
 
-use super::MAX_SENT_PARAMS;
 use super::attr::{ToolAttr, did_you_mean, quoted_list};
 use super::item::{ParamAttrs, UserItem};
 use super::model::{Arg, Handler, Kind, Param, SentParam, State, Tier, Tool};
@@ -539,15 +538,6 @@ fn handler(
             );
         }
     }
-    if let Some(extra) = sent.get(MAX_SENT_PARAMS) {
-        cx.error_at(
-            &extra.ty,
-            format!(
-                "a handler takes at most {MAX_SENT_PARAMS} arguments as parameters: gather them into one \
-                 `#[derive(Deserialize, JsonSchema)]` struct and take it as `#[args] args: YourArgs`"
-            ),
-        );
-    }
     if cx.error_count() != errors_before {
         return None;
     }
@@ -603,7 +593,7 @@ fn context_by_value(ty: &Type) -> Option<&'static str> {
 
 /// The `T` of `Arc<T>`, `Rc<T>`, `Box<T>`, `Mutex<T>` or `RwLock<T>` as written (any path
 /// to them): the forms in which a handler might take the state or the context by value.
-pub fn wrapped(ty: &Type) -> Option<&Type> {
+fn wrapped(ty: &Type) -> Option<&Type> {
     wrapped_in(ty, symbol::STATE_WRAPPERS)
 }
 
