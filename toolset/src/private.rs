@@ -27,10 +27,10 @@ pub mod messages;
 /// reports this trait's message, not serde's own (which only says to add the derive,
 /// wrong for the set's state taken by value).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
+    message = "`{Self}` is taken by value, so it is an argument the model sends, but it does not implement `serde::Deserialize`",
     label = "the model's JSON cannot be deserialized into this type",
-    note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)",
-    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes); if it holds the state (an `Arc`, a `Box`, a lock, or an alias of one), borrow the state itself, `&S` of `toolset! {{ Name<S> = [...] }}`",
+    note = "if the model sends it, add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
 )]
 pub trait DeserializeArgument<'de>: serde::Deserialize<'de> {}
 #[diagnostic::do_not_recommend]
@@ -39,10 +39,10 @@ impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 /// A model-facing argument's type must describe itself as a JSON schema, which the
 /// model reads. Generated argument fields get their schema through [`argument_schema`].
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
+    message = "`{Self}` is taken by value, so it is an argument the model sends, but it does not implement `schemars::JsonSchema`",
     label = "the model cannot be shown a JSON schema of this type",
-    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions",
-    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes); if it holds the state (an `Arc`, a `Box`, a lock, or an alias of one), borrow the state itself, `&S` of `toolset! {{ Name<S> = [...] }}`",
+    note = "if the model sends it, add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
 )]
 pub trait SchemaArgument: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema> SchemaArgument for T {}

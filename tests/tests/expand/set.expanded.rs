@@ -131,9 +131,7 @@ const _: () = {
         ) -> ::std::result::Result<ClockCall, D::Error> {
             match name {
                 ClockName::Now => {
-                    <<now as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<
-                        'de,
-                    >>::deserialize(deserializer)
+                    <now as ::toolset::set::Tool>::deserialize_args(deserializer)
                         .map(ClockCall::Now)
                 }
             }

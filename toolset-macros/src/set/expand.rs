@@ -285,7 +285,7 @@ fn set_impl(names: &Names) -> TokenStream {
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #name_enum::#variant => <<#path as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
+            #name_enum::#variant => <#path as ::toolset::set::Tool>::deserialize_args(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {
