@@ -89,6 +89,13 @@ pub const fn spec_in<T: crate::ToolSet>(meta: ToolMeta) -> crate::ToolSpec {
     crate::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
 }
 
+/// What the first use of the set `T` does about its broken declarations, with a debug
+/// build's `panic` or a release build's error event chosen by the caller: a test builds in
+/// debug, and sees the release build's event through this.
+pub fn announce_misdeclared<T: crate::ToolSet>(panic: bool) {
+    crate::declaration::announce(T::NAME, T::specs(), panic)
+}
+
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
 pub const PLACEHOLDER_META: ToolMeta =
     ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
