@@ -49,9 +49,10 @@ pub trait Tool: Sized {
     const NAME: &'static str;
     #[doc(hidden)]
     const META: ToolMeta;
-    /// The types of the handler's parameters that the model sends, in order, as a tuple:
-    /// its arguments, or its `#[args]` type (`()` for a propose-only tool, whose whole
-    /// arguments struct is sent). `toolset!` checks that none is the set's per-run state.
+    /// The types of the handler's parameters that the model sends, each once, in order,
+    /// as a list `(A0, (A1, (.., ())))`: its arguments, or its `#[args]` type (`()` for a
+    /// propose-only tool, whose whole arguments struct is sent). `toolset!` checks that
+    /// none is the set's per-run state.
     #[doc(hidden)]
     type Sent;
 

@@ -1,6 +1,6 @@
 #![deny(warnings)]
-//! A handler with thirty arguments besides the state: no handler is too wide for the
-//! check that none of its arguments is the set's state.
+//! A handler with thirty arguments of thirty types besides the state: no handler is too
+//! wide for the check that none of its arguments is the set's state.
 
 use toolset::{tool, toolset};
 
@@ -8,43 +8,48 @@ pub struct Tally {
     pub total: u64,
 }
 
-/// Add thirty numbers to the tally.
+/// Take thirty arguments, each of another type, and count the call.
 #[tool(tier = "reversible")]
 #[allow(clippy::too_many_arguments)]
 pub async fn add_thirty(
     tally: &mut Tally,
-    a0: u64,
-    a1: u64,
-    a2: u64,
+    a0: u8,
+    a1: u16,
+    a2: u32,
     a3: u64,
-    a4: u64,
-    a5: u64,
-    a6: u64,
-    a7: u64,
-    a8: u64,
-    a9: u64,
-    a10: u64,
-    a11: u64,
-    a12: u64,
-    a13: u64,
-    a14: u64,
-    a15: u64,
-    a16: u64,
-    a17: u64,
-    a18: u64,
-    a19: u64,
-    a20: u64,
-    a21: u64,
-    a22: u64,
-    a23: u64,
-    a24: u64,
-    a25: u64,
-    a26: u64,
-    a27: u64,
-    a28: u64,
-    a29: u64,
+    a4: u128,
+    a5: usize,
+    a6: i8,
+    a7: i16,
+    a8: i32,
+    a9: i64,
+    a10: i128,
+    a11: isize,
+    a12: bool,
+    a13: char,
+    a14: String,
+    a15: Option<u8>,
+    a16: Option<u16>,
+    a17: Option<u32>,
+    a18: Option<u64>,
+    a19: Option<u128>,
+    a20: Option<usize>,
+    a21: Option<i8>,
+    a22: Option<i16>,
+    a23: Option<i32>,
+    a24: Option<i64>,
+    a25: Option<i128>,
+    a26: Option<isize>,
+    a27: Option<bool>,
+    a28: Option<char>,
+    a29: Option<String>,
 ) -> String {
-    tally.total += a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29;
+    // Thirty distinct types, so the state check searches a list thirty long.
+    let _ = (
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18,
+        a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29,
+    );
+    tally.total += 1;
     tally.total.to_string()
 }
 

@@ -87,7 +87,18 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         None => quote!(::toolset::__private::input_schema_of::<Self>),
     };
     // A list `(A0, (A1, (.., ())))`, which the set's state check searches at any length.
-    let sent_types = handler.sent.iter().rev().fold(quote!(()), |rest, param| {
+    // Each type once, at its first parameter: the set's probe infers the position of the
+    // one that holds the state, which two parameters of that type would make ambiguous.
+    let mut distinct: Vec<&SentParam> = Vec::new();
+    for param in &handler.sent {
+        if !distinct
+            .iter()
+            .any(|seen| tidy(&seen.ty) == tidy(&param.ty))
+        {
+            distinct.push(param);
+        }
+    }
+    let sent_types = distinct.iter().rev().fold(quote!(()), |rest, param| {
         let ty = &param.ty;
         quote!((#ty, #rest))
     });
@@ -98,7 +109,7 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         input_schema,
         Some(quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema)),
     );
-    let state_not_sent = state_not_sent(tool, &handler.sent);
+    let state_not_sent = state_not_sent(tool, &distinct);
 
     let ctx = if handler.takes_context() {
         format_ident!("ctx")
@@ -226,7 +237,7 @@ pub(super) fn no_state_sent(ident: &syn::Ident) -> TokenStream {
 /// parameter that holds the set's per-run state, and the check fails there, spanned at
 /// that parameter's type, naming the state to borrow (`SetState`). (Only `toolset!` knows
 /// the state type; only `#[tool]` knows the parameters and where they are written.)
-fn state_not_sent(tool: &Tool, sent: &[SentParam]) -> TokenStream {
+fn state_not_sent(tool: &Tool, sent: &[&SentParam]) -> TokenStream {
     let ident = &tool.ident;
     let read_only = tool.tier == Tier::ReadOnly;
     let checks = sent.iter().enumerate().map(|(index, param)| {
