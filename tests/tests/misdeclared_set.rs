@@ -6,15 +6,11 @@
 //! Each test has a set of its own: the first use is once per set and process, and the
 //! tests of this file run in one process.
 
-use std::fmt::{Debug, Write as _};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, PoisonError};
 use toolset::prelude::*;
 use toolset::{Autonomy, ProblemKind, ToolCall, tool, toolset};
-use tracing::field::{Field, Visit};
-use tracing::{Event, Subscriber};
-use tracing_subscriber::Layer;
-use tracing_subscriber::layer::{Context, SubscriberExt};
+use toolset_tests::captured::Captured;
+use tracing_subscriber::layer::SubscriberExt;
 
 /// Search the notes by free text.
 #[tool(tier = "read_only", example = r#"{"qurey": "x"}"#)]
@@ -103,7 +99,7 @@ fn a_well_declared_set_is_silent_at_its_first_use() {
     let (events, answer) =
         captured(|| WellDeclared::gate([call("list", "{}")], Autonomy::ReadOnly).map(|_| ()));
     assert!(answer.is_ok());
-    assert!(!events.contains("ERROR"), "{events}");
+    assert!(!events.contains("level=ERROR"), "{events}");
 }
 
 #[test]
@@ -113,7 +109,7 @@ fn in_a_release_build_a_misdeclared_set_is_one_error_event_naming_the_tool_and_t
         captured(|| toolset::__private::announce_misdeclared::<TypoInRelease>(false));
     let errors: Vec<&str> = events
         .lines()
-        .filter(|line| line.starts_with("ERROR"))
+        .filter(|line| line.contains("level=ERROR"))
         .collect();
     assert_eq!(errors.len(), 1, "{events}");
     says_what_is_broken(errors[0]);
@@ -124,40 +120,13 @@ fn in_a_release_build_a_misdeclared_set_is_one_error_event_naming_the_tool_and_t
     );
 }
 
-/// Every event a subscriber receives while `run` runs on this thread, one line each, led
-/// by its level, with what `run` returned.
+/// Every event and span a subscriber receives while `run` runs on this thread, one line
+/// each (`Captured`), with what `run` returned.
 fn captured<R>(run: impl FnOnce() -> R) -> (String, R) {
     let captured = Captured::default();
     let subscriber = tracing_subscriber::registry().with(captured.clone());
     let answer = tracing::subscriber::with_default(subscriber, || {
         catch_unwind(AssertUnwindSafe(run)).expect("no panic")
     });
-    let text = captured
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    (text, answer)
-}
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<String>>);
-
-struct Fields(String);
-
-impl Visit for Fields {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        let _ = write!(self.0, " {}={value:?}", field.name());
-    }
-}
-
-impl<S: Subscriber> Layer<S> for Captured {
-    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
-        let level = *event.metadata().level();
-        let mut fields = Fields(level.to_string());
-        event.record(&mut fields);
-        let mut text = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        text.push_str(&fields.0);
-        text.push('\n');
-    }
+    (captured.text(), answer)
 }
