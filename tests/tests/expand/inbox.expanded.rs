@@ -62,7 +62,9 @@ const _: () = {
                 ::toolset::__private::state_sent::<Set>("`id: u32`", "id", false)
             }
             if STATE_AT == 2 {
-                ::toolset::__private::state_sent::<Set>("`due: Option<String>`", "due", false)
+                ::toolset::__private::state_sent::<
+                    Set,
+                >("`due: Option<String>`", "due", false)
             }
         };
     }
@@ -218,7 +220,9 @@ const _: () = {
     > ::toolset::__private::StateNotSent<Set, STATE_AT> for create_item {
         const CHECK: () = {
             if STATE_AT == 1 {
-                ::toolset::__private::state_sent::<Set>("`#[args] new: NewItem`", "new", false)
+                ::toolset::__private::state_sent::<
+                    Set,
+                >("`#[args] new: NewItem`", "new", false)
             }
         };
     }
