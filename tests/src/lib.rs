@@ -1,6 +1,7 @@
 //! Shared fixtures for the integration tests: a representative inbox toolset using every
 //! parameter and return form `#[tool]` accepts.
 
+pub mod captured;
 pub mod exclusions;
 pub mod ledger;
 pub mod mcp_result;

@@ -161,6 +161,10 @@ fn every_example_the_gate_refuses_is_a_declaration_problem_naming_the_tool() {
 
 #[test]
 fn a_tool_with_a_refused_example_refuses_every_call_like_any_misdeclared_tool() {
+    // The set's first use panics in a debug build, naming the problem for its author
+    // (`misdeclared_set.rs`); once: from then on the gate answers the model.
+    let first = std::panic::catch_unwind(|| BadExamples::gate([], Autonomy::ReadOnly));
+    assert_eq!(first.is_err(), cfg!(debug_assertions));
     // Arguments that fit the tool are refused too: the model would copy the example.
     let call = ToolCall::new("1", "wrong_type", r#"{"query": "fine"}"#);
     let rejected = BadExamples::gate([call], Autonomy::ReadOnly).expect_err("misdeclared");

@@ -163,6 +163,10 @@ toolset! { pub TagTools<Repo> = [list_tags, list_labels]; }
 
 #[test]
 fn a_constraint_the_validator_cannot_compile_refuses_every_call_of_its_tool() {
+    // The set's first use panics in a debug build, naming the problem for its author
+    // (`misdeclared_set.rs`); once: from then on the gate answers the model.
+    let first = std::panic::catch_unwind(|| TagTools::gate([], Autonomy::ReadOnly));
+    assert_eq!(first.is_err(), cfg!(debug_assertions));
     // The call that used to run: every constraint switched off, `limit` far past 100.
     let past_the_range = ToolCall::new("1", "list_tags", r#"{"prefix":"a","limit":4000000000}"#);
     // Even arguments that would fit are refused: nothing can tell that they do.

@@ -34,6 +34,112 @@ toolset! {
     pub TriageTools<Tracker> = [count, file];
 }
 
+/// Sum thirty numbers into the tracker: a handler wider than the sixteen parameters the
+/// state check once had slots for.
+#[tool(tier = "reversible")]
+#[allow(clippy::too_many_arguments)]
+pub async fn sum_thirty(
+    tracker: &mut Tracker,
+    a0: u32,
+    a1: u32,
+    a2: u32,
+    a3: u32,
+    a4: u32,
+    a5: u32,
+    a6: u32,
+    a7: u32,
+    a8: u32,
+    a9: u32,
+    a10: u32,
+    a11: u32,
+    a12: u32,
+    a13: u32,
+    a14: u32,
+    a15: u32,
+    a16: u32,
+    a17: u32,
+    a18: u32,
+    a19: u32,
+    a20: u32,
+    a21: u32,
+    a22: u32,
+    a23: u32,
+    a24: u32,
+    a25: u32,
+    a26: u32,
+    a27: u32,
+    a28: u32,
+    a29: u32,
+) -> String {
+    let sum = a0
+        + a1
+        + a2
+        + a3
+        + a4
+        + a5
+        + a6
+        + a7
+        + a8
+        + a9
+        + a10
+        + a11
+        + a12
+        + a13
+        + a14
+        + a15
+        + a16
+        + a17
+        + a18
+        + a19
+        + a20
+        + a21
+        + a22
+        + a23
+        + a24
+        + a25
+        + a26
+        + a27
+        + a28
+        + a29;
+    tracker.issues.push(sum.to_string());
+    sum.to_string()
+}
+
+toolset! {
+    /// A set with a thirty-argument tool and the tracker as its state.
+    pub WideTools<Tracker> = [sum_thirty, count];
+}
+
+#[test]
+fn a_thirty_argument_handler_is_gated_and_applied_with_the_state_borrowed() {
+    let arguments: serde_json::Map<String, serde_json::Value> = (0..30)
+        .map(|index| (format!("a{index}"), serde_json::Value::from(index)))
+        .collect();
+    let arguments = serde_json::Value::Object(arguments).to_string();
+    let plan = WideTools::gate([call("1", "sum_thirty", &arguments)], Autonomy::Reversible)
+        .expect("thirty arguments pass the gate");
+    let mut tracker = Tracker::default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let report = runtime.block_on(WideTools::apply(
+        &mut tracker,
+        &ToolContext::default(),
+        plan,
+    ));
+    let total: u32 = (0..30).sum();
+    match &report.entries()[0].outcome {
+        Some(Outcome::Done(output)) => assert_eq!(output.text_content(), total.to_string()),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(tracker.issues, [total.to_string()]);
+    // The last argument is as required as the first: the schema has all thirty.
+    let short = arguments.replace(r#""a29":29"#, r#""b29":29"#);
+    assert_ne!(short, arguments);
+    assert!(WideTools::gate([call("2", "sum_thirty", &short)], Autonomy::Reversible).is_err());
+}
+
 fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
     ToolCall::new(id, name, arguments)
 }

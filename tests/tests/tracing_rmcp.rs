@@ -5,16 +5,12 @@
 //! is what keeps them out. Both halves are shown here: without the directive a secret
 //! planted in an argument reaches the subscriber; with it, nothing of it does.
 
-use std::fmt::{Debug, Write as _};
-use std::sync::{Arc, Mutex, PoisonError};
 use toolset::mcp::McpServer;
 use toolset::{Autonomy, ToolContext, tool, toolset};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Subscriber};
+use toolset_tests::captured::Captured;
 use tracing_subscriber::Layer;
 use tracing_subscriber::filter::Targets;
-use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::layer::SubscriberExt;
 
 /// The secret the model puts in an argument; the tool's result carries it too.
 const SECRET: &str = "s3cr3t-planted-in-an-argument";
@@ -35,50 +31,6 @@ pub async fn store(vault: &mut Vault, note: String) -> String {
 toolset! {
     /// The vault's tools.
     pub VaultTools<Vault> = [store];
-}
-
-/// Every field of every span and event the subscriber lets through, as text, each line
-/// led by its target.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<String>>);
-
-impl Captured {
-    fn text(&self) -> String {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn line(&self, target: &str, record: impl FnOnce(&mut Fields)) {
-        let mut fields = Fields(format!("{target}:"));
-        record(&mut fields);
-        let mut text = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        text.push_str(&fields.0);
-        text.push('\n');
-    }
-}
-
-struct Fields(String);
-
-impl Visit for Fields {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        let _ = write!(self.0, " {}={value:?}", field.name());
-    }
-}
-
-impl<S: Subscriber> Layer<S> for Captured {
-    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
-        self.line(event.metadata().target(), |fields| event.record(fields));
-    }
-
-    fn on_new_span(&self, attrs: &Attributes<'_>, _id: &Id, _ctx: Context<'_, S>) {
-        self.line(attrs.metadata().target(), |fields| attrs.record(fields));
-    }
-
-    fn on_record(&self, _id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
-        self.line("(recorded)", |fields| values.record(fields));
-    }
 }
 
 /// Serves the vault over an in-memory pipe to rmcp's client, which calls `store` with the

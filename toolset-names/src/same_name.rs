@@ -32,13 +32,22 @@ pub const fn earlier_same_name(names: &[&str], index: usize) -> Option<usize> {
 }
 
 /// Text assembled in constant evaluation, for a compile error that names what only
-/// constant evaluation knows (a tool name set by `#[tool(name = "...")]`).
+/// constant evaluation knows (a tool name set by `#[tool(name = "...")]`, a set's state
+/// type in a check `#[tool]` writes).
 pub struct ConstMessage {
     bytes: [u8; 512],
     len: usize,
 }
 
 impl ConstMessage {
+    /// An empty message.
+    pub const fn new() -> Self {
+        ConstMessage {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
     /// Appends `text`, dropping what does not fit.
     pub const fn push(mut self, text: &str) -> Self {
         let text = text.as_bytes();
@@ -64,6 +73,12 @@ impl ConstMessage {
     }
 }
 
+impl Default for ConstMessage {
+    fn default() -> Self {
+        ConstMessage::new()
+    }
+}
+
 /// The error of two entries `first` < `second` of the set `set` with one tool name.
 pub const fn duplicate_name_message(
     set: &str,
@@ -72,10 +87,7 @@ pub const fn duplicate_name_message(
     first: usize,
     second: usize,
 ) -> ConstMessage {
-    ConstMessage {
-        bytes: [0; 512],
-        len: 0,
-    }
+    ConstMessage::new()
     .push("`")
     .push(entries[second])
     .push("` and `")
@@ -103,12 +115,7 @@ mod tests {
     #[test]
     fn a_long_message_is_cut_at_a_character_boundary() {
         let long = "é".repeat(300);
-        let message = ConstMessage {
-            bytes: [0; 512],
-            len: 0,
-        }
-        .push("x")
-        .push(&long);
+        let message = ConstMessage::new().push("x").push(&long);
         assert_eq!(message.as_str().len(), 511);
     }
 }

@@ -12,7 +12,9 @@ use crate::declaration::{DeclarationProblem, problems};
 /// `example` the gate would refuse as a call's arguments (see `#[tool]`'s *Examples*).
 ///
 /// Call it from a test of your own, so a broken declaration fails the build's tests
-/// rather than refusing the model's calls in production:
+/// rather than refusing the model's calls in production. (A set that is used without it
+/// says so at its first use: a debug build panics naming each broken tool, a release build
+/// logs one `tracing::error!`; this function reports without panicking.)
 ///
 /// ```
 /// use toolset::{tool, toolset, ToolSet};

@@ -1,6 +1,8 @@
 //! [`DeclarationProblem`] and how one is found in a list of specs: a leaf under the set's
 //! trait (`ToolSet::check_declarations`, `set.rs`) and the root's
-//! [`check_declarations`](crate::check_declarations) (`check.rs`).
+//! [`check_declarations`](crate::check_declarations) (`check.rs`); and how a set's
+//! problems are made loud at its first use ([`announce`]), for an author who never called
+//! either.
 
 use crate::ToolSpec;
 use std::fmt;
@@ -45,4 +47,26 @@ pub(crate) fn problems(specs: &'static [ToolSpec]) -> Result<(), Vec<Declaration
     } else {
         Err(problems)
     }
+}
+
+/// Makes the broken declarations of the set `set` (its `specs`) loud where its author
+/// looks: a panic naming each when `panic` (a debug build's first use of the set), else
+/// one `tracing::error!` event. Nothing when every declaration holds. The gate refuses
+/// every call of such a tool either way, telling the model it is not its fault; this is
+/// for the author, who may never have called `check_declarations`.
+pub(crate) fn announce(set: &'static str, specs: &'static [ToolSpec], panic: bool) {
+    let Err(problems) = problems(specs) else {
+        return;
+    };
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let text = format!(
+        "the set `{set}` has broken declarations, so the gate refuses every call of these \
+         tools: {}. Call `toolset::check_declarations::<{set}>()` in a test to catch this before \
+         a run (a debug build panics here, at the set's first use; a release build logs it)",
+        problems.join("; ")
+    );
+    if panic {
+        panic!("{text}");
+    }
+    crate::trace::misdeclared_set(set, &text);
 }

@@ -27,10 +27,10 @@ pub mod messages;
 /// reports this trait's message, not serde's own (which only says to add the derive,
 /// wrong for the set's state taken by value).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument: it does not implement `serde::Deserialize`",
+    message = "`{Self}` is taken by value, so it is an argument the model sends, but it does not implement `serde::Deserialize`",
     label = "the model's JSON cannot be deserialized into this type",
-    note = "add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)",
-    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes); if it holds the state (an `Arc`, a `Box`, a lock, or an alias of one), borrow the state itself, `&S` of `toolset! {{ Name<S> = [...] }}`",
+    note = "if the model sends it, add `#[derive(serde::Deserialize)]` to `{Self}` (and `schemars::JsonSchema`, for the schema the model reads)"
 )]
 pub trait DeserializeArgument<'de>: serde::Deserialize<'de> {}
 #[diagnostic::do_not_recommend]
@@ -39,10 +39,10 @@ impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 /// A model-facing argument's type must describe itself as a JSON schema, which the
 /// model reads. Generated argument fields get their schema through [`argument_schema`].
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument: it does not implement `schemars::JsonSchema`",
+    message = "`{Self}` is taken by value, so it is an argument the model sends, but it does not implement `schemars::JsonSchema`",
     label = "the model cannot be shown a JSON schema of this type",
-    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions",
-    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes)"
+    note = "if `{Self}` is the set's per-run state, the model must not send it: borrow it, `&{Self}` (or `&mut {Self}` for a tool that writes); if it holds the state (an `Arc`, a `Box`, a lock, or an alias of one), borrow the state itself, `&S` of `toolset! {{ Name<S> = [...] }}`",
+    note = "if the model sends it, add `#[derive(schemars::JsonSchema)]` to `{Self}`; its doc comments become the schema's descriptions"
 )]
 pub trait SchemaArgument: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema> SchemaArgument for T {}
@@ -89,6 +89,13 @@ pub const fn spec_in<T: crate::ToolSet>(meta: ToolMeta) -> crate::ToolSpec {
     crate::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
 }
 
+/// What the first use of the set `T` does about its broken declarations, with a debug
+/// build's `panic` or a release build's error event chosen by the caller: a test builds in
+/// debug, and sees the release build's event through this.
+pub fn announce_misdeclared<T: crate::ToolSet>(panic: bool) {
+    crate::declaration::announce(T::NAME, T::specs(), panic)
+}
+
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
 pub const PLACEHOLDER_META: ToolMeta =
     ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
@@ -96,67 +103,104 @@ pub const PLACEHOLDER_META: ToolMeta =
 // The one-name-per-set rule the generated code asserts in constant evaluation.
 pub use toolset_names::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
 
-/// The most parameters a handler may give the model to send: `toolset!` checks each of
-/// them against the set's per-run state (see [`StateNotSent`]), one slot per parameter.
-pub const MAX_SENT_PARAMS: usize = 16;
+/// Implemented by `toolset!` for its per-run state and the state's `Arc`, `Rc`, `Box`,
+/// `Mutex` and `RwLock` forms, `Set` being the set's own type: the types no parameter the
+/// model sends may have (see [`StateNotSent`]).
+pub trait HoldsState<Set> {}
 
-/// The `I`-th of a handler's parameters that the model sends (`Tool::Sent`, a tuple of
-/// their types in order), or [`NoParam`] past the last.
-pub trait NthSent<const I: usize> {
-    /// The parameter's type.
-    type Param: ?Sized;
+/// Implemented by `toolset!`: the set's per-run state as written in the set, for the
+/// message of a failed [`StateNotSent`] check, which names the type to borrow.
+pub trait SetState {
+    /// The state type as the user wrote it in `toolset! { Name<State> = [...] }`.
+    const WRITTEN: &'static str;
 }
 
-/// The type of a parameter slot a handler does not use; never a set's state.
-pub enum NoParam {}
+/// The first parameter of a `Tool::Sent` list, `(A0, (A1, (.., ())))`.
+pub enum First {}
 
-/// `NthSent` for a tuple of arity `n` (its type parameters listed twice: once for the
-/// impls' generics, once paired with each index), then `NoParam` for the indices past it.
-macro_rules! nth_sent {
-    (@one [$($all:ident)*] $index:literal $param:ident) => {
-        impl<$($all),*> NthSent<$index> for ($($all,)*) {
-            type Param = $param;
-        }
-    };
-    ($all:tt [$(($index:literal $param:ident))*] [$($past:literal)*]) => {
-        $(nth_sent!(@one $all $index $param);)*
-        $(nth_sent!(@one $all $past NoParam);)*
-    };
+/// The parameter after the one `I` names.
+pub struct Next<I>(std::marker::PhantomData<I>);
+
+/// A position in a `Tool::Sent` list, counted from 1.
+pub trait Position {
+    /// The position: 1 for [`First`].
+    const AT: usize;
 }
-nth_sent!([] [] [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0] [(0 A0)] [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1] [(0 A0) (1 A1)] [2 3 4 5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2] [(0 A0) (1 A1) (2 A2)] [3 4 5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3] [(0 A0) (1 A1) (2 A2) (3 A3)] [4 5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4)] [5 6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5)] [6 7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6)] [7 8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7)] [8 9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8)] [9 10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9)] [10 11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10)] [11 12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11)] [12 13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12)] [13 14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13)] [14 15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13) (14 A14)] [15]);
-nth_sent!([A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15] [(0 A0) (1 A1) (2 A2) (3 A3) (4 A4) (5 A5) (6 A6) (7 A7) (8 A8) (9 A9) (10 A10) (11 A11) (12 A12) (13 A13) (14 A14) (15 A15)] []);
 
-/// What `toolset!` asks of each tool for its set's per-run state: `MASK` has bit `i` set
-/// when the handler's `i`-th sent parameter ([`NthSent`]) is the state, by value or in a
-/// box, pointer or lock (`toolset!` decides that where the state type is known). `#[tool]`
-/// implements it with a `CHECK` that fails to evaluate, at that parameter, for any bit
-/// set: the compile error that says to borrow the state instead.
-pub trait StateNotSent<const MASK: u16> {
-    /// Evaluates to `()` when no parameter is the state.
+impl Position for First {
+    const AT: usize = 1;
+}
+
+impl<I: Position> Position for Next<I> {
+    const AT: usize = I::AT + 1;
+}
+
+/// That the list of sent parameter types `Self` has, at position `I`, a type holding the
+/// state of `Set`. A list of any length: no handler is too wide for the check.
+pub trait SendsState<Set, I> {}
+
+impl<Set, H: HoldsState<Set>, T> SendsState<Set, First> for (H, T) {}
+
+impl<Set, H, T: SendsState<Set, I>, I> SendsState<Set, Next<I>> for (H, T) {}
+
+/// No position: the list sends no state.
+pub enum Nowhere {}
+
+/// Where in the list `Sent` a parameter holds the state of `Set`: `toolset!` reads
+/// `StateProbe::<Sent, Set, _>::AT`, whose position `I` is inferred. The inherent `AT`
+/// (the position) is found when `Sent: SendsState<Set, I>` holds for some `I`; otherwise
+/// [`SendsNoState`]'s (0), with `I` [`Nowhere`]. One probe per tool, whatever its width.
+pub struct StateProbe<Sent, Set, I>(std::marker::PhantomData<(Sent, Set, I)>);
+
+impl<Sent: SendsState<Set, I>, Set, I: Position> StateProbe<Sent, Set, I> {
+    /// The position of the parameter holding the state, from 1.
+    pub const AT: usize = I::AT;
+}
+
+/// The answer of a [`StateProbe`] that finds no parameter holding the state.
+pub trait SendsNoState {
+    /// No position.
+    const AT: usize = 0;
+}
+
+impl<Sent, Set> SendsNoState for StateProbe<Sent, Set, Nowhere> {}
+
+/// What `toolset!` asks of each tool for the per-run state of `Set`: `STATE_AT` is the
+/// position (from 1) of the handler's first sent parameter that holds the state, by value
+/// or in a box, pointer or lock (`toolset!` finds it with a [`StateProbe`], where the
+/// state type is known), or 0. `#[tool]` implements it with a `CHECK` that fails to
+/// evaluate at that parameter: the compile error that says to borrow the state instead.
+pub trait StateNotSent<Set, const STATE_AT: usize> {
+    /// Evaluates to `()` when no parameter holds the state.
     const CHECK: ();
 }
 
-/// The failure of a [`StateNotSent`] check, `message` its text. `#[track_caller]`: the
-/// compile error is reported where `#[tool]` writes the call, at the parameter's type (one
-/// call per parameter, with no `panic!` of its own to expand).
+/// The failure of a [`StateNotSent`] check: `head` says which parameter holds the state
+/// (`` `name: Type` ``), `name` is its name, the message names the state `Set` has. A
+/// `read_only` tool is told to read it, any other that it may write. `#[track_caller]`:
+/// the compile error is reported where `#[tool]` writes the call, at the parameter's type
+/// (one call per parameter, with no `panic!` of its own to expand).
 #[track_caller]
-pub const fn state_sent(message: &str) -> ! {
-    panic!("{}", message)
+pub const fn state_sent<Set: SetState>(head: &str, name: &str, read_only: bool) -> ! {
+    let state = Set::WRITTEN;
+    let message = ConstMessage::new()
+        .push(head)
+        .push(
+            " holds this set's per-run state, so the model would send it as an argument. \
+             The per-run state is borrowed: take `",
+        )
+        .push(name)
+        .push(": &")
+        .push(state);
+    let message = if read_only {
+        message.push("` (a `read_only` tool reads it)")
+    } else {
+        message
+            .push("` (or `&mut ")
+            .push(state)
+            .push("` for a tool that writes)")
+    };
+    panic!("{}", message.as_str())
 }
 
 /// A probe of a handler's return type, read where the type is concrete (the generated

@@ -310,6 +310,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// A request under `policy`, with nothing activated, injected or in its history, and
     /// no toolbox: enough to gate. Give it a [`format`](Self::format) to render its list.
     pub fn new(policy: &'p Policy<T>) -> Self {
+        // Every use of a set (a gate, a check, a list) starts here.
+        T::render_cache().announce_misdeclared(T::NAME, T::specs());
         Request {
             policy,
             format: None,

@@ -49,11 +49,22 @@ pub trait Tool: Sized {
     const NAME: &'static str;
     #[doc(hidden)]
     const META: ToolMeta;
-    /// The types of the handler's parameters that the model sends, in order, as a tuple:
-    /// its arguments, or its `#[args]` type (`()` for a propose-only tool, whose whole
-    /// arguments struct is sent). `toolset!` checks that none is the set's per-run state.
+    /// The types of the handler's parameters that the model sends, each once, in order,
+    /// as a list `(A0, (A1, (.., ())))`: its arguments, or its `#[args]` type (`()` for a
+    /// propose-only tool, whose whole arguments struct is sent). `toolset!` checks that
+    /// none is the set's per-run state.
     #[doc(hidden)]
     type Sent;
+
+    /// The arguments read from `deserializer`: what `toolset!`'s `deserialize_call` does
+    /// for each tool. Through `Args`'s own bound, so an argument type that does not
+    /// deserialize is reported once, at the tool's parameter, and not again at the set.
+    #[doc(hidden)]
+    fn deserialize_args<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self::Args, D::Error> {
+        <Self::Args as serde::Deserialize<'de>>::deserialize(deserializer)
+    }
 
     /// A human-readable preview of what a call with `args` would do, shown with its
     /// proposal. Declared with `#[tool(preview = path)]`.
@@ -100,7 +111,8 @@ impl Escalation {
 #[diagnostic::on_unimplemented(
     message = "the tool `{Self}` does not take `{S}`, the state type of this toolset",
     label = "this tool's handler takes another state type (or it is not a `#[tool]`)",
-    note = "every tool in `toolset! {{ Name<S> = [...] }}` takes `&S` or `&mut S` of the set's state type `S`, or no state at all"
+    note = "every tool in `toolset! {{ Name<S> = [...] }}` takes `&S` or `&mut S` of the set's state type `S`, or no state at all",
+    note = "if the handler takes the state behind a lock, a pointer or an alias of one (`&RwLock<{S}>`, `&Mutex<{S}>`, `&Arc<{S}>`), take `&{S}` itself (or `&mut {S}` in a tool that writes): toolset already gives reads a shared borrow and writes an exclusive one"
 )]
 pub trait ToolHandler<S>: Tool {
     /// Runs the handler with typed arguments.

@@ -370,6 +370,16 @@ pub(crate) trait ApprovalResult {
     fn resolution(&self) -> (&'static str, Option<&'static str>, Option<&ToolCall>);
 }
 
+/// An error event: the set `set` has tools whose declarations are broken (`problems` says
+/// which and why), found at its first use in a release build.
+pub(crate) fn misdeclared_set(set: &str, problems: &str) {
+    tracing::error!(
+        toolset.set = set,
+        toolset.problems = problems,
+        "toolset.set.misdeclared"
+    );
+}
+
 /// An event: the plan withheld this call for a human.
 pub(crate) fn proposal_created(proposal: &impl ProposalFacts) {
     tracing::info!(

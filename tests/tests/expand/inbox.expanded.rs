@@ -39,7 +39,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for set_due_date {
         type Args = Self;
-        type Sent = (u32, Option<String>);
+        type Sent = (u32, (Option<String>, ()));
         const NAME: &'static str = "set_due_date";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "set_due_date",
@@ -53,17 +53,18 @@ const _: () = {
             );
     }
     #[automatically_derived]
-    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for set_due_date {
+    impl<
+        Set: ::toolset::__private::SetState,
+        const STATE_AT: usize,
+    > ::toolset::__private::StateNotSent<Set, STATE_AT> for set_due_date {
         const CHECK: () = {
-            if STATE & 1u16 != 0 {
-                ::toolset::__private::state_sent(
-                    "`id: u32` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `id: &u32` (or `&mut u32` for a tool that writes)",
-                )
+            if STATE_AT == 1 {
+                ::toolset::__private::state_sent::<Set>("`id: u32`", "id", false)
             }
-            if STATE & 2u16 != 0 {
-                ::toolset::__private::state_sent(
-                    "`due: Option<String>` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `due: &Option<String>` (or `&mut Option<String>` for a tool that writes)",
-                )
+            if STATE_AT == 2 {
+                ::toolset::__private::state_sent::<
+                    Set,
+                >("`due: Option<String>`", "due", false)
             }
         };
     }
@@ -128,7 +129,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for search {
         type Args = Self;
-        type Sent = (String,);
+        type Sent = (String, ());
         const NAME: &'static str = "search";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "search",
@@ -144,12 +145,13 @@ const _: () = {
             );
     }
     #[automatically_derived]
-    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for search {
+    impl<
+        Set: ::toolset::__private::SetState,
+        const STATE_AT: usize,
+    > ::toolset::__private::StateNotSent<Set, STATE_AT> for search {
         const CHECK: () = {
-            if STATE & 1u16 != 0 {
-                ::toolset::__private::state_sent(
-                    "`query: String` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `query: &String` (a `read_only` tool reads it)",
-                )
+            if STATE_AT == 1 {
+                ::toolset::__private::state_sent::<Set>("`query: String`", "query", true)
             }
         };
     }
@@ -201,7 +203,7 @@ const _: () = {
     #[automatically_derived]
     impl ::toolset::set::Tool for create_item {
         type Args = NewItem;
-        type Sent = (NewItem,);
+        type Sent = (NewItem, ());
         const NAME: &'static str = "create-item";
         const META: ::toolset::__private::ToolMeta = ::toolset::__private::ToolMeta::new(
                 "create-item",
@@ -212,12 +214,15 @@ const _: () = {
             .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
-    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for create_item {
+    impl<
+        Set: ::toolset::__private::SetState,
+        const STATE_AT: usize,
+    > ::toolset::__private::StateNotSent<Set, STATE_AT> for create_item {
         const CHECK: () = {
-            if STATE & 1u16 != 0 {
-                ::toolset::__private::state_sent(
-                    "`#[args] new: NewItem` holds this set's per-run state, so the model would send it as an argument. The per-run state is borrowed: take `new: &NewItem` (or `&mut NewItem` for a tool that writes)",
-                )
+            if STATE_AT == 1 {
+                ::toolset::__private::state_sent::<
+                    Set,
+                >("`#[args] new: NewItem`", "new", false)
             }
         };
     }
@@ -280,7 +285,8 @@ const _: () = {
     #[automatically_derived]
     impl<S> ::toolset::set::ToolHandler<S> for SendReply {}
     #[automatically_derived]
-    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for SendReply {
+    impl<Set, const STATE_AT: usize> ::toolset::__private::StateNotSent<Set, STATE_AT>
+    for SendReply {
         const CHECK: () = ();
     }
 };

@@ -24,7 +24,10 @@ const _: () = {
             .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
-    impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for now {
+    impl<
+        Set: ::toolset::__private::SetState,
+        const STATE_AT: usize,
+    > ::toolset::__private::StateNotSent<Set, STATE_AT> for now {
         const CHECK: () = {};
     }
     #[automatically_derived]
@@ -128,9 +131,7 @@ const _: () = {
         ) -> ::std::result::Result<ClockCall, D::Error> {
             match name {
                 ClockName::Now => {
-                    <<now as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<
-                        'de,
-                    >>::deserialize(deserializer)
+                    <now as ::toolset::set::Tool>::deserialize_args(deserializer)
                         .map(ClockCall::Now)
                 }
             }

@@ -10,7 +10,6 @@
 
 use super::model::{Entry, Set};
 use crate::doc::doc_text;
-use crate::tool::MAX_SENT_PARAMS;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
@@ -63,15 +62,17 @@ pub fn set(set: &Set) -> TokenStream {
 
 /// That no tool lets the model send the set's state: a handler parameter that is the state
 /// by value, or in an `Arc`, `Rc`, `Box`, `Mutex` or `RwLock`, would be an argument. Only
-/// here is the state type known, so each tool's sent parameters (`Tool::Sent`) are
-/// compared with it here, one slot each, and each tool's `StateNotSent` check reports a
-/// match at the parameter, with the fix. The comparison is a probe whose inherent
-/// `IS_STATE` (true) is only found for the state's forms; any other type gets the trait's
-/// (false).
+/// here is the state type known, so its forms are declared here (`HoldsState`), and each
+/// tool's sent parameters (`Tool::Sent`, a list) are searched for one with one probe a
+/// tool (`StateProbe`, whose inferred position is that of the first parameter holding the
+/// state, or none): each tool's `StateNotSent` check then reports it at the parameter,
+/// naming the state to borrow (`SetState`).
 fn state_checks(set: &Set) -> TokenStream {
     let Some(state) = &set.state else {
         return quote!();
     };
+    let ident = &set.ident;
+    let written = crate::tool::tidy(state);
     let held = [
         quote!(#state),
         quote!(::std::sync::Arc<#state>),
@@ -82,26 +83,20 @@ fn state_checks(set: &Set) -> TokenStream {
     ];
     let checks = set.entries.iter().map(|entry| {
         let path = &entry.path;
-        let slots = (0..MAX_SENT_PARAMS).map(|slot| {
-            let index = Literal::usize_unsuffixed(slot);
-            quote! {
-                (StateProbe::<<<#path as ::toolset::set::Tool>::Sent as ::toolset::__private::NthSent<#index>>::Param>::IS_STATE as u16) << #index
-            }
-        });
         quote_spanned! {path.span()=>
-            let () = <#path as ::toolset::__private::StateNotSent<{ #(#slots)|* }>>::CHECK;
+            let () = <#path as ::toolset::__private::StateNotSent<#ident, {
+                ::toolset::__private::StateProbe::<<#path as ::toolset::set::Tool>::Sent, #ident, _>::AT
+            }>>::CHECK;
         }
     });
     quote! {
         const _: () = {
-            struct StateProbe<T: ?::std::marker::Sized>(::std::marker::PhantomData<T>);
-            trait NotTheState {
-                const IS_STATE: bool = false;
+            #[allow(unused_imports)] // Unused only when every tool sends the state: an error.
+            use ::toolset::__private::SendsNoState as _;
+            #(impl ::toolset::__private::HoldsState<#ident> for #held {})*
+            impl ::toolset::__private::SetState for #ident {
+                const WRITTEN: &'static str = #written;
             }
-            impl<T: ?::std::marker::Sized> NotTheState for StateProbe<T> {}
-            #(impl StateProbe<#held> {
-                const IS_STATE: bool = true;
-            })*
             #(#checks)*
         };
     }
@@ -290,7 +285,7 @@ fn set_impl(names: &Names) -> TokenStream {
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
         quote_spanned! {path.span()=>
-            #name_enum::#variant => <<#path as ::toolset::set::Tool>::Args as ::toolset::__private::serde::Deserialize<'de>>::deserialize(deserializer).map(#call_enum::#variant),
+            #name_enum::#variant => <#path as ::toolset::set::Tool>::deserialize_args(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {

@@ -4,7 +4,7 @@
 
 use super::item::UserItem;
 use super::model::{Arg, Handler, Kind, Param, SentParam, Tier, Tool};
-use super::valid::{tidy, wrapped};
+use super::valid::tidy;
 use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -86,15 +86,30 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         Some(ty) => quote_spanned!(ty.span()=> ::toolset::__private::input_schema_of::<#ty>),
         None => quote!(::toolset::__private::input_schema_of::<Self>),
     };
-    let sent_types = handler.sent.iter().map(|param| &param.ty);
+    // A list `(A0, (A1, (.., ())))`, which the set's state check searches at any length.
+    // Each type once, at its first parameter: the set's probe infers the position of the
+    // one that holds the state, which two parameters of that type would make ambiguous.
+    let mut distinct: Vec<&SentParam> = Vec::new();
+    for param in &handler.sent {
+        if !distinct
+            .iter()
+            .any(|seen| tidy(&seen.ty) == tidy(&param.ty))
+        {
+            distinct.push(param);
+        }
+    }
+    let sent_types = distinct.iter().rev().fold(quote!(()), |rest, param| {
+        let ty = &param.ty;
+        quote!((#ty, #rest))
+    });
     let tool_impl = tool_impl(
         tool,
         &args_type,
-        &quote!((#(#sent_types,)*)),
+        &sent_types,
         input_schema,
         Some(quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema)),
     );
-    let state_not_sent = state_not_sent(tool, &handler.sent);
+    let state_not_sent = state_not_sent(tool, &distinct);
 
     let ctx = if handler.takes_context() {
         format_ident!("ctx")
@@ -189,6 +204,7 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
         quote_spanned!(ident.span()=> ::toolset::__private::input_schema_of::<#ident>),
         None,
     );
+    let no_state_sent = no_state_sent(ident);
     quote! {
         #clean
 
@@ -200,45 +216,45 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
             #[automatically_derived]
             impl<S> ::toolset::set::ToolHandler<S> for #ident {}
 
-            #[automatically_derived]
-            impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
-                const CHECK: () = ();
-            }
+            #no_state_sent
         };
     }
 }
 
-/// `StateNotSent`: `toolset!` sets bit `i` of `STATE` when the `i`-th sent parameter holds
-/// the set's per-run state, and the check fails there, spanned at that parameter's type,
-/// with the fix. (Only `toolset!` knows the state type; only `#[tool]` knows the
-/// parameters and where they are written.)
-fn state_not_sent(tool: &Tool, sent: &[SentParam]) -> TokenStream {
+/// `StateNotSent` of a tool that sends no parameter: its whole arguments struct is the
+/// call's (a propose-only tool), or it has none (the placeholder beside a declaration's
+/// errors).
+pub(super) fn no_state_sent(ident: &syn::Ident) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        impl<Set, const STATE_AT: usize> ::toolset::__private::StateNotSent<Set, STATE_AT> for #ident {
+            const CHECK: () = ();
+        }
+    }
+}
+
+/// `StateNotSent`: `toolset!` gives as `STATE_AT` the position (from 1) of the first sent
+/// parameter that holds the set's per-run state, and the check fails there, spanned at
+/// that parameter's type, naming the state to borrow (`SetState`). (Only `toolset!` knows
+/// the state type; only `#[tool]` knows the parameters and where they are written.)
+fn state_not_sent(tool: &Tool, sent: &[&SentParam]) -> TokenStream {
     let ident = &tool.ident;
-    let checks = sent.iter().enumerate().map(|(slot, param)| {
-        let bit = 1u16 << slot;
+    let read_only = tool.tier == Tier::ReadOnly;
+    let checks = sent.iter().enumerate().map(|(index, param)| {
+        let at = proc_macro2::Literal::usize_unsuffixed(index + 1);
         let ty = &param.ty;
-        let inner = wrapped(ty).unwrap_or(ty);
-        let (written, inner) = (tidy(ty), tidy(inner));
         let marked = if param.whole { "#[args] " } else { "" };
         let name = &param.name;
-        let borrow = if tool.tier == Tier::ReadOnly {
-            format!("take `{name}: &{inner}` (a `read_only` tool reads it)")
-        } else {
-            format!("take `{name}: &{inner}` (or `&mut {inner}` for a tool that writes)")
-        };
-        let message = format!(
-            "`{marked}{name}: {written}` holds this set's per-run state, so the model would send it as an argument. \
-             The per-run state is borrowed: {borrow}"
-        );
+        let head = format!("`{marked}{name}: {}`", tidy(ty));
         quote_spanned! {ty.span()=>
-            if STATE & #bit != 0 {
-                ::toolset::__private::state_sent(#message)
+            if STATE_AT == #at {
+                ::toolset::__private::state_sent::<Set>(#head, #name, #read_only)
             }
         }
     });
     quote! {
         #[automatically_derived]
-        impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
+        impl<Set: ::toolset::__private::SetState, const STATE_AT: usize> ::toolset::__private::StateNotSent<Set, STATE_AT> for #ident {
             const CHECK: () = {
                 #(#checks)*
             };

@@ -41,6 +41,7 @@ pub fn unparsed(input: TokenStream, errors: &syn::Error) -> TokenStream {
 }
 
 fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
+    let no_state_sent = super::expand::no_state_sent(ident);
     quote! {
         const _: () = {
             impl ::toolset::set::Tool for #ident {
@@ -50,9 +51,7 @@ fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
                 const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
             }
             impl<S> ::toolset::set::ToolHandler<S> for #ident {}
-            impl<const STATE: u16> ::toolset::__private::StateNotSent<STATE> for #ident {
-                const CHECK: () = ();
-            }
+            #no_state_sent
         };
     }
 }

@@ -9,10 +9,7 @@ mod item;
 mod model;
 mod valid;
 
-/// The most parameters a handler gives the model to send: `toolset!` checks each against
-/// the set's state in its own slot, as many as `toolset::__private::NthSent` has
-/// (`toolset::__private::MAX_SENT_PARAMS`).
-pub const MAX_SENT_PARAMS: usize = 16;
+pub use valid::tidy;
 
 use crate::ctxt::Ctxt;
 use attr::ToolAttr;

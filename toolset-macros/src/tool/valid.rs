@@ -2,7 +2,6 @@
 //! the user's item, either the checked [`Tool`] or every broken rule recorded in the
 //! context. Checks run to the end even after a failure, so the user sees all mistakes.
 
-use super::MAX_SENT_PARAMS;
 use super::attr::{ToolAttr, did_you_mean, quoted_list};
 use super::item::{ParamAttrs, UserItem};
 use super::model::{Arg, Handler, Kind, Param, SentParam, State, Tier, Tool};
@@ -370,12 +369,6 @@ fn handler(
             ),
         );
     }
-    if !sig.generics.params.is_empty() {
-        cx.error_at(
-            &sig.generics,
-            "a tool handler cannot be generic: the model's JSON needs concrete argument and state types",
-        );
-    }
     let read_only = tier == Some(Tier::ReadOnly);
 
     let mut state: Option<State> = None;
@@ -387,6 +380,8 @@ fn handler(
     let mut whole_params: Vec<(String, Type)> = Vec::new();
     let mut arg_tokens = proc_macro2::TokenStream::new();
     let mut sent: Vec<SentParam> = Vec::new();
+    // Arguments that borrow: a lifetime the handler declares for them is explained there.
+    let mut borrowing = 0;
     for (input, taken) in sig.inputs.iter().zip(params) {
         let typed = match input {
             FnArg::Receiver(receiver) => {
@@ -422,6 +417,28 @@ fn handler(
             );
             continue;
         }
+        if !matches!(&*typed.ty, Type::Reference(_))
+            && let Some(borrowed) = borrowed_inside(&typed.ty)
+        {
+            let name = typed.pat.to_token_stream();
+            let holder = borrowed
+                .holder
+                .map(|holder| {
+                    format!(", with `{holder}` holding owned data (`String` for `&str`, `Vec<T>` for `&[T]`)")
+                })
+                .unwrap_or_default();
+            cx.error_at(
+                &typed.ty,
+                format!(
+                    "{OWNED_ARGUMENT}, but `{name}: {}` borrows {}: write `{name}: {}`{holder}. {REFERENCE_PARAMETERS}",
+                    tidy(&typed.ty),
+                    borrowed.what,
+                    tidy(&borrowed.owned)
+                ),
+            );
+            borrowing += 1;
+            continue;
+        }
         if taken.whole_args {
             let name = typed.pat.to_token_stream().to_string();
             sent.push(SentParam {
@@ -439,9 +456,7 @@ fn handler(
                 cx.error_at(
                     reference,
                     format!(
-                        "a tool argument is an owned value that the model's JSON becomes, not a borrow: \
-                         write `{}: {owned}`. (A handler's only reference parameters are the state, \
-                         `&S` or `&mut S`, and `&ToolContext`.)",
+                        "{OWNED_ARGUMENT}: write `{}: {owned}`. {REFERENCE_PARAMETERS}",
                         typed.pat.to_token_stream()
                     ),
                 );
@@ -515,6 +530,19 @@ fn handler(
             },
         }
     }
+    // Lifetimes only, all for arguments that borrow: said at the arguments, with the fix.
+    let lifetimes_only = sig
+        .generics
+        .params
+        .iter()
+        .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    let explained = lifetimes_only && borrowing > 0;
+    if !(sig.generics.params.is_empty() || explained) {
+        cx.error_at(
+            &sig.generics,
+            "a tool handler cannot be generic: the model's JSON needs concrete argument and state types",
+        );
+    }
     if let Some((name, ty)) = whole_params.first() {
         let ty = ty.to_token_stream();
         if let Some((_, second)) = whole_params.get(1) {
@@ -539,15 +567,6 @@ fn handler(
             );
         }
     }
-    if let Some(extra) = sent.get(MAX_SENT_PARAMS) {
-        cx.error_at(
-            &extra.ty,
-            format!(
-                "a handler takes at most {MAX_SENT_PARAMS} arguments as parameters: gather them into one \
-                 `#[derive(Deserialize, JsonSchema)]` struct and take it as `#[args] args: YourArgs`"
-            ),
-        );
-    }
     if cx.error_count() != errors_before {
         return None;
     }
@@ -562,6 +581,105 @@ fn handler(
         sent,
         output,
     })
+}
+
+/// How every message about a borrowed argument starts.
+const OWNED_ARGUMENT: &str =
+    "a tool argument is an owned value that the model's JSON becomes, not a borrow";
+
+/// How every message about a borrowed argument ends.
+const REFERENCE_PARAMETERS: &str = "(A handler's only reference parameters are the state, \
+     `&S` or `&mut S`, and `&ToolContext`.)";
+
+/// What an argument type borrows, found inside it (`Option<&str>`, `Vec<&[u8]>`,
+/// `Text<'a>`): the first borrow, as written, and the type with every borrow made owned
+/// (`&str` → `String`, a lifetime argument dropped), which is what to write instead.
+struct Borrowed {
+    /// "through `&str`" or "for `'a`".
+    what: String,
+    /// The user's type whose lifetime was dropped (`Text`), when one was.
+    holder: Option<String>,
+    owned: Type,
+}
+
+/// The borrow inside `ty`, when there is one. The top level's `&T` is the state or
+/// `&ToolContext`, and is not looked at here; `Cow<'static, T>` owns what it holds.
+fn borrowed_inside(ty: &Type) -> Option<Borrowed> {
+    let mut found = None;
+    let mut holder = None;
+    let mut owned = ty.clone();
+    own(&mut owned, &mut found, &mut holder);
+    found.map(|what| Borrowed {
+        what,
+        holder,
+        owned,
+    })
+}
+
+/// Makes `ty` owned in place, recording the first borrow in `found` and the first type
+/// that lost a lifetime in `holder`.
+fn own(ty: &mut Type, found: &mut Option<String>, holder: &mut Option<String>) {
+    match ty {
+        Type::Reference(reference) => {
+            found.get_or_insert_with(|| {
+                format!("through `{}`", tidy(&Type::Reference(reference.clone())))
+            });
+            let replacement = match owned_form(&reference.elem) {
+                Some(owned) => {
+                    syn::parse_str::<Type>(&owned).unwrap_or_else(|_| (*reference.elem).clone())
+                }
+                None => (*reference.elem).clone(),
+            };
+            *ty = replacement;
+            own(ty, found, holder);
+        }
+        Type::Path(path) => {
+            if let Some(qself) = &mut path.qself {
+                own(&mut qself.ty, found, holder);
+            }
+            for segment in &mut path.path.segments {
+                let syn::PathArguments::AngleBracketed(generics) = &mut segment.arguments else {
+                    continue;
+                };
+                let keeps_static = segment.ident == "Cow";
+                let before = generics.args.len();
+                let mut dropped = None;
+                generics.args = std::mem::take(&mut generics.args)
+                    .into_iter()
+                    .filter(|argument| match argument {
+                        syn::GenericArgument::Lifetime(lifetime)
+                            if !(keeps_static && lifetime.ident == "static") =>
+                        {
+                            dropped.get_or_insert_with(|| format!("for `{lifetime}`"));
+                            false
+                        }
+                        _ => true,
+                    })
+                    .collect();
+                if let Some(dropped) = dropped {
+                    found.get_or_insert(dropped);
+                    holder.get_or_insert_with(|| segment.ident.to_string());
+                }
+                for argument in &mut generics.args {
+                    if let syn::GenericArgument::Type(inner) = argument {
+                        own(inner, found, holder);
+                    }
+                }
+                if before > 0 && generics.args.is_empty() {
+                    segment.arguments = syn::PathArguments::None;
+                }
+            }
+        }
+        Type::Tuple(tuple) => tuple
+            .elems
+            .iter_mut()
+            .for_each(|elem| own(elem, found, holder)),
+        Type::Array(array) => own(&mut array.elem, found, holder),
+        Type::Slice(slice) => own(&mut slice.elem, found, holder),
+        Type::Paren(paren) => own(&mut paren.elem, found, holder),
+        Type::Group(group) => own(&mut group.elem, found, holder),
+        _ => {}
+    }
 }
 
 /// What to write instead of a borrowed argument (`&str` → `String`), when the borrowed type
@@ -603,7 +721,7 @@ fn context_by_value(ty: &Type) -> Option<&'static str> {
 
 /// The `T` of `Arc<T>`, `Rc<T>`, `Box<T>`, `Mutex<T>` or `RwLock<T>` as written (any path
 /// to them): the forms in which a handler might take the state or the context by value.
-pub fn wrapped(ty: &Type) -> Option<&Type> {
+fn wrapped(ty: &Type) -> Option<&Type> {
     wrapped_in(ty, symbol::STATE_WRAPPERS)
 }
 

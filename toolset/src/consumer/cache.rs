@@ -9,6 +9,7 @@ use super::list::Fragment;
 use super::{Format, Order};
 use crate::ToolSpec;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One slot per format.
 type PerFormat = [OnceLock<Fragment>; Format::ALL.len()];
@@ -26,6 +27,8 @@ pub struct RenderCache {
     /// Whether any tool of the set sends outside (the gate's trifecta rule has something
     /// to hold back), found on the first program gated.
     sends_outside: OnceLock<bool>,
+    /// Whether the set's broken declarations, if any, were made loud (its first use).
+    announced: AtomicBool,
 }
 
 impl RenderCache {
@@ -36,6 +39,7 @@ impl RenderCache {
             fragments: OnceLock::new(),
             search_index: OnceLock::new(),
             sends_outside: OnceLock::new(),
+            announced: AtomicBool::new(false),
         }
     }
 
@@ -77,6 +81,17 @@ impl RenderCache {
         *self
             .sends_outside
             .get_or_init(|| specs.iter().any(|spec| spec.labels().sends_outside()))
+    }
+
+    /// At the first use of the set `set` (its `specs`), its broken declarations made loud:
+    /// a panic in a debug build, an error event in a release build
+    /// ([`announce`](crate::declaration::announce)). Once: a later use, even after that
+    /// panic, goes on to the gate, which refuses the broken tools' calls.
+    pub(crate) fn announce_misdeclared(&self, set: &'static str, specs: &'static [ToolSpec]) {
+        if self.announced.load(Ordering::Relaxed) || self.announced.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        crate::declaration::announce(set, specs, cfg!(debug_assertions));
     }
 
     /// The search index of `specs` (the set's specs), built the first time.
