@@ -237,6 +237,10 @@ fn an_output_schema_the_validator_cannot_compile_is_refused_before_any_call_runs
         problems[0].to_string().contains("output schema"),
         "{problems:?}"
     );
+    // The set's first use says so loudly in a debug build (`misdeclared_set.rs`); once:
+    // from then on the gate answers the model.
+    let first = std::panic::catch_unwind(|| Labels::gate([], Autonomy::ReadOnly));
+    assert_eq!(first.is_err(), cfg!(debug_assertions));
     let rejected = Labels::gate(
         [ToolCall::new("c1", "label_thing", "{}")],
         Autonomy::ReadOnly,
