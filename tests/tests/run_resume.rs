@@ -195,7 +195,7 @@ fn a_decline_made_elsewhere(db: &str, style: &str, outbox: Option<&Path>) {
     let ids = proposals(&gated);
     worker(db, &["approve", &ids[0]]);
     let declined = worker(db, &["decline", &ids[1], "bob is on holiday"]);
-    let refusal = "Declined by the user: bob is on holiday. The call did not run.";
+    let refusal = "Declined by the user: bob is on holiday. The call did not run; do not make it again or ask for it again unless the user asks you to.";
     assert_eq!(declined["result"][0][1], refusal);
     let resumed = worker(db, &["resume", style, run]);
     let mut expected = vec![
@@ -894,4 +894,82 @@ fn a_row_put_back_whole_in_memory_is_refused() {
     let resumed = runs.resume(&id).expect("the newest copy resumes");
     assert_eq!(resumed.generation(), 4);
     assert_eq!(resumed.exposure().private_from(), ["read_inbox"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// How a late result came to be late (issue 38 item 5).
+
+/// The continue style's follow-up, as OpenAI Chat's text.
+fn follow_up_text(run: &Run) -> String {
+    let message = toolset::consumer::openai_chat::follow_up(&run.late_results());
+    message["content"].as_str().expect("a text").to_owned()
+}
+
+/// A call a human approved whose host died after its start was journaled (no end: in
+/// doubt), then run again by the host (`resolve <key> rerun`, `Approvals::rerun`): the
+/// follow-up tells the model a crash cut the call off and it was run again, not that it
+/// was awaiting approval. An approved call that ran at once is told as before.
+#[tokio::test]
+async fn the_follow_up_of_a_call_run_again_after_a_crash_says_a_crash_cut_it_off() {
+    let dir = tempdir("rerun-follow-up");
+    let store = MemoryStore::new();
+    let approvals = toolset::Approvals::new(&store);
+    let policy = LedgerTools::policy(Autonomy::ExternalReversible);
+    let mut ledger = toolset_tests::ledger::Ledger {
+        file: dir.join("ledger"),
+    };
+    let ctx = toolset::ToolContext::default();
+    let mut run = Run::new();
+    let calls = [
+        ToolCall::new("crashed", "pay", r#"{"note":"rent"}"#),
+        ToolCall::new("ran", "pay", r#"{"note":"gas"}"#),
+    ];
+    let plan = toolset::Request::new(&policy).gate(calls).expect("valid");
+    for proposal in plan.proposals() {
+        approvals.submit(proposal).expect("stored");
+        run.await_approval(proposal);
+    }
+    let approve = |proposal: &toolset::ProposalId| {
+        let signed = approvals.pending(proposal).expect("pending").sign();
+        match approvals.approve(&signed, &toolset::Request::new(&policy)) {
+            Ok(toolset::Approved::Run(call)) => call,
+            other => panic!("pay runs once approved: {other:?}"),
+        }
+    };
+    // The host dies once the approval journaled the call's start: never ended.
+    drop(approve(&run.pending()[0].proposal));
+    approve(&run.pending()[1].proposal)
+        .apply(&mut ledger, &ctx)
+        .await;
+    let in_doubt = store.in_doubt().expect("the journal reads");
+    assert_eq!(in_doubt.len(), 1, "{in_doubt:?}");
+    match approvals.rerun(&in_doubt[0], &toolset::Request::new(&policy)) {
+        Ok(toolset::Approved::Run(call)) => {
+            call.apply(&mut ledger, &ctx).await;
+        }
+        other => panic!("the rerun runs: {other:?}"),
+    }
+    run.collect(&store).expect("the answers are gathered");
+    let text = follow_up_text(&run);
+    let paragraphs: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(paragraphs.len(), 2, "{text}");
+    let crashed = paragraphs
+        .iter()
+        .find(|paragraph| paragraph.contains("crashed"))
+        .expect("the crashed call is answered");
+    assert!(
+        crashed.contains("cut off")
+            && crashed.contains("run again")
+            && !crashed.contains("awaiting approval"),
+        "{crashed}"
+    );
+    assert!(crashed.ends_with("paid rent"), "{crashed}");
+    let ran = paragraphs
+        .iter()
+        .find(|paragraph| paragraph.contains("call ran to"))
+        .expect("the other call is answered");
+    assert!(
+        ran.contains("awaiting approval") && !ran.contains("cut off"),
+        "{ran}"
+    );
 }

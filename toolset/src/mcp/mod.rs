@@ -156,7 +156,7 @@ mod trace;
 
 use crate::set::ToolName;
 use crate::store::ProposalStore;
-use crate::{Autonomy, Policy, SealKey, ToolContext, ToolSet, Toolbox};
+use crate::{Autonomy, Policy, Proposal, SealKey, ToolContext, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use session::{Base, Session};
 use std::fmt;
@@ -429,11 +429,25 @@ impl<T: ToolSet> McpServer<T> {
         self
     }
 
-    /// The text of the result sent for a call the gate withheld for a human.
+    /// The text of the result sent for a call the gate withheld for a human, when nobody
+    /// decided on it here: the human was not asked (or did not answer), or nothing here
+    /// can approve it (a propose-only tool). A call the human declined is answered as
+    /// declined instead ("Declined by the user: …"), whatever this message.
     ///
-    /// `{tool}`, `{tier}` and `{autonomy}` are replaced by the tool's name, its tier and
-    /// the server's autonomy level (`read_only`, …, or `off`). The tier is always part of
-    /// the message: when `message` has no `{tier}`, ` (tool tier: …)` is appended.
+    /// Its placeholders:
+    /// - `{tool}`: the tool's name;
+    /// - `{tier}`: the call's risk tier (after the tool's escalation);
+    /// - `{autonomy}`: the server's autonomy level (`read_only`, …, or `off`);
+    /// - `{reason}`: what held the call back, in words: its tier above the autonomy (with
+    ///   the tool's reason when it raised this call's tier), the lethal-trifecta rule with
+    ///   what the session read, a propose-only tool; a call within the autonomy held by the
+    ///   trifecta rule is held for the rule alone, whatever its `{tier}`;
+    /// - `{next}`: what the model should do now: ask the user to approve it or to carry it
+    ///   out, or, when nothing here can approve it, not ask and tell the user instead.
+    ///
+    /// The reason is always part of the message: when `message` has no `{reason}`,
+    /// ` (why: …)` is appended; so is the next step, when it is not to ask the user and
+    /// `message` has no `{next}`. The default is [`DEFAULT_WITHHELD_MESSAGE`].
     pub fn with_withheld_message(mut self, message: impl Into<String>) -> Self {
         self.withheld_message = Arc::from(message.into());
         self
@@ -494,10 +508,27 @@ impl<T: ToolSet> McpServer<T> {
         self.base.listed()
     }
 
-    /// The withheld message for a call to `tool` of `tier`, placeholders filled in.
-    fn withheld_text(&self, tool: &str, tier: crate::Tier) -> String {
-        let autonomy = autonomy_name(self.policy.autonomy());
-        crate::messages::withheld(&self.withheld_message, tool, tier, autonomy)
+    /// What held `proposal` back from running without the human, at this server's
+    /// autonomy.
+    fn held<'p>(&self, proposal: &'p Proposal) -> crate::messages::Held<'p> {
+        crate::messages::Held::of(
+            proposal.tier(),
+            self.policy.autonomy(),
+            proposal.escalated_because(),
+            proposal.is_propose_only(),
+        )
+    }
+
+    /// What the model reads of `proposal` withheld, and what it should do `next`: the
+    /// withheld message, placeholders filled in, or the decline.
+    fn withheld_text(&self, proposal: &Proposal, next: crate::messages::Next<'_>) -> String {
+        crate::messages::withheld(
+            &self.withheld_message,
+            &proposal.call().name,
+            &self.held(proposal),
+            autonomy_name(self.policy.autonomy()),
+            next,
+        )
     }
 
     /// This server for a new session (a connection, an HTTP session): the same state and

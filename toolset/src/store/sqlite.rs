@@ -565,15 +565,8 @@ impl RunStore for SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed("could not start saving the run"))?;
         let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
-        let mark = transaction
-            .query_row(
-                "SELECT generation FROM toolset_run_marks WHERE id = ?1",
-                params![run.id.as_str()],
-                |row| row.get::<_, i64>(0),
-            )
-            .optional()
-            .map_err(failed("could not read the run's mark"))?;
-        let above_mark = mark.is_none_or(|mark| generation(run.generation) > mark);
+        let above_mark =
+            run_mark(&transaction, &run.id)?.is_none_or(|mark| generation(run.generation) > mark);
         let changed = match expected {
             _ if !above_mark => 0,
             None => transaction
@@ -629,15 +622,19 @@ impl RunStore for SqliteStore {
     }
 
     fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        let mark = self
-            .connection()?
-            .query_row(
-                "SELECT generation FROM toolset_run_marks WHERE id = ?1",
-                params![id.as_str()],
-                |row| row.get::<_, i64>(0),
-            )
-            .optional()
-            .map_err(failed("could not read the run's mark"))?;
+        let mark = run_mark(&*self.connection()?, id)?;
         super::runs::mark_from_row(id, mark)
     }
+}
+
+/// The run `id`'s mark as its column holds it; `None` when it has none.
+fn run_mark(connection: &Connection, id: &RunId) -> Result<Option<i64>, StoreError> {
+    connection
+        .query_row(
+            "SELECT generation FROM toolset_run_marks WHERE id = ?1",
+            params![id.as_str()],
+            |row| row.get::<_, i64>(0),
+        )
+        .optional()
+        .map_err(failed("could not read the run's mark"))
 }
