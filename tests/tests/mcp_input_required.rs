@@ -382,7 +382,7 @@ async fn anything_but_an_explicit_accept_declines_for_good() {
         let accepted = params(args)
             .with_input_responses(responses(Human::Approves))
             .with_request_state(state);
-        assert_withheld(
+        assert_declined(
             &complete(once(&connected, accepted).await),
             &format!("an accept after {human:?}"),
         );

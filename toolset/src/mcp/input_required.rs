@@ -24,8 +24,10 @@
 use super::elicit::{self, Shown};
 use crate::plan::Plan;
 use crate::proposal::now_ms;
-use crate::store::{Journal, ProposalStore};
-use crate::{Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet};
+use crate::store::{Decision, Journal, ProposalStore};
+use crate::{
+    ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
+};
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,
@@ -131,18 +133,22 @@ impl InputRequired {
     }
 
     /// Approves what the human approved, through [`Approvals::approve`] under `request`
-    /// (the session's, in force now): resolved in the store once, or refused (`None`, and
-    /// for a propose-only tool, which has nothing to run here). The plan is the server's to
-    /// apply, journaled in [`journal`](Self::journal).
+    /// (the session's, in force now): resolved in the store once, or refused (`Err`, and
+    /// for a propose-only tool, which has nothing to run here), `Err(true)` when the
+    /// proposal was declined before (an accept sent after the human's no). The plan is the
+    /// server's to apply, journaled in [`journal`](Self::journal).
     pub(super) fn approve<T: ToolSet>(
         &self,
         signed: &Signed,
         request: &Request<'_, T>,
         limit: Duration,
-    ) -> Option<Plan<T>> {
+    ) -> Result<Plan<T>, bool> {
         match self.approvals(limit).approve(signed, request) {
-            Ok(Approved::Run(call)) => Some(call.into_plan()),
-            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => None,
+            Ok(Approved::Run(call)) => Ok(call.into_plan()),
+            Err(ApprovalError::AlreadyResolved(resolution)) => {
+                Err(resolution.decision == Decision::Declined)
+            }
+            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => Err(false),
         }
     }
 

@@ -302,9 +302,11 @@ impl<T: ToolSet> McpServer<T> {
         let approved = self.session.approve_submitted(&self.base, |request| {
             input.approve(&answer.signed, request, limit)
         });
-        match approved.flatten() {
-            Some(plan) => ByInput::Decided(Decided::Approved(plan)),
-            None => withheld,
+        match approved {
+            Some(Ok(plan)) => ByInput::Decided(Decided::Approved(plan)),
+            // An accept after the human's no: still the no.
+            Some(Err(true)) => ByInput::Decided(Decided::Declined),
+            Some(Err(false)) | None => withheld,
         }
     }
 
