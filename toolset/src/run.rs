@@ -477,7 +477,7 @@ fn found_pending<S>(store: &S, call: &PendingCall) -> Result<Found, StoreError>
 where
     S: ProposalStore + Journal + ?Sized,
 {
-    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels, Late::Approval)? {
+    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels)? {
         return Ok(found);
     }
     // No journal entry: waiting, expired, or declined in a store that records no decline.
@@ -497,7 +497,7 @@ where
     // the approver's, and the journal shows it) or is refused from now on.
     let answer = ToolOutput::error(messages::EXPIRED);
     store.decline(&call.proposal, now_ms(), &answer)?;
-    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels, Late::Approval)? {
+    if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels)? {
         return Ok(found);
     }
     let stored = stored_proposal(store, call)?;
@@ -539,19 +539,16 @@ fn declined_unrecorded(stored: &Stored, why: String) -> Found {
 /// its report was recorded ([`Run::record`]), so giving it again brings nothing new in.
 fn found_journaled<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Found, StoreError> {
     // A key the journal does not have has nothing to deliver.
-    Ok(found_entry(journal, key, Labels::NONE, Late::CutOff)?.unwrap_or(Found::Delivered))
+    Ok(found_entry(journal, key, Labels::NONE)?.unwrap_or(Found::Delivered))
 }
 
 /// The journal entry `key` as a [`Found`]; `None` when the journal has none. `labels` are
 /// the tool's, for a result its handler wrote; a declined call's answer is toolset's.
-/// `late` is how the call came to be late when it ran once ([`Late::Approval`]: the model
-/// was told it awaited approval; [`Late::CutOff`]: one of the run's own calls, whose host
-/// stopped before the model had its result); a call started again is [`Late::RunAgain`].
+/// Its reply says how it came to be late ([`JournalEntry::late_reply`](crate::store::JournalEntry::late_reply)).
 fn found_entry<J: Journal + ?Sized>(
     journal: &J,
     key: &str,
     labels: Labels,
-    late: Late,
 ) -> Result<Option<Found>, StoreError> {
     let Some(entry) = journal.entry(key)? else {
         return Ok(None);
@@ -562,7 +559,7 @@ fn found_entry<J: Journal + ?Sized>(
     if entry.delivered_at_ms.is_some() {
         return Ok(Some(Found::Delivered));
     }
-    let mut reply = entry.reply().ok_or_else(|| {
+    let reply = entry.late_reply().ok_or_else(|| {
         StoreError::new(format!(
             "the journaled result of {key} is not readable: the store was written by something else"
         ))
@@ -574,12 +571,6 @@ fn found_entry<J: Journal + ?Sized>(
     } else {
         labels
     };
-    // Started more than once: a crash cut the call off and the host had it run again.
-    reply.late = Some(if entry.attempts > 1 {
-        Late::RunAgain
-    } else {
-        late
-    });
     Ok(Some(Found::Late(Box::new(LateResult {
         key: Some(key.to_owned()),
         reply,
