@@ -836,6 +836,19 @@ fn the_old_copy_is_refused<S: RunStore>(runs: &Runs<S>, id: &RunId) {
     assert_eq!(runs.resume(id).err(), Some(rolled_back));
 }
 
+/// After the generation-1 row was put back: a holder of that old copy cannot save over
+/// it either (generation 2 is not above the mark), and the mark stays.
+fn no_save_builds_on_the_old_row<S: RunStore>(store: &S, old: &StoredRun) {
+    let over_it = StoredRun::new(old.id.clone(), 2, old.run.clone(), old.seal.clone());
+    assert_eq!(
+        store
+            .save_run(&over_it, Some(1))
+            .expect("the store answers"),
+        SaveRunOutcome::Conflict { stored: Some(1) }
+    );
+    assert_eq!(store.newest_generation(&old.id).expect("reads"), Some(3));
+}
+
 /// A run's generation-1 row put back whole in SQLite (its old JSON, its old seal, its old
 /// generation, all as this host wrote them) is refused by the next load and resume: the
 /// seal cannot tell, the run's mark kept apart from its row can.
@@ -854,6 +867,22 @@ fn a_row_put_back_whole_in_sqlite_is_refused() {
         )
         .expect("the row is written");
     the_old_copy_is_refused(&runs, &id);
+    no_save_builds_on_the_old_row(&store, &old);
+    // The mark taken away too: a run without one cannot be told from an old copy.
+    rusqlite::Connection::open(&path)
+        .expect("the database opens")
+        .execute(
+            "DELETE FROM toolset_run_marks WHERE id = ?1",
+            rusqlite::params![id.as_str()],
+        )
+        .expect("the mark is removed");
+    assert_eq!(
+        runs.resume(&id).err(),
+        Some(RunError::RolledBack {
+            copy: 1,
+            newest: None
+        })
+    );
 }
 
 /// The same over PostgreSQL (the server `scripts/postgres` starts).
@@ -877,6 +906,7 @@ fn a_row_put_back_whole_in_postgres_is_refused() {
         ),
     );
     the_old_copy_is_refused(&runs, &id);
+    no_save_builds_on_the_old_row(&store, &old);
 }
 
 /// In memory, the only writer is the store's own `save_run`: the old row written over the
