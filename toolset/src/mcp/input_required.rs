@@ -18,8 +18,10 @@
 //!   replay, here or on another replica sharing the store, finds it resolved;
 //! - anything else declines it in the store, so no later answer can run it.
 //!
-//! Every refusal is the withheld message; nothing runs. Without a store (or a key), or for
-//! a client that declared no elicitation, a withheld call is answered withheld at once.
+//! Nothing runs on a refusal: the human's no (and an accept sent after it) is answered as
+//! declined, every other refusal with the withheld message. Without a store (or a key),
+//! or for a client that declared no elicitation, a withheld call is answered withheld at
+//! once.
 
 use super::elicit::{self, Shown};
 use crate::plan::Plan;
@@ -153,7 +155,7 @@ impl InputRequired {
     }
 
     /// Declines what the human did not approve, so that no later answer runs it. A
-    /// proposal already resolved (a replay) stays as it was. The model reads the withheld
+    /// proposal already resolved (a replay) stays as it was. The model reads the decline
     /// message in this very answer, so the decline's journal entry is delivered at once
     /// (it never waits among [`Journal::undelivered`]).
     pub(super) fn decline(&self, signed: &Signed, limit: Duration) {

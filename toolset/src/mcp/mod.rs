@@ -35,7 +35,8 @@
 //!   ([`McpServer::with_approval_timeout`]; from 2026-07-28 on, by `input_required`
 //!   with [`McpServer::with_proposal_store`]: see "Human approval over MCP" below), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
-//!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
+//!   human approval" message saying what held it (see [`McpServer::with_withheld_message`]),
+//!   or, when the human said no, "Declined by the user"; anything else runs against the shared
 //!   state through the same `apply` as `Set::apply`, and its outcome becomes the
 //!   `CallToolResult` written by [`crate::consumer::mcp::result`]'s writer (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
@@ -375,12 +376,13 @@ impl<T: ToolSet> McpServer<T> {
     /// How long a withheld call waits for the human to answer the approval request
     /// ([`DEFAULT_APPROVAL_TIMEOUT`] unless set); no answer in time means no.
     ///
-    /// A call the gate withholds (above the autonomy level, not propose-only) is put to
-    /// the human by MCP elicitation when the client declared that capability: the tool,
-    /// its tier, title, preview and exact arguments, with a box to tick. It runs only on
-    /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
-    /// an unticked box, no answer, or a client without elicitation get the withheld
-    /// message, and nothing runs.
+    /// A call the gate withholds (above the autonomy level or held by the lethal-trifecta
+    /// rule, not propose-only) is put to the human by MCP elicitation when the client
+    /// declared that capability: the tool, what held it back, its title, preview and exact
+    /// arguments, with a box to tick. It runs only on an accept with the box ticked, once,
+    /// with exactly those arguments; a decline, cancel or unticked box is answered as the
+    /// user's decline, and no answer or a client without elicitation get the withheld
+    /// message; nothing runs.
     ///
     /// A client on 2026-07-28 or later is asked by `input_required` instead (see
     /// [`with_proposal_store`](Self::with_proposal_store)): `limit` is then how long its
