@@ -44,6 +44,8 @@ except ImportError as error:  # pragma: no cover - reported to the Rust test
 # `add_label` is deferred: not listed until a search finds it; `tool_search` is listed instead.
 EXPECTED_TOOLS = ["search", "read_item", "set_due_date", "archive", "forward", "send_reply", "tool_search"]
 APPROVAL = "Needs human approval"
+# A call the user declined when asked: the model is told so, not to ask again.
+DECLINED = "Declined by the user"
 TIMEOUT_SECONDS = 60
 
 
@@ -328,8 +330,8 @@ async def check_input_required(c: Checks, binary: str) -> None:
         decline = {"approval": types.ElicitResult(action="decline")}
         declined = await session.call_tool("archive", {"id": 4}, input_responses=decline,
                                            request_state=getattr(second, "request_state", None))
-        c.check(declined.is_error is True and APPROVAL in text_of(declined),
-                "input_required: a declined retry is withheld", text_of(declined))
+        c.check(declined.is_error is True and DECLINED in text_of(declined),
+                "input_required: a declined retry is answered as declined", text_of(declined))
         read = await session.call_tool("read_item", {"id": 3})
         c.check((read.structured_content or {}).get("due") != "2030-01-01",
                 "input_required: the forged call did not run", read.structured_content)
@@ -354,12 +356,12 @@ async def check_elicitation(c: Checks, binary: str) -> None:
                 and "2027-01-01" in message,
                 "elicitation: a withheld call asks the user with the tool, tier and arguments",
                 message)
-        c.check(result.is_error is True and APPROVAL in text_of(result),
-                "elicitation: declined, the call is withheld", text_of(result))
+        c.check(result.is_error is True and DECLINED in text_of(result),
+                "elicitation: declined, the call is answered as declined", text_of(result))
         answers.append(types.ElicitResult(action="accept", content={"approve": False}))
         result = await session.call_tool("set_due_date", {"id": 1, "due": "2027-01-01"})
-        c.check(result.is_error is True and APPROVAL in text_of(result),
-                "elicitation: accepted without ticking the box, the call is withheld",
+        c.check(result.is_error is True and DECLINED in text_of(result),
+                "elicitation: accepted without ticking the box, the call is answered as declined",
                 text_of(result))
         read = await session.call_tool("read_item", {"id": 1})
         c.check((read.structured_content or {}).get("due") != "2027-01-01",

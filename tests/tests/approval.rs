@@ -640,7 +640,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
     // As the database was before: no effects table (nor anything of a later schema).
     attacker(&path)
         .execute_batch(
-            "DROP TABLE toolset_effects; DROP TABLE toolset_runs; PRAGMA user_version = 0;",
+            "DROP TABLE toolset_effects; DROP TABLE toolset_runs; DROP TABLE toolset_run_marks; PRAGMA user_version = 0;",
         )
         .unwrap();
     let approvals = Approvals::new(SqliteStore::open(&path).unwrap());

@@ -9,7 +9,33 @@ use std::fmt::Write as _;
 use toolset::__private::messages;
 use toolset::{Autonomy, Tier};
 
+/// What held a call back, read as the MCP server reads a proposal.
+fn held(
+    tier: Tier,
+    autonomy: Autonomy,
+    shown: Option<&str>,
+    propose_only: bool,
+) -> messages::Held<'_> {
+    messages::Held::of(tier, autonomy, shown, propose_only)
+}
+
+/// The MCP server's withheld message, at the autonomy spelled as it spells it.
+fn withheld(
+    template: &str,
+    tool: &str,
+    held: &messages::Held<'_>,
+    next: messages::Next<'_>,
+) -> String {
+    let autonomy = serde_json::to_value(held.autonomy).expect("an autonomy serializes");
+    messages::withheld(template, tool, held, autonomy.as_str().unwrap_or("?"), next)
+}
+
 fn all_messages() -> Vec<(&'static str, String)> {
+    let trifecta = messages::trifecta_reason(
+        "send_email",
+        &["read_inbox".to_owned()],
+        &["fetch_page".to_owned()],
+    );
     let json_error = serde_json::from_str::<serde_json::Value>(r#"{"key": "a""#)
         .err()
         .map(|error| error.to_string())
@@ -62,8 +88,31 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ("declined", messages::declined("not today")),
         ("expired unanswered", messages::EXPIRED.to_owned()),
         (
-            "late result (continue style follow-up)",
-            messages::late_result("call_7", "delete_note", "deleted note 4"),
+            "late result (continue style follow-up): awaiting approval",
+            messages::late_result(
+                "call_7",
+                "delete_note",
+                messages::Late::Approval,
+                "deleted note 4",
+            ),
+        ),
+        (
+            "late result: run again after a crash cut it off",
+            messages::late_result(
+                "call_8",
+                "delete_note",
+                messages::Late::RunAgain,
+                "deleted note 5",
+            ),
+        ),
+        (
+            "late result: cut off before its result was delivered",
+            messages::late_result(
+                "call_9",
+                "delete_note",
+                messages::Late::CutOff,
+                "deleted note 6",
+            ),
         ),
         ("skipped", messages::skipped("the note already says that")),
         ("failed", messages::failed("the disk is full")),
@@ -190,20 +239,89 @@ fn all_messages() -> Vec<(&'static str, String)> {
         ),
         (
             "MCP: withheld for a human (the default message)",
-            messages::withheld(
+            withheld(
                 messages::DEFAULT_WITHHELD_MESSAGE,
                 "archive",
-                Tier::Reversible,
-                "read_only",
+                &held(Tier::Reversible, Autonomy::ReadOnly, None, false),
+                messages::Next::Ask,
             ),
         ),
         (
-            "MCP: withheld, the host's message without {tier}",
-            messages::withheld(
+            "MCP: withheld, the tool raised the call's tier",
+            withheld(
+                messages::DEFAULT_WITHHELD_MESSAGE,
+                "forward",
+                &held(
+                    Tier::Irreversible,
+                    Autonomy::ExternalReversible,
+                    Some("billing@cy-partners.example is outside the company"),
+                    false,
+                ),
+                messages::Next::Ask,
+            ),
+        ),
+        (
+            "MCP: withheld by the trifecta rule alone",
+            withheld(
+                messages::DEFAULT_WITHHELD_MESSAGE,
+                "send_email",
+                &held(
+                    Tier::ExternalReversible,
+                    Autonomy::ExternalReversible,
+                    Some(&trifecta),
+                    false,
+                ),
+                messages::Next::Ask,
+            ),
+        ),
+        (
+            "MCP: withheld by a raised tier and the trifecta rule",
+            withheld(
+                messages::DEFAULT_WITHHELD_MESSAGE,
+                "send_email",
+                &held(
+                    Tier::Irreversible,
+                    Autonomy::ExternalReversible,
+                    Some(&format!("the recipient is outside the company; {trifecta}")),
+                    false,
+                ),
+                messages::Next::Ask,
+            ),
+        ),
+        (
+            "MCP: a propose-only tool, which nothing here can approve",
+            withheld(
+                messages::DEFAULT_WITHHELD_MESSAGE,
+                "draft_contract",
+                &held(Tier::Irreversible, Autonomy::ReadOnly, None, true),
+                messages::Next::NobodyCanApprove,
+            ),
+        ),
+        (
+            "MCP: declined by the human when asked",
+            withheld(
+                messages::DEFAULT_WITHHELD_MESSAGE,
+                "archive",
+                &held(Tier::Reversible, Autonomy::ReadOnly, None, false),
+                messages::Next::Declined(messages::DECLINED_WHEN_ASKED),
+            ),
+        ),
+        (
+            "MCP: withheld, the host's message without {reason}",
+            withheld(
                 "Ask a human first ({tool}).",
                 "archive",
-                Tier::Reversible,
-                "off",
+                &held(Tier::Reversible, Autonomy::Off, None, false),
+                messages::Next::Ask,
+            ),
+        ),
+        (
+            "MCP: the host's message without {next}, nothing here can approve",
+            withheld(
+                "Ask a human first ({tool}): {reason}.",
+                "draft_contract",
+                &held(Tier::Irreversible, Autonomy::Off, None, true),
+                messages::Next::NobodyCanApprove,
             ),
         ),
         (

@@ -342,6 +342,7 @@ fn results_for(calls: &[ToolCall]) -> Vec<ToolReply> {
         .enumerate()
         .map(|(index, call)| ToolReply {
             caller: toolset::Caller::Direct,
+            late: None,
             call_id: call.id.clone(),
             name: call.name.clone(),
             output: if index == 0 {
@@ -441,6 +442,7 @@ fn mcp_result_carries_structured_content_and_error_flag() {
 fn an_output_without_content_is_sent_as_done() {
     let result = ToolReply {
         caller: toolset::Caller::Direct,
+        late: None,
         call_id: "c1".into(),
         name: "archive".into(),
         output: ToolOutput::empty(),
@@ -467,6 +469,7 @@ fn images_go_where_the_format_allows_them() {
     let output = ToolOutput::text("chart").with_image("iVBORw0KGgo=", "image/png");
     let results = [ToolReply {
         caller: toolset::Caller::Direct,
+        late: None,
         call_id: "c1".into(),
         name: "plot".into(),
         output: output.clone(),

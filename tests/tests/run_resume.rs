@@ -195,7 +195,7 @@ fn a_decline_made_elsewhere(db: &str, style: &str, outbox: Option<&Path>) {
     let ids = proposals(&gated);
     worker(db, &["approve", &ids[0]]);
     let declined = worker(db, &["decline", &ids[1], "bob is on holiday"]);
-    let refusal = "Declined by the user: bob is on holiday. The call did not run.";
+    let refusal = "Declined by the user: bob is on holiday. The call did not run; do not make it again or ask for it again unless the user asks you to.";
     assert_eq!(declined["result"][0][1], refusal);
     let resumed = worker(db, &["resume", style, run]);
     let mut expected = vec![
@@ -593,7 +593,9 @@ fn a_sqlite_database_at_version_1_gets_runs() {
     drop(SqliteStore::open(&path).expect("opens"));
     rusqlite::Connection::open(&path)
         .expect("opens")
-        .execute_batch("DROP TABLE toolset_runs; PRAGMA user_version = 1;")
+        .execute_batch(
+            "DROP TABLE toolset_runs; DROP TABLE toolset_run_marks; PRAGMA user_version = 1;",
+        )
         .expect("the schema is set back");
     let store = SqliteStore::open(&path).expect("opens and migrates");
     a_store_keeps_its_promises(&store);
@@ -601,7 +603,35 @@ fn a_sqlite_database_at_version_1_gets_runs() {
         .expect("opens")
         .query_row("PRAGMA user_version", [], |row| row.get(0))
         .expect("reads");
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
+}
+
+/// A SQLite database at schema version 2 (runs, no marks) is migrated when opened: each
+/// stored run is marked at its generation, so it resumes, and an older row put back is
+/// refused from then on.
+#[test]
+fn a_sqlite_database_at_version_2_marks_its_runs() {
+    let dir = tempdir("sqlite-v2");
+    let path = dir.join("store.db");
+    let store = SqliteStore::open(&path).expect("opens");
+    let runs = Runs::new(&store);
+    let (id, old) = a_run_that_read_private_data(&runs, &store);
+    drop(store);
+    rusqlite::Connection::open(&path)
+        .expect("opens")
+        .execute_batch("DROP TABLE toolset_run_marks; PRAGMA user_version = 2;")
+        .expect("the schema is set back");
+    let store = SqliteStore::open(&path).expect("opens and migrates");
+    let runs = Runs::new(&store);
+    assert_eq!(runs.load(&id).expect("the run is marked").generation(), 3);
+    rusqlite::Connection::open(&path)
+        .expect("opens")
+        .execute(
+            "UPDATE toolset_runs SET run = ?2, generation = 1 WHERE id = ?1",
+            rusqlite::params![id.as_str(), old.run],
+        )
+        .expect("the row is written");
+    the_old_copy_is_refused(&runs, &id);
 }
 
 /// A PostgreSQL database at schema version 3 (the journal; `ended` checked to be done or
@@ -616,6 +646,7 @@ fn a_postgres_database_at_version_3_gets_runs_and_declines() {
     postgres::execute(
         &db,
         "DROP TABLE toolset_runs;
+         DROP TABLE toolset_run_marks;
          ALTER TABLE toolset_effects DROP CONSTRAINT toolset_effects_ended_check;
          ALTER TABLE toolset_effects ADD CONSTRAINT toolset_effects_ended_check
              CHECK (ended IN ('done', 'failed'));
@@ -623,6 +654,38 @@ fn a_postgres_database_at_version_3_gets_runs_and_declines() {
     );
     let store = PostgresStore::connect(&db).expect("connects and migrates");
     a_store_keeps_its_promises(&store);
+}
+
+/// A PostgreSQL database at schema version 4 (runs, no marks) is migrated when a store
+/// connects: each stored run is marked at its generation, so it resumes, and an older
+/// row put back is refused from then on.
+#[test]
+fn a_postgres_database_at_version_4_marks_its_runs() {
+    let Some(url) = postgres::url("run_resume PostgreSQL migration to marks") else {
+        return;
+    };
+    let db = postgres::fresh_database(&url, "run_resume_v4");
+    let store = PostgresStore::connect(&db).expect("connects");
+    let (id, _) = a_run_that_read_private_data(&Runs::new(&store), &store);
+    drop(store);
+    postgres::execute(
+        &db,
+        "DROP TABLE toolset_run_marks; UPDATE toolset_schema_version SET version = 4;",
+    );
+    let store = PostgresStore::connect(&db).expect("connects and migrates");
+    let runs = Runs::new(&store);
+    assert_eq!(runs.load(&id).expect("the run is marked").generation(), 3);
+    postgres::execute(
+        &db,
+        "UPDATE toolset_runs SET generation = 1 WHERE generation = 3",
+    );
+    assert_eq!(
+        runs.load(&id).err(),
+        Some(RunError::RolledBack {
+            copy: 1,
+            newest: Some(3)
+        })
+    );
 }
 
 /// A proposal store of a host's own that records no decline (it keeps the provided
@@ -737,4 +800,206 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
             self.0.0.mark_delivered(key, at_ms)
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// A row put back whole (issue 38 item 2).
+
+/// A run saved unexposed (generation 1), then resumed and saved having read private data
+/// (generation 3): what someone with write access to the store would put back to send
+/// unattended. Returns the run's id and the generation-1 row, exactly as stored.
+fn a_run_that_read_private_data<S: RunStore>(runs: &Runs<&S>, store: &S) -> (RunId, StoredRun) {
+    let mut run = Run::new();
+    runs.save(&mut run).expect("a new run saves");
+    let old = store
+        .load_run(run.id())
+        .expect("the store reads")
+        .expect("the run is stored");
+    assert_eq!(old.generation, 1);
+    let mut resumed = runs.resume(run.id()).expect("resumes");
+    resumed
+        .exposure_mut()
+        .read("read_inbox", toolset::Labels::NONE.reading_private());
+    runs.save(&mut resumed).expect("saves");
+    assert_eq!(resumed.generation(), 3);
+    (run.id().clone(), old)
+}
+
+/// After a row was put back: the old copy is never taken up, and the run is refused as
+/// rolled back until the newest copy is back.
+fn the_old_copy_is_refused<S: RunStore>(runs: &Runs<S>, id: &RunId) {
+    let rolled_back = RunError::RolledBack {
+        copy: 1,
+        newest: Some(3),
+    };
+    assert_eq!(runs.load(id).err(), Some(rolled_back.clone()));
+    assert_eq!(runs.resume(id).err(), Some(rolled_back));
+}
+
+/// After the generation-1 row was put back: a holder of that old copy cannot save over
+/// it either (generation 2 is not above the mark), and the mark stays.
+fn no_save_builds_on_the_old_row<S: RunStore>(store: &S, old: &StoredRun) {
+    let over_it = StoredRun::new(old.id.clone(), 2, old.run.clone(), old.seal.clone());
+    assert_eq!(
+        store
+            .save_run(&over_it, Some(1))
+            .expect("the store answers"),
+        SaveRunOutcome::Conflict { stored: Some(1) }
+    );
+    assert_eq!(store.newest_generation(&old.id).expect("reads"), Some(3));
+}
+
+/// A run's generation-1 row put back whole in SQLite (its old JSON, its old seal, its old
+/// generation, all as this host wrote them) is refused by the next load and resume: the
+/// seal cannot tell, the run's mark kept apart from its row can.
+#[test]
+fn a_row_put_back_whole_in_sqlite_is_refused() {
+    let dir = tempdir("put-back");
+    let path = dir.join("runs.db");
+    let store = SqliteStore::open(&path).expect("the database opens");
+    let runs = Runs::new(&store).sealed_with(SealKey::new(KEY).expect("32 bytes"));
+    let (id, old) = a_run_that_read_private_data(&runs, &store);
+    rusqlite::Connection::open(&path)
+        .expect("the database opens")
+        .execute(
+            "UPDATE toolset_runs SET run = ?2, seal = ?3, generation = 1 WHERE id = ?1",
+            rusqlite::params![id.as_str(), old.run, old.seal],
+        )
+        .expect("the row is written");
+    the_old_copy_is_refused(&runs, &id);
+    no_save_builds_on_the_old_row(&store, &old);
+    // The mark taken away too: a run without one cannot be told from an old copy.
+    rusqlite::Connection::open(&path)
+        .expect("the database opens")
+        .execute(
+            "DELETE FROM toolset_run_marks WHERE id = ?1",
+            rusqlite::params![id.as_str()],
+        )
+        .expect("the mark is removed");
+    assert_eq!(
+        runs.resume(&id).err(),
+        Some(RunError::RolledBack {
+            copy: 1,
+            newest: None
+        })
+    );
+}
+
+/// The same over PostgreSQL (the server `scripts/postgres` starts).
+#[test]
+fn a_row_put_back_whole_in_postgres_is_refused() {
+    let Some(url) = postgres::url("run_resume row put back over PostgreSQL") else {
+        return;
+    };
+    let db = postgres::fresh_database(&url, "run_resume_put_back");
+    let store = PostgresStore::connect(&db).expect("connects");
+    let runs = Runs::new(&store).sealed_with(SealKey::new(KEY).expect("32 bytes"));
+    let (id, old) = a_run_that_read_private_data(&runs, &store);
+    let quoted = |text: &str| format!("'{}'", text.replace('\'', "''"));
+    postgres::execute(
+        &db,
+        &format!(
+            "UPDATE toolset_runs SET run = {}, seal = {}, generation = 1 WHERE id = {}",
+            quoted(&old.run),
+            quoted(old.seal.as_deref().expect("sealed")),
+            quoted(id.as_str()),
+        ),
+    );
+    the_old_copy_is_refused(&runs, &id);
+    no_save_builds_on_the_old_row(&store, &old);
+}
+
+/// In memory, the only writer is the store's own `save_run`: the old row written over the
+/// newest generation is refused by the store, and the run resumes as it was last saved,
+/// exposed.
+#[test]
+fn a_row_put_back_whole_in_memory_is_refused() {
+    let store = MemoryStore::new();
+    let runs = Runs::new(&store);
+    let (id, old) = a_run_that_read_private_data(&runs, &store);
+    assert_eq!(
+        store.save_run(&old, Some(3)).expect("writes"),
+        SaveRunOutcome::Conflict { stored: Some(3) }
+    );
+    let resumed = runs.resume(&id).expect("the newest copy resumes");
+    assert_eq!(resumed.generation(), 4);
+    assert_eq!(resumed.exposure().private_from(), ["read_inbox"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// How a late result came to be late (issue 38 item 5).
+
+/// The continue style's follow-up, as OpenAI Chat's text.
+fn follow_up_text(run: &Run) -> String {
+    let message = toolset::consumer::openai_chat::follow_up(&run.late_results());
+    message["content"].as_str().expect("a text").to_owned()
+}
+
+/// A call a human approved whose host died after its start was journaled (no end: in
+/// doubt), then run again by the host (`resolve <key> rerun`, `Approvals::rerun`): the
+/// follow-up tells the model a crash cut the call off and it was run again, not that it
+/// was awaiting approval. An approved call that ran at once is told as before.
+#[tokio::test]
+async fn the_follow_up_of_a_call_run_again_after_a_crash_says_a_crash_cut_it_off() {
+    let dir = tempdir("rerun-follow-up");
+    let store = MemoryStore::new();
+    let approvals = toolset::Approvals::new(&store);
+    let policy = LedgerTools::policy(Autonomy::ExternalReversible);
+    let mut ledger = toolset_tests::ledger::Ledger {
+        file: dir.join("ledger"),
+    };
+    let ctx = toolset::ToolContext::default();
+    let mut run = Run::new();
+    let calls = [
+        ToolCall::new("crashed", "pay", r#"{"note":"rent"}"#),
+        ToolCall::new("ran", "pay", r#"{"note":"gas"}"#),
+    ];
+    let plan = toolset::Request::new(&policy).gate(calls).expect("valid");
+    for proposal in plan.proposals() {
+        approvals.submit(proposal).expect("stored");
+        run.await_approval(proposal);
+    }
+    let approve = |proposal: &toolset::ProposalId| {
+        let signed = approvals.pending(proposal).expect("pending").sign();
+        match approvals.approve(&signed, &toolset::Request::new(&policy)) {
+            Ok(toolset::Approved::Run(call)) => call,
+            other => panic!("pay runs once approved: {other:?}"),
+        }
+    };
+    // The host dies once the approval journaled the call's start: never ended.
+    drop(approve(&run.pending()[0].proposal));
+    approve(&run.pending()[1].proposal)
+        .apply(&mut ledger, &ctx)
+        .await;
+    let in_doubt = store.in_doubt().expect("the journal reads");
+    assert_eq!(in_doubt.len(), 1, "{in_doubt:?}");
+    match approvals.rerun(&in_doubt[0], &toolset::Request::new(&policy)) {
+        Ok(toolset::Approved::Run(call)) => {
+            call.apply(&mut ledger, &ctx).await;
+        }
+        other => panic!("the rerun runs: {other:?}"),
+    }
+    run.collect(&store).expect("the answers are gathered");
+    let text = follow_up_text(&run);
+    let paragraphs: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(paragraphs.len(), 2, "{text}");
+    let crashed = paragraphs
+        .iter()
+        .find(|paragraph| paragraph.contains("crashed"))
+        .expect("the crashed call is answered");
+    assert!(
+        crashed.contains("cut off")
+            && crashed.contains("run again")
+            && !crashed.contains("awaiting approval"),
+        "{crashed}"
+    );
+    assert!(crashed.ends_with("paid rent"), "{crashed}");
+    let ran = paragraphs
+        .iter()
+        .find(|paragraph| paragraph.contains("call ran to"))
+        .expect("the other call is answered");
+    assert!(
+        ran.contains("awaiting approval") && !ran.contains("cut off"),
+        "{ran}"
+    );
 }

@@ -144,9 +144,13 @@ pub fn not_run_batch_invalid(bad: usize) -> String {
 pub const AWAITING_APPROVAL: &str = "Awaiting approval: this call was proposed to the user and has not run. \
      Do not assume it happened; carry on with the rest.";
 
-/// The answer to a proposal the human declined, with the human's reason.
+/// The answer to a proposal the human declined, with the human's reason: the call did
+/// not run, and asking again is not the way on.
 pub fn declined(reason: &str) -> String {
-    format!("Declined by the user: {reason}. The call did not run.")
+    format!(
+        "Declined by the user: {reason}. The call did not run; do not make it again or ask \
+         for it again unless the user asks you to."
+    )
 }
 
 /// The answer to an approved call of a tool without a handler: the host carries it out.
@@ -164,15 +168,43 @@ pub fn retries_exhausted(tool: &str, limit: u32, hint: &str) -> String {
     )
 }
 
+/// The human's reason [`declined`] gives when the human said no where the MCP server asked
+/// them, which carries no reason.
+pub const DECLINED_WHEN_ASKED: &str = "they did not approve it when asked";
+
 /// The answer to a call whose proposal expired before anyone approved or declined it.
 pub const EXPIRED: &str = "Not approved in time: nobody decided on this call before its approval expired, so it did not run. If it is still needed, say so to the user and make the call again.";
 
-/// The follow-up (continue style) telling the model how a call it was told was awaiting
-/// approval ended: `outcome` is the late result's text.
-pub fn late_result(call_id: &str, tool: &str, outcome: &str) -> String {
-    format!(
-        "Update: your earlier call {call_id} to `{tool}`, which was awaiting approval, has now been resolved. Its result: {outcome}"
-    )
+/// How a late result came to be late: what the follow-up (continue style) tells the model
+/// beside it. A reply carries it as [`ToolReply::late`](crate::ToolReply::late).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Late {
+    /// The call waited for the user's approval (the model was told so), and the user
+    /// decided: it ran, was declined, or expired.
+    Approval,
+    /// The host stopped while the call ran (a crash cut it off), and the host had it run
+    /// again ([`Approvals::rerun`](crate::Approvals::rerun)).
+    RunAgain,
+    /// The host stopped before the model had the call's result: the call ended, or the
+    /// host marked how it ended, and nothing ran it again.
+    CutOff,
+}
+
+/// The follow-up (continue style) telling the model how a call it has no result of
+/// ended: `how` it came to be late, `outcome` the late result's text.
+pub fn late_result(call_id: &str, tool: &str, how: Late, outcome: &str) -> String {
+    let how = match how {
+        Late::Approval => ", which was awaiting approval, has now been resolved",
+        Late::RunAgain => {
+            " was cut off when the host stopped while it ran, and has now been run again"
+        }
+        Late::CutOff => {
+            " was cut off when the host stopped before you had its result, which is now known"
+        }
+    };
+    format!("Update: your earlier call {call_id} to `{tool}`{how}. Its result: {outcome}")
 }
 
 /// The answer of a handler that deliberately did nothing.
@@ -209,13 +241,20 @@ pub fn refused_propose_only(name: &str) -> String {
 
 /// Apply's reason for not running a call whose tier is above the autonomy that approved it.
 pub fn refused_above_autonomy(name: &str, tier: Tier, level: Autonomy) -> String {
-    let ceiling = match level {
+    format!(
+        "\"{name}\" has the risk tier {tier}, and here {}; it needs the user's approval",
+        ceiling(level)
+    )
+}
+
+/// What runs without the user at `level`.
+fn ceiling(level: Autonomy) -> &'static str {
+    match level {
         Autonomy::Off => "nothing runs without the user",
         Autonomy::ReadOnly => "only read_only tools run without the user",
         Autonomy::Reversible => "only read_only and reversible tools run without the user",
         Autonomy::ExternalReversible => "every tier but irreversible runs without the user",
-    };
-    format!("\"{name}\" has the risk tier {tier}, and here {ceiling}; it needs the user's approval")
+    }
 }
 
 /// The answer to a call stopped at its time limit.
@@ -354,24 +393,131 @@ pub fn unknown_activation(unknown: &[&str], set: &str, known: &[&str]) -> String
 }
 
 /// The message of a call the MCP server withheld for a human, when none is configured;
-/// see `McpServer::with_withheld_message` (feature `mcp`). `{tool}`, `{tier}` and
-/// `{autonomy}` are filled in by [`withheld`].
-pub const DEFAULT_WITHHELD_MESSAGE: &str = "Needs human approval: \"{tool}\" is a tool of tier \
-     {tier}, and this server runs tools only up to tier {autonomy} without a human. The call \
-     was not run; ask the user to carry it out or to approve it.";
+/// see `McpServer::with_withheld_message` (feature `mcp`). Its placeholders are filled in
+/// by [`withheld`].
+pub const DEFAULT_WITHHELD_MESSAGE: &str =
+    "Needs human approval: {reason}. The call was not run. {next}";
 
-/// The MCP server's result for a withheld call: `template` (the default above or the
-/// host's own) with `{tool}`, `{autonomy}` and `{tier}` filled in; the tier is always
-/// stated, appended when the template has no `{tier}`.
-pub fn withheld(template: &str, tool: &str, tier: Tier, autonomy: &str) -> String {
-    let text = template
-        .replace("{tool}", tool)
-        .replace("{autonomy}", autonomy);
-    if text.contains("{tier}") {
-        text.replace("{tier}", tier.as_str())
-    } else {
-        format!("{text} (tool tier: {tier})")
+/// What held a call back from running without the user: each thing that did. Read from a
+/// proposal by [`Held::of`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Held<'a> {
+    /// The call's tier (after the tool's escalation).
+    pub tier: Tier,
+    /// The autonomy in force: a tier it does not allow held the call.
+    pub autonomy: Autonomy,
+    /// Why the tool raised this call's tier, when it did.
+    pub raised: Option<&'a str>,
+    /// Why the lethal-trifecta rule held the call, when it did ([`trifecta_reason`]).
+    pub trifecta: Option<&'a str>,
+    /// The tool can only be proposed: it has no handler.
+    pub propose_only: bool,
+}
+
+impl<'a> Held<'a> {
+    /// What held a proposal of `tier` at `autonomy`, from the reason it shows the human
+    /// (`shown`: the tool's escalation reason, the trifecta rule's, or both, as
+    /// `plan.rs`'s `with_held` joins them) and whether its tool is propose-only.
+    pub fn of(tier: Tier, autonomy: Autonomy, shown: Option<&'a str>, propose_only: bool) -> Self {
+        let trifecta = shown.and_then(held_part);
+        let raised = match (shown, trifecta) {
+            (Some(shown), Some(held)) => shown
+                .strip_suffix(held)
+                .and_then(|raised| raised.strip_suffix("; "))
+                .filter(|raised| !raised.is_empty()),
+            (shown, None) => shown,
+            (None, Some(_)) => None,
+        };
+        Held {
+            tier,
+            autonomy,
+            raised,
+            trifecta,
+            propose_only,
+        }
     }
+}
+
+/// What the model should do about a withheld call, which only the user can decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next<'a> {
+    /// Nobody was asked, or nobody answered: the user can still approve it.
+    Ask,
+    /// The user was asked and declined, for the reason given.
+    Declined(&'a str),
+    /// Nothing here can approve it (a propose-only tool where nobody can carry it out):
+    /// only the user, by doing it themselves.
+    NobodyCanApprove,
+}
+
+/// Why `tool`'s call is withheld, as one clause naming what held it: a tier above the
+/// autonomy (and the tool's reason when it raised the call's tier), the lethal-trifecta
+/// rule with its reason, a propose-only tool. What the model reads ([`withheld`]) and what
+/// the human is asked (the MCP server's approval form) both say it.
+pub fn why_withheld(tool: &str, held: &Held<'_>) -> String {
+    let mut why = Vec::new();
+    if held.propose_only {
+        why.push(format!(
+            "{} (its risk tier: {})",
+            refused_propose_only(tool),
+            held.tier
+        ));
+    } else if !held.autonomy.allows(held.tier) {
+        let (tier, ceiling) = (held.tier, ceiling(held.autonomy));
+        why.push(match held.raised {
+            Some(reason) => format!(
+                "\"{tool}\" raised this call to the risk tier {tier} ({reason}), and here {ceiling}"
+            ),
+            None => format!("\"{tool}\" has the risk tier {tier}, and here {ceiling}"),
+        });
+    }
+    if let Some(reason) = held.trifecta {
+        why.push(format!(
+            "the lethal-trifecta rule holds it back, as {reason}"
+        ));
+    }
+    if why.is_empty() {
+        // Not reached: a call is withheld for one of the above.
+        why.push(format!("\"{tool}\" needs the user's approval here"));
+    }
+    why.join("; and ")
+}
+
+/// What the model reads of a call withheld for the user and not run: `template` (the
+/// default above or the host's own) with `{tool}`, `{tier}` (the call's), `{autonomy}`
+/// (`autonomy`, as the server spells it), `{reason}` ([`why_withheld`]) and `{next}` (what to
+/// do now) filled in. The reason is always stated, appended when the template has no
+/// `{reason}`; so is the next step when it is not to ask the user (the template cannot
+/// know it), when the template has no `{next}`. A call the user declined is answered as
+/// declined ([`declined`]), whatever the template.
+pub fn withheld(
+    template: &str,
+    tool: &str,
+    held: &Held<'_>,
+    autonomy: &str,
+    next: Next<'_>,
+) -> String {
+    let then = match next {
+        Next::Declined(reason) => return declined(reason),
+        Next::Ask => "Ask the user to approve it, or to carry it out themselves.",
+        Next::NobodyCanApprove => {
+            "Nothing on this server can approve it, so do not ask for an approval; if it is \
+             still needed, tell the user what it would do, so they can do it themselves."
+        }
+    };
+    let mut text = template.to_owned();
+    if !template.contains("{reason}") {
+        text.push_str(" (why: {reason})");
+    }
+    if !template.contains("{next}") && next != Next::Ask {
+        text.push_str(" {next}");
+    }
+    // The reason last: it holds the tool's own words, which are not a template.
+    text.replace("{tool}", tool)
+        .replace("{tier}", held.tier.as_str())
+        .replace("{autonomy}", autonomy)
+        .replace("{next}", then)
+        .replace("{reason}", &why_withheld(tool, held))
 }
 
 /// A call that waited for the state longer than the host's time limit (the MCP server's,

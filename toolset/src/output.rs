@@ -3,6 +3,7 @@
 
 use crate::ToolError;
 use crate::call::Caller;
+use crate::messages::Late;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -475,8 +476,9 @@ impl<T: IntoToolOutput, E: fmt::Display + 'static> IntoToolOutput for Result<T, 
 /// What goes back to the model for one call (a struct, not a `Result`): the
 /// provider-neutral form the `results` renderers turn into OpenAI, Anthropic, Gemini or MCP messages.
 ///
-/// The `caller` field is new in this release: a struct literal must name it
-/// (`caller: Caller::Direct` for what it meant before), or use [`ToolReply::new`].
+/// The `caller` and `late` fields are new in this release: a struct literal must name them
+/// (`caller: Caller::Direct, late: None` for what it meant before), or use
+/// [`ToolReply::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolReply {
     /// The id of the call this answers.
@@ -491,6 +493,11 @@ pub struct ToolReply {
     /// direct call's reply.
     #[serde(default, skip_serializing_if = "Caller::is_direct")]
     pub caller: Caller,
+    /// How a late result came to be late (the follow-up says it beside the result):
+    /// awaiting approval, run again after a crash, or cut off by one. `None` for an answer
+    /// given in its turn, and absent from its serialized form then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<Late>,
 }
 
 impl ToolReply {
@@ -501,6 +508,7 @@ impl ToolReply {
             name: name.into(),
             output,
             caller: Caller::Direct,
+            late: None,
         }
     }
 
@@ -511,6 +519,7 @@ impl ToolReply {
             name: call.name.clone(),
             output,
             caller: call.caller.clone(),
+            late: None,
         }
     }
 

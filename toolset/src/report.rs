@@ -8,6 +8,10 @@ use crate::{Tier, ToolCall, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
+/// How a late result came to be late: what a follow-up tells the model beside it
+/// ([`ToolReply::late`]).
+pub use crate::messages::Late;
+
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {

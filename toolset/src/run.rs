@@ -16,6 +16,7 @@
 
 use crate::call::ToolCall;
 use crate::exposure::Exposure;
+use crate::messages::Late;
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Activations;
@@ -522,9 +523,11 @@ where
 fn declined_unrecorded(stored: &Stored, why: String) -> Found {
     match &stored.resolution {
         Some(resolution) if resolution.decision == Decision::Declined => {
+            let mut reply = ToolReply::to(&stored.proposal.call, ToolOutput::error(why));
+            reply.late = Some(Late::Approval);
             Found::Late(Box::new(LateResult {
                 key: None,
-                reply: ToolReply::to(&stored.proposal.call, ToolOutput::error(why)),
+                reply,
                 labels: Labels::NONE,
             }))
         }
@@ -541,6 +544,7 @@ fn found_journaled<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Found,
 
 /// The journal entry `key` as a [`Found`]; `None` when the journal has none. `labels` are
 /// the tool's, for a result its handler wrote; a declined call's answer is toolset's.
+/// Its reply says how it came to be late ([`JournalEntry::late_reply`](crate::store::JournalEntry::late_reply)).
 fn found_entry<J: Journal + ?Sized>(
     journal: &J,
     key: &str,
@@ -555,7 +559,7 @@ fn found_entry<J: Journal + ?Sized>(
     if entry.delivered_at_ms.is_some() {
         return Ok(Some(Found::Delivered));
     }
-    let reply = entry.reply().ok_or_else(|| {
+    let reply = entry.late_reply().ok_or_else(|| {
         StoreError::new(format!(
             "the journaled result of {key} is not readable: the store was written by something else"
         ))
@@ -590,6 +594,17 @@ pub enum RunError {
         /// The generation stored now; `None` when the store has no copy.
         stored: Option<u64>,
     },
+    /// The stored copy is older than the newest the store ever saved of the run (its
+    /// mark, [`RunStore::newest_generation`]): a row put back whole, or a run whose mark
+    /// is missing. It is refused, never replayed; put the newest copy back (from where
+    /// the old one came, e.g. the backup it was restored from).
+    RolledBack {
+        /// The generation of the stored copy.
+        copy: u64,
+        /// The newest generation the store saved; `None` when it keeps no mark of the
+        /// run.
+        newest: Option<u64>,
+    },
     /// The runs are sealed and the stored copy carries no seal: it was written (or its
     /// seal stripped) outside this host.
     Forged,
@@ -620,6 +635,17 @@ impl fmt::Display for RunError {
             RunError::Superseded { copy, stored: None } => write!(
                 f,
                 "the store has no copy of the run, but this copy (generation {copy}) was saved before: the run was removed or this is another store; it is refused"
+            ),
+            RunError::RolledBack {
+                copy,
+                newest: Some(newest),
+            } => write!(
+                f,
+                "the stored run is an old copy put back (generation {copy}, but the store saved generation {newest} of it): an old copy is never replayed, so it is refused; put the newest copy back"
+            ),
+            RunError::RolledBack { copy, newest: None } => write!(
+                f,
+                "the stored run (generation {copy}) has no mark of the newest generation the store saved, so it cannot be told from an old copy put back; it is refused: restore the store's toolset_run_marks with its runs"
             ),
             RunError::Forged => f.write_str(
                 "the stored run carries no seal of this host's key: it was written or altered elsewhere, and is refused",
@@ -662,9 +688,12 @@ impl From<StoreError> for RunError {
 /// key as the [`Approvals`](crate::Approvals)' is fine: a run's seal can never pass for a
 /// proposal's).
 ///
-/// What a seal cannot tell: a whole row put back as it was (the run and its generation
-/// both) by someone with write access; the compare-and-set refuses it only while the newer
-/// copy's holder still saves.
+/// What a seal cannot tell: a whole row put back as it was (the run, its seal and its
+/// generation) by someone with write access. The store's mark can: each save raises the
+/// run's mark, kept apart from its row ([`RunStore::newest_generation`]), and a copy below
+/// it is refused ([`RunError::RolledBack`]). What neither can tell: the rows and the marks
+/// put back together, a whole database restored from a backup; keep the store's backups
+/// where only the host can restore them.
 ///
 /// A conversation in the continue style, over three requests that could each run in
 /// another process (the store a `SqliteStore` or a `PostgresStore` then):
@@ -778,11 +807,22 @@ impl<S: RunStore> Runs<S> {
     /// The newest copy of the run `id`, its seal checked, *not* claimed: to look at. A
     /// save of it succeeds only if nobody saved or resumed the run since; to go on with
     /// the conversation, [`resume`](Self::resume) it.
+    ///
+    /// A copy older than the newest the store saved (a row put back whole) is refused with
+    /// [`RunError::RolledBack`].
     pub fn load(&self, id: &RunId) -> Result<Run, RunError> {
+        // The mark first: a save between the two reads raises the row too, never above it.
+        let newest = self.store.newest_generation(id)?;
         let stored = self
             .store
             .load_run(id)?
             .ok_or_else(|| RunError::NotFound(id.clone()))?;
+        if newest.is_none_or(|newest| stored.generation < newest) {
+            return Err(RunError::RolledBack {
+                copy: stored.generation,
+                newest,
+            });
+        }
         self.open(id, &stored)
     }
 

@@ -207,7 +207,8 @@ pub async fn resolve(
     let reply = store
         .entry(key)
         .map_err(|error| error.to_string())?
-        .and_then(|entry| entry.reply())
+        // Late, and told how: cut off by the crash, then run again or marked.
+        .and_then(|entry| entry.late_reply())
         .ok_or_else(|| format!("{key} has no result to deliver"))?;
     println!("What the model is told, once:");
     show::messages(&[toolset::consumer::openai_chat::follow_up(&[reply])]);

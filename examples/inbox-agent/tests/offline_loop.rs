@@ -331,7 +331,8 @@ fn a_call_cut_off_by_a_crash_is_in_doubt_never_rerun_alone_and_resolved_once() {
         "Ran again under the same key:",
         "archive: DONE archived item 2",
         "What the model is told, once:",
-        "Its result: archived item 2",
+        // How it came to be late: a crash cut it off, not an approval it awaited.
+        "was cut off when the host stopped while it ran, and has now been run again. Its result: archived item 2",
     ] {
         assert!(
             rerun.contains(expected),

@@ -175,7 +175,7 @@ async fn an_answer_that_cannot_match_the_output_schema_is_an_error() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn withheld_calls_carry_the_configured_message_and_the_tier() {
+async fn withheld_calls_carry_the_configured_message_and_the_reason() {
     let server = McpServer::<DeskTools>::new(Desk::default())
         .with_autonomy(Autonomy::Off)
         .with_withheld_message("Ask a human first ({tool}).");
@@ -184,7 +184,7 @@ async fn withheld_calls_carry_the_configured_message_and_the_tier() {
     assert_eq!(result.is_error, Some(true));
     assert_eq!(
         text(&result),
-        "Ask a human first (read_log). (tool tier: read_only)"
+        "Ask a human first (read_log). (why: \"read_log\" has the risk tier read_only, and here nothing runs without the user)"
     );
     let server_name = client
         .peer_info()

@@ -42,13 +42,17 @@ fn fallback_text(output: &ToolOutput) -> &'static str {
 }
 
 /// The text of a follow-up (continue style) delivering `late` results: a paragraph per
-/// result, each naming its call id and tool, images as placeholder lines.
+/// result, each naming its call id and tool and how it came to be late, images as
+/// placeholder lines.
 pub(crate) fn follow_up_text(late: &[crate::ToolReply]) -> String {
     late.iter()
         .map(|result| {
             crate::messages::late_result(
                 &result.call_id,
                 &result.name,
+                // A reply without the fact (a host's own, or saved before it): it was
+                // late because it awaited approval, the one way before.
+                result.late.unwrap_or(crate::messages::Late::Approval),
                 &text(&result.output, Images::Placeholder),
             )
         })

@@ -95,7 +95,7 @@ impl<T: ToolSet> McpServer<T> {
         let withheld = plan
             .proposals()
             .first()
-            .map(|proposal| self.withheld_text(&proposal.call().name, proposal.tier()));
+            .map(|proposal| self.withheld_text(proposal, crate::messages::Next::Ask));
         let running = async move {
             // A task's call is asked by elicitation, never by `input_required` (its
             // request has been answered with the task).

@@ -1,6 +1,6 @@
 //! Asking the human at the client, by MCP elicitation, to approve a call the gate
 //! withheld (the form; sent by the server to a client before 2026-07-28, or carried in an
-//! `input_required` result by `input_required.rs`): the exact tool, tier (and why it was raised), preview and arguments are
+//! `input_required` result by `input_required.rs`): the exact tool, what held it back (its tier and why the tool raised it, the lethal-trifecta rule), preview and arguments are
 //! shown, and the call runs only on an explicit accept with the approval box ticked. The
 //! approval is bound to those arguments as a proposal's is: the checks of
 //! [`Approvals::approve`](crate::Approvals::approve), under the session's request, on the
@@ -38,35 +38,35 @@ pub(crate) fn declares_form(capabilities: &ClientCapabilities) -> bool {
 
 /// What the form shows of the tool beside the proposal: its title and the preview of
 /// these arguments, both computed now by the tool (the set's, or the toolbox's runtime
-/// tool), never read from the proposal.
+/// tool), never read from the proposal, and why the call was held back
+/// (`crate::messages::why_withheld`).
 pub(crate) struct Shown {
     pub(crate) title: Option<String>,
     pub(crate) preview: Option<String>,
+    pub(crate) why: String,
 }
 
-/// Asks the human whether `proposal` may run; `true` only on an explicit accept with the
-/// approval box ticked, within `limit`. Decline, cancel, an unticked box, an error or no
-/// answer in time all mean no.
+/// Asks the human whether `proposal` may run, within `limit`: `Some(true)` only on an
+/// explicit accept with the approval box ticked; `Some(false)` for the human's no (decline,
+/// cancel, an unticked box); `None` when nobody answered (an error, no answer in time).
 pub(crate) async fn human_approves(
     peer: &Peer<RoleServer>,
     proposal: &Proposal,
     shown: Shown,
     limit: Duration,
-) -> bool {
-    let Some(request) = request(proposal, shown) else {
-        return false;
-    };
+) -> Option<bool> {
+    let request = request(proposal, shown)?;
     let request = ServerRequest::ElicitRequest(request);
     let answer = match peer
         .send_request_with_option(request, PeerRequestOptions::with_timeout(limit))
         .await
     {
         Ok(handle) => handle.await_response().await,
-        Err(_) => return false,
+        Err(_) => return None,
     };
     match answer {
-        Ok(ClientResult::ElicitResult(result)) => approves(&result),
-        _ => false,
+        Ok(ClientResult::ElicitResult(result)) => Some(approves(&result)),
+        _ => None,
     }
 }
 
@@ -103,8 +103,7 @@ fn form(proposal: &Proposal, shown: Shown) -> Value {
         "mode": "form",
         "message": messages::approval_request(
             &call.name,
-            proposal.tier(),
-            proposal.escalated_because(),
+            &shown.why,
             shown.title.as_deref(),
             shown.preview.as_deref(),
             &arguments,
@@ -144,21 +143,35 @@ mod tests {
             seal: None,
             labels: crate::spec::Labels::NONE,
         };
-        let shown = || Shown {
+        let shown = |proposal: &Proposal| Shown {
             title: None,
             preview: None,
+            why: crate::messages::why_withheld(
+                &proposal.call.name,
+                &crate::messages::Held::of(
+                    proposal.tier,
+                    crate::Autonomy::ExternalReversible,
+                    proposal.escalated_because(),
+                    false,
+                ),
+            ),
         };
-        let message = form(&proposal, shown())["message"].to_string();
+        let message = form(&proposal, shown(&proposal))["message"].to_string();
         assert!(
-            message.contains("of tier irreversible")
-                && message.contains("because: billing@cy-partners.example is outside the company"),
+            message.contains(
+                "raised this call to the risk tier irreversible \
+                 (billing@cy-partners.example is outside the company)"
+            ),
             "{message}"
         );
         let unescalated = Proposal {
             escalation: None,
             ..proposal
         };
-        let message = form(&unescalated, shown())["message"].to_string();
-        assert!(!message.contains("because"), "{message}");
+        let message = form(&unescalated, shown(&unescalated))["message"].to_string();
+        assert!(
+            message.contains("has the risk tier irreversible") && !message.contains("raised"),
+            "{message}"
+        );
     }
 }

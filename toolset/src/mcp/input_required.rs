@@ -18,14 +18,18 @@
 //!   replay, here or on another replica sharing the store, finds it resolved;
 //! - anything else declines it in the store, so no later answer can run it.
 //!
-//! Every refusal is the withheld message; nothing runs. Without a store (or a key), or for
-//! a client that declared no elicitation, a withheld call is answered withheld at once.
+//! Nothing runs on a refusal: the human's no (and an accept sent after it) is answered as
+//! declined, every other refusal with the withheld message. Without a store (or a key),
+//! or for a client that declared no elicitation, a withheld call is answered withheld at
+//! once.
 
 use super::elicit::{self, Shown};
 use crate::plan::Plan;
 use crate::proposal::now_ms;
-use crate::store::{Journal, ProposalStore};
-use crate::{Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet};
+use crate::store::{Decision, Journal, ProposalStore};
+use crate::{
+    ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
+};
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,
@@ -131,23 +135,27 @@ impl InputRequired {
     }
 
     /// Approves what the human approved, through [`Approvals::approve`] under `request`
-    /// (the session's, in force now): resolved in the store once, or refused (`None`, and
-    /// for a propose-only tool, which has nothing to run here). The plan is the server's to
-    /// apply, journaled in [`journal`](Self::journal).
+    /// (the session's, in force now): resolved in the store once, or refused (`Err`, and
+    /// for a propose-only tool, which has nothing to run here), `Err(true)` when the
+    /// proposal was declined before (an accept sent after the human's no). The plan is the
+    /// server's to apply, journaled in [`journal`](Self::journal).
     pub(super) fn approve<T: ToolSet>(
         &self,
         signed: &Signed,
         request: &Request<'_, T>,
         limit: Duration,
-    ) -> Option<Plan<T>> {
+    ) -> Result<Plan<T>, bool> {
         match self.approvals(limit).approve(signed, request) {
-            Ok(Approved::Run(call)) => Some(call.into_plan()),
-            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => None,
+            Ok(Approved::Run(call)) => Ok(call.into_plan()),
+            Err(ApprovalError::AlreadyResolved(resolution)) => {
+                Err(resolution.decision == Decision::Declined)
+            }
+            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => Err(false),
         }
     }
 
     /// Declines what the human did not approve, so that no later answer runs it. A
-    /// proposal already resolved (a replay) stays as it was. The model reads the withheld
+    /// proposal already resolved (a replay) stays as it was. The model reads the decline
     /// message in this very answer, so the decline's journal entry is delivered at once
     /// (it never waits among [`Journal::undelivered`]).
     pub(super) fn decline(&self, signed: &Signed, limit: Duration) {

@@ -91,11 +91,11 @@ pub(crate) fn foreign_origin(origin: &str) -> String {
     )
 }
 
-/// What the human is asked when a withheld call could run with their approval.
+/// What the human is asked when a withheld call could run with their approval; `why` is
+/// what held it back (`crate::messages::why_withheld`, the words the model reads too).
 pub(crate) fn approval_request(
     tool: &str,
-    tier: crate::Tier,
-    escalated_because: Option<&str>,
+    why: &str,
     title: Option<&str>,
     preview: Option<&str>,
     arguments: &str,
@@ -105,13 +105,8 @@ pub(crate) fn approval_request(
         text.push_str(&format!(" ({title})"));
     }
     text.push_str(&format!(
-        ", of tier {tier}, which this server does not run without your approval."
+        ", which this server does not run without your approval: {why}."
     ));
-    if let Some(reason) = escalated_because {
-        text.push_str(&format!(
-            " The tool raised this call to that tier because: {reason}"
-        ));
-    }
     if let Some(preview) = preview {
         text.push_str(&format!("\n\nWhat it would do: {preview}"));
     }

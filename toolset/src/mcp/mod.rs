@@ -35,7 +35,8 @@
 //!   ([`McpServer::with_approval_timeout`]; from 2026-07-28 on, by `input_required`
 //!   with [`McpServer::with_proposal_store`]: see "Human approval over MCP" below), and otherwise (or on anything but an
 //!   explicit approval) is not run, and comes back with `isError: true` and the "needs
-//!   human approval" message (see [`McpServer::with_withheld_message`]); anything else runs against the shared
+//!   human approval" message saying what held it (see [`McpServer::with_withheld_message`]),
+//!   or, when the human said no, "Declined by the user"; anything else runs against the shared
 //!   state through the same `apply` as `Set::apply`, and its outcome becomes the
 //!   `CallToolResult` written by [`crate::consumer::mcp::result`]'s writer (text and image content, `structuredContent` for an object
 //!   result, `isError`). Host-only [`ToolOutput::metadata`](crate::ToolOutput) never
@@ -156,7 +157,7 @@ mod trace;
 
 use crate::set::ToolName;
 use crate::store::ProposalStore;
-use crate::{Autonomy, Policy, SealKey, ToolContext, ToolSet, Toolbox};
+use crate::{Autonomy, Policy, Proposal, SealKey, ToolContext, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use session::{Base, Session};
 use std::fmt;
@@ -375,12 +376,13 @@ impl<T: ToolSet> McpServer<T> {
     /// How long a withheld call waits for the human to answer the approval request
     /// ([`DEFAULT_APPROVAL_TIMEOUT`] unless set); no answer in time means no.
     ///
-    /// A call the gate withholds (above the autonomy level, not propose-only) is put to
-    /// the human by MCP elicitation when the client declared that capability: the tool,
-    /// its tier, title, preview and exact arguments, with a box to tick. It runs only on
-    /// an accept with the box ticked, once, with exactly those arguments; decline, cancel,
-    /// an unticked box, no answer, or a client without elicitation get the withheld
-    /// message, and nothing runs.
+    /// A call the gate withholds (above the autonomy level or held by the lethal-trifecta
+    /// rule, not propose-only) is put to the human by MCP elicitation when the client
+    /// declared that capability: the tool, what held it back, its title, preview and exact
+    /// arguments, with a box to tick. It runs only on an accept with the box ticked, once,
+    /// with exactly those arguments; a decline, cancel or unticked box is answered as the
+    /// user's decline, and no answer or a client without elicitation get the withheld
+    /// message; nothing runs.
     ///
     /// A client on 2026-07-28 or later is asked by `input_required` instead (see
     /// [`with_proposal_store`](Self::with_proposal_store)): `limit` is then how long its
@@ -429,11 +431,25 @@ impl<T: ToolSet> McpServer<T> {
         self
     }
 
-    /// The text of the result sent for a call the gate withheld for a human.
+    /// The text of the result sent for a call the gate withheld for a human, when nobody
+    /// decided on it here: the human was not asked (or did not answer), or nothing here
+    /// can approve it (a propose-only tool). A call the human declined is answered as
+    /// declined instead ("Declined by the user: …"), whatever this message.
     ///
-    /// `{tool}`, `{tier}` and `{autonomy}` are replaced by the tool's name, its tier and
-    /// the server's autonomy level (`read_only`, …, or `off`). The tier is always part of
-    /// the message: when `message` has no `{tier}`, ` (tool tier: …)` is appended.
+    /// Its placeholders:
+    /// - `{tool}`: the tool's name;
+    /// - `{tier}`: the call's risk tier (after the tool's escalation);
+    /// - `{autonomy}`: the server's autonomy level (`read_only`, …, or `off`);
+    /// - `{reason}`: what held the call back, in words: its tier above the autonomy (with
+    ///   the tool's reason when it raised this call's tier), the lethal-trifecta rule with
+    ///   what the session read, a propose-only tool; a call within the autonomy held by the
+    ///   trifecta rule is held for the rule alone, whatever its `{tier}`;
+    /// - `{next}`: what the model should do now: ask the user to approve it or to carry it
+    ///   out, or, when nothing here can approve it, not ask and tell the user instead.
+    ///
+    /// The reason is always part of the message: when `message` has no `{reason}`,
+    /// ` (why: …)` is appended; so is the next step, when it is not to ask the user and
+    /// `message` has no `{next}`. The default is [`DEFAULT_WITHHELD_MESSAGE`].
     pub fn with_withheld_message(mut self, message: impl Into<String>) -> Self {
         self.withheld_message = Arc::from(message.into());
         self
@@ -494,10 +510,27 @@ impl<T: ToolSet> McpServer<T> {
         self.base.listed()
     }
 
-    /// The withheld message for a call to `tool` of `tier`, placeholders filled in.
-    fn withheld_text(&self, tool: &str, tier: crate::Tier) -> String {
-        let autonomy = autonomy_name(self.policy.autonomy());
-        crate::messages::withheld(&self.withheld_message, tool, tier, autonomy)
+    /// What held `proposal` back from running without the human, at this server's
+    /// autonomy.
+    fn held<'p>(&self, proposal: &'p Proposal) -> crate::messages::Held<'p> {
+        crate::messages::Held::of(
+            proposal.tier(),
+            self.policy.autonomy(),
+            proposal.escalated_because(),
+            proposal.is_propose_only(),
+        )
+    }
+
+    /// What the model reads of `proposal` withheld, and what it should do `next`: the
+    /// withheld message, placeholders filled in, or the decline.
+    fn withheld_text(&self, proposal: &Proposal, next: crate::messages::Next<'_>) -> String {
+        crate::messages::withheld(
+            &self.withheld_message,
+            &proposal.call().name,
+            &self.held(proposal),
+            autonomy_name(self.policy.autonomy()),
+            next,
+        )
     }
 
     /// This server for a new session (a connection, an HTTP session): the same state and

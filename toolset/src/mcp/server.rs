@@ -10,6 +10,7 @@ use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
+use crate::messages::Next;
 use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet, ToolSpec};
 use futures_util::FutureExt;
 use rmcp::model::{
@@ -204,20 +205,27 @@ impl<T: ToolSet> McpServer<T> {
             Some(proposal) => {
                 let by_input =
                     request.filter(|_| input_required::speaks(context.protocol_version().as_ref()));
-                let approved = if let Some(request) = by_input {
+                let decided = if let Some(request) = by_input {
                     match self.approved_by_input(&proposal, request, context) {
                         ByInput::Asking(asking) => return Answered::InputRequired(asking),
-                        ByInput::Approved(plan) => Some(plan),
-                        ByInput::Refused => None,
+                        ByInput::Decided(decided) => decided,
                     }
                 } else {
                     // Boxed, as the rare path it is (see `written`).
                     Box::pin(self.approved_by_human(&proposal, context)).await
                 };
-                match approved {
-                    Some(approved) => approved,
-                    None => {
-                        let text = self.withheld_text(&proposal.call().name, proposal.tier());
+                match decided {
+                    Decided::Approved(approved) => approved,
+                    decided => {
+                        let next = match decided {
+                            Decided::Declined => {
+                                Next::Declined(crate::messages::DECLINED_WHEN_ASKED)
+                            }
+                            // Nothing on the server can approve a call without a handler.
+                            _ if proposal.is_propose_only() => Next::NobodyCanApprove,
+                            _ => Next::Ask,
+                        };
+                        let text = self.withheld_text(&proposal, next);
                         return Answered::Output(ToolOutput::error(text));
                     }
                 }
@@ -266,36 +274,39 @@ impl<T: ToolSet> McpServer<T> {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> ByInput<T> {
+        let withheld = ByInput::Decided(Decided::Withheld);
         let (Some(limit), Some(input)) = (self.approval_timeout, &self.input_required) else {
-            return ByInput::Refused;
+            return withheld;
         };
         if proposal.is_propose_only() {
-            return ByInput::Refused;
+            return withheld;
         }
         let Some(state) = request.request_state.as_deref() else {
             if !input_required::can_ask(context.client_capabilities().as_ref()) {
-                return ByInput::Refused;
+                return withheld;
             }
             return match input.ask::<T>(proposal, self.shown(proposal), limit) {
                 Some(asking) => ByInput::Asking(asking),
-                None => ByInput::Refused,
+                None => withheld,
             };
         };
         // A retry: never asked again, so a refusal ends the exchange.
         let responses = request.input_responses.as_ref();
         let Some(answer) = input.answer::<T>(proposal.call(), state, responses) else {
-            return ByInput::Refused;
+            return withheld;
         };
         if !answer.approved {
             input.decline(&answer.signed, limit);
-            return ByInput::Refused;
+            return ByInput::Decided(Decided::Declined);
         }
         let approved = self.session.approve_submitted(&self.base, |request| {
             input.approve(&answer.signed, request, limit)
         });
-        match approved.flatten() {
-            Some(plan) => ByInput::Approved(plan),
-            None => ByInput::Refused,
+        match approved {
+            Some(Ok(plan)) => ByInput::Decided(Decided::Approved(plan)),
+            // An accept after the human's no: still the no.
+            Some(Err(true)) => ByInput::Decided(Decided::Declined),
+            Some(Err(false)) | None => withheld,
         }
     }
 
@@ -309,6 +320,7 @@ impl<T: ToolSet> McpServer<T> {
         elicit::Shown {
             title,
             preview: self.base.toolbox.preview(proposal),
+            why: crate::messages::why_withheld(&proposal.call().name, &self.held(proposal)),
         }
     }
 
@@ -369,17 +381,20 @@ impl<T: ToolSet> McpServer<T> {
         }
     }
 
-    /// The one-call plan of `proposal` if the human approved it by elicitation; `None`
-    /// when not asked (disabled, a propose-only tool, a client that cannot be asked) or
-    /// when the answer is anything but an explicit approval.
+    /// What the human decided of `proposal` by elicitation: its one-call plan on an
+    /// explicit approval that holds on its re-check; declined on the human's no; withheld
+    /// when not asked (disabled, a propose-only tool, a client that cannot be asked), when
+    /// nobody answered, or when the approval did not hold.
     async fn approved_by_human(
         &self,
         proposal: &Proposal,
         context: &RequestContext<RoleServer>,
-    ) -> Option<Plan<T>> {
-        let limit = self.approval_timeout?;
+    ) -> Decided<T> {
+        let Some(limit) = self.approval_timeout else {
+            return Decided::Withheld;
+        };
         if proposal.is_propose_only() || !elicit::client_can_ask(&context.peer) {
-            return None;
+            return Decided::Withheld;
         }
         let client = Client::of(context);
         // A task waiting for the answer reports `input_required`.
@@ -387,19 +402,21 @@ impl<T: ToolSet> McpServer<T> {
         let shown = self.shown(proposal);
         let approved = tokio::select! {
             biased;
-            () = client.gone() => false,
+            () = client.gone() => None,
             approved = elicit::human_approves(&context.peer, proposal, shown, limit) => approved,
         };
-        if !approved || client.is_gone() {
-            return None;
+        match approved {
+            Some(true) if !client.is_gone() => {}
+            Some(false) => return Decided::Declined,
+            Some(true) | None => return Decided::Withheld,
         }
         // Bound to the very call shown: approving re-verifies it under the session's
         // request now, for the set's tools and the toolbox's alike.
         match self.session.approve_in_flight(&self.base, proposal) {
             // Approved in flight: never stored, so nothing is journaled for it.
-            Some(Ok(Approved::Run(call))) => Some(call.into_plan()),
+            Some(Ok(Approved::Run(call))) => Decided::Approved(call.into_plan()),
             Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
-            | None => None,
+            | None => Decided::Withheld,
         }
     }
 
@@ -457,10 +474,19 @@ pub(super) enum Answered {
 enum ByInput<T: ToolSet> {
     /// The human is asked: the first call's answer.
     Asking(InputRequiredResult),
+    /// What became of it.
+    Decided(Decided<T>),
+}
+
+/// What became of a withheld call put to the human (by elicitation or `input_required`).
+pub(super) enum Decided<T: ToolSet> {
     /// The human approved, and the approval held: the one-call plan to run.
     Approved(Plan<T>),
-    /// Not asked, not approved, or the approval refused: the call is withheld.
-    Refused,
+    /// The human answered no: declined, cancelled, or accepted with the box unticked.
+    Declined,
+    /// Not asked, no answer, or the approval refused on its re-check: the call stays
+    /// withheld, and the user can still approve it another way.
+    Withheld,
 }
 
 /// What tells that the client of a call has gone.

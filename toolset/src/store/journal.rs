@@ -253,6 +253,23 @@ impl JournalEntry {
         let output = self.end.as_ref()?.output()?;
         Some(ToolReply::to(&self.call, output))
     }
+
+    /// Its [`reply`](Self::reply) given late, in a follow-up, saying how it came to be
+    /// late ([`ToolReply::late`]): run again after a crash cut it off when it was let
+    /// start more than once; else awaiting approval for a proposal's call (its key a
+    /// proposal's id), and cut off before its result was delivered for a call without one.
+    pub fn late_reply(&self) -> Option<ToolReply> {
+        let late = if self.attempts > 1 {
+            messages::Late::RunAgain
+        } else if crate::ProposalId::parse(&self.key).is_some() {
+            messages::Late::Approval
+        } else {
+            messages::Late::CutOff
+        };
+        let mut reply = self.reply()?;
+        reply.late = Some(late);
+        Some(reply)
+    }
 }
 
 /// What [`Journal::start`] did.

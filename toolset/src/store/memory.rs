@@ -22,6 +22,8 @@ struct Inner {
     proposals: HashMap<ProposalId, Stored>,
     effects: HashMap<String, JournalEntry>,
     runs: HashMap<RunId, StoredRun>,
+    /// Each run's mark: the highest generation saved, never lowered.
+    run_marks: HashMap<RunId, u64>,
 }
 
 impl MemoryStore {
@@ -155,11 +157,17 @@ impl RunStore for MemoryStore {
     ) -> Result<SaveRunOutcome, StoreError> {
         let mut inner = self.locked()?;
         let stored = inner.runs.get(&run.id).map(|stored| stored.generation);
-        if stored != expected {
+        let mark = inner.run_marks.get(&run.id).copied();
+        if stored != expected || mark.is_some_and(|mark| run.generation <= mark) {
             return Ok(SaveRunOutcome::Conflict { stored });
         }
         inner.runs.insert(run.id.clone(), run.clone());
+        inner.run_marks.insert(run.id.clone(), run.generation);
         Ok(SaveRunOutcome::Saved)
+    }
+
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        Ok(self.locked()?.run_marks.get(id).copied())
     }
 }
 

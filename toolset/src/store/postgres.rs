@@ -35,7 +35,8 @@ use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 /// id, never removed) commit together or not at all. Exactly one resolver wins, and none
 /// after an effect is on record. A decline writes its journal entry in the same
 /// transaction. Saved runs are in the table `toolset_runs`, each written by one statement
-/// conditioned on the generation expected ([`RunStore`]).
+/// conditioned on the generation expected and on the run's mark in `toolset_run_marks`,
+/// which the same statement raises ([`RunStore`]).
 ///
 /// The store creates its tables itself and migrates an older schema, under a transaction
 /// holding an advisory lock, so replicas starting together do not race; the version is in
@@ -54,7 +55,7 @@ pub struct PostgresStore {
 
 /// The schema this version of toolset writes. Each migration takes a database from the
 /// version before it to its own; a database at a later version is refused.
-const SCHEMA_VERSION: i32 = 4;
+const SCHEMA_VERSION: i32 = 5;
 
 /// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
 /// order, in the transaction that holds the schema's advisory lock.
@@ -106,6 +107,16 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          run TEXT NOT NULL,
          seal TEXT
      )",
+    // 5: each run's mark: the highest generation ever saved of it, raised with each save
+    // and never lowered, so a run's row put back whole is seen as old; each stored run is
+    // marked at its generation.
+    "CREATE TABLE IF NOT EXISTS toolset_run_marks (
+         id TEXT PRIMARY KEY NOT NULL,
+         generation BIGINT NOT NULL
+     );
+     INSERT INTO toolset_run_marks (id, generation)
+         SELECT id, generation FROM toolset_runs
+     ON CONFLICT (id) DO NOTHING",
 ];
 
 /// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
@@ -142,6 +153,10 @@ enum Request {
     LoadRun {
         id: String,
     },
+    /// The run `id`'s mark, the highest generation saved.
+    RunMark {
+        id: String,
+    },
     /// One journal statement; answers how many rows it changed.
     Execute {
         sql: &'static str,
@@ -168,6 +183,7 @@ enum Answer {
     Changed(u64),
     Entries(Vec<EntryRow>),
     Run(Option<(i64, String, Option<String>)>),
+    Mark(Option<i64>),
 }
 
 /// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
@@ -469,6 +485,22 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
                 found.try_get(1).map_err(read)?,
                 found.try_get(2).map_err(read)?,
             ))))
+        }
+        Request::RunMark { id } => {
+            let found = client
+                .query_opt(
+                    "SELECT generation FROM toolset_run_marks WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(failed("could not read the run's mark"))?;
+            let mark = found
+                .map(|found| found.try_get(0))
+                .transpose()
+                .map_err(|error| {
+                    StoreError::new(format!("the run {id}'s mark is not readable: {error}"))
+                })?;
+            Ok(Answer::Mark(mark))
         }
         Request::Execute { sql, params } => {
             let params = bound(&params);
@@ -918,8 +950,9 @@ impl Journal for PostgresStore {
 }
 
 /// A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for a
-/// new run, an `UPDATE … WHERE generation = <expected>` for the others; of concurrent
-/// writers expecting one generation, one changes the row.
+/// new run, an `UPDATE … WHERE generation = <expected>` for the others, each only above
+/// the run's mark, and the mark raised by the same statement; of concurrent writers
+/// expecting one generation, one changes the row.
 impl RunStore for PostgresStore {
     fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
         let Answer::Run(row) = self.call(Request::LoadRun {
@@ -944,17 +977,34 @@ impl RunStore for PostgresStore {
             Param::Text(run.run.clone()),
             Param::MaybeText(run.seal.clone()),
         ];
+        // The rows the `saved` step changed raise the mark: one row, or none.
         let changed = match expected {
             None => self.execute(
-                "INSERT INTO toolset_runs (id, generation, run, seal) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (id) DO NOTHING",
+                "WITH saved AS (
+                     INSERT INTO toolset_runs (id, generation, run, seal)
+                     SELECT $1::TEXT, $2::BIGINT, $3::TEXT, $4::TEXT
+                     WHERE NOT EXISTS (SELECT 1 FROM toolset_run_marks
+                                       WHERE id = $1 AND generation >= $2)
+                     ON CONFLICT (id) DO NOTHING
+                     RETURNING id, generation
+                 )
+                 INSERT INTO toolset_run_marks (id, generation) SELECT id, generation FROM saved
+                 ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation",
                 params,
             )?,
             Some(expected) => {
                 params.push(Param::Int(generation(expected)));
                 self.execute(
-                    "UPDATE toolset_runs SET generation = $2, run = $3, seal = $4
-                     WHERE id = $1 AND generation = $5",
+                    "WITH saved AS (
+                         UPDATE toolset_runs SET generation = $2, run = $3, seal = $4
+                         WHERE id = $1 AND generation = $5
+                         AND NOT EXISTS (SELECT 1 FROM toolset_run_marks
+                                         WHERE id = $1 AND generation >= $2)
+                         RETURNING id, generation
+                     )
+                     INSERT INTO toolset_run_marks (id, generation)
+                     SELECT id, generation FROM saved
+                     ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation",
                     params,
                 )?
             }
@@ -964,5 +1014,15 @@ impl RunStore for PostgresStore {
         }
         let stored = self.load_run(&run.id)?.map(|stored| stored.generation);
         Ok(SaveRunOutcome::Conflict { stored })
+    }
+
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        let Answer::Mark(mark) = self.call(Request::RunMark {
+            id: id.as_str().to_owned(),
+        })?
+        else {
+            return Err(unexpected());
+        };
+        super::runs::mark_from_row(id, mark)
     }
 }

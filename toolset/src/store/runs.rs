@@ -10,6 +10,13 @@
 //! overwrite it. [`Runs`](crate::Runs) turns that into "resumed twice" and "stale copy"
 //! refusals, and checks the seal.
 //!
+//! Apart from the row, a store keeps each run's *mark*: the highest generation it ever
+//! saved of the run, raised in the same transaction as each save and never lowered (the
+//! table `toolset_run_marks` in the database stores). A row put back whole (an old copy
+//! with its old seal and its old generation, which the seal cannot tell from the real
+//! thing) sits below the mark: [`Runs`](crate::Runs) refuses it as rolled back, and the
+//! store refuses any save that would not raise the mark.
+//!
 //! `RunStore` is a trait of its own beside [`ProposalStore`](super::ProposalStore) and
 //! [`Journal`](super::Journal), implemented by the same three stores (the table
 //! `toolset_runs` in the database stores), so a host's own proposal store keeps compiling.
@@ -113,6 +120,17 @@ impl StoredRun {
     }
 }
 
+/// A run's mark read from a database row, whose column is signed: a negative one is an
+/// error naming the run.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) fn mark_from_row(id: &RunId, mark: Option<i64>) -> Result<Option<u64>, StoreError> {
+    mark.map(|mark| {
+        u64::try_from(mark)
+            .map_err(|_| StoreError::new(format!("the run {id} holds a negative mark")))
+    })
+    .transpose()
+}
+
 /// What [`RunStore::save_run`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -141,11 +159,23 @@ pub trait RunStore: Send + Sync {
     /// have no copy of the run yet), atomically: [`SaveRunOutcome::Saved`] when the stored
     /// generation was `expected`, [`SaveRunOutcome::Conflict`] otherwise, and nothing
     /// changes. Of concurrent writes expecting one generation, exactly one is saved.
+    ///
+    /// A write whose generation is not above the run's mark
+    /// ([`newest_generation`](Self::newest_generation)) is a conflict too, whatever the
+    /// row holds; a saved write raises the mark to its generation in the same transaction.
     fn save_run(
         &self,
         run: &StoredRun,
         expected: Option<u64>,
     ) -> Result<SaveRunOutcome, StoreError>;
+
+    /// The run `id`'s mark: the highest generation this store ever saved of it (`None`:
+    /// never saved). Kept apart from the run's row, so that a row written back whole
+    /// cannot lower it: [`Runs`](crate::Runs) reads it before the row and refuses a row
+    /// below it ([`RunError::RolledBack`](crate::RunError::RolledBack)), and a row
+    /// without a mark. A store of a host's own must keep it where whoever can write the
+    /// rows cannot put an old mark back with an old row.
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError>;
 }
 
 impl<R: RunStore + ?Sized> RunStore for &R {
@@ -159,6 +189,9 @@ impl<R: RunStore + ?Sized> RunStore for &R {
     ) -> Result<SaveRunOutcome, StoreError> {
         (**self).save_run(run, expected)
     }
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        (**self).newest_generation(id)
+    }
 }
 
 impl<R: RunStore + ?Sized> RunStore for std::sync::Arc<R> {
@@ -171,5 +204,8 @@ impl<R: RunStore + ?Sized> RunStore for std::sync::Arc<R> {
         expected: Option<u64>,
     ) -> Result<SaveRunOutcome, StoreError> {
         (**self).save_run(run, expected)
+    }
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        (**self).newest_generation(id)
     }
 }

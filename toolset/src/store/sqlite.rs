@@ -22,7 +22,8 @@ use std::time::Duration;
 /// and processes, so exactly one resolver wins, and none after an effect is on record.
 /// A decline writes its journal entry in the same transaction. Saved runs are in the table
 /// `toolset_runs`, each written by an `UPDATE … WHERE generation = <expected>` (or an
-/// `INSERT` that does nothing when the id is taken).
+/// `INSERT` that does nothing when the id is taken), its mark in `toolset_run_marks`
+/// raised in the same transaction.
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
@@ -95,8 +96,10 @@ impl SqliteStore {
 /// The schema version this store writes, kept in SQLite's `user_version`: 1 adds the
 /// effect journal's columns to `toolset_effects`; 2 adds the table `toolset_runs` (saved
 /// runs) and records declines in `toolset_effects` (`ended = 'declined'`, which an older
-/// toolset cannot read: it refuses the database by its version).
-const SCHEMA_VERSION: i64 = 2;
+/// toolset cannot read: it refuses the database by its version); 3 adds the table
+/// `toolset_run_marks` (each run's highest generation saved, apart from its row), marking
+/// each stored run at its generation.
+const SCHEMA_VERSION: i64 = 3;
 
 /// Takes a database from before the journal to [`SCHEMA_VERSION`], in one write
 /// transaction (a process opening it at the same time waits, then finds it done). The
@@ -149,10 +152,23 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
                  generation INTEGER NOT NULL,
                  run TEXT NOT NULL,
                  seal TEXT
-             );
-             PRAGMA user_version = 2;",
+             );",
         )
         .map_err(failed("could not add the runs table to the database"))?;
+    transaction
+        .execute_batch(
+            "-- Each run's mark: the highest generation ever saved of it, raised with each
+             -- save and never lowered, so a run's row put back whole is seen as old.
+             CREATE TABLE IF NOT EXISTS toolset_run_marks (
+                 id TEXT PRIMARY KEY NOT NULL,
+                 generation INTEGER NOT NULL
+             );
+             INSERT INTO toolset_run_marks (id, generation)
+                 SELECT id, generation FROM toolset_runs WHERE true
+             ON CONFLICT (id) DO NOTHING;
+             PRAGMA user_version = 3;",
+        )
+        .map_err(failed("could not add the run marks to the database"))?;
     transaction
         .commit()
         .map_err(failed("could not commit the database's migration"))
@@ -549,7 +565,10 @@ impl RunStore for SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed("could not start saving the run"))?;
         let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
+        let above_mark =
+            run_mark(&transaction, &run.id)?.is_none_or(|mark| generation(run.generation) > mark);
         let changed = match expected {
+            _ if !above_mark => 0,
             None => transaction
                 .execute(
                     "INSERT INTO toolset_runs (id, generation, run, seal)
@@ -590,8 +609,32 @@ impl RunStore for SqliteStore {
             });
         }
         transaction
+            .execute(
+                "INSERT INTO toolset_run_marks (id, generation) VALUES (?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET generation = excluded.generation",
+                params![run.id.as_str(), generation(run.generation)],
+            )
+            .map_err(failed("could not raise the run's mark"))?;
+        transaction
             .commit()
             .map_err(failed("could not commit the run"))?;
         Ok(SaveRunOutcome::Saved)
     }
+
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        let mark = run_mark(&*self.connection()?, id)?;
+        super::runs::mark_from_row(id, mark)
+    }
+}
+
+/// The run `id`'s mark as its column holds it; `None` when it has none.
+fn run_mark(connection: &Connection, id: &RunId) -> Result<Option<i64>, StoreError> {
+    connection
+        .query_row(
+            "SELECT generation FROM toolset_run_marks WHERE id = ?1",
+            params![id.as_str()],
+            |row| row.get::<_, i64>(0),
+        )
+        .optional()
+        .map_err(failed("could not read the run's mark"))
 }

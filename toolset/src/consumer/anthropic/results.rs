@@ -83,6 +83,7 @@ mod tests {
         let batch = [
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "toolu_a".into(),
                 name: "search".into(),
                 output: ToolOutput::text("chart:")
@@ -91,12 +92,14 @@ mod tests {
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "toolu_b".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "toolu_c".into(),
                 name: "archive".into(),
                 output: ToolOutput::empty(),

@@ -74,24 +74,28 @@ mod tests {
         let batch = [
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "call_0".into(),
                 name: "search".into(),
                 output: ToolOutput::structured(json!({"hits": [1]})).with_metadata(json!(1)),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "call_1".into(),
                 name: "list".into(),
                 output: ToolOutput::structured(json!([1, 2])),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "call_2".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "call_3".into(),
                 name: "archive".into(),
                 output: ToolOutput::empty(),
@@ -112,6 +116,7 @@ mod tests {
     fn images_follow_the_function_responses_as_inline_data() {
         let batch = [ToolReply {
             caller: crate::Caller::Direct,
+            late: None,
             call_id: "call_0".into(),
             name: "screenshot".into(),
             output: ToolOutput::text("taken").with_image("iVBOR", "image/png"),

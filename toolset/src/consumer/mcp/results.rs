@@ -142,12 +142,14 @@ mod tests {
         let batch = [
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "1".into(),
                 name: "now".into(),
                 output: ToolOutput::text("noon"),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "2".into(),
                 name: "archive".into(),
                 output: ToolOutput::error("Error: boom"),

@@ -45,12 +45,14 @@ mod tests {
         let batch = [
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "c1".into(),
                 name: "search".into(),
                 output: ToolOutput::text("2 hits").with_metadata(json!({"secret": 1})),
             },
             ToolReply {
                 caller: crate::Caller::Direct,
+                late: None,
                 call_id: "c2".into(),
                 name: "now".into(),
                 output: ToolOutput::empty(),

@@ -83,6 +83,7 @@ mod tests {
     fn outputs_echo_the_call_id_with_text() {
         let batch = [ToolReply {
             caller: crate::Caller::Direct,
+            late: None,
             call_id: "call_a".into(),
             name: "search".into(),
             output: ToolOutput::error("Error: no such item").with_metadata(json!(1)),
