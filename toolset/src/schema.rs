@@ -101,7 +101,7 @@ fn double(value: f64) -> Number {
 }
 
 /// The range of the number type whose schema has `format`, if it is one schemars writes:
-/// an integer format's from the one table of them ([`crate::integer_format`]), `float`'s
+/// an integer format's from the one table of them (`integer_format.rs`), `float`'s
 /// `±f32::MAX`.
 pub fn type_range(format: &str) -> Option<TypeRange> {
     if format == "float" {
