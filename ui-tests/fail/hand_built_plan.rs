@@ -19,6 +19,6 @@ fn main() {
         steps: Vec::new(),
         proposals: Vec::new(),
         concealed: Default::default(),
-        approved: None,
+        keys: None,
     };
 }
