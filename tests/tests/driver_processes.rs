@@ -3,8 +3,9 @@
 //! whose request failed sends it again) and each conversation resumed in another process,
 //! over SQLite and over PostgreSQL. Whatever the kills: no call runs twice, no call id is
 //! given two final answers, every call the model made is answered, nothing is in doubt
-//! unless its handler began, and what the model read is in the run's exposure before its
-//! next gate (the worker checks that at each request, failing otherwise).
+//! unless its handler began or a human's approval of it was recorded (the approval is its
+//! start), and what the model read is in the run's exposure before its next gate (the
+//! worker checks that at each request, failing otherwise).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -116,8 +117,9 @@ fn until_done(db: &str, dir: &Path, args: &[&str], rng: &mut Rng, span: u64, kil
 }
 
 /// A random conversation of `steps` steps, its hosts killed at random, then the checks.
-/// `in_doubt` lists the store's calls in doubt.
-fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec<String>) {
+/// `in_doubt` lists the store's calls in doubt: each call's id, and whether a human
+/// approved it (its key is its proposal's id).
+fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec<(String, bool)>) {
     let mut rng = Rng::new();
     let run = {
         let output = worker(db, dir, &["start"])
@@ -233,19 +235,32 @@ fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec
         );
     }
     // Nothing in doubt unless its handler began (and a kill fell before its end was on
-    // record).
+    // record), or, for a call a human approved, its approval was recorded: the approval
+    // is the call's start (so a resolution reset to pending finds it on record), and a
+    // kill between the approval and the handler leaves it in doubt for the host to decide.
     let began: HashSet<&str> = effects
         .iter()
         .filter_map(|line| line.strip_prefix("begin "))
         .collect();
-    for id in in_doubt() {
+    for (id, approved) in in_doubt() {
         if id.starts_with(&format!("k{tag}")) {
             assert!(
-                began.contains(id.as_str()),
-                "{id} is in doubt but its handler never began"
+                approved || began.contains(id.as_str()),
+                "{id} is in doubt, though it was not approved and its handler never began"
             );
         }
     }
+}
+
+/// Each in-doubt entry's call id, and whether it was a human's approval.
+fn in_doubt_of(entries: Vec<toolset::store::JournalEntry>) -> Vec<(String, bool)> {
+    entries
+        .into_iter()
+        .map(|entry| {
+            let approved = toolset::ProposalId::parse(&entry.key).is_some();
+            (entry.call.id, approved)
+        })
+        .collect()
 }
 
 #[test]
@@ -255,12 +270,7 @@ fn hosts_killed_at_random_over_sqlite_run_no_call_twice_and_answer_each_once() {
     let db = db.to_str().expect("a UTF-8 path").to_owned();
     killed_at_random(&db, &dir, 40, || {
         let store = SqliteStore::open(&db).expect("the database");
-        store
-            .in_doubt()
-            .expect("listed")
-            .into_iter()
-            .map(|entry| entry.call.id)
-            .collect()
+        in_doubt_of(store.in_doubt().expect("listed"))
     });
 }
 
@@ -272,11 +282,6 @@ fn hosts_killed_at_random_over_postgres_run_no_call_twice_and_answer_each_once()
     let dir = tempdir("postgres");
     killed_at_random(&url, &dir, 30, || {
         let store = PostgresStore::connect(&url).expect("the server");
-        store
-            .in_doubt()
-            .expect("listed")
-            .into_iter()
-            .map(|entry| entry.call.id)
-            .collect()
+        in_doubt_of(store.in_doubt().expect("listed"))
     });
 }
