@@ -7,6 +7,7 @@ pub mod ledger;
 pub mod mcp_result;
 pub mod postgres;
 pub mod process;
+pub mod rng;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

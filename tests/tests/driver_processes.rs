@@ -14,35 +14,9 @@ use std::time::{Duration, Instant};
 use toolset::store::Journal;
 use toolset::{PostgresStore, SqliteStore};
 use toolset_tests::postgres;
+use toolset_tests::rng::Rng;
 
 const WORKER: &str = env!("CARGO_BIN_EXE_driver_worker");
-
-/// A small xorshift generator: where each kill falls, and what each step does. The seed
-/// is printed, and `TOOLSET_DRIVER_SEED` replays one.
-struct Rng(u64);
-
-impl Rng {
-    fn new() -> Self {
-        let seed = std::env::var("TOOLSET_DRIVER_SEED")
-            .ok()
-            .and_then(|seed| seed.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |since| since.as_nanos() as u64)
-                    | 1
-            });
-        println!("seed: TOOLSET_DRIVER_SEED={seed}");
-        Rng(seed)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % bound.max(1)
-    }
-}
 
 fn lines(file: &Path) -> Vec<String> {
     std::fs::read_to_string(file)
@@ -120,7 +94,7 @@ fn until_done(db: &str, dir: &Path, args: &[&str], rng: &mut Rng, span: u64, kil
 /// `in_doubt` lists the store's calls in doubt: each call's id, and whether a human
 /// approved it (its key is its proposal's id).
 fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec<(String, bool)>) {
-    let mut rng = Rng::new();
+    let mut rng = Rng::new("TOOLSET_DRIVER_SEED");
     let run = {
         let output = worker(db, dir, &["start"])
             .output()

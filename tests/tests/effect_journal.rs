@@ -22,6 +22,7 @@ use toolset::{
     SqliteStore, ToolCall, ToolContext, ToolOutput, tool, toolset,
 };
 use toolset_tests::postgres;
+use toolset_tests::rng::Rng;
 
 const WORKER: &str = env!("CARGO_BIN_EXE_journal_worker");
 
@@ -628,33 +629,6 @@ fn a_call_without_a_proposal_is_rerun_through_the_gate_under_the_same_key() {
 // ---------------------------------------------------------------------------------------
 // SIGKILL.
 
-/// A small xorshift generator: where each kill falls. The seed is printed, and
-/// `TOOLSET_JOURNAL_SEED` replays one.
-struct Rng(u64);
-
-impl Rng {
-    fn new() -> Self {
-        let seed = std::env::var("TOOLSET_JOURNAL_SEED")
-            .ok()
-            .and_then(|seed| seed.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |since| since.as_nanos() as u64)
-                    | 1
-            });
-        println!("seed: TOOLSET_JOURNAL_SEED={seed}");
-        Rng(seed)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % bound.max(1)
-    }
-}
-
 fn lines(file: &Path) -> Vec<String> {
     std::fs::read_to_string(file)
         .map(|text| text.lines().map(str::to_owned).collect())
@@ -699,7 +673,7 @@ fn a_host_killed_at_random_points_of_apply_runs_no_call_twice_and_delivers_every
         tempdir("sigkill")
     };
     let db = dir.join("journal.db");
-    let mut rng = Rng::new();
+    let mut rng = Rng::new("TOOLSET_JOURNAL_SEED");
     // One round undisturbed (it creates the database), then another: how long a run
     // takes, where the kills must fall.
     finish(worker(&db, &dir, 0, CALLS));
