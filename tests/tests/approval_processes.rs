@@ -96,6 +96,27 @@ impl ProposalStore for Opened {
             Opened::Postgres(store) => store.resolve(id, resolution),
         }
     }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<toolset::store::Usage, StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.usage(owner, now_ms),
+            Opened::Postgres(store) => store.usage(owner, now_ms),
+        }
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.expired(now_ms),
+            Opened::Postgres(store) => store.expired(now_ms),
+        }
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        match self {
+            Opened::Sqlite(store) => store.forget(id),
+            Opened::Postgres(store) => store.forget(id),
+        }
+    }
 }
 
 /// `count` proposals of `pay`, each with its own note, submitted to the store `db`.

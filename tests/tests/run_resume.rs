@@ -603,7 +603,7 @@ fn a_sqlite_database_at_version_1_gets_runs() {
         .expect("opens")
         .query_row("PRAGMA user_version", [], |row| row.get(0))
         .expect("reads");
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
 }
 
 /// A SQLite database at schema version 2 (runs, no marks) is migrated when opened: each
@@ -711,6 +711,22 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         ) -> Result<ResolveOutcome, toolset::store::StoreError> {
             self.0.resolve(id, resolution)
         }
+        fn usage(
+            &self,
+            owner: &str,
+            now_ms: u64,
+        ) -> Result<toolset::store::Usage, toolset::store::StoreError> {
+            self.0.usage(owner, now_ms)
+        }
+        fn expired(
+            &self,
+            now_ms: u64,
+        ) -> Result<Vec<toolset::ProposalId>, toolset::store::StoreError> {
+            self.0.expired(now_ms)
+        }
+        fn forget(&self, id: &toolset::ProposalId) -> Result<bool, toolset::store::StoreError> {
+            self.0.forget(id)
+        }
     }
     let store = Plain(MemoryStore::new());
     let approvals = toolset::Approvals::new(&store);
@@ -757,6 +773,22 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
             resolution: &Resolution,
         ) -> Result<ResolveOutcome, toolset::store::StoreError> {
             self.0.resolve(id, resolution)
+        }
+        fn usage(
+            &self,
+            owner: &str,
+            now_ms: u64,
+        ) -> Result<toolset::store::Usage, toolset::store::StoreError> {
+            self.0.usage(owner, now_ms)
+        }
+        fn expired(
+            &self,
+            now_ms: u64,
+        ) -> Result<Vec<toolset::ProposalId>, toolset::store::StoreError> {
+            self.0.expired(now_ms)
+        }
+        fn forget(&self, id: &toolset::ProposalId) -> Result<bool, toolset::store::StoreError> {
+            self.0.forget(id)
         }
     }
     impl Journal for Both<'_> {

@@ -16,8 +16,8 @@ use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Approvable;
 use crate::store::{
-    CallEnd, CallStart, Decision, Effect, Ending, Journal, JournalEntry, ProposalStore, Resolution,
-    ResolveOutcome, StartOutcome, StoreError, Stored,
+    CallEnd, CallStart, Decision, Effect, Ending, Journal, JournalEntry, ProposalLimits,
+    ProposalStore, Resolution, ResolveOutcome, StartOutcome, StoreError, Stored, Tally,
 };
 use crate::verify::{verify_arguments, verify_runtime_arguments};
 use crate::{
@@ -427,16 +427,25 @@ pub struct Approvals<S: ProposalStore> {
     store: S,
     key: Option<SealKey>,
     lifetime: Option<Duration>,
+    limits: ProposalLimits,
 }
 
 impl<S: ProposalStore> Approvals<S> {
-    /// Approvals kept in `store`, unsealed, never expiring.
+    /// Approvals kept in `store`, unsealed, never expiring, under the default
+    /// [`ProposalLimits`].
     pub fn new(store: S) -> Self {
         Approvals {
             store,
             key: None,
             lifetime: None,
+            limits: ProposalLimits::default(),
         }
+    }
+
+    /// Refuses a proposal beyond `limits` ([`ProposalLimits`]) instead of storing it.
+    pub fn limited_to(mut self, limits: ProposalLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Seals every submitted proposal with `key` and refuses, at approval, any proposal
@@ -458,9 +467,19 @@ impl<S: ProposalStore> Approvals<S> {
         &self.store
     }
 
-    /// Stores `proposal` (with its expiry and seal) to wait for a human; returns its id.
+    /// Stores `proposal` (with its expiry and seal) to wait for a human, as the host's
+    /// own ([`submit_for`](Self::submit_for) with no owner); returns its id.
     pub fn submit(&self, proposal: &Proposal) -> Result<ProposalId, StoreError> {
+        self.submit_for("", proposal)
+    }
+
+    /// Stores `proposal` (with its expiry and seal) to wait for a human, in `owner`'s share
+    /// of the store's [`ProposalLimits`] (a run's id, an MCP session or client); returns
+    /// its id. First [`sweep`](crate::store::sweep)s the expired proposals away; a
+    /// proposal beyond the limits is refused ([`StoreError::is_full`]), not stored.
+    pub fn submit_for(&self, owner: &str, proposal: &Proposal) -> Result<ProposalId, StoreError> {
         let mut proposal = proposal.clone();
+        proposal.owner = owner.to_owned();
         proposal.expires_ms = self.lifetime.map(|lifetime| {
             let lifetime = u64::try_from(lifetime.as_millis()).unwrap_or(u64::MAX);
             proposal.created_ms.saturating_add(lifetime)
@@ -473,8 +492,36 @@ impl<S: ProposalStore> Approvals<S> {
                 proposal.expires_ms,
             )
         });
+        self.room_for(owner, std::slice::from_ref(&proposal))?;
         self.store.insert(&proposal)?;
         Ok(proposal.id)
+    }
+
+    /// Sweeps the expired proposals away, then refuses ([`StoreError::is_full`]) when
+    /// `proposals` together do not fit in `owner`'s share of the limits or in everyone's.
+    pub(crate) fn room_for(&self, owner: &str, proposals: &[Proposal]) -> Result<(), StoreError> {
+        let now = now_ms();
+        crate::store::sweep(&self.store, now)?;
+        let usage = self.store.usage(owner, now)?;
+        let mut asked = Tally::default();
+        for proposal in proposals {
+            let json = serde_json::to_string(proposal).map_err(|error| {
+                StoreError::new(format!("could not serialize the proposal: {error}"))
+            })?;
+            asked.proposals += 1;
+            asked.bytes = asked.bytes.saturating_add(json.len() as u64);
+        }
+        match self.limits.refusal(owner, usage, asked) {
+            Some(refusal) => Err(StoreError::full(refusal)),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the proposals expired by now and frees what they held
+    /// ([`sweep`](crate::store::sweep)); returns how many were removed.
+    /// [`submit`](Self::submit) does it too, before it counts a new proposal.
+    pub fn sweep(&self) -> Result<usize, StoreError> {
+        crate::store::sweep(&self.store, now_ms())
     }
 
     /// The proposal `id`, checked (seal, expiry, pending) as approval would, to show the

@@ -30,7 +30,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{Journal, ProposalStore, RunId, RunStore, StoreError};
+use crate::store::{Journal, ProposalLimits, ProposalStore, RunId, RunStore, StoreError};
 use crate::toolbox::Toolbox;
 use crate::{ApprovalError, Signed, messages};
 use serde_json::Value;
@@ -97,6 +97,7 @@ pub struct Driver<T: ToolSet, S> {
     format: Format,
     lease: Duration,
     retries: u32,
+    limits: ProposalLimits,
 }
 
 impl<T: ToolSet, S> fmt::Debug for Driver<T, S> {
@@ -135,6 +136,7 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
             format: Format::OpenAiChat,
             lease: DEFAULT_LEASE,
             retries: DEFAULT_RETRIES,
+            limits: ProposalLimits::default(),
         }
     }
 
@@ -172,6 +174,15 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
         self
     }
 
+    /// The most proposals the store may hold for one conversation and for all
+    /// ([`ProposalLimits`], counted per run): a response whose calls would go beyond is
+    /// refused before any of them runs ([`DriverError::Store`], whose error
+    /// [`is_full`](crate::store::StoreError::is_full)).
+    pub fn limited_to(mut self, limits: ProposalLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// How long one request may hold its conversation: a second request of the same
     /// conversation is refused ([`DriverError::Busy`]) until the first ends or this much
     /// time has passed since it began (a process that died holding it).
@@ -196,7 +207,7 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
     /// The approvals over the store, for what the driver does not do itself (listing and
     /// showing proposals; [`Approvals::pending`]).
     pub fn approvals(&self) -> Approvals<&S> {
-        let approvals = Approvals::new(&self.store);
+        let approvals = Approvals::new(&self.store).limited_to(self.limits);
         let approvals = match &self.key {
             Some(key) => approvals.sealed_with(key.clone()),
             None => approvals,
@@ -533,8 +544,10 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             })
             .cloned()
             .collect();
+        // Room for all of them first: a response is proposed whole or not at all.
+        approvals.room_for(self.run.id().as_str(), &proposals)?;
         for proposal in &proposals {
-            approvals.submit(proposal)?;
+            approvals.submit_for(self.run.id().as_str(), proposal)?;
             self.run.await_approval(proposal);
         }
         if !proposals.is_empty() {

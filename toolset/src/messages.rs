@@ -175,6 +175,11 @@ pub const DECLINED_WHEN_ASKED: &str = "they did not approve it when asked";
 /// The answer to a call whose proposal expired before anyone approved or declined it.
 pub const EXPIRED: &str = "Not approved in time: nobody decided on this call before its approval expired, so it did not run. If it is still needed, say so to the user and make the call again.";
 
+/// The answer to a call that needs a human's approval when the proposal store already holds
+/// as many proposals as its limits allow ([`ProposalLimits`](crate::store::ProposalLimits)):
+/// nothing was stored, nobody was asked.
+pub const NOT_PROPOSED_FULL: &str = "Not run: this call needs the user's approval, and too many calls already wait for the user to decide, so it was not put to them. Wait until the user has decided on the calls already proposed, then make it again if it is still needed.";
+
 /// How a late result came to be late: what the follow-up (continue style) tells the model
 /// beside it. A reply carries it as [`ToolReply::late`](crate::ToolReply::late).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

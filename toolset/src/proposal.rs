@@ -24,7 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub struct ProposalId(String);
 
 impl ProposalId {
-    fn random() -> ProposalId {
+    pub(crate) fn random() -> ProposalId {
         let mut bytes = [0u8; 16];
         // Without the OS's randomness no id would be unguessable: fail closed, loudly.
         if let Err(error) = getrandom::fill(&mut bytes) {
@@ -89,6 +89,10 @@ pub struct Proposal {
     /// A copy stored without them reads as reading everything (fail closed).
     #[serde(default = "Labels::reading_anything")]
     pub(crate) labels: Labels,
+    /// Who submitted it, for the store's limits ([`ProposalLimits`](crate::store::ProposalLimits)):
+    /// a run, an MCP session or client; empty for the host's own.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) owner: String,
 }
 
 impl crate::trace::ProposalFacts for Proposal {
@@ -125,6 +129,7 @@ impl Proposal {
             expires_ms: None,
             seal: None,
             labels: spec.labels(),
+            owner: String::new(),
         }
     }
 
@@ -150,12 +155,20 @@ impl Proposal {
             expires_ms: None,
             seal: None,
             labels: spec.labels(),
+            owner: String::new(),
         }
     }
 
     /// The proposal's unique id; what a human [signs](Proposal::sign) names it.
     pub fn id(&self) -> &ProposalId {
         &self.id
+    }
+
+    /// Who submitted it ([`Approvals::submit_for`](crate::Approvals::submit_for)), whose
+    /// share of the store's limits it takes: a run's id, an MCP session or client; empty
+    /// for a proposal the host submitted itself ([`Approvals::submit`](crate::Approvals::submit)).
+    pub fn owner(&self) -> &str {
+        &self.owner
     }
 
     /// The call as the model made it.
@@ -225,6 +238,8 @@ impl Proposal {
             // Never read back from a store: a run keeps the labels of the proposals it
             // waits on itself, under its own seal (`PendingCall::labels`).
             labels: _,
+            // Who asked, for the store's limits: not what is approved, so not reviewed.
+            owner: _,
             set,
             set_fingerprint,
             call,

@@ -142,6 +142,7 @@ mod tests {
             expires_ms: None,
             seal: None,
             labels: crate::spec::Labels::NONE,
+            owner: String::new(),
         };
         let shown = |proposal: &Proposal| Shown {
             title: None,

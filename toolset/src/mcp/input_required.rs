@@ -26,7 +26,7 @@
 use super::elicit::{self, Shown};
 use crate::plan::Plan;
 use crate::proposal::now_ms;
-use crate::store::{Decision, Journal, ProposalStore};
+use crate::store::{Decision, Journal, ProposalLimits, ProposalStore};
 use crate::{
     ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
 };
@@ -80,6 +80,16 @@ pub(super) struct Answer {
     pub(super) approved: bool,
 }
 
+/// What became of putting a withheld call to the human by `input_required`.
+pub(super) enum Asked {
+    /// The question to answer the call with.
+    Asking(InputRequiredResult),
+    /// Not asked: the proposal store is full (its limits' message, for the server's log).
+    Full(String),
+    /// Not asked: the store failed, or the question could not be built.
+    Not,
+}
+
 impl InputRequired {
     pub(super) fn new(store: Arc<dyn ProposalStore + Send + Sync>, key: SealKey) -> Self {
         // 32 bytes derived by HMAC-SHA256: the codec's minimum length.
@@ -94,26 +104,42 @@ impl InputRequired {
             .expiring_after(limit)
     }
 
-    /// Submits `proposal` to the store and returns the `input_required` result asking the
-    /// human about it, its state expiring after `limit`; `None` when the store fails (or
-    /// the form cannot be built): then nobody is asked, and the call is withheld.
+    /// Submits `proposal` to the store, in `owner`'s share of its `limits`, and returns the
+    /// `input_required` result asking the human about it, its state expiring after `limit`;
+    /// [`Asked::Full`] when the store holds as many proposals as its limits allow (nobody is
+    /// asked, nothing is stored); [`Asked::Not`] when the store fails (or the form cannot be
+    /// built): then nobody is asked, and the call is withheld.
     pub(super) fn ask<T: ToolSet>(
         &self,
         proposal: &Proposal,
+        owner: &str,
+        limits: ProposalLimits,
         shown: Shown,
         limit: Duration,
-    ) -> Option<InputRequiredResult> {
-        let form = elicit::request(proposal, shown)?;
-        self.approvals(limit).submit(proposal).ok()?;
+    ) -> Asked {
+        let Some(form) = elicit::request(proposal, shown) else {
+            return Asked::Not;
+        };
+        match self
+            .approvals(limit)
+            .limited_to(limits)
+            .submit_for(owner, proposal)
+        {
+            Ok(_) => {}
+            Err(error) if error.is_full() => return Asked::Full(error.to_string()),
+            Err(_) => return Asked::Not,
+        }
         let options = SealOptions::new().ttl(limit);
         let binding = binding::<T>(proposal.call());
-        let state = self
+        let Ok(state) = self
             .codec
             .seal_json_with(&proposal.sign(), &options.associated_data(&binding))
-            .ok()?;
+        else {
+            return Asked::Not;
+        };
         let requests =
             InputRequests::from([(APPROVAL.to_owned(), InputRequest::Elicitation(form))]);
-        Some(InputRequiredResult::new(Some(requests), Some(state)))
+        Asked::Asking(InputRequiredResult::new(Some(requests), Some(state)))
     }
 
     /// Reads the retry of `call`: its `state` opened with this server's key for this very

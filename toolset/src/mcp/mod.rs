@@ -156,7 +156,7 @@ mod tasks;
 mod trace;
 
 use crate::set::ToolName;
-use crate::store::ProposalStore;
+use crate::store::{ProposalLimits, ProposalStore};
 use crate::{Autonomy, Policy, Proposal, SealKey, ToolContext, ToolSet, Toolbox};
 use rmcp::model::Tool;
 use session::{Base, Session};
@@ -206,6 +206,9 @@ pub struct McpServer<T: ToolSet> {
     /// The store and key of approvals by `input_required` (2026-07-28 clients); `None`:
     /// such clients' withheld calls are answered withheld.
     input_required: Option<input_required::InputRequired>,
+    /// The most the proposal store may hold per session and for all
+    /// ([`McpServer::with_proposal_limits`]).
+    proposal_limits: ProposalLimits,
     withheld_message: Arc<str>,
     context: ToolContext,
     name: Arc<str>,
@@ -238,6 +241,7 @@ impl<T: ToolSet> McpServer<T> {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
             input_required: None,
+            proposal_limits: ProposalLimits::default(),
             withheld_message: Arc::from(DEFAULT_WITHHELD_MESSAGE),
             context: ToolContext::default(),
             name: Arc::from(T::NAME),
@@ -415,12 +419,28 @@ impl<T: ToolSet> McpServer<T> {
     /// on one machine, `PostgresStore` across machines) and one key. Clients before
     /// 2026-07-28 are still asked by elicitation, on their connection. Both paths are
     /// described together in the [module docs](self), "Human approval over MCP".
+    ///
+    /// What waits in `store` is limited ([`with_proposal_limits`](Self::with_proposal_limits)):
+    /// each session has its share, and requests without a session (2026-07-28 over HTTP)
+    /// share one; a call beyond is answered that too many calls wait for the user ("Not
+    /// run: this call needs the user's approval, and too many calls already wait…"), and
+    /// stored nowhere.
+    /// Expired proposals are swept from the store before each new one is counted.
     pub fn with_proposal_store(
         mut self,
         store: impl ProposalStore + Send + Sync + 'static,
         key: SealKey,
     ) -> Self {
         self.input_required = Some(input_required::InputRequired::new(Arc::new(store), key));
+        self
+    }
+
+    /// The most proposals (and bytes) the proposal store may hold for one session and for
+    /// all ([`ProposalLimits`]; its default unless set): a client flooding the server with
+    /// calls that need a human fills its own share, and the server's memory and database
+    /// stay bounded.
+    pub fn with_proposal_limits(mut self, limits: ProposalLimits) -> Self {
+        self.proposal_limits = limits;
         self
     }
 
@@ -552,6 +572,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             call_timeout: self.call_timeout,
             approval_timeout: self.approval_timeout,
             input_required: self.input_required.clone(),
+            proposal_limits: self.proposal_limits,
             withheld_message: Arc::clone(&self.withheld_message),
             context: self.context.clone(),
             name: Arc::clone(&self.name),

@@ -221,6 +221,10 @@ impl<T: ToolSet> McpServer<T> {
                             Decided::Declined => {
                                 Next::Declined(crate::messages::DECLINED_WHEN_ASKED)
                             }
+                            Decided::NotProposed => {
+                                let text = crate::messages::NOT_PROPOSED_FULL;
+                                return Answered::Output(ToolOutput::error(text));
+                            }
                             // Nothing on the server can approve a call without a handler.
                             _ if proposal.is_propose_only() => Next::NobodyCanApprove,
                             _ => Next::Ask,
@@ -285,9 +289,15 @@ impl<T: ToolSet> McpServer<T> {
             if !input_required::can_ask(context.client_capabilities().as_ref()) {
                 return withheld;
             }
-            return match input.ask::<T>(proposal, self.shown(proposal), limit) {
-                Some(asking) => ByInput::Asking(asking),
-                None => withheld,
+            let owner = self.session.owner(context);
+            let limits = self.proposal_limits;
+            return match input.ask::<T>(proposal, owner, limits, self.shown(proposal), limit) {
+                input_required::Asked::Asking(asking) => ByInput::Asking(asking),
+                input_required::Asked::Full(why) => {
+                    tracing::warn!(owner, "a withheld call was not proposed: {why}");
+                    ByInput::Decided(Decided::NotProposed)
+                }
+                input_required::Asked::Not => withheld,
             };
         };
         // A retry: never asked again, so a refusal ends the exchange.
@@ -487,6 +497,9 @@ pub(super) enum Decided<T: ToolSet> {
     /// Not asked, no answer, or the approval refused on its re-check: the call stays
     /// withheld, and the user can still approve it another way.
     Withheld,
+    /// Not asked because the proposal store holds as many of this client's (or everyone's)
+    /// proposals as its limits allow: nothing was stored.
+    NotProposed,
 }
 
 /// What tells that the client of a call has gone.

@@ -100,12 +100,24 @@ fn listed_or_error<T: ToolSet>(request: Result<Request<'_, T>, PolicyNameError>)
 ///
 /// Shared by the clones of one session's handler; a new connection or HTTP session gets
 /// a fresh one ([`Session::default`]).
-#[derive(Default)]
 pub(super) struct Session {
     inner: Mutex<Activated>,
     /// Cancelled when the session ends (its handler's last clone is dropped), which stops
     /// its forwarding of the toolbox's refreshes.
     ended: CancellationToken,
+    /// Whose share of the proposal store's limits this session's proposals take: its own,
+    /// by a random name.
+    owner: String,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            inner: Mutex::default(),
+            ended: CancellationToken::new(),
+            owner: format!("mcp-session-{}", crate::ProposalId::random()),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -128,6 +140,22 @@ impl Session {
     fn lock(&self) -> MutexGuard<'_, Activated> {
         // Nothing panics while holding it; a poisoned lock still holds whole names.
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whose share of the proposal store's limits a proposal of `context`'s request takes:
+    /// this session's, or for a request without a session (2026-07-28 over HTTP, each with a
+    /// session of its own), the one share of every such request, so that a flood of them
+    /// cannot take the share of a client that keeps a session.
+    pub(super) fn owner(&self, context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> &str {
+        let over_http = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .is_some();
+        if over_http && super::trace::session_id(context).is_none() {
+            "mcp-without-session"
+        } else {
+            &self.owner
+        }
     }
 
     /// Completes when the session has ended.

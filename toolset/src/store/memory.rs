@@ -2,8 +2,10 @@
 
 use super::journal::{CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome};
 use super::runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
-use super::{Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
-use crate::{Proposal, ProposalId, ToolOutput};
+use super::{
+    Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored, Tally, Usage,
+};
+use crate::{Arguments, Proposal, ProposalId, ToolOutput};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -20,6 +22,8 @@ pub struct MemoryStore {
 #[derive(Debug, Default)]
 struct Inner {
     proposals: HashMap<ProposalId, Stored>,
+    /// Each proposal's size as stored JSON, counted against the limits.
+    bytes: HashMap<ProposalId, u64>,
     effects: HashMap<String, JournalEntry>,
     runs: HashMap<RunId, StoredRun>,
     /// Each run's mark: the highest generation saved, never lowered.
@@ -48,6 +52,10 @@ impl ProposalStore for MemoryStore {
                 proposal.id()
             )));
         }
+        let bytes = serde_json::to_string(proposal)
+            .map_err(|error| StoreError::new(format!("could not serialize the proposal: {error}")))?
+            .len();
+        inner.bytes.insert(proposal.id().clone(), bytes as u64);
         inner.proposals.insert(
             proposal.id().clone(),
             Stored {
@@ -91,6 +99,84 @@ impl ProposalStore for MemoryStore {
 
     fn as_journal(&self) -> Option<&dyn Journal> {
         Some(self)
+    }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
+        let inner = self.locked()?;
+        let mut usage = Usage::default();
+        for (id, stored) in &inner.proposals {
+            if !counted(stored, now_ms) {
+                continue;
+            }
+            let bytes = inner.bytes.get(id).copied().unwrap_or(0);
+            let add = |tally: &mut Tally| {
+                tally.proposals += 1;
+                tally.bytes = tally.bytes.saturating_add(bytes);
+            };
+            add(&mut usage.overall);
+            if stored.proposal.owner == owner {
+                add(&mut usage.owner);
+            }
+        }
+        Ok(usage)
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        let inner = self.locked()?;
+        Ok(inner
+            .proposals
+            .iter()
+            .filter(|(_, stored)| {
+                let ended = stored
+                    .resolution
+                    .as_ref()
+                    .is_some_and(|resolution| resolution.decision == Decision::Approved);
+                !ended
+                    && stored
+                        .proposal
+                        .expires_ms
+                        .is_some_and(|expires_ms| now_ms >= expires_ms)
+            })
+            .map(|(id, _)| id.clone())
+            .collect())
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        let mut inner = self.locked()?;
+        let declined = inner.proposals.get(id).is_some_and(|stored| {
+            stored
+                .resolution
+                .as_ref()
+                .is_some_and(|resolution| resolution.decision == Decision::Declined)
+        });
+        if !declined {
+            return Ok(false);
+        }
+        inner.proposals.remove(id);
+        inner.bytes.remove(id);
+        if let Some(entry) = inner.effects.get_mut(id.as_str())
+            && entry.is_declined()
+        {
+            entry.call.arguments = Arguments::from("{}");
+        }
+        Ok(true)
+    }
+}
+
+/// Whether `stored` counts against the limits at `now_ms`: waiting unexpired, or declined
+/// and not yet expired (its row not yet swept).
+fn counted(stored: &Stored, now_ms: u64) -> bool {
+    let unexpired = stored
+        .proposal
+        .expires_ms
+        .is_none_or(|expires_ms| now_ms < expires_ms);
+    match &stored.resolution {
+        None => unexpired,
+        Some(resolution) => {
+            resolution.decision == Decision::Declined
+                && stored.proposal.expires_ms.is_some()
+                && unexpired
+        }
     }
 }
 
@@ -286,6 +372,7 @@ mod tests {
             expires_ms: None,
             seal: None,
             labels: crate::spec::Labels::NONE,
+            owner: String::new(),
         }
     }
 

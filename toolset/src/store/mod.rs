@@ -39,7 +39,7 @@ pub use journal::{
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
-pub use proposal_store::ProposalStore;
+pub use proposal_store::{ProposalStore, sweep};
 pub use runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
@@ -176,10 +176,101 @@ pub enum ResolveOutcome {
     EffectRecorded(Effect),
 }
 
-/// A store that failed (I/O, a locked or corrupt database).
+/// A number of proposals and the bytes they take (each proposal as its stored JSON): what
+/// waits in a store ([`Usage`]), or the most that may ([`ProposalLimits`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// How many proposals.
+    pub proposals: u64,
+    /// Their bytes, as stored.
+    pub bytes: u64,
+}
+
+impl Tally {
+    /// `proposals` proposals of `bytes` bytes in all.
+    pub const fn new(proposals: u64, bytes: u64) -> Self {
+        Tally { proposals, bytes }
+    }
+}
+
+/// What a store holds that counts against its limits: the proposals that wait for a human
+/// and the declined ones not yet expired, whose rows the store still keeps (an approved
+/// proposal is a record of what ran, never counted or removed). Expired ones are not
+/// counted: [`sweep`] removes them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Of the owner asked about ([`Proposal::owner`]).
+    pub owner: Tally,
+    /// Of every owner.
+    pub overall: Tally,
+}
+
+/// The most a store may hold for one owner and for everyone ([`Approvals::limited_to`](crate::Approvals::limited_to)):
+/// counted over the proposals that wait for a human and the declined ones not yet expired
+/// ([`Usage`]), each as many bytes as its stored JSON. A proposal
+/// beyond either is refused with [`StoreError::is_full`], before it is stored: a client
+/// that floods a server with calls that need a human fills its own share and no more.
+///
+/// The counts are read, then the proposal stored: submissions in flight at once may each
+/// pass the same count, so a store may go over by as many as are in flight together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProposalLimits {
+    /// One owner's share ([`Proposal::owner`]): a run, an MCP session or client.
+    pub per_owner: Tally,
+    /// Everyone's together.
+    pub overall: Tally,
+}
+
+impl Default for ProposalLimits {
+    /// 1,000 proposals and 16 MiB per owner; 10,000 proposals and 256 MiB in all.
+    fn default() -> Self {
+        ProposalLimits {
+            per_owner: Tally::new(1_000, 16 << 20),
+            overall: Tally::new(10_000, 256 << 20),
+        }
+    }
+}
+
+impl ProposalLimits {
+    /// Why `usage` has no room for `asked` more; `None` when it has.
+    pub(crate) fn refusal(&self, owner: &str, usage: Usage, asked: Tally) -> Option<String> {
+        let over = |held: Tally, limit: Tally| {
+            held.proposals.saturating_add(asked.proposals) > limit.proposals
+                || held.bytes.saturating_add(asked.bytes) > limit.bytes
+        };
+        let whose = if owner.is_empty() {
+            "the host's own".to_owned()
+        } else {
+            format!("those of {owner}")
+        };
+        let (held, limit, scope) = if over(usage.owner, self.per_owner) {
+            (usage.owner, self.per_owner, whose)
+        } else if over(usage.overall, self.overall) {
+            (
+                usage.overall,
+                self.overall,
+                "all owners' together".to_owned(),
+            )
+        } else {
+            return None;
+        };
+        Some(format!(
+            "{} proposals of {} bytes wait for a human or were declined recently, {scope}, \
+             and the limit is {} proposals of {} bytes: {} more of {} bytes are refused \
+             and not stored. Have the waiting ones approved or declined, or let them \
+             expire (`Approvals::expiring_after`); raise the limits with \
+             `Approvals::limited_to` if they are too low",
+            held.proposals, held.bytes, limit.proposals, limit.bytes, asked.proposals, asked.bytes
+        ))
+    }
+}
+
+/// A store that failed (I/O, a locked or corrupt database), or refused a proposal because
+/// it holds as many as it may ([`is_full`](Self::is_full)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreError {
     message: String,
+    full: bool,
 }
 
 impl StoreError {
@@ -187,13 +278,34 @@ impl StoreError {
     pub fn new(message: impl fmt::Display) -> Self {
         StoreError {
             message: message.to_string(),
+            full: false,
         }
+    }
+
+    /// A proposal refused because the store holds as many as its limits allow, the message
+    /// saying which limit and what to do.
+    pub(crate) fn full(message: impl fmt::Display) -> Self {
+        StoreError {
+            message: message.to_string(),
+            full: true,
+        }
+    }
+
+    /// Whether the store refused a proposal for its limits
+    /// ([`ProposalLimits`]) rather than failing: nothing is wrong
+    /// with the store; the proposals waiting must be decided, or expire, first.
+    pub fn is_full(&self) -> bool {
+        self.full
     }
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the proposal store failed: {}", self.message)
+        if self.full {
+            write!(f, "the proposal store is full: {}", self.message)
+        } else {
+            write!(f, "the proposal store failed: {}", self.message)
+        }
     }
 }
 

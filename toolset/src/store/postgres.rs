@@ -14,7 +14,7 @@ use super::row::{
 use super::{
     CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
     Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
-    StoredRun,
+    StoredRun, Tally, Usage,
 };
 use crate::digest::hex;
 use crate::{Proposal, ProposalId, ToolOutput};
@@ -55,7 +55,7 @@ pub struct PostgresStore {
 
 /// The schema this version of toolset writes. Each migration takes a database from the
 /// version before it to its own; a database at a later version is refused.
-const SCHEMA_VERSION: i32 = 5;
+const SCHEMA_VERSION: i32 = 6;
 
 /// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
 /// order, in the transaction that holds the schema's advisory lock.
@@ -117,6 +117,18 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
      INSERT INTO toolset_run_marks (id, generation)
          SELECT id, generation FROM toolset_runs
      ON CONFLICT (id) DO NOTHING",
+    // 6: what the limits count and the sweep finds, out of the proposal's JSON: who
+    // submitted it, when it expires, and its size as stored; filled in for the rows there.
+    "ALTER TABLE toolset_proposals
+         ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '',
+         ADD COLUMN IF NOT EXISTS expires_ms BIGINT,
+         ADD COLUMN IF NOT EXISTS bytes BIGINT NOT NULL DEFAULT 0;
+     UPDATE toolset_proposals SET
+         owner = coalesce(proposal::jsonb ->> 'owner', ''),
+         expires_ms = (proposal::jsonb ->> 'expires_ms')::bigint,
+         bytes = octet_length(proposal);
+     CREATE INDEX IF NOT EXISTS toolset_proposals_expiry
+         ON toolset_proposals (expires_ms) WHERE expires_ms IS NOT NULL",
 ];
 
 /// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
@@ -138,6 +150,8 @@ enum Request {
     Insert {
         id: String,
         json: String,
+        owner: String,
+        expires_ms: Option<i64>,
     },
     Get {
         id: String,
@@ -159,6 +173,11 @@ enum Request {
     },
     /// One journal statement; answers how many rows it changed.
     Execute {
+        sql: &'static str,
+        params: Vec<Param>,
+    },
+    /// One query's rows.
+    Query {
         sql: &'static str,
         params: Vec<Param>,
     },
@@ -184,6 +203,7 @@ enum Answer {
     Entries(Vec<EntryRow>),
     Run(Option<(i64, String, Option<String>)>),
     Mark(Option<i64>),
+    Rows(Vec<tokio_postgres::Row>),
 }
 
 /// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
@@ -442,11 +462,18 @@ async fn run(
 
 async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreError> {
     match request {
-        Request::Insert { id, json } => {
+        Request::Insert {
+            id,
+            json,
+            owner,
+            expires_ms,
+        } => {
+            let bytes = i64::try_from(json.len()).unwrap_or(i64::MAX);
             client
                 .execute(
-                    "INSERT INTO toolset_proposals (id, proposal) VALUES ($1, $2)",
-                    &[&id, &json],
+                    "INSERT INTO toolset_proposals (id, proposal, owner, expires_ms, bytes)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[&id, &json, &owner, &expires_ms, &bytes],
                 )
                 .await
                 .map_err(|error| {
@@ -501,6 +528,14 @@ async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreEr
                     StoreError::new(format!("the run {id}'s mark is not readable: {error}"))
                 })?;
             Ok(Answer::Mark(mark))
+        }
+        Request::Query { sql, params } => {
+            let params = bound(&params);
+            let rows = client
+                .query(sql, &params)
+                .await
+                .map_err(failed("could not read the proposals"))?;
+            Ok(Answer::Rows(rows))
         }
         Request::Execute { sql, params } => {
             let params = bound(&params);
@@ -745,6 +780,8 @@ impl ProposalStore for PostgresStore {
         match self.call(Request::Insert {
             id: proposal.id().as_str().to_owned(),
             json,
+            owner: proposal.owner.clone(),
+            expires_ms: proposal.expires_ms.map(ms),
         })? {
             Answer::Inserted => Ok(()),
             _ => Err(unexpected()),
@@ -812,6 +849,73 @@ impl ProposalStore for PostgresStore {
     fn as_journal(&self) -> Option<&dyn Journal> {
         Some(self)
     }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
+        let rows = self.query(
+            "SELECT count(*) FILTER (WHERE owner = $1),
+                 coalesce(sum(bytes) FILTER (WHERE owner = $1), 0)::BIGINT,
+                 count(*), coalesce(sum(bytes), 0)::BIGINT
+             FROM toolset_proposals
+             WHERE (decision IS NULL AND (expires_ms IS NULL OR expires_ms > $2))
+                 OR (decision = 'declined' AND expires_ms > $2)",
+            vec![Param::Text(owner.to_owned()), Param::Int(ms(now_ms))],
+        )?;
+        let row = rows.first().ok_or_else(unexpected)?;
+        let read = |index: usize| -> Result<u64, StoreError> {
+            let value: i64 = row.try_get(index).map_err(|error| {
+                StoreError::new(format!("the proposals' count is not readable: {error}"))
+            })?;
+            Ok(u64::try_from(value).unwrap_or(0))
+        };
+        Ok(Usage {
+            owner: Tally::new(read(0)?, read(1)?),
+            overall: Tally::new(read(2)?, read(3)?),
+        })
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        let rows = self.query(
+            "SELECT id FROM toolset_proposals
+             WHERE expires_ms IS NOT NULL AND expires_ms <= $1
+                 AND (decision IS NULL OR decision = 'declined')",
+            vec![Param::Int(ms(now_ms))],
+        )?;
+        rows.iter()
+            .map(|row| {
+                let id: String = row.try_get(0).map_err(|error| {
+                    StoreError::new(format!("an expired proposal's id is not readable: {error}"))
+                })?;
+                ProposalId::parse(&id).ok_or_else(|| {
+                    StoreError::new(format!(
+                        "the stored proposal id {id:?} is not a proposal id"
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        // One statement, so one transaction: the row goes and its decline's arguments with it.
+        let rows = self.query(
+            "WITH gone AS (
+                 DELETE FROM toolset_proposals WHERE id = $1 AND decision = 'declined'
+                 RETURNING id
+             ), cleared AS (
+                 UPDATE toolset_effects SET arguments = '{}'
+                 WHERE proposal_id IN (SELECT id FROM gone) AND ended = 'declined'
+             )
+             SELECT count(*) FROM gone",
+            vec![Param::Text(id.as_str().to_owned())],
+        )?;
+        let removed: i64 = rows
+            .first()
+            .ok_or_else(unexpected)?
+            .try_get(0)
+            .map_err(|error| {
+                StoreError::new(format!("the removal's count is not readable: {error}"))
+            })?;
+        Ok(removed == 1)
+    }
 }
 
 /// A millisecond time as PostgreSQL stores it.
@@ -820,6 +924,18 @@ fn ms(at_ms: u64) -> i64 {
 }
 
 impl PostgresStore {
+    /// Runs one query; its rows.
+    fn query(
+        &self,
+        sql: &'static str,
+        params: Vec<Param>,
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        match self.call(Request::Query { sql, params })? {
+            Answer::Rows(rows) => Ok(rows),
+            _ => Err(unexpected()),
+        }
+    }
+
     /// Runs one journal statement; how many rows it changed.
     fn execute(&self, sql: &'static str, params: Vec<Param>) -> Result<u64, StoreError> {
         match self.call(Request::Execute { sql, params })? {

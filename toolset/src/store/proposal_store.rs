@@ -1,8 +1,9 @@
 //! [`ProposalStore`]: where proposals wait, resolving each exactly once, with the forwarding
-//! impls for a store shared (`Arc`) or borrowed (`&`).
+//! impls for a store shared (`Arc`) or borrowed (`&`), and [`sweep`], which ends the
+//! expired ones and frees what they held.
 
-use super::{Journal, Resolution, ResolveOutcome, StoreError, Stored};
-use crate::{Proposal, ProposalId, ToolOutput};
+use super::{Decision, Journal, Resolution, ResolveOutcome, StoreError, Stored, Usage};
+use crate::{Proposal, ProposalId, ToolOutput, messages};
 
 /// Where proposals wait, resolving each exactly once.
 ///
@@ -61,6 +62,56 @@ pub trait ProposalStore {
     fn as_journal(&self) -> Option<&dyn Journal> {
         None
     }
+
+    /// What counts against the limits at `now_ms` ([`Usage`]): the proposals of `owner`
+    /// ([`Proposal::owner`]) and of everyone that wait unexpired, or were declined and
+    /// have not expired yet, with their bytes as stored.
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError>;
+
+    /// The proposals expired at `now_ms` that are pending or declined (never an approved
+    /// one): what [`sweep`] ends and removes.
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError>;
+
+    /// Removes the declined proposal `id` and the arguments kept with its decline in the
+    /// journal (its entry stays, with the call's id, tool and the answer the model reads):
+    /// what a decline held is freed. `false`, changing nothing, when `id` is not stored or
+    /// not declined. Called by [`sweep`] once a declined proposal has expired, so approving
+    /// or declining it again is answered "unknown", as an expired one would be refused.
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError>;
+}
+
+/// Ends every proposal of `store` expired at `now_ms` and frees what it held: a pending one
+/// is declined with the expiry as the model's answer ([`ProposalStore::decline`], so a run
+/// waiting on it gathers that answer once), then every expired declined one is removed
+/// ([`ProposalStore::forget`]) where the journal keeps its decline's answer. An approval racing the sweep either won (the call is the
+/// approver's, left alone) or is refused. Returns how many proposals were removed.
+///
+/// [`Approvals::submit`](crate::Approvals::submit) sweeps before it counts a new proposal
+/// against the limits; a host may also sweep on a timer.
+pub fn sweep<S: ProposalStore + ?Sized>(store: &S, now_ms: u64) -> Result<usize, StoreError> {
+    let answer = ToolOutput::error(messages::EXPIRED);
+    let mut removed = 0;
+    for id in store.expired(now_ms)? {
+        let declined = match store.decline(&id, now_ms, &answer)? {
+            ResolveOutcome::Resolved => true,
+            ResolveOutcome::AlreadyResolved(resolution) => {
+                resolution.decision == Decision::Declined
+            }
+            ResolveOutcome::EffectRecorded(_) => false,
+        };
+        // Removed only where the decline's answer is kept in the journal: a run waiting on it
+        // finds its answer there (a store that records no decline keeps its rows).
+        let answer_kept = match store.as_journal() {
+            Some(journal) => journal
+                .entry(id.as_str())?
+                .is_some_and(|entry| entry.is_declined()),
+            None => false,
+        };
+        if declined && answer_kept && store.forget(&id)? {
+            removed += 1;
+        }
+    }
+    Ok(removed)
 }
 
 /// A store shared by its owners (an MCP server's clones, replicas in one process): each
@@ -94,6 +145,18 @@ impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
     fn as_journal(&self) -> Option<&dyn Journal> {
         (**self).as_journal()
     }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
+        (**self).usage(owner, now_ms)
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        (**self).expired(now_ms)
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        (**self).forget(id)
+    }
 }
 
 /// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
@@ -126,5 +189,17 @@ impl<P: ProposalStore + ?Sized> ProposalStore for &P {
 
     fn as_journal(&self) -> Option<&dyn Journal> {
         (**self).as_journal()
+    }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
+        (**self).usage(owner, now_ms)
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        (**self).expired(now_ms)
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        (**self).forget(id)
     }
 }

@@ -7,7 +7,7 @@ use super::row::{
 use super::{
     CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
     Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
-    StoredRun,
+    StoredRun, Tally, Usage,
 };
 use crate::digest::hex;
 use crate::{Proposal, ProposalId, ToolOutput};
@@ -98,8 +98,9 @@ impl SqliteStore {
 /// runs) and records declines in `toolset_effects` (`ended = 'declined'`, which an older
 /// toolset cannot read: it refuses the database by its version); 3 adds the table
 /// `toolset_run_marks` (each run's highest generation saved, apart from its row), marking
-/// each stored run at its generation.
-const SCHEMA_VERSION: i64 = 3;
+/// each stored run at its generation; 4 adds to `toolset_proposals` the columns the
+/// limits and the sweep read (`owner`, `expires_ms`, `bytes`), filled in for the rows there.
+const SCHEMA_VERSION: i64 = 4;
 
 /// Takes a database from before the journal to [`SCHEMA_VERSION`], in one write
 /// transaction (a process opening it at the same time waits, then finds it done). The
@@ -165,10 +166,39 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
              );
              INSERT INTO toolset_run_marks (id, generation)
                  SELECT id, generation FROM toolset_runs WHERE true
-             ON CONFLICT (id) DO NOTHING;
-             PRAGMA user_version = 3;",
+             ON CONFLICT (id) DO NOTHING;",
         )
         .map_err(failed("could not add the run marks to the database"))?;
+    // Added only where missing: a database whose version was set back keeps its columns.
+    let has_owner: i64 = transaction
+        .query_row(
+            "SELECT count(*) FROM pragma_table_info('toolset_proposals') WHERE name = 'owner'",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(failed("could not read the proposals table's columns"))?;
+    if has_owner == 0 {
+        transaction
+            .execute_batch(
+                "-- What the limits count and the sweep finds, out of the proposal's JSON:
+                 -- who submitted it, when it expires, and its size as stored.
+                 ALTER TABLE toolset_proposals ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+                 ALTER TABLE toolset_proposals ADD COLUMN expires_ms INTEGER;
+                 ALTER TABLE toolset_proposals ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+                 UPDATE toolset_proposals SET
+                     owner = coalesce(json_extract(proposal, '$.owner'), ''),
+                     expires_ms = json_extract(proposal, '$.expires_ms'),
+                     bytes = length(CAST(proposal AS BLOB));
+                 CREATE INDEX IF NOT EXISTS toolset_proposals_expiry
+                     ON toolset_proposals (expires_ms) WHERE expires_ms IS NOT NULL;",
+            )
+            .map_err(failed(
+                "could not add the proposals' limit columns to the database",
+            ))?;
+    }
+    transaction
+        .execute_batch("PRAGMA user_version = 4;")
+        .map_err(failed("could not record the schema version"))?;
     transaction
         .commit()
         .map_err(failed("could not commit the database's migration"))
@@ -269,10 +299,13 @@ impl ProposalStore for SqliteStore {
         let json = serde_json::to_string(proposal).map_err(|error| {
             StoreError::new(format!("could not serialize the proposal: {error}"))
         })?;
+        let bytes = json.len() as i64;
+        let expires = proposal.expires_ms.map(ms);
         self.connection()?
             .execute(
-                "INSERT INTO toolset_proposals (id, proposal) VALUES (?1, ?2)",
-                params![proposal.id().as_str(), json],
+                "INSERT INTO toolset_proposals (id, proposal, owner, expires_ms, bytes)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![proposal.id().as_str(), json, proposal.owner, expires, bytes],
             )
             .map_err(failed("could not insert the proposal"))?;
         Ok(())
@@ -313,7 +346,87 @@ impl ProposalStore for SqliteStore {
     fn as_journal(&self) -> Option<&dyn Journal> {
         Some(self)
     }
+
+    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
+        let (owner_count, owner_bytes, count, bytes): (i64, i64, i64, i64) = self
+            .connection()?
+            .query_row(
+                &format!(
+                    "SELECT coalesce(sum(owner = ?1), 0),
+                         coalesce(sum(CASE WHEN owner = ?1 THEN bytes ELSE 0 END), 0),
+                         count(*), coalesce(sum(bytes), 0)
+                     FROM toolset_proposals WHERE {COUNTED}"
+                ),
+                params![owner, ms(now_ms)],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .map_err(failed("could not count the proposals"))?;
+        let tally = |count: i64, bytes: i64| {
+            Tally::new(
+                u64::try_from(count).unwrap_or(0),
+                u64::try_from(bytes).unwrap_or(0),
+            )
+        };
+        Ok(Usage {
+            owner: tally(owner_count, owner_bytes),
+            overall: tally(count, bytes),
+        })
+    }
+
+    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
+        let connection = self.connection()?;
+        let mut statement = connection
+            .prepare(
+                "SELECT id FROM toolset_proposals
+                 WHERE expires_ms IS NOT NULL AND expires_ms <= ?1
+                     AND (decision IS NULL OR decision = 'declined')",
+            )
+            .map_err(failed("could not find the expired proposals"))?;
+        let ids = statement
+            .query_map(params![ms(now_ms)], |row| row.get::<_, String>(0))
+            .map_err(failed("could not find the expired proposals"))?;
+        ids.map(|id| {
+            let id = id.map_err(failed("could not find the expired proposals"))?;
+            ProposalId::parse(&id).ok_or_else(|| {
+                StoreError::new(format!(
+                    "the stored proposal id {id:?} is not a proposal id"
+                ))
+            })
+        })
+        .collect()
+    }
+
+    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
+        let mut connection = self.connection()?;
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("could not start removing the proposal"))?;
+        let removed = transaction
+            .execute(
+                "DELETE FROM toolset_proposals WHERE id = ?1 AND decision = 'declined'",
+                params![id.as_str()],
+            )
+            .map_err(failed("could not remove the proposal"))?;
+        if removed == 1 {
+            transaction
+                .execute(
+                    "UPDATE toolset_effects SET arguments = '{}'
+                     WHERE proposal_id = ?1 AND ended = 'declined'",
+                    params![id.as_str()],
+                )
+                .map_err(failed("could not remove the declined call's arguments"))?;
+        }
+        transaction
+            .commit()
+            .map_err(failed("could not commit the proposal's removal"))?;
+        Ok(removed == 1)
+    }
 }
+
+/// The proposals that count against the limits at `?2` (ms): waiting unexpired, or
+/// declined and not yet expired (not yet swept).
+const COUNTED: &str = "(decision IS NULL AND (expires_ms IS NULL OR expires_ms > ?2))
+     OR (decision = 'declined' AND expires_ms > ?2)";
 
 impl SqliteStore {
     /// Resolves `id`; a decline with its journal record `declined`, when given, in the same
