@@ -38,24 +38,42 @@ def valgrind(options, binary, args):
     return run.stderr
 
 
-def refs(binary, args):
-    """The instructions callgrind counted for one run of `binary args`."""
-    summary = valgrind(["--tool=callgrind", "--callgrind-out-file=/dev/null"], binary, args)
+def refs(binary, args, options=()):
+    """The instructions callgrind counted for one run of `binary args`, with callgrind's
+    extra `options` (e.g. `--toggle-collect=…`, to count only inside some functions)."""
+    summary = valgrind(
+        ["--tool=callgrind", "--callgrind-out-file=/dev/null", *options], binary, args
+    )
     found = REFS.search(summary)
     if not found:
         sys.exit(f"no instruction count in callgrind's output for {binary} {args}")
     return int(found.group(1).replace(",", ""))
 
 
-def per_call(binary, before, after, low, high, calls_per_iteration):
+def per_call(binary, before, after, low, high, calls_per_iteration, options=()):
     """Instructions of one call: `binary before.. low ..after` against `.. high ..`."""
-    lo = refs(binary, [*before, low, *after])
-    hi = refs(binary, [*before, high, *after])
+    lo = refs(binary, [*before, low, *after], options)
+    hi = refs(binary, [*before, high, *after], options)
     return {
         "per_call": (hi - lo) / ((high - low) * calls_per_iteration),
         "refs": [lo, hi],
         "iterations": [low, high],
     }
+
+
+# What a driver's turn spends in its store: saving the run (serializing it and the
+# store's write), the journal's start (the call's idempotency key, the store's write) and
+# end, and gathering and marking what was delivered.
+STORE_FUNCTIONS = [
+    f"--toggle-collect={pattern}"
+    for pattern in [
+        "toolset::run::Runs*::save",
+        "toolset::apply::journal_start",
+        "toolset::apply::journal_end",
+        "toolset::run::Run::delivered",
+        "toolset::run::Run::collect*",
+    ]
+]
 
 
 def measure(sizes):
@@ -88,6 +106,20 @@ def measure(sizes):
             record(
                 f"mcp_cost/list/{server}/{n}",
                 per_call("mcp_cost", ["list", server, n], [], 20, 220, 1),
+            )
+    # One call through the conversation driver over a MemoryStore against gate + apply
+    # alone: `driver_cost <workload> <iterations> <n>` (`turn` minus `prepare` is the call),
+    # and the store's share of each, counted only inside the functions that make the
+    # store's round trips (none of them calls another).
+    for n in [size for size in sizes if size in (10, 100)]:
+        for workload in ["gate_apply", "gate_apply_answer", "turn", "prepare"]:
+            record(
+                f"driver_cost/{workload}/{n}",
+                per_call("driver_cost", [workload], [n], 200, 1200, 1),
+            )
+            record(
+                f"driver_cost/{workload}/{n}/store",
+                per_call("driver_cost", [workload], [n], 200, 1200, 1, STORE_FUNCTIONS),
             )
     # Typed dispatch and gate + apply at 100 tools, without and with an OpenTelemetry
     # subscriber recording the spans: `trace_cost <workload> <subscriber> <iterations>`
@@ -142,6 +174,29 @@ def report(results, sizes):
             r = get(f"mcp_cost/{workload}/rmcp/{n}")
             rows.append([what, str(n), num(t), num(r), ratio(t, r)])
     table(["request", "tools", "toolset", "rmcp cached", "toolset / rmcp"], rows)
+
+    print("### one call through the conversation driver (MemoryStore) against gate + apply (instructions per call)\n")
+    rows = []
+    for n in [size for size in sizes if size in (10, 100)]:
+        g = get(f"driver_cost/gate_apply/{n}")
+        a = get(f"driver_cost/gate_apply_answer/{n}")
+        t, p = get(f"driver_cost/turn/{n}"), get(f"driver_cost/prepare/{n}")
+        ts, ps = get(f"driver_cost/turn/{n}/store"), get(f"driver_cost/prepare/{n}/store")
+        call = None if t is None or p is None else t - p
+        store = None if ts is None or ps is None else ts - ps
+        own = None if call is None or store is None else call - store
+        rows.append([
+            str(n), num(g), num(a), num(call), num(store), num(own),
+            ratio(own, g), ratio(own, a),
+        ])
+    table(
+        [
+            "tools", "gate + apply", "gate + apply + answer message", "driver call (turn - prepare)",
+            "of it in the store", "driver call, store aside",
+            "store aside / gate + apply", "store aside / gate + apply + answer",
+        ],
+        rows,
+    )
 
     print("### dispatch and gate + apply at 100 tools, by subscriber (instructions per call)\n")
     rows = []

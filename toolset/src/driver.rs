@@ -545,7 +545,9 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             .cloned()
             .collect();
         // Room for all of them first: a response is proposed whole or not at all.
-        approvals.room_for(self.run.id().as_str(), &proposals)?;
+        if !proposals.is_empty() {
+            approvals.room_for(self.run.id().as_str(), &proposals)?;
+        }
         for proposal in &proposals {
             approvals.submit_for(self.run.id().as_str(), proposal)?;
             self.run.await_approval(proposal);

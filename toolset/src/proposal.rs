@@ -30,7 +30,7 @@ impl ProposalId {
         if let Err(error) = getrandom::fill(&mut bytes) {
             panic!("the operating system gave no randomness for a proposal id: {error}");
         }
-        ProposalId(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+        ProposalId(crate::digest::hex(&bytes))
     }
 
     /// Parses an id as printed by [`Display`](fmt::Display) (e.g. from a command line).

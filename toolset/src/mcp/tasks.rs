@@ -432,7 +432,7 @@ fn task_id() -> String {
     if let Err(error) = getrandom::fill(&mut bytes) {
         panic!("the operating system gave no randomness for a task id: {error}");
     }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    crate::digest::hex(&bytes)
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -28,9 +28,7 @@ pub(crate) fn local_name(label: &str, remote: &str) -> String {
     let digest = Sha256::digest(remote.as_bytes());
     let mut suffix = String::with_capacity(DIGEST_DIGITS + 1);
     suffix.push('_');
-    for byte in digest.iter().take(DIGEST_DIGITS / 2) {
-        suffix.push_str(&format!("{byte:02x}"));
-    }
+    suffix.push_str(&crate::digest::hex(&digest[..DIGEST_DIGITS / 2]));
     let room = MAX_NAME_LEN.saturating_sub(label.len() + 1 + suffix.len());
     let kept: String = remote
         .chars()

@@ -149,10 +149,7 @@ impl CallIds {
 /// already uses that id, that id and `_<k>` for the first free `k`.
 fn synthesized_id(so_far: &Sha256, index: usize, taken: impl Fn(&str) -> bool) -> String {
     let digest = so_far.clone().finalize();
-    let hex: String = digest[..6]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
+    let hex = crate::digest::hex(&digest[..6]);
     let id = format!("call_{hex}_{index}");
     if !taken(&id) {
         return id;
