@@ -148,6 +148,45 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
     );
 }
 
+/// Submissions in flight together (32 threads, as a client's concurrent calls reach a
+/// server) are counted one at a time: the share holds, none slips past on a stale count.
+fn concurrent_submissions_keep_the_share<S: ProposalStore + Sync>(store: &S) {
+    let limits = ProposalLimits {
+        per_owner: Tally::new(1_000, 4 << 20),
+        overall: Tally::new(1_000, 1 << 30),
+    };
+    let approvals = Approvals::new(store).limited_to(limits);
+    let barrier = std::sync::Barrier::new(32);
+    let stored: usize = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..32)
+            .map(|index| {
+                let (approvals, barrier) = (&approvals, &barrier);
+                scope.spawn(move || {
+                    let proposal = proposal(&format!("t{index}"), 1 << 20);
+                    barrier.wait();
+                    approvals.submit_for("flooder", &proposal).is_ok()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|thread| usize::from(thread.join().expect("no panic")))
+            .sum()
+    });
+    let usage = store.usage("flooder", now_ms()).expect("counts");
+    assert_eq!(usage.owner.proposals, stored as u64);
+    assert!(
+        stored >= 1 && usage.owner.bytes <= 4 << 20,
+        "{stored} stored, {usage:?}"
+    );
+}
+
+#[test]
+fn concurrent_submissions_keep_the_share_in_memory_and_sqlite() {
+    concurrent_submissions_keep_the_share(&MemoryStore::new());
+    concurrent_submissions_keep_the_share(&sqlite("concurrent"));
+}
+
 #[test]
 fn memory_store_limits_and_expiry() {
     limits_hold(&MemoryStore::new());

@@ -492,6 +492,12 @@ impl<S: ProposalStore> Approvals<S> {
                 proposal.expires_ms,
             )
         });
+        // Counted and stored one at a time in this process: concurrent submissions (a
+        // client's calls in flight together) cannot each pass the same count.
+        static ADMISSION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _admitting = ADMISSION
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.room_for(owner, std::slice::from_ref(&proposal))?;
         self.store.insert(&proposal)?;
         Ok(proposal.id)

@@ -211,8 +211,9 @@ pub struct Usage {
 /// beyond either is refused with [`StoreError::is_full`], before it is stored: a client
 /// that floods a server with calls that need a human fills its own share and no more.
 ///
-/// The counts are read, then the proposal stored: submissions in flight at once may each
-/// pass the same count, so a store may go over by as many as are in flight together.
+/// A process counts and stores its submissions one at a time, so calls in flight together
+/// cannot each pass the same count; processes sharing a database count apart, so it may
+/// go over by one proposal per other process submitting at that moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProposalLimits {
     /// One owner's share ([`Proposal::owner`]): a run, an MCP session or client.
