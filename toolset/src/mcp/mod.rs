@@ -144,7 +144,10 @@
 mod as_task;
 mod elicit;
 mod http;
+pub(crate) mod incoming;
 mod input_required;
+mod line_transport;
+pub(crate) mod lines;
 mod messages;
 mod presence;
 mod progress;
@@ -167,6 +170,7 @@ use tokio::sync::RwLock;
 
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
+pub use line_transport::{DEFAULT_MAX_LINE_LENGTH, LineTransport, stdio};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;

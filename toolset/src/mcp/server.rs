@@ -5,13 +5,16 @@
 
 use super::McpServer;
 use super::elicit;
+use super::incoming::ArgumentsText;
 use super::input_required;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::messages::Next;
-use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet, ToolSpec};
+use crate::{
+    Approved, Outcome, Plan, Proposal, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec,
+};
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
@@ -164,14 +167,23 @@ impl<T: ToolSet> McpServer<T> {
 
     /// One `tools/call` read by the MCP consumer's reader and gated through the session's
     /// request: the plan, or what the model reads of a refused call. The arguments rmcp
-    /// parsed move into the call (the gate reads them as they are), taken out of `request`.
+    /// parsed move into the call (the gate reads them as they are), taken out of `request`;
+    /// arguments rmcp could not parse (a number no reader can hold), which toolset's
+    /// transports kept as text beside the request, are read by the gate as text, as any
+    /// provider's are.
     fn gated(
         &self,
         request: &mut CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Result<Plan<T>, ToolOutput>, ErrorData> {
-        let call =
-            crate::consumer::mcp::parsed_call(&context.id, &request.name, request.arguments.take());
+        let call = match arguments_text(context) {
+            Some(text) => ToolCall::new(context.id.to_string(), &*request.name, &*text.0),
+            None => crate::consumer::mcp::parsed_call(
+                &context.id,
+                &request.name,
+                request.arguments.take(),
+            ),
+        };
         if stands_alone(context) {
             self.session.presume_exposed();
         }
@@ -678,6 +690,19 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
         Ok(()) => "they do not have the method's shape".to_owned(),
         Err(error) => error.to_string(),
     }
+}
+
+/// The text of the request's `tools/call` arguments when a toolset transport kept them as
+/// text (they hold a number no reader can hold): on the request over stdio
+/// ([`LineTransport`](super::LineTransport)), on the HTTP request over HTTP.
+fn arguments_text(context: &RequestContext<RoleServer>) -> Option<&ArgumentsText> {
+    context.extensions.get::<ArgumentsText>().or_else(|| {
+        context
+            .extensions
+            .get::<axum::http::request::Parts>()?
+            .extensions
+            .get::<ArgumentsText>()
+    })
 }
 
 /// Whether `context` is a request that stands alone: streamable HTTP without a session (a
