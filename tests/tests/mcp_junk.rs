@@ -378,8 +378,19 @@ impl Reply {
 /// Posts `body` to `/mcp` at `addr` as one raw HTTP/1.1 request on a connection of its
 /// own, and reads the whole reply within [`LIMIT`].
 async fn post(addr: SocketAddr, session: Option<&str>, content_type: &str, body: &[u8]) -> Reply {
+    post_to("/mcp", addr, session, content_type, body).await
+}
+
+/// Posts `body` to `path` at `addr`, as [`post`] does.
+async fn post_to(
+    path: &str,
+    addr: SocketAddr,
+    session: Option<&str>,
+    content_type: &str,
+    body: &[u8],
+) -> Reply {
     let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
          Connection: close\r\n",
         body.len()
@@ -502,9 +513,12 @@ async fn every_junk_body_over_http_is_answered_and_the_next_call_works() {
         assert_ordinary(&call.message(), case);
     }
 
-    // A body that is not JSON under another content type is still refused by its type.
+    // A body that is not JSON under another content type is still refused by its type, and
+    // junk sent to another path is not found there.
     let typed = post(addr, session, "text/plain", b"this is not json").await;
     assert_eq!(typed.status, 415);
+    let elsewhere = post_to("/other", addr, session, "application/json", b"not json").await;
+    assert_eq!(elsewhere.status, 404);
 
     let _ = stop.send(());
     let _ = tokio::time::timeout(LIMIT, served).await;

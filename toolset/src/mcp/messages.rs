@@ -60,13 +60,12 @@ pub(crate) fn too_deep(unit: Unit, deepest: usize) -> String {
     )
 }
 
-/// JSON holding a number beyond every double outside a `tools/call`'s arguments (inside
-/// them, the gate names the field): `-32700`.
+/// JSON holding a number beyond every double where no gate reads it (in a `tools/call`'s
+/// arguments, and nothing else wrong, the gate names the field instead): `-32700`.
 pub(crate) fn unholdable_number(unit: Unit, error: &serde_json::Error) -> String {
     format!(
-        "Parse error: {unit} holds a number beyond the range of a double ({error}) outside a \
-         tool call's arguments. Write every number within ±1.7976931348623157e308, or as a \
-         string."
+        "Parse error: {unit} holds a number beyond the range of a double ({error}). Write \
+         every number within ±1.7976931348623157e308, or as a string."
     )
 }
 
