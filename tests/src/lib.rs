@@ -5,6 +5,7 @@ pub mod captured;
 pub mod exclusions;
 pub mod ledger;
 pub mod mcp_result;
+pub mod numbers;
 pub mod postgres;
 pub mod process;
 pub mod rng;

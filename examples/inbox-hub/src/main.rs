@@ -222,7 +222,7 @@ async fn main() -> ExitCode {
             eprintln!("inbox-hub: starting MCP over streamable HTTP at http://{addr}/mcp");
             server.serve_http(addr.as_str(), HttpConfig::new()).await
         }
-        None => server.serve(toolset::mcp::rmcp::transport::stdio()).await,
+        None => server.serve(toolset::mcp::stdio()).await,
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

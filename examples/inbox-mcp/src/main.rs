@@ -266,7 +266,7 @@ async fn main() -> ExitCode {
                 Err(error) => Err(error),
             }
         }
-        None => server.serve(toolset::mcp::rmcp::transport::stdio()).await,
+        None => server.serve(toolset::mcp::stdio()).await,
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

@@ -43,7 +43,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(server.serve(toolset::mcp::rmcp::transport::stdio())) {
+    match runtime.block_on(server.serve(toolset::mcp::stdio())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("{error}");

@@ -3,6 +3,8 @@
 //! reviewed together. What the model reads in tool results is in `crate::messages`, with
 //! every other model-facing sentence.
 
+use super::incoming::Unit;
+
 /// `tools/call` (or another known method) whose params do not have the method's shape.
 pub(crate) fn malformed_params(method: &str, error: &str) -> String {
     let shape = match method {
@@ -17,6 +19,71 @@ pub(crate) fn malformed_params(method: &str, error: &str) -> String {
 /// A method the server does not implement.
 pub(crate) fn unknown_method(method: &str) -> String {
     format!("Method not found: {method}")
+}
+
+/// What to send instead of junk in `unit`, ending the answers to it.
+fn send_instead(unit: Unit) -> &'static str {
+    match unit {
+        Unit::Line => {
+            "Send each JSON-RPC 2.0 message as one JSON object on a line of its own, \
+             {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"…\",\"arguments\":{…}}}"
+        }
+        Unit::Body => {
+            "Send one JSON-RPC 2.0 message as a JSON object, \
+             {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"…\",\"arguments\":{…}}}"
+        }
+    }
+}
+
+/// Bytes that are not UTF-8 (`-32700`); the first `valid` bytes are.
+pub(crate) fn not_utf8(unit: Unit, valid: usize) -> String {
+    format!(
+        "Parse error: {unit} is not UTF-8 (from byte offset {valid} on). {}, in UTF-8.",
+        send_instead(unit)
+    )
+}
+
+/// Text that is not JSON (`-32700`); `error` is serde_json's reason, with its position.
+pub(crate) fn not_json(unit: Unit, error: &serde_json::Error) -> String {
+    format!(
+        "Parse error: {unit} is not JSON ({error}). {}.",
+        send_instead(unit)
+    )
+}
+
+/// JSON nested deeper than the parser reads (`-32700`).
+pub(crate) fn too_deep(unit: Unit, deepest: usize) -> String {
+    format!(
+        "Parse error: {unit} nests arrays and objects more than {deepest} deep, deeper than \
+         this server reads. {}, nested at most {deepest} deep.",
+        send_instead(unit)
+    )
+}
+
+/// JSON holding a number beyond every double where no gate reads it (in a `tools/call`'s
+/// arguments, and nothing else wrong, the gate names the field instead): `-32700`.
+pub(crate) fn unholdable_number(unit: Unit, error: &serde_json::Error) -> String {
+    format!(
+        "Parse error: {unit} holds a number beyond the range of a double ({error}). Write \
+         every number within ±1.7976931348623157e308, or as a string."
+    )
+}
+
+/// JSON that is not a JSON-RPC message (`-32600`), and what is `wrong` with it.
+pub(crate) fn not_json_rpc(unit: Unit, wrong: &str) -> String {
+    format!(
+        "Invalid Request: {unit} is JSON but not a JSON-RPC 2.0 message: {wrong}. {}.",
+        send_instead(unit)
+    )
+}
+
+/// A line longer than the longest read (`-32600`).
+pub(crate) fn line_too_long(max: usize) -> String {
+    format!(
+        "Invalid Request: the line is longer than {max} bytes, the longest this server reads; \
+         it was skipped to its end, unread. Send each message on a line of at most {max} \
+         bytes."
+    )
 }
 
 /// The MCP rendering of the set did not parse as MCP tools (a bug of the renderer).
@@ -56,6 +123,11 @@ pub(crate) const NO_CONNECTION_INFO: &str = "Internal Server Error: the request 
 
 /// A request body that could not be read (the connection broke, or its framing is wrong).
 pub(crate) const UNREADABLE_BODY: &str = "Bad Request: the request body could not be read (the connection broke or its framing is wrong)";
+
+/// A `tools/call` whose arguments were kept as text could not be written out again without
+/// them (serde_json failed to write rmcp's own message: a bug).
+pub(crate) const UNWRITABLE_CALL: &str =
+    "Internal Server Error: the tools/call could not be passed on without its arguments";
 
 /// A request body that did not arrive whole within the body read timeout.
 pub(crate) fn body_too_slow(limit: std::time::Duration) -> String {

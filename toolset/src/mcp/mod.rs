@@ -3,11 +3,12 @@
 //! [`McpServer`] wraps a set's per-run state (and, with [`McpServer::with_toolbox`], the
 //! runtime tools of a [`Toolbox`], other MCP servers' included, so one gated, namespaced
 //! server can aggregate several) and answers MCP `tools/list` and `tools/call` on any
-//! rmcp transport ([`McpServer::serve`]: stdio is `serve(rmcp::transport::stdio())`, any
-//! byte streams the host owns `serve((reader, writer))`; rmcp is re-exported as
-//! [`rmcp`] so the host needs no matching version of its own) or over streamable HTTP
-//! ([`McpServer::serve_http`] under an [`HttpConfig`], or [`McpServer::http_service`]
-//! to mount it in your own router).
+//! rmcp transport ([`McpServer::serve`]: stdio is `serve(toolset::mcp::stdio())`, any
+//! byte streams the host owns `serve(LineTransport::new(reader, writer))`, both answering
+//! every line that is not a JSON-RPC message (see "Malformed input" below); rmcp is
+//! re-exported as [`rmcp`] so the host needs no matching version of its own) or over
+//! streamable HTTP ([`McpServer::serve_http`] under an [`HttpConfig`], or
+//! [`McpServer::http_service`] to mount it in your own router).
 //!
 //! - `tools/list` is the list of the session's [`Request`](crate::Request) (the server's
 //!   policy, the served toolbox's runtime tools as they are now, and what the session
@@ -55,8 +56,7 @@
 //! # pub async fn list(notes: &Notes) -> String { notes.0.join("\n") }
 //! # toolset! { /// Notes.
 //! #   pub NoteTools<Notes> = [list]; }
-//! use toolset::mcp::McpServer;
-//! use toolset::mcp::rmcp::transport::stdio;
+//! use toolset::mcp::{McpServer, stdio};
 //!
 //! # async fn run() -> std::io::Result<()> {
 //! McpServer::<NoteTools>::new(Notes(Vec::new()))
@@ -132,19 +132,44 @@
 //!   method's shape is answered `-32602 Invalid params`, with serde's reason. (rmcp parses
 //!   such a request as a custom one, whose default answer is `-32601 Method not found`;
 //!   this server answers it.)
-//! - Over stdio, reading lines is rmcp's (`rmcp::transport::async_rw`, as of rmcp 3.11):
-//!   a line that is not JSON, or JSON that is not a JSON-RPC message (e.g. `params` that
-//!   is neither an object nor an array), is logged and skipped with no answer, although
-//!   JSON-RPC asks for `-32700 Parse error` / `-32600 Invalid Request`; and a line longer
-//!   than 16 MiB (`DEFAULT_MAX_LINE_LENGTH`) is discarded, also without an answer. A
-//!   client waiting on such a request gets nothing: give requests a timeout.
+//! - Reading the wire is toolset's on the transports it provides, and rmcp's parse of each
+//!   message stays rmcp's: what rmcp cannot parse is answered, never skipped. Over stdio
+//!   ([`stdio`], [`LineTransport`]): bytes that are not UTF-8, text that is not JSON, or
+//!   JSON nested more than 127 deep (serde_json's limit) are answered `-32700 Parse error`;
+//!   JSON that is not a JSON-RPC message (another `jsonrpc`, `params` that are neither an
+//!   object nor an array, a batch) `-32600 Invalid Request`; a line longer than
+//!   [`DEFAULT_MAX_LINE_LENGTH`] `-32600`, and it is skipped to its end as it arrives,
+//!   never held whole. Each answer says what was wrong and what to send instead, and
+//!   carries the request's `id` when it can be read from the line before what is wrong
+//!   (`null` otherwise). Blank lines, and JSON shaped as a notification, are not answered,
+//!   as JSON-RPC asks. Over HTTP ([`McpServer::serve_http`], [`McpServer::http_service`]),
+//!   a POSTed `application/json` body that is no message gets the same error with status
+//!   `400`; the streamable HTTP transport's rules stand (rmcp's `415` for another
+//!   `Content-Type`, `406` for an `Accept` without JSON and event streams), and a body
+//!   past [`HttpConfig::with_max_body_bytes`] is `413`.
+//! - A number JSON can write and no reader can hold (`1e400`, beyond every double) in a
+//!   `tools/call`'s arguments is the gate's to judge, not junk: serde_json refuses the
+//!   whole request for it, so toolset reads that request again with its arguments kept as
+//!   text, passes it to rmcp without them, and the gate reads the text as it reads any
+//!   provider's text arguments. The answer is a result with `isError: true` naming the
+//!   field (`/count: a number cannot be read …`), over stdio and HTTP alike. Elsewhere in
+//!   a message (its `_meta`, its `id`) such a number is `-32700`.
+//! - rmcp's own transports, which [`McpServer::serve`] still takes
+//!   (`rmcp::transport::stdio()`, `serve((reader, writer))`), read lines as rmcp does (as
+//!   of rmcp 3.11): a line that is not JSON (`1e400` in arguments included) is logged and
+//!   skipped without an answer, so the client's call waits (give requests a timeout);
+//!   JSON that is no message is answered `-32600` without its id; a line over 16 MiB is
+//!   skipped unanswered.
 //!
 #![doc = include_str!("../../docs/mcp-approval.md")]
 
 mod as_task;
 mod elicit;
 mod http;
+pub(crate) mod incoming;
 mod input_required;
+mod line_transport;
+pub(crate) mod lines;
 mod messages;
 mod presence;
 mod progress;
@@ -167,6 +192,7 @@ use tokio::sync::RwLock;
 
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
+pub use line_transport::{DEFAULT_MAX_LINE_LENGTH, LineTransport, stdio};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
@@ -350,7 +376,7 @@ impl<T: ToolSet> McpServer<T> {
     /// McpServer::<NoteTools>::new(Notes(Vec::new()))
     ///     .with_toolbox(toolbox)
     ///     .with_autonomy(Autonomy::ReadOnly)
-    ///     .serve(toolset::mcp::rmcp::transport::stdio())
+    ///     .serve(toolset::mcp::stdio())
     ///     .await?;
     /// # Ok(()) }
     /// ```

@@ -5,13 +5,16 @@
 
 use super::McpServer;
 use super::elicit;
+use super::incoming::ArgumentsText;
 use super::input_required;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::messages::Next;
-use crate::{Approved, Outcome, Plan, Proposal, ToolContext, ToolOutput, ToolSet, ToolSpec};
+use crate::{
+    Approved, Outcome, Plan, Proposal, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec,
+};
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,
@@ -31,22 +34,25 @@ use tracing::Instrument;
 impl<T: ToolSet> McpServer<T> {
     /// Serves the set on `transport` until the client closes the connection: any rmcp
     /// server transport, that is anything rmcp's `IntoTransport` takes. Stdio is
-    /// `serve(rmcp::transport::stdio())` (newline-delimited JSON-RPC on stdin/stdout;
+    /// `serve(toolset::mcp::stdio())` (newline-delimited JSON-RPC on stdin/stdout;
     /// nothing else may write to stdout meanwhile); any pair of byte streams the host
-    /// owns is `serve((reader, writer))` (an accepted socket's halves, a child process's
-    /// pipes, [`tokio::io::split`] of a [`tokio::io::duplex`] end), and one stream that
-    /// reads and writes is `serve(stream)`. rmcp is re-exported as
-    /// [`toolset::mcp::rmcp`](crate::mcp::rmcp), so a host names its transports without
-    /// a matching rmcp dependency of its own.
+    /// owns is `serve(LineTransport::new(reader, writer))` (an accepted socket's halves, a
+    /// child process's pipes, [`tokio::io::split`] of a [`tokio::io::duplex`] end). rmcp
+    /// is re-exported as [`toolset::mcp::rmcp`](crate::mcp::rmcp), so a host names rmcp's
+    /// transports without a matching rmcp dependency of its own.
     ///
     /// Fails when the client's `initialize` fails, or when the session ends in an error.
     /// Unlike rmcp's `ServiceExt::serve` (which this inherent method shadows), it also
     /// watches the connection, so calls still waiting when it ends do not start and
     /// running ones are cancelled.
     ///
-    /// Reading lines is rmcp's: a line that is not JSON, or not a JSON-RPC message, is
-    /// logged and skipped without an answer, and a line over 16 MiB is discarded
-    /// unanswered (`rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH`).
+    /// [`stdio`](crate::mcp::stdio) and [`LineTransport`](crate::mcp::LineTransport)
+    /// answer every line that is not a JSON-RPC message (`-32700`, `-32600`, a line over
+    /// [`DEFAULT_MAX_LINE_LENGTH`](crate::mcp::DEFAULT_MAX_LINE_LENGTH) too), and let the
+    /// gate judge a number no reader can hold in a call's arguments (see the
+    /// [module docs](crate::mcp), "Malformed input"). rmcp's own, which this takes as well
+    /// (`rmcp::transport::stdio()`, `serve((reader, writer))`, `serve(stream)`), skip a
+    /// line that is not JSON without an answer.
     ///
     /// ```
     /// # use toolset::{tool, toolset};
@@ -57,15 +63,15 @@ impl<T: ToolSet> McpServer<T> {
     /// # toolset! { /// Notes.
     /// #   pub NoteTools<Notes> = [list]; }
     /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    /// use toolset::mcp::McpServer;
+    /// use toolset::mcp::{LineTransport, McpServer};
     ///
     /// # fn main() -> std::io::Result<()> {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
-    /// // Over stdio: McpServer::<NoteTools>::new(notes).serve(toolset::mcp::rmcp::transport::stdio())
+    /// // Over stdio: McpServer::<NoteTools>::new(notes).serve(toolset::mcp::stdio())
     /// let (server_end, client_end) = tokio::io::duplex(64 * 1024);
     /// let (reader, writer) = tokio::io::split(server_end);
     /// let server = McpServer::<NoteTools>::new(Notes(vec!["milk".into()]));
-    /// let serving = tokio::spawn(server.serve((reader, writer)));
+    /// let serving = tokio::spawn(server.serve(LineTransport::new(reader, writer)));
     ///
     /// // The client's end: one JSON-RPC message a line.
     /// let (from_server, mut to_server) = tokio::io::split(client_end);
@@ -164,14 +170,23 @@ impl<T: ToolSet> McpServer<T> {
 
     /// One `tools/call` read by the MCP consumer's reader and gated through the session's
     /// request: the plan, or what the model reads of a refused call. The arguments rmcp
-    /// parsed move into the call (the gate reads them as they are), taken out of `request`.
+    /// parsed move into the call (the gate reads them as they are), taken out of `request`;
+    /// arguments rmcp could not parse (a number no reader can hold), which toolset's
+    /// transports kept as text beside the request, are read by the gate as text, as any
+    /// provider's are.
     fn gated(
         &self,
         request: &mut CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Result<Plan<T>, ToolOutput>, ErrorData> {
-        let call =
-            crate::consumer::mcp::parsed_call(&context.id, &request.name, request.arguments.take());
+        let call = match arguments_text(context) {
+            Some(text) => ToolCall::new(context.id.to_string(), &*request.name, &*text.0),
+            None => crate::consumer::mcp::parsed_call(
+                &context.id,
+                &request.name,
+                request.arguments.take(),
+            ),
+        };
         if stands_alone(context) {
             self.session.presume_exposed();
         }
@@ -691,6 +706,19 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
         Ok(()) => "they do not have the method's shape".to_owned(),
         Err(error) => error.to_string(),
     }
+}
+
+/// The text of the request's `tools/call` arguments when a toolset transport kept them as
+/// text (they hold a number no reader can hold): on the request over stdio
+/// ([`LineTransport`](super::LineTransport)), on the HTTP request over HTTP.
+fn arguments_text(context: &RequestContext<RoleServer>) -> Option<&ArgumentsText> {
+    context.extensions.get::<ArgumentsText>().or_else(|| {
+        context
+            .extensions
+            .get::<axum::http::request::Parts>()?
+            .extensions
+            .get::<ArgumentsText>()
+    })
 }
 
 /// Whether `context` is a request that stands alone: streamable HTTP without a session (a

@@ -9,6 +9,8 @@
 //! an error of code [`NOT_JSON_RPC`]. The connection stays open: a server that printed a
 //! stray line still answers the calls made after it.
 
+use crate::mcp::incoming::is_notification;
+use crate::mcp::lines::{Line, Lines};
 use futures_util::StreamExt;
 use rmcp::RoleClient;
 use rmcp::model::{ClientNotification, ErrorCode, ErrorData, JsonRpcMessage, RequestId};
@@ -23,15 +25,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio_util::bytes::BytesMut;
-use tokio_util::codec::{Decoder, FramedRead};
+use tokio_util::codec::FramedRead;
 
 /// The JSON-RPC error code of the error given to the requests waiting when the server
 /// writes a line that is not JSON-RPC (in the range JSON-RPC leaves to implementations).
 pub(super) const NOT_JSON_RPC: ErrorCode = ErrorCode(-32_099);
-
-/// The longest line read (16 MiB, rmcp's own cap): a longer one is garbage.
-const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// How long a closed server gets to exit after its stdin is closed, before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(3);
@@ -63,7 +61,7 @@ impl ChildStdio {
         };
         Ok(ChildStdio {
             child,
-            lines: FramedRead::new(stdout, Lines::default()),
+            lines: FramedRead::new(stdout, Lines::new(crate::mcp::DEFAULT_MAX_LINE_LENGTH)),
             stdin: Arc::new(tokio::sync::Mutex::new(Some(stdin))),
             waiting: Arc::new(Mutex::new(HashSet::new())),
             failed: VecDeque::new(),
@@ -177,14 +175,14 @@ impl Transport<RoleClient> for ChildStdio {
 #[derive(Debug, PartialEq, Eq)]
 struct NotJsonRpc;
 
-/// Reads a line as rmcp does (a UTF-8 byte order mark and a `\r` are dropped): a message,
-/// or nothing for an empty line or a notification rmcp does not know (rmcp skips both).
+/// Reads a line as rmcp does (a UTF-8 byte order mark is dropped, and the line reader
+/// dropped a `\r` before its end): a message, or nothing for an empty line or a
+/// notification rmcp does not know (rmcp skips both).
 fn read(line: Line) -> Result<Option<RxJsonRpcMessage<RoleClient>>, NotJsonRpc> {
     let Line::Text(line) = line else {
         return Err(NotJsonRpc);
     };
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
@@ -194,126 +192,23 @@ fn read(line: Line) -> Result<Option<RxJsonRpcMessage<RoleClient>>, NotJsonRpc> 
     // A notification of a method rmcp does not know (another protocol's, or an
     // extension) answers nothing and is skipped, as rmcp skips it.
     match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(message))
-            if message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-                && message.get("method").is_some_and(Value::is_string)
-                && !message.contains_key("id") =>
-        {
-            Ok(None)
-        }
+        Ok(message) if is_notification(&message) => Ok(None),
         _ => Err(NotJsonRpc),
-    }
-}
-
-/// One line of the server's stdout.
-enum Line {
-    /// Without its `\n`.
-    Text(BytesMut),
-    /// Longer than [`MAX_LINE`]; dropped.
-    Oversized,
-}
-
-/// Splits the server's stdout into lines, never holding more than [`MAX_LINE`] bytes of
-/// one.
-#[derive(Default)]
-struct Lines {
-    /// How much of the buffer is known to hold no `\n`.
-    scanned: usize,
-    /// Dropping the rest of an oversized line, up to its `\n`.
-    discarding: bool,
-}
-
-impl Decoder for Lines {
-    type Item = Line;
-    type Error = io::Error;
-
-    fn decode(&mut self, buffer: &mut BytesMut) -> Result<Option<Line>, io::Error> {
-        loop {
-            let Some(at) = buffer[self.scanned..]
-                .iter()
-                .position(|byte| *byte == b'\n')
-            else {
-                if self.discarding {
-                    buffer.clear();
-                    self.scanned = 0;
-                    return Ok(None);
-                }
-                if buffer.len() > MAX_LINE {
-                    buffer.clear();
-                    self.scanned = 0;
-                    self.discarding = true;
-                    return Ok(Some(Line::Oversized));
-                }
-                self.scanned = buffer.len();
-                return Ok(None);
-            };
-            let end = self.scanned + at;
-            let mut line = buffer.split_to(end + 1);
-            self.scanned = 0;
-            if self.discarding {
-                // The end of a line already reported as oversized.
-                self.discarding = false;
-                continue;
-            }
-            if end > MAX_LINE {
-                return Ok(Some(Line::Oversized));
-            }
-            line.truncate(end);
-            return Ok(Some(Line::Text(line)));
-        }
-    }
-
-    fn decode_eof(&mut self, buffer: &mut BytesMut) -> Result<Option<Line>, io::Error> {
-        // A last line without its `\n` is incomplete: dropped, as rmcp drops it.
-        let line = self.decode(buffer)?;
-        if line.is_none() {
-            buffer.clear();
-            self.scanned = 0;
-        }
-        Ok(line)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines(input: &[&[u8]]) -> Vec<Option<String>> {
-        let mut decoder = Lines::default();
-        let mut buffer = BytesMut::new();
-        let mut out = Vec::new();
-        for piece in input {
-            buffer.extend_from_slice(piece);
-            while let Some(line) = decoder.decode(&mut buffer).expect("no error") {
-                out.push(match line {
-                    Line::Text(text) => Some(String::from_utf8_lossy(&text).into_owned()),
-                    Line::Oversized => None,
-                });
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn lines_split_across_reads_are_whole() {
-        assert_eq!(
-            lines(&[b"{\"a\"", b":1}\n{\"b\":2}\n{\"c\""]),
-            [Some("{\"a\":1}".to_owned()), Some("{\"b\":2}".to_owned())]
-        );
-    }
-
-    #[test]
-    fn an_oversized_line_is_reported_once_and_skipped_to_its_end() {
-        let long = vec![b'x'; MAX_LINE + 10];
-        assert_eq!(lines(&[&long, b"yyy\n{}\n"]), [None, Some("{}".to_owned())]);
-    }
+    use tokio_util::bytes::BytesMut;
 
     #[test]
     fn garbage_is_told_from_messages_and_unknown_notifications() {
         let text = |line: &str| Line::Text(BytesMut::from(line.as_bytes()));
         assert_eq!(read(text("not json")).err(), Some(NotJsonRpc));
         assert_eq!(read(text("{\"hello\":\"world\"}")).err(), Some(NotJsonRpc));
-        assert_eq!(read(Line::Oversized).err(), Some(NotJsonRpc));
+        let head = BytesMut::new();
+        assert_eq!(read(Line::Oversized { head }).err(), Some(NotJsonRpc));
         assert!(matches!(read(text("  ")), Ok(None)));
         // Another protocol's notification: skipped, never garbage.
         assert!(

@@ -83,7 +83,7 @@ async fn main() -> ExitCode {
         // What runs is the aggregating host's decision, which it makes before forwarding.
         .with_autonomy(Autonomy::Reversible)
         .with_server_info("calendar-mcp", env!("CARGO_PKG_VERSION"))
-        .serve(toolset::mcp::rmcp::transport::stdio())
+        .serve(toolset::mcp::stdio())
         .await;
     match served {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,11 +1,13 @@
 //! The streamable HTTP transport of [`McpServer`]: rmcp's `StreamableHttpService` behind
 //! hyper, hardened ([`HttpConfig`]): capped connections and sessions, deadlines for the
 //! whole header and the whole body of every request, idle sessions expired, `Host` and
-//! `Origin` checked, bearer or any `tower` authentication, and no unauthenticated serving
-//! beyond loopback unless asked.
+//! `Origin` checked, bearer or any `tower` authentication, no unauthenticated serving
+//! beyond loopback unless asked, and a JSON-RPC error for a body that is no JSON-RPC
+//! message (`junk.rs`).
 
 mod config;
 mod guard;
+mod junk;
 mod listener;
 mod sessions;
 
@@ -22,6 +24,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tower::Layer;
 
 /// The path [`McpServer::serve_http`] answers MCP requests on.
 pub const DEFAULT_HTTP_PATH: &str = "/mcp";
@@ -156,6 +159,10 @@ impl<T: ToolSet> McpServer<T> {
             Arc::clone(&sessions),
             rmcp_config,
         );
+        // Innermost, on rmcp's service itself: what reaches it is a JSON-RPC message.
+        let service =
+            axum::middleware::from_fn_with_state(config.max_body_bytes, junk::answer_junk)
+                .layer(service);
         let guard = Arc::new(Guard {
             config: config.clone(),
             sessions,
