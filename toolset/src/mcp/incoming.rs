@@ -1,5 +1,5 @@
 //! What a client sent, read from one line on stdio ([`LineTransport`](super::LineTransport))
-//! or one HTTP request body (`http/guard.rs`): a JSON-RPC message for rmcp, or the answer
+//! or one HTTP request body (`http/junk.rs`): a JSON-RPC message for rmcp, or the answer
 //! JSON-RPC gives what is not one, so that junk is answered instead of met with silence
 //! (stdio) or a bare HTTP status.
 //!
