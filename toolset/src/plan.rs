@@ -213,16 +213,6 @@ pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tie
 }
 
 impl<T: ToolSet> Plan<T> {
-    /// The stored proposal a human approved, when this is the plan of its one call: the
-    /// call's idempotency key in the effect journal.
-    #[cfg(feature = "mcp")]
-    pub(crate) fn approved_proposal(&self) -> Option<&ProposalId> {
-        match self.keys.as_deref() {
-            Some(Keys::Approved(id)) => Some(id),
-            _ => None,
-        }
-    }
-
     /// This plan, its calls journaled under keys of the run `scope` (see [`Keys::InRun`]).
     /// A plan of an approval keeps its key.
     pub(crate) fn in_run(mut self, scope: &str) -> Self {

@@ -193,8 +193,8 @@ impl InputRequired {
         }
     }
 
-    /// The effect journal of the server's store, when it keeps one: an approved call is
-    /// journaled there under its proposal's id.
+    /// The effect journal of the server's store, when it keeps one: every call that is not
+    /// read-only is journaled there, an approved one under its proposal's id.
     pub(super) fn journal(&self) -> Option<&dyn Journal> {
         self.store.as_journal()
     }

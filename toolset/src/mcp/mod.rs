@@ -452,6 +452,14 @@ impl<T: ToolSet> McpServer<T> {
     /// run: this call needs the user's approval, and too many calls already wait…"), and
     /// stored nowhere.
     /// Expired proposals are swept from the store before each new one is counted.
+    ///
+    /// When `store` keeps an effect journal (the three stores of this crate do), every call
+    /// the server runs that is not read-only is journaled there, as the conversation
+    /// driver journals its calls: started before its handler runs, ended with its result,
+    /// which is marked delivered as it is sent. An approved call is keyed by its proposal's
+    /// id, any other by a key scoped to its session. A server that dies inside a handler
+    /// leaves the call in doubt ([`Journal::in_doubt`](crate::store::Journal::in_doubt)),
+    /// for the host to resolve; it never runs again on its own.
     pub fn with_proposal_store(
         mut self,
         store: impl ProposalStore + Send + Sync + 'static,

@@ -366,14 +366,20 @@ impl<T: ToolSet> McpServer<T> {
             lock: &self.state,
             limit: self.call_timeout,
         };
-        // A call a human approved by `input_required` is journaled under its proposal's id
-        // in the store that kept the proposal, when it keeps a journal: its start is
-        // the approval's effect, its end written as it ends. (Other calls are not: a
-        // JSON-RPC id is no key, each connection numbering its requests from 1.)
-        let journal = plan
-            .approved_proposal()
-            .and(self.input_required.as_ref())
+        // With a store that keeps a journal, every call that is not read-only is journaled
+        // there, as the conversation driver journals its calls: one a human approved by
+        // `input_required` under its proposal's id (its start is the approval's effect),
+        // any other under a key scoped to this session (a JSON-RPC id is unique only
+        // within its session). A process that dies inside a handler leaves the call in
+        // doubt in the store (`Journal::in_doubt`), never run again on its own.
+        let journal = self
+            .input_required
+            .as_ref()
             .and_then(|input_required| input_required.journal());
+        let plan = match journal {
+            Some(_) => plan.in_run(self.session.scope()),
+            None => plan,
+        };
         let report = {
             let mut applying = pin!(crate::apply::apply_journaled(state, &ctx, plan, journal));
             // Most calls finish on their first poll: only one that waits watches the client

@@ -105,9 +105,9 @@ pub(super) struct Session {
     /// Cancelled when the session ends (its handler's last clone is dropped), which stops
     /// its forwarding of the toolbox's refreshes.
     ended: CancellationToken,
-    /// Whose share of the proposal store's limits this session's proposals take: its own,
-    /// by a random name.
-    owner: String,
+    /// This session's random name: its share of the proposal store's limits, and the scope
+    /// of its calls' journal keys (a JSON-RPC id is unique only within its session).
+    id: String,
 }
 
 impl Default for Session {
@@ -115,7 +115,7 @@ impl Default for Session {
         Session {
             inner: Mutex::default(),
             ended: CancellationToken::new(),
-            owner: format!("mcp-session-{}", crate::ProposalId::random()),
+            id: format!("mcp-session-{}", crate::ProposalId::random()),
         }
     }
 }
@@ -154,8 +154,15 @@ impl Session {
         if over_http && super::trace::session_id(context).is_none() {
             "mcp-without-session"
         } else {
-            &self.owner
+            &self.id
         }
+    }
+
+    /// The scope of this session's journal keys ([`Plan::in_run`]): its own random name, so
+    /// that two sessions (each numbering its requests from 1) never share a key. A request
+    /// without a session has a session of its own.
+    pub(super) fn scope(&self) -> &str {
+        &self.id
     }
 
     /// Completes when the session has ended.
