@@ -16,7 +16,10 @@
 //!   server's `ServerHandler::call_tool` with a fresh request context carrying a
 //!   `progressToken`, as rmcp's client always sends one), `round_trip` (16 `tools/call`s per
 //!   iteration through rmcp's client over a `tokio::io::duplex` pipe, both ends on one
-//!   current-thread runtime), or `list` (one in-process `tools/list` per iteration);
+//!   current-thread runtime, the server reading lines with rmcp's transport),
+//!   `round_trip_lines` (the same, the server reading lines with toolset's
+//!   `mcp::LineTransport`, which answers junk), or `list` (one in-process `tools/list` per
+//!   iteration);
 //! - `<server>`: `toolset` (`McpServer` at `Autonomy::Reversible`) or `rmcp` (the
 //!   generated `#[tool_router]` server with its router built once);
 //! - `<n>`: 10, 100, or 1000 (built only with `TOOLSET_BENCH_LARGE=1`).
@@ -26,7 +29,7 @@ use rmcp::{ServerHandler, ServiceExt};
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolset::Autonomy;
-use toolset::mcp::McpServer;
+use toolset::mcp::{LineTransport, McpServer};
 use toolset_benches::rmcp_cached::CachedServer;
 use toolset_benches::{
     RmcpPeer, rmcp_10, rmcp_100, runtime, spread_requests, toolset_10, toolset_100,
@@ -73,10 +76,17 @@ fn drive<S: ServerHandler>(workload: &str, server: S, n: usize, iterations: usiz
             }
             true
         }),
-        "round_trip" => rt.block_on(async {
+        "round_trip" | "round_trip_lines" => rt.block_on(async {
             let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+            let lines = workload == "round_trip_lines";
             tokio::spawn(async move {
-                if let Ok(running) = server.serve(server_io).await {
+                let served = if lines {
+                    let (reader, writer) = tokio::io::split(server_io);
+                    server.serve(LineTransport::new(reader, writer)).await
+                } else {
+                    server.serve(server_io).await
+                };
+                if let Ok(running) = served {
                     let _ = running.waiting().await;
                 }
             });
@@ -126,7 +136,7 @@ macro_rules! by_size {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: mcp_cost <call|round_trip|list> <toolset|rmcp> <10|100|1000> <iterations>";
+    let usage = "usage: mcp_cost <call|round_trip|round_trip_lines|list> <toolset|rmcp> <10|100|1000> <iterations>";
     let (Some(workload), Some(server), Some(Ok(n)), Some(Ok(iterations))) = (
         args.first(),
         args.get(1),

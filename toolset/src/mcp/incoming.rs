@@ -15,7 +15,7 @@
 //! its arguments kept as raw text, and passed on without them, the text beside it
 //! ([`ArgumentsText`]) for the server's gate.
 
-use super::messages;
+use super::messages::{self, Unit};
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, JsonRpcMessage, RequestId};
 use serde::de::{self, Deserializer as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -27,24 +27,6 @@ use std::sync::Arc;
 /// The deepest serde_json reads arrays and objects nested (its recursion limit): one
 /// level more fails the parse.
 const DEEPEST: usize = 127;
-
-/// Where the bytes came from, for the words of the answer.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Unit {
-    /// A line on stdio.
-    Line,
-    /// An HTTP request body.
-    Body,
-}
-
-impl fmt::Display for Unit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Unit::Line => "the line",
-            Unit::Body => "the request body",
-        })
-    }
-}
 
 /// The raw text of a `tools/call`'s arguments that hold a number no reader can hold, carried
 /// beside the request (which has no `arguments` then) for the gate to read as text: on the

@@ -13,8 +13,9 @@
 //! as whole lines, so no two interleave, and it holds back reading when the client does
 //! not read what is written.
 
-use super::incoming::{self, Incoming, Unit};
+use super::incoming::{self, Incoming};
 use super::lines::{Line, Lines};
+use super::messages::Unit;
 use futures_util::StreamExt;
 use rmcp::RoleServer;
 use rmcp::model::{GetExtensions, JsonRpcMessage};

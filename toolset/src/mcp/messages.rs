@@ -3,7 +3,25 @@
 //! reviewed together. What the model reads in tool results is in `crate::messages`, with
 //! every other model-facing sentence.
 
-use super::incoming::Unit;
+use std::fmt;
+
+/// Where the bytes came from, for the words of the answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Unit {
+    /// A line on stdio.
+    Line,
+    /// An HTTP request body.
+    Body,
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unit::Line => "the line",
+            Unit::Body => "the request body",
+        })
+    }
+}
 
 /// `tools/call` (or another known method) whose params do not have the method's shape.
 pub(crate) fn malformed_params(method: &str, error: &str) -> String {

@@ -9,8 +9,9 @@
 //! whole within its cap (`guard::whole_body`), and a request for another path never gets
 //! here.
 
-use super::super::incoming::{self, ArgumentsText, Incoming, Refusal, Unit};
+use super::super::incoming::{self, ArgumentsText, Incoming, Refusal};
 use super::super::messages;
+use super::super::messages::Unit;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
