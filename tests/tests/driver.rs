@@ -232,6 +232,61 @@ async fn an_approval_in_another_process_reaches_the_model_once_with_its_labels()
     assert!(turn.proposals.is_empty());
 }
 
+/// A response whose calls that need a human would go beyond the store's limits: none of
+/// them is stored, each is answered that too many wait (nothing runs for them), and the rest
+/// of the response runs; once there is room, a call is proposed again.
+#[tokio::test]
+async fn calls_beyond_the_proposal_limits_are_answered_not_proposed() {
+    use toolset::store::{ProposalLimits, ProposalStore, Tally};
+    let limits = ProposalLimits {
+        per_owner: Tally::new(1, 1 << 20),
+        overall: Tally::new(100, 1 << 30),
+    };
+    let driver = driver(MemoryStore::new(), Style::Continue).limited_to(limits);
+    let ctx = ToolContext::default();
+    let mut desk = Desk::default();
+    let mut conversation = driver.start().expect("started");
+    conversation.next_request().expect("prepared");
+    let turn = conversation
+        .respond(
+            &response(&[
+                ("c1", "send", json!({"to": "ann"})),
+                ("c2", "send", json!({"to": "bob"})),
+                ("c3", "write_note", json!({"text": "hi"})),
+            ]),
+            &mut desk,
+            &ctx,
+        )
+        .await
+        .expect("answered, not refused");
+    assert!(turn.proposals.is_empty(), "nothing is proposed");
+    let answers = answered(&turn.messages);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    for (id, text) in &answers[..2] {
+        assert!(text.contains("too many calls already wait"), "{id}: {text}");
+    }
+    assert!(answers[2].1.contains("wrote hi"), "{answers:?}");
+    assert_eq!(desk.ran.get("c3"), Some(&1));
+    assert!(!desk.ran.contains_key("c1") && !desk.ran.contains_key("c2"));
+    let usage = driver
+        .store()
+        .usage(conversation.id().as_str(), u64::MAX / 2)
+        .expect("counts");
+    assert_eq!(usage.owner.proposals, 0);
+    assert!(conversation.run().pending().is_empty());
+    // One send fits the share: it is proposed.
+    conversation.next_request().expect("prepared");
+    let turn = conversation
+        .respond(
+            &response(&[("c4", "send", json!({"to": "cy"}))]),
+            &mut desk,
+            &ctx,
+        )
+        .await
+        .expect("answered");
+    assert_eq!(turn.proposals.len(), 1);
+}
+
 #[tokio::test]
 async fn a_failed_untrusted_read_holds_the_next_send_through_the_driver() {
     let driver = driver(MemoryStore::new(), Style::Continue);

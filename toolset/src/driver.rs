@@ -175,9 +175,9 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
     }
 
     /// The most proposals the store may hold for one conversation and for all
-    /// ([`ProposalLimits`], counted per run): a response whose calls would go beyond is
-    /// refused before any of them runs ([`DriverError::Store`], whose error
-    /// [`is_full`](crate::store::StoreError::is_full)).
+    /// ([`ProposalLimits`], counted per run). When a response's calls that need a human
+    /// would go beyond, none of them is proposed: each is answered that too many calls
+    /// wait for the user ("Not run: …"), and the rest of the response runs as it would.
     pub fn limited_to(mut self, limits: ProposalLimits) -> Self {
         self.limits = limits;
         self
@@ -544,10 +544,21 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             })
             .cloned()
             .collect();
-        // Room for all of them first: a response is proposed whole or not at all.
-        if !proposals.is_empty() {
-            approvals.room_for(self.run.id().as_str(), &proposals)?;
-        }
+        // Room for all of them first: a response is proposed whole or not at all. When the
+        // store holds as many as its limits allow, none is stored, and each is answered
+        // that it was not put to the user; the rest of the response runs as it would.
+        let room = match proposals.is_empty() {
+            true => Ok(()),
+            false => approvals.room_for(self.run.id().as_str(), &proposals),
+        };
+        let (proposals, unproposed) = match room {
+            Ok(()) => (proposals, Vec::new()),
+            Err(error) if error.is_full() => {
+                tracing::warn!(run = %self.run.id(), "calls not proposed: {error}");
+                (Vec::new(), proposals)
+            }
+            Err(error) => return Err(error.into()),
+        };
         for proposal in &proposals {
             approvals.submit_for(self.run.id().as_str(), proposal)?;
             self.run.await_approval(proposal);
@@ -560,6 +571,17 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
         let plan = plan.in_run(self.run.id().as_str());
         let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(&driver.store)).await;
         self.cap_retries(&mut report);
+        for entry in report.entries_mut() {
+            let unanswered = entry.outcome.is_none()
+                && unproposed
+                    .iter()
+                    .any(|proposal| proposal.call().id == entry.call.id);
+            if unanswered {
+                entry.outcome = Some(Outcome::Refused {
+                    reason: messages::NOT_PROPOSED_FULL.to_owned(),
+                });
+            }
+        }
         let hold = driver.style == Style::Pause && !proposals.is_empty();
         let messages = if hold {
             self.run.hold(report.clone());
