@@ -547,9 +547,10 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
         // Room for all of them first: a response is proposed whole or not at all. When the
         // store holds as many as its limits allow, none is stored, and each is answered
         // that it was not put to the user; the rest of the response runs as it would.
-        let room = match proposals.is_empty() {
-            true => Ok(()),
-            false => approvals.room_for(self.run.id().as_str(), &proposals),
+        let room = if proposals.is_empty() {
+            Ok(())
+        } else {
+            approvals.room_for(self.run.id().as_str(), &proposals)
         };
         let (proposals, unproposed) = match room {
             Ok(()) => (proposals, Vec::new()),
