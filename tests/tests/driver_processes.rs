@@ -3,8 +3,8 @@
 //! whose request failed sends it again) and each conversation resumed in another process,
 //! over SQLite and over PostgreSQL. Whatever the kills: no call runs twice, no call id is
 //! given two final answers, every call the model made is answered, nothing is in doubt
-//! unless its handler began or a human's approval of it was recorded (the approval is its
-//! start), and what the model read is in the run's exposure before its next gate (the
+//! unless a kill fell between its start on record (before its handler begins; for a call
+//! a human approved, the approval) and its end on record, and what the model read is in the run's exposure before its next gate (the
 //! worker checks that at each request, failing otherwise).
 
 use std::collections::{HashMap, HashSet};
@@ -115,6 +115,8 @@ fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec
     let tools = ["diary", "page", "note", "send"];
     let mut made: Vec<String> = Vec::new();
     let mut decided: HashSet<String> = HashSet::new();
+    // The steps whose request was killed at least once: only their calls may be in doubt.
+    let mut killed_steps: HashSet<String> = HashSet::new();
     let mut kills = 0;
     for step in 0..steps {
         let proposals = lines(&dir.join("proposals"));
@@ -148,7 +150,7 @@ fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec
                 );
                 let calls = calls.join(",");
                 let token = format!("s{step}");
-                kills += until_done(
+                let killed = until_done(
                     db,
                     dir,
                     &["step", &run, &token, &calls],
@@ -156,6 +158,10 @@ fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec
                     span,
                     true,
                 );
+                if killed > 0 {
+                    killed_steps.insert(token);
+                }
+                kills += killed;
             }
         }
     }
@@ -208,21 +214,21 @@ fn killed_at_random(db: &str, dir: &Path, steps: u32, in_doubt: impl Fn() -> Vec
             sent.join("\n")
         );
     }
-    // Nothing in doubt unless its handler began (and a kill fell before its end was on
-    // record), or, for a call a human approved, its approval was recorded: the approval
-    // is the call's start (so a resolution reset to pending finds it on record), and a
-    // kill between the approval and the handler leaves it in doubt for the host to decide.
-    let began: HashSet<&str> = effects
-        .iter()
-        .filter_map(|line| line.strip_prefix("begin "))
-        .collect();
+    // Nothing in doubt unless a kill fell between its start on record and its end on
+    // record: the start is journaled before the handler begins (so a kill there leaves
+    // the call in doubt though the handler never began), and for a call a human approved,
+    // the approval is its start (so a resolution reset to pending finds it on record). A
+    // call of a step no kill touched is never in doubt; one whose handler ended with its
+    // end on record neither.
     for (id, approved) in in_doubt() {
-        if id.starts_with(&format!("k{tag}")) {
-            assert!(
-                approved || began.contains(id.as_str()),
-                "{id} is in doubt, though it was not approved and its handler never began"
-            );
-        }
+        let Some(rest) = id.strip_prefix(&format!("k{tag}")) else {
+            continue;
+        };
+        let step = rest.split('-').next().unwrap_or_default();
+        assert!(
+            approved || killed_steps.contains(step),
+            "{id} is in doubt, though it was not approved and no kill touched its step {step}"
+        );
     }
 }
 
