@@ -478,6 +478,55 @@ impl<S: ProposalStore> Approvals<S> {
     /// its id. First [`sweep`](crate::store::sweep)s the expired proposals away; a
     /// proposal beyond the limits is refused ([`StoreError::is_full`]), not stored.
     pub fn submit_for(&self, owner: &str, proposal: &Proposal) -> Result<ProposalId, StoreError> {
+        let ids = self.submit_all_for(owner, std::slice::from_ref(proposal))?;
+        ids.into_iter()
+            .next()
+            .ok_or_else(|| StoreError::new("the store kept no id for the proposal"))
+    }
+
+    /// Stores `proposals` together (each with its expiry and seal), in `owner`'s share of
+    /// the store's [`ProposalLimits`], or none of them when they do not all fit
+    /// ([`StoreError::is_full`]); returns their ids in order. First
+    /// [`sweep`](crate::store::sweep)s the expired proposals away. What the conversation
+    /// driver submits of one response.
+    pub fn submit_all_for(
+        &self,
+        owner: &str,
+        proposals: &[Proposal],
+    ) -> Result<Vec<ProposalId>, StoreError> {
+        let mut asked = Tally::default();
+        let mut prepared = Vec::with_capacity(proposals.len());
+        for proposal in proposals {
+            let proposal = self.prepared(owner, proposal);
+            let json = serde_json::to_string(&proposal).map_err(|error| {
+                StoreError::new(format!("could not serialize the proposal: {error}"))
+            })?;
+            asked.proposals += 1;
+            asked.bytes = asked.bytes.saturating_add(json.len() as u64);
+            prepared.push(proposal);
+        }
+        // Counted and stored one at a time in this process: concurrent submissions (a
+        // client's calls in flight together) cannot each pass the same count.
+        static ADMISSION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _admitting = ADMISSION
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = now_ms();
+        crate::store::sweep(&self.store, now)?;
+        let usage = self.store.usage(owner, now)?;
+        if let Some(refusal) = self.limits.refusal(owner, usage, asked) {
+            return Err(StoreError::full(refusal));
+        }
+        let mut ids = Vec::with_capacity(prepared.len());
+        for proposal in prepared {
+            self.store.insert(&proposal)?;
+            ids.push(proposal.id);
+        }
+        Ok(ids)
+    }
+
+    /// `proposal` as stored for `owner`: with its expiry and, when sealing, its seal.
+    fn prepared(&self, owner: &str, proposal: &Proposal) -> Proposal {
         let mut proposal = proposal.clone();
         proposal.owner = owner.to_owned();
         proposal.expires_ms = self.lifetime.map(|lifetime| {
@@ -492,35 +541,7 @@ impl<S: ProposalStore> Approvals<S> {
                 proposal.expires_ms,
             )
         });
-        // Counted and stored one at a time in this process: concurrent submissions (a
-        // client's calls in flight together) cannot each pass the same count.
-        static ADMISSION: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _admitting = ADMISSION
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        self.room_for(owner, std::slice::from_ref(&proposal))?;
-        self.store.insert(&proposal)?;
-        Ok(proposal.id)
-    }
-
-    /// Sweeps the expired proposals away, then refuses ([`StoreError::is_full`]) when
-    /// `proposals` together do not fit in `owner`'s share of the limits or in everyone's.
-    pub(crate) fn room_for(&self, owner: &str, proposals: &[Proposal]) -> Result<(), StoreError> {
-        let now = now_ms();
-        crate::store::sweep(&self.store, now)?;
-        let usage = self.store.usage(owner, now)?;
-        let mut asked = Tally::default();
-        for proposal in proposals {
-            let json = serde_json::to_string(proposal).map_err(|error| {
-                StoreError::new(format!("could not serialize the proposal: {error}"))
-            })?;
-            asked.proposals += 1;
-            asked.bytes = asked.bytes.saturating_add(json.len() as u64);
-        }
-        match self.limits.refusal(owner, usage, asked) {
-            Some(refusal) => Err(StoreError::full(refusal)),
-            None => Ok(()),
-        }
+        proposal
     }
 
     /// Ends the proposals expired by now and frees what they held

@@ -544,16 +544,16 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             })
             .cloned()
             .collect();
-        // Room for all of them first: a response is proposed whole or not at all. When the
-        // store holds as many as its limits allow, none is stored, and each is answered
-        // that it was not put to the user; the rest of the response runs as it would.
-        let room = if proposals.is_empty() {
-            Ok(())
+        // A response is proposed whole or not at all. When the store holds as many as its
+        // limits allow, none is stored, and each is answered that it was not put to the
+        // user; the rest of the response runs as it would.
+        let submitted = if proposals.is_empty() {
+            Ok(Vec::new())
         } else {
-            approvals.room_for(self.run.id().as_str(), &proposals)
+            approvals.submit_all_for(self.run.id().as_str(), &proposals)
         };
-        let (proposals, unproposed) = match room {
-            Ok(()) => (proposals, Vec::new()),
+        let (proposals, unproposed) = match submitted {
+            Ok(_) => (proposals, Vec::new()),
             Err(error) if error.is_full() => {
                 tracing::warn!(run = %self.run.id(), "calls not proposed: {error}");
                 (Vec::new(), proposals)
@@ -561,7 +561,6 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
             Err(error) => return Err(error.into()),
         };
         for proposal in &proposals {
-            approvals.submit_for(self.run.id().as_str(), proposal)?;
             self.run.await_approval(proposal);
         }
         if !proposals.is_empty() {
