@@ -1,0 +1,298 @@
+//! What a request offers, declares and permits: its [`Layout`], computed from its inputs.
+
+use super::builder::Request;
+use crate::Autonomy;
+use crate::ToolSet;
+use crate::consumer::Format;
+use crate::policy::Availability;
+use crate::search::{SEARCH_TOOL_NAME, ToolSearch, lists_deferred};
+use crate::set::ToolName;
+
+/// One entry of a composed list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Entry {
+    /// A tool of the set; `defer_loading` marks a deferred tool a native search loads.
+    Tool { index: usize, defer_loading: bool },
+    /// The search tool.
+    Search,
+    /// A stand-in declaration for a history name the set does not have.
+    StandIn(usize),
+    /// A runtime tool of the request's toolbox, by its position there; `defer_loading`
+    /// marks a deferred one a native search loads.
+    Runtime {
+        position: usize,
+        defer_loading: bool,
+    },
+}
+
+/// What a request offers and declares, computed from its inputs.
+pub(super) struct Layout {
+    pub(super) entries: Vec<Entry>,
+    /// How many of `entries` are the offered section (with the search): what follows
+    /// (activated, injected, history) is only ever appended.
+    pub(super) offered: usize,
+    /// By tool index: may the gate let a call to it through.
+    pub(super) permitted: Vec<bool>,
+    /// Likewise for the runtime tools, by position in the request's snapshot.
+    pub(super) runtime_permitted: Vec<bool>,
+    /// Whether the model calls the search by [`SEARCH_TOOL_NAME`] for the host to answer
+    /// (not when the provider hosts it).
+    pub(super) search_callable: bool,
+}
+
+impl<'p, T: ToolSet> Request<'p, T> {
+    /// Whether `tool` is deferred by the policy (and neither hidden nor denied): what a
+    /// search may find and an activation may add.
+    pub(super) fn searchable(&self, tool: T::Name) -> bool {
+        self.policy.availability(tool) == Availability::Deferred
+    }
+
+    /// Whether the host answers a tool search in this request: the search is local
+    /// ([`ToolSearch::Local`]) and the policy's autonomy is not [`Autonomy::Off`]. What the
+    /// gate answers, in every format.
+    ///
+    /// At `Off` nothing of the host runs without the user, and the local search would run
+    /// here, in the gate, unattended. Making its calls proposals does not fit: what a human
+    /// approves is re-verified against the set, which has no search tool, and a human asked
+    /// to approve a look through the tool descriptions learns nothing worth the
+    /// interruption. So at `Off` the request offers no local search: its list does not
+    /// declare it, deferred tools stay out of the list (even in formats that list them for a
+    /// native search to load: no search could load them), and a call to `tool_search` is
+    /// answered as a call to a name the request does not offer. A deferred tool is still
+    /// offered once activated or injected.
+    pub(super) fn search_runs_here(&self) -> bool {
+        matches!(self.search, ToolSearch::Local(_)) && self.policy.autonomy() != Autonomy::Off
+    }
+
+    /// Whether the list in `format` offers a tool search: the local one when it runs here
+    /// ([`search_runs_here`](Self::search_runs_here)); a hosted one where `format` has one
+    /// (Anthropic, OpenAI Responses), at every autonomy, since it runs at the provider. A
+    /// hosted search asked of a format without one offers none: nothing but an activation
+    /// or an injection adds a deferred tool there. `None`: the gate's view, no format.
+    pub(super) fn lists_search(&self, format: Option<Format>) -> bool {
+        format.is_some_and(|format| self.search.hosted_in(format)) || self.search_runs_here()
+    }
+
+    /// What the request lists and permits, in the list's order for `format`; `None` is the
+    /// gate's view, which no format changes (deferred tools are not listed, activated ones
+    /// come after the offered ones).
+    pub(super) fn layout(&self, format: Option<Format>) -> Layout {
+        self.layout_as(format, false)
+    }
+
+    /// [`layout`](Self::layout), or with `fixed` (and a format) the fixed list's: every
+    /// tool the policy defers, set's and toolbox's, listed in its declared place whether
+    /// activated or not (marked `defer_loading` where the format's native search loads it),
+    /// so activating a tool changes what is permitted and not one byte of the list.
+    /// What is permitted is the same either way.
+    pub(super) fn layout_as(&self, format: Option<Format>, fixed: bool) -> Layout {
+        let fixed = fixed && format.is_some();
+        let specs = T::specs();
+        let lists_search = self.lists_search(format);
+        // Anthropic's fixed list marks every deferred tool `defer_loading`: a
+        // `tool_addition` block offers it when the gate comes to permit it.
+        let native = format.is_some_and(lists_deferred) && lists_search
+            || fixed && format == Some(Format::Anthropic);
+        let runtime = self.runtime();
+        let mut entries = Vec::with_capacity(specs.len() + runtime.len() + 1);
+        let mut permitted = vec![false; specs.len()];
+        let mut listed = vec![false; specs.len()];
+        let mut runtime_permitted = vec![false; runtime.len()];
+        let mut runtime_listed = vec![false; runtime.len()];
+        let mut any_deferred = false;
+        // The policy's one rule decides each tool's place; the request only adds to it.
+        for &tool in T::Name::ALL {
+            let index = tool.index();
+            match self.policy.availability(tool) {
+                Availability::Hidden | Availability::Denied => {}
+                Availability::Deferred => {
+                    any_deferred = true;
+                    if native || fixed {
+                        entries.push(Entry::Tool {
+                            index,
+                            defer_loading: native,
+                        });
+                        listed[index] = true;
+                        permitted[index] = self.activated.contains(&tool);
+                    }
+                }
+                Availability::Offered => {
+                    entries.push(Entry::Tool {
+                        index,
+                        defer_loading: false,
+                    });
+                    listed[index] = true;
+                    permitted[index] = true;
+                }
+            }
+        }
+        // Runtime tools after the set's, in the order they were added, so the cached prefix
+        // of the set's tools stays put; the policy places each by the same rule as the
+        // set's (`Policy::runtime_availability`).
+        let mut activated_runtime = Vec::new();
+        for (position, tool) in runtime.iter().enumerate() {
+            let name = tool.spec().name();
+            match self.policy.runtime_availability(name) {
+                Availability::Hidden | Availability::Denied => {}
+                Availability::Deferred => {
+                    any_deferred = true;
+                    let activated = self.permits_runtime(name);
+                    runtime_permitted[position] = activated;
+                    if native || fixed {
+                        entries.push(Entry::Runtime {
+                            position,
+                            defer_loading: native,
+                        });
+                        runtime_listed[position] = true;
+                    } else if activated {
+                        activated_runtime.push(position);
+                    }
+                }
+                Availability::Offered => {
+                    entries.push(Entry::Runtime {
+                        position,
+                        defer_loading: false,
+                    });
+                    runtime_listed[position] = true;
+                    runtime_permitted[position] = true;
+                }
+            }
+        }
+        if any_deferred && lists_search {
+            entries.push(Entry::Search);
+        }
+        let offered = entries.len();
+        let search_callable = any_deferred && self.search_runs_here();
+        let extra = self
+            .activated
+            .iter()
+            .filter(|&&tool| self.searchable(tool))
+            .chain(
+                self.injected
+                    .iter()
+                    .filter(|&&tool| !self.policy.is_denied(tool)),
+            );
+        for &tool in extra {
+            let index = tool.index();
+            permitted[index] = true;
+            if !listed[index] {
+                listed[index] = true;
+                entries.push(Entry::Tool {
+                    index,
+                    defer_loading: false,
+                });
+            }
+        }
+        // Activated runtime tools, in activation order, after the set's.
+        activated_runtime.sort_by_key(|&position| {
+            let name = runtime[position].spec().name();
+            self.activated_runtime
+                .iter()
+                .position(|known| known == name)
+        });
+        for position in activated_runtime {
+            runtime_listed[position] = true;
+            entries.push(Entry::Runtime {
+                position,
+                defer_loading: false,
+            });
+        }
+        for (position, name) in self.history.iter().enumerate() {
+            // A hidden tool the history names gets the stand-in of a name no tool has.
+            match self.lookup(name) {
+                Some(tool) if listed[tool.index()] => {}
+                Some(tool) => {
+                    listed[tool.index()] = true;
+                    entries.push(Entry::Tool {
+                        index: tool.index(),
+                        defer_loading: false,
+                    });
+                }
+                None if name == SEARCH_TOOL_NAME && search_callable => {}
+                None => match self.runtime_tool(name) {
+                    // Declared (a denied or deferred one too), not permitted.
+                    Some((at, _)) if !runtime_listed[at] => {
+                        runtime_listed[at] = true;
+                        entries.push(Entry::Runtime {
+                            position: at,
+                            defer_loading: false,
+                        });
+                    }
+                    Some(_) => {}
+                    None => entries.push(Entry::StandIn(position)),
+                },
+            }
+        }
+        Layout {
+            entries,
+            offered,
+            permitted,
+            runtime_permitted,
+            search_callable,
+        }
+    }
+
+    /// The names the model may call in this request, in list order: what the gate lets
+    /// through, and what [`tool_choice`](Self::tool_choice) names. A tool declared only for
+    /// the history is not among them.
+    pub fn offered(&self) -> Vec<&str> {
+        self.available(&self.layout(Some(self.rendered_as())))
+    }
+
+    /// Every name the list declares, in list order: the offered ones, the deferred ones a
+    /// native search loads, and the history's.
+    pub fn declared(&self) -> Vec<String> {
+        self.declared_in(&self.layout(Some(self.rendered_as())))
+    }
+
+    /// The name of each entry of `layout`, in its order.
+    pub(super) fn declared_in(&self, layout: &Layout) -> Vec<String> {
+        let specs = T::specs();
+        layout
+            .entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Tool { index, .. } => specs[*index].name().to_owned(),
+                Entry::Search => self.search_name().to_owned(),
+                Entry::StandIn(position) => self.history[*position].clone(),
+                Entry::Runtime { position, .. } => {
+                    self.runtime()[*position].spec().name().to_owned()
+                }
+            })
+            .collect()
+    }
+
+    /// The name the list's search entry goes by in this request's format.
+    pub(super) fn search_name(&self) -> &'static str {
+        let format = self.rendered_as();
+        match (self.search.hosted_in(format), format, self.search.ranking()) {
+            (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
+                toolset_names::ANTHROPIC_BM25_SEARCH_NAME
+            }
+            (true, Format::Anthropic, crate::search::Ranking::Regex) => {
+                toolset_names::ANTHROPIC_REGEX_SEARCH_NAME
+            }
+            _ => SEARCH_TOOL_NAME,
+        }
+    }
+
+    /// The names the gate lets through, in list order.
+    pub(super) fn available(&self, layout: &Layout) -> Vec<&str> {
+        let specs = T::specs();
+        let runtime = self.runtime();
+        layout
+            .entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Tool { index, .. } if layout.permitted[*index] => Some(specs[*index].name()),
+                Entry::Search if layout.search_callable => Some(SEARCH_TOOL_NAME),
+                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
+                    Some(runtime[*position].spec().name())
+                }
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
+                    None
+                }
+            })
+            .collect()
+    }
+}
