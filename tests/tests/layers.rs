@@ -1,4 +1,5 @@
-//! The layers of `toolset/src` run one way: no import cycle between its files.
+//! The layers of `toolset/src` run one way: no import cycle between its files, and no
+//! import through the crate root's re-exports.
 //!
 //! Every `.rs` file of the crate is parsed with `syn`, starting from `lib.rs` and following
 //! `mod` declarations (`mod.rs`, `#[path]`, inline modules, which belong to their file).
@@ -60,6 +61,22 @@ fn no_import_cycle_between_files_of_toolset_src() {
             println!("{layer}: {}", files.join(", "));
         }
     }
+}
+
+/// Inside the crate, code imports an item from the module that holds it, never through the
+/// crate root's re-exports (which are the public surface, free to change): `crate::plan::Plan`,
+/// not `crate::Plan`. Doc links may name the public path.
+#[test]
+fn no_path_through_the_crate_roots_reexports() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolset/src");
+    let (edges, through_root) = Crate::load(&root).read();
+    assert!(edges.len() > 50, "the reader is broken");
+    assert!(
+        through_root.is_empty(),
+        "{} path(s) name an item through a re-export of `lib.rs`; import it from its module:\n{}",
+        through_root.len(),
+        through_root.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 /// The files by layer, in an acyclic graph: a file's layer is one more than the highest
@@ -304,12 +321,21 @@ impl Crate {
 
     /// Every edge between two files.
     fn edges(&self) -> Edges {
+        self.read().0
+    }
+
+    /// Every edge between two files, and every path outside `lib.rs` that names an item
+    /// through a re-export of the crate root (`crate::Plan` for `crate::plan::Plan`), as
+    /// `file: path`.
+    fn read(&self) -> (Edges, BTreeSet<String>) {
         let mut edges = Edges::new();
+        let mut through_root = BTreeSet::new();
         for id in 0..self.modules.len() {
             let mut reader = Reader {
                 crate_: self,
                 module: id,
                 edges: &mut edges,
+                through_root: &mut through_root,
             };
             for item in &self.modules[id].body {
                 match item {
@@ -319,7 +345,7 @@ impl Crate {
                 }
             }
         }
-        edges
+        (edges, through_root)
     }
 }
 
@@ -328,6 +354,8 @@ struct Reader<'a> {
     crate_: &'a Crate,
     module: usize,
     edges: &'a mut Edges,
+    /// Paths through a re-export of the crate root (see [`Crate::read`]).
+    through_root: &'a mut BTreeSet<String>,
 }
 
 impl Reader<'_> {
@@ -336,6 +364,18 @@ impl Reader<'_> {
             return;
         };
         let from = &self.crate_.modules[self.module].file;
+        // `$crate::` is a macro's path, written for the user's crate: the root is its way in.
+        let through_root = path.first().is_some_and(|first| first == "crate")
+            && path.get(1).is_some_and(|name| {
+                self.crate_.modules[0]
+                    .uses
+                    .get(name)
+                    .is_some_and(|(_, reexport)| *reexport)
+            });
+        if through_root && self.module != 0 {
+            self.through_root
+                .insert(format!("{from}: {}", path.join("::")));
+        }
         let to = &self.crate_.modules[target.module()].file;
         if from != to {
             self.edges

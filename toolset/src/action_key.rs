@@ -2,7 +2,7 @@
 //! spelled it. The arguments are canonicalized as RFC 8785 (the JSON Canonicalization
 //! Scheme, JCS) does, with one documented exception for large integers.
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use serde_json::{Number, Value};
 
 impl ToolCall {

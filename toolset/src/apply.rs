@@ -3,19 +3,25 @@
 //!
 //! The fifth stage of the pipeline (call → verify → gate → plan → apply → outcome).
 
+use crate::call::ToolCall;
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::error::ToolErrorKind;
+use crate::messages;
 use crate::outcome::Outcome;
+use crate::output::ToolOutput;
 use crate::plan::{Authority, JournalKeys, Keys, Plan, Step};
 use crate::policy::Concealed;
 use crate::proposal::now_ms;
 use crate::report::{Entry, Journaled, Report};
 use crate::set::Access;
+use crate::set::ToolSet;
 use crate::spec::Labels;
+use crate::spec::ToolSpec;
 use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome, auto_key_in};
+use crate::tier::Tier;
 use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
-use crate::{
-    Tier, ToolCall, ToolContext, ToolError, ToolErrorKind, ToolOutput, ToolSet, ToolSpec, messages,
-};
 use futures_util::FutureExt;
 use futures_util::future::Either;
 use serde_json::Value;

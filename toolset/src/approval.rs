@@ -10,20 +10,27 @@
 //! refuses the approval); an approved call becomes a [`Plan`] of its own, with a human's
 //! authority, for compiled and runtime tools alike.
 
+use crate::call::ToolCall;
+use crate::context::ToolContext;
+use crate::digest::SealKey;
 use crate::digest::set_fingerprint;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
 use crate::plan::{Plan, effective_tier, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Approvable;
+use crate::request::Request;
+use crate::set::ToolSet;
 use crate::store::{
     CallEnd, CallStart, Decision, Effect, Ending, Journal, JournalEntry, ProposalLimits,
     ProposalStore, Resolution, ResolveOutcome, StartOutcome, StoreError, Stored, Tally,
 };
+use crate::tier::Tier;
+use crate::verify::CallProblem;
+use crate::verify::ProblemKind;
 use crate::verify::{verify_arguments, verify_runtime_arguments};
-use crate::{
-    CallProblem, ProblemKind, Request, SealKey, Tier, ToolCall, ToolContext, ToolOutput, ToolReply,
-    ToolSet, messages, trace,
-};
+use crate::{messages, trace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;

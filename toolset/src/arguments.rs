@@ -17,7 +17,9 @@ pub(crate) use crate::describe::{
     closest, expected, got, missing, pointer, shortened, subschema_at, unknown_key, value_at,
     without_position,
 };
-use crate::{ToolSet, ToolSpec, messages};
+use crate::messages;
+use crate::set::ToolSet;
+use crate::spec::ToolSpec;
 use serde_json::Value;
 use std::cell::Cell;
 

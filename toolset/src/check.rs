@@ -3,8 +3,8 @@
 //! is known only once the validator compiles them, and whether a declared example fits
 //! the arguments only once the gate reads it.
 
-use crate::ToolSet;
 use crate::declaration::{DeclarationProblem, problems};
+use crate::set::ToolSet;
 
 /// Checks every tool of the set `T` the way its first call would, and lists each whose
 /// declaration is broken: a schema constraint that cannot be checked (a `pattern` the

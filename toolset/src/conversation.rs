@@ -17,7 +17,8 @@
 //! The late result is what approving and applying gives (`report.results()` of the
 //! one-call plan) or what [`Approvals::decline`](crate::Approvals::decline) returns.
 
-use crate::{Report, ToolReply};
+use crate::output::ToolReply;
+use crate::report::Report;
 
 impl Report {
     /// The results of the calls that have their answer now, in order, leaving out each

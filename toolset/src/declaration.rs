@@ -4,7 +4,7 @@
 //! problems are made loud at its first use ([`announce`]), for an author who never called
 //! either.
 
-use crate::ToolSpec;
+use crate::spec::ToolSpec;
 use std::fmt;
 
 /// A tool whose declaration is broken in a way the compiler could not see. The gate

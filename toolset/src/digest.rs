@@ -10,7 +10,9 @@
 //! adds the id and the times, so nothing a reviewer reads is outside it.
 
 use crate::action_key::write_canonical;
-use crate::{Caller, ToolCall, ToolSet};
+use crate::call::Caller;
+use crate::call::ToolCall;
+use crate::set::ToolSet;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use std::any::TypeId;
@@ -341,12 +343,16 @@ mod tests {
             ToolCall::new("c1", "delete", r#"{ "key" : "a" }"#),
             ToolCall::new("c1", "delete", r#"{"key":"\u0061"}"#),
             // Made by code, or by other code: not the call the human was shown.
+            call.clone().with_caller(crate::call::Caller::code(
+                "code_execution_20260120",
+                "srvtoolu_1",
+            )),
+            call.clone().with_caller(crate::call::Caller::code(
+                "code_execution_20260120",
+                "srvtoolu_2",
+            )),
             call.clone()
-                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_1")),
-            call.clone()
-                .with_caller(crate::Caller::code("code_execution_20260120", "srvtoolu_2")),
-            call.clone()
-                .with_caller(crate::Caller::code("program", "srvtoolu_1")),
+                .with_caller(crate::call::Caller::code("program", "srvtoolu_1")),
         ];
         for other in &others {
             assert_ne!(base, digest(other, |_| {}), "{other:?}");

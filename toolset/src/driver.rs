@@ -15,6 +15,8 @@
 //! (`Run::record`, `Run::hold`, `Run::collect`), so the next gate of the run sees what the
 //! model has read.
 
+use crate::approval::ApprovalError;
+use crate::approval::Signed;
 use crate::approval::{Approvals, Approved};
 use crate::call::ToolCall;
 use crate::consumer::Format;
@@ -22,6 +24,7 @@ use crate::consumer::error::ProviderError;
 use crate::consumer::{anthropic, gemini, openai_chat, openai_responses};
 use crate::context::ToolContext;
 use crate::digest::SealKey;
+use crate::messages;
 use crate::outcome::Outcome;
 use crate::output::ToolReply;
 use crate::policy::{Policy, PolicyNameError};
@@ -32,7 +35,6 @@ use crate::run::{Run, RunError, Runs};
 use crate::set::ToolSet;
 use crate::store::{Journal, ProposalLimits, ProposalStore, RunId, RunStore, StoreError};
 use crate::toolbox::Toolbox;
-use crate::{ApprovalError, Signed, messages};
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;

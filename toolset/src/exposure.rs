@@ -11,7 +11,7 @@
 //! [`Request::exposure`](crate::Request::exposure)) holds back a call that sends outside
 //! once both kinds were read.
 
-use crate::Outcome;
+use crate::outcome::Outcome;
 use crate::report::Report;
 use crate::spec::Labels;
 use serde::{Deserialize, Serialize};

@@ -5,11 +5,16 @@
 //! runs [`verify`](crate::verify) on each call and hands the verified program to the plan,
 //! which splits it by tier.
 
+use crate::call::ToolCall;
+use crate::messages;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
+use crate::set::ToolSet;
+use crate::tier::Tier;
 use crate::toolbox::RuntimeTool;
 use crate::verify::{
     CallProblem, ProblemKind, Verified, verify_arguments, verify_runtime_arguments,
 };
-use crate::{Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;

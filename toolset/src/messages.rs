@@ -11,7 +11,8 @@
 //! The sentences follow one pattern: what happened, then what the model should do next.
 //! They never leak internals (a panic's payload, a file path); those go to the host.
 
-use crate::{Autonomy, Tier};
+use crate::tier::Autonomy;
+use crate::tier::Tier;
 use std::fmt::Display;
 
 /// A call to a name the request does not offer, with the closest offered name if one is

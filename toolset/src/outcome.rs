@@ -3,7 +3,8 @@
 //! The last stage of the pipeline (call → verify → gate → plan → apply → outcome). It
 //! imports no other stage: apply fills these types in.
 
-use crate::{ToolOutput, messages};
+use crate::messages;
+use crate::output::ToolOutput;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

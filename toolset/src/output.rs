@@ -1,8 +1,8 @@
 //! What a tool call produces, the handler return types that convert into it, and the
 //! result sent back to the model for one call.
 
-use crate::ToolError;
 use crate::call::Caller;
+use crate::error::ToolError;
 use crate::messages::Late;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -513,7 +513,7 @@ impl ToolReply {
     }
 
     /// The reply to `call`, under its id and name, to whoever made it.
-    pub fn to(call: &crate::ToolCall, output: ToolOutput) -> Self {
+    pub fn to(call: &crate::call::ToolCall, output: ToolOutput) -> Self {
         ToolReply {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -555,7 +555,7 @@ mod tests {
     fn an_error_that_is_only_text_is_a_failure_with_that_text() {
         let owned: Result<String, String> = Err("no such note".to_owned());
         let error = owned.into_tool_output().unwrap_err();
-        assert_eq!(error.kind(), crate::ToolErrorKind::Failed);
+        assert_eq!(error.kind(), crate::error::ToolErrorKind::Failed);
         assert_eq!(error.message(), "no such note");
 
         let fixed: Result<Json<u32>, &'static str> = Err("the inbox is closed");
@@ -600,7 +600,7 @@ mod tests {
     #[test]
     fn a_json_holding_a_non_finite_float_fails_naming_where_with_or_without_constraints() {
         let error = Json(vec![1.0, f64::NAN]).into_tool_output().unwrap_err();
-        assert_eq!(error.kind(), crate::ToolErrorKind::Failed);
+        assert_eq!(error.kind(), crate::error::ToolErrorKind::Failed);
         assert!(error.message().contains("/1: NaN"), "{}", error.message());
         assert!(
             error.message().contains("declared output schema"),

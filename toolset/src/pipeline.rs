@@ -7,10 +7,17 @@
 //! `set.rs`, which the stages import, imports none of them. Bring the methods into scope
 //! with `use toolset::prelude::*;` (or `use toolset::Pipeline;`).
 
+use crate::call::ToolCall;
+use crate::context::ToolContext;
+use crate::gate::Rejected;
+use crate::plan::Plan;
+use crate::policy::Policy;
+use crate::report::Report;
+use crate::request::Request;
+use crate::set::ToolSet;
 use crate::store::Journal;
-use crate::{
-    Autonomy, Plan, Policy, Rejected, Report, Request, ToolCall, ToolContext, ToolSet, Toolbox,
-};
+use crate::tier::Autonomy;
+use crate::toolbox::Toolbox;
 use std::future::Future;
 
 /// The pipeline of a set of tools: gate the model's calls, apply the plan. Implemented for every [`ToolSet`]; call it on the set's type, as

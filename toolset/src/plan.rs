@@ -6,13 +6,18 @@
 //! as it is verified ([`Split`]). A [`Plan`] is a type only this crate can build, from the
 //! gate or from an approval, so a proposal cannot be smuggled into `apply`.
 
+use crate::call::ToolCall;
 use crate::gate::Checked;
+use crate::output::ToolOutput;
 use crate::policy::Concealed;
+use crate::policy::Policy;
 use crate::proposal::{Proposal, ProposalId};
+use crate::set::ToolSet;
+use crate::tier::Autonomy;
+use crate::tier::Tier;
 use crate::toolbox::RuntimeTool;
 use crate::trace;
 use crate::verify::Verified;
-use crate::{Autonomy, Policy, Tier, ToolCall, ToolOutput, ToolSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -282,7 +287,7 @@ impl<T: ToolSet> Plan<T> {
     /// The spec of the tool each step calls, in the steps' order; `None` for a call the
     /// gate answered (the request's tool search).
     #[cfg(feature = "mcp")]
-    pub(crate) fn specs(&self) -> impl Iterator<Item = Option<&crate::ToolSpec>> + '_ {
+    pub(crate) fn specs(&self) -> impl Iterator<Item = Option<&crate::spec::ToolSpec>> + '_ {
         self.steps.iter().map(|step| match step {
             Step::Run { name, .. } | Step::AwaitApproval { name } => Some(T::spec_of(*name)),
             Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {

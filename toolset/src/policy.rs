@@ -1,7 +1,9 @@
 //! A per-request policy: it can only tighten what the set declares.
 
 use crate::set::ToolName;
-use crate::{Autonomy, Tier, ToolSet};
+use crate::set::ToolSet;
+use crate::tier::Autonomy;
+use crate::tier::Tier;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -79,26 +79,26 @@ pub fn input_schema_of<T: SchemaArguments>() -> Value {
 }
 
 /// The error of a writing tool handed shared state; `apply` never does this.
-pub fn exclusive_access_required(tool: &str) -> crate::ToolError {
-    crate::ToolError::failed(crate::messages::exclusive_access_required(tool))
+pub fn exclusive_access_required(tool: &str) -> crate::error::ToolError {
+    crate::error::ToolError::failed(crate::messages::exclusive_access_required(tool))
 }
 
 /// The spec of a tool of the set `T`, as `toolset!` writes its `SPECS`: its examples
 /// checked the way the gate checks a call of `T` (`verify::check_examples`).
-pub const fn spec_in<T: crate::ToolSet>(meta: ToolMeta) -> crate::ToolSpec {
-    crate::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
+pub const fn spec_in<T: crate::set::ToolSet>(meta: ToolMeta) -> crate::spec::ToolSpec {
+    crate::spec::ToolSpec::__new(meta).__in_set(crate::verify::check_examples::<T>)
 }
 
 /// What the first use of the set `T` does about its broken declarations, with a debug
 /// build's `panic` or a release build's error event chosen by the caller: a test builds in
 /// debug, and sees the release build's event through this.
-pub fn announce_misdeclared<T: crate::ToolSet>(panic: bool) {
+pub fn announce_misdeclared<T: crate::set::ToolSet>(panic: bool) {
     crate::declaration::announce(T::NAME, T::specs(), panic)
 }
 
 /// Metadata of a tool whose declaration failed to compile; never used at run time.
 pub const PLACEHOLDER_META: ToolMeta =
-    ToolMeta::new("", "", crate::Tier::Irreversible, || Value::Null).propose_only();
+    ToolMeta::new("", "", crate::tier::Tier::Irreversible, || Value::Null).propose_only();
 
 // The one-name-per-set rule the generated code asserts in constant evaluation.
 pub use toolset_names::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
@@ -237,7 +237,7 @@ pub trait KeepsSource {
 
 impl<T, E> KeepsSource for Returned<Result<T, E>>
 where
-    T: crate::IntoToolOutput,
+    T: crate::output::IntoToolOutput,
     E: std::error::Error + Send + Sync + 'static,
 {
 }
@@ -255,11 +255,11 @@ impl<R> ConvertsOutput for &Returned<R> {}
 impl KeepSource {
     /// The returned value with its error as a [`ToolError`](crate::ToolError) whose source
     /// it is.
-    pub fn pass<T, E>(self, returned: Result<T, E>) -> Result<T, crate::ToolError>
+    pub fn pass<T, E>(self, returned: Result<T, E>) -> Result<T, crate::error::ToolError>
     where
         E: std::error::Error + Send + Sync + 'static,
     {
-        returned.map_err(crate::ToolError::from)
+        returned.map_err(crate::error::ToolError::from)
     }
 }
 

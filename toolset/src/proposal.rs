@@ -7,12 +7,19 @@
 //! stored, so a stored proposal cannot show one thing and do another; everything it does
 //! store and show (the call, tier, escalation reason) is under its digest and seal.
 
+use crate::call::ToolCall;
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
+use crate::messages;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
 use crate::set::ToolName;
+use crate::set::ToolSet;
 use crate::spec::Labels;
+use crate::tier::Tier;
 use crate::toolbox::RuntimeTool;
+use crate::verify::CallProblem;
+use crate::verify::ProblemKind;
 use crate::verify::verify_arguments;
-use crate::{CallProblem, ProblemKind, Tier, ToolCall, ToolOutput, ToolReply, ToolSet, messages};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};

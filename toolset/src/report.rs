@@ -2,9 +2,13 @@
 //! in the model's order, and the replies to send back to the model. A leaf of plain
 //! types: `apply.rs` writes a report, the consumers and the conversation read one.
 
+use crate::call::ToolCall;
+use crate::messages;
 use crate::outcome::Outcome;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
 use crate::spec::Labels;
-use crate::{Tier, ToolCall, ToolOutput, ToolReply, messages};
+use crate::tier::Tier;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

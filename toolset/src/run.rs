@@ -15,8 +15,12 @@
 //! it again.
 
 use crate::call::ToolCall;
+use crate::digest::SealKey;
 use crate::exposure::Exposure;
+use crate::messages;
 use crate::messages::Late;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Activations;
@@ -25,7 +29,6 @@ use crate::store::{
     Decision, Journal, ProposalStore, RunId, RunStore, SaveRunOutcome, StoreError, Stored,
     StoredRun,
 };
-use crate::{SealKey, ToolOutput, ToolReply, messages};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -10,8 +10,10 @@
 
 use crate::consumer::Format;
 use crate::consumer::list::Fragment;
+use crate::messages;
 use crate::spec::ToolMeta;
-use crate::{Tier, ToolSpec, messages};
+use crate::spec::ToolSpec;
+use crate::tier::Tier;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;

@@ -3,7 +3,11 @@
 //! Users do not implement these by hand; the macros do, and the compile errors they
 //! produce when something does not fit say which attribute to write.
 
-use crate::{ToolContext, ToolError, ToolOutput, ToolSpec, spec::ToolMeta};
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::spec::ToolMeta;
+use crate::spec::ToolSpec;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 use std::future::Future;
@@ -90,14 +94,14 @@ pub trait Tool: Sized {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Escalation {
     /// The tier this call needs.
-    pub tier: crate::Tier,
+    pub tier: crate::tier::Tier,
     /// Why, in words the human reviewing the proposal reads.
     pub reason: String,
 }
 
 impl Escalation {
     /// An escalation of the call to `tier`, because of `reason`.
-    pub fn to(tier: crate::Tier, reason: impl Into<String>) -> Self {
+    pub fn to(tier: crate::tier::Tier, reason: impl Into<String>) -> Self {
         Escalation {
             tier,
             reason: reason.into(),
@@ -228,7 +232,7 @@ pub trait ToolSet: Sized + Send + Sync + 'static {
 
     /// Every tool whose declaration is broken in a way only run time sees (see
     /// [`crate::check_declarations`]); call it from a test.
-    fn check_declarations() -> Result<(), Vec<crate::DeclarationProblem>> {
+    fn check_declarations() -> Result<(), Vec<crate::declaration::DeclarationProblem>> {
         crate::declaration::problems(Self::specs())
     }
 }

@@ -1,7 +1,7 @@
 //! The static description of a tool that the model reads: name, description, tier, flags
 //! and schemas.
 
-use crate::Tier;
+use crate::tier::Tier;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;

@@ -33,8 +33,11 @@
 // A leaf: what it records of the stages' values it reads through the small traits below
 // (`RejectedProgram`, `ProposalFacts`, `ApprovalResult`), which the stages implement, so
 // every stage can call it and it imports none.
+use crate::call::ToolCall;
+use crate::context::ToolContext;
 use crate::outcome::Outcome;
-use crate::{ToolCall, ToolContext, ToolOutput, ToolSpec};
+use crate::output::ToolOutput;
+use crate::spec::ToolSpec;
 use tracing::Span;
 use tracing::field::Empty;
 

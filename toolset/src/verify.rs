@@ -8,9 +8,12 @@
 //! program, an approval runs it again on the one call a human reviewed.
 
 use crate::arguments::{self, ArgumentsError};
+use crate::call::ToolCall;
+use crate::messages;
 use crate::set::ToolName;
+use crate::set::ToolSet;
 use crate::spec::ConstraintFailure;
-use crate::{ToolCall, ToolSet, ToolSpec, messages};
+use crate::spec::ToolSpec;
 use serde_json::Value;
 
 /// Why one call was rejected.

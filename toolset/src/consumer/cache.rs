@@ -7,7 +7,7 @@
 
 use super::list::Fragment;
 use super::{Format, Order};
-use crate::ToolSpec;
+use crate::spec::ToolSpec;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -3,7 +3,10 @@
 //! `list.rs`, since a request renders its lists with `list.rs`'s fragments.
 
 use super::{Format, Order};
-use crate::{Autonomy, Policy, Request, ToolSet};
+use crate::policy::Policy;
+use crate::request::Request;
+use crate::set::ToolSet;
+use crate::tier::Autonomy;
 
 /// The default tool list of the set `T`, rendered for `format` in `order`: the list of a
 /// fresh conversation's request under the set's default policy, that is

@@ -7,7 +7,7 @@ use super::Format;
 use super::error::ProviderError;
 use super::format::with_consumers;
 use super::strict_budget::{StrictCost, StrictDowngrade, spend};
-use crate::ToolSpec;
+use crate::spec::ToolSpec;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -31,9 +31,9 @@ macro_rules! dispatch {
         // Every consumer speaks the same verbs with the same signatures.
         const _: () = {
             $(
-                let _: fn(&Value) -> Result<Vec<crate::ToolCall>, ProviderError> =
+                let _: fn(&Value) -> Result<Vec<crate::call::ToolCall>, ProviderError> =
                     super::$json_module::calls;
-                let _: fn(&[crate::ToolReply]) -> Value = super::$json_module::results;
+                let _: fn(&[crate::output::ToolReply]) -> Value = super::$json_module::results;
                 let _: fn(&ToolSpec) -> Value = super::$json_module::tool;
             )*
             $( let _: fn(&ToolSpec) -> String = super::$text_module::tool; )*

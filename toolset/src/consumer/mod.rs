@@ -167,7 +167,7 @@ pub use tool_choice::{ChoiceMode, FixedTools, ToolChoiceError};
 pub use format::Format;
 
 #[cfg(doc)]
-use crate::ToolCall;
+use crate::call::ToolCall;
 pub(crate) use error::ProviderError;
 
 #[cfg(test)]

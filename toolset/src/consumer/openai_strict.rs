@@ -58,7 +58,7 @@ use super::schema_adapt::{
     ref_beside_annotations, strict_node, types_of,
 };
 use super::strict_budget::{StrictCost, StrictLimit};
-use crate::ToolSpec;
+use crate::spec::ToolSpec;
 use schemars::transform::ReplaceConstValue;
 use serde_json::{Map, Value};
 

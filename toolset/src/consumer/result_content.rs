@@ -5,7 +5,8 @@
 //! sent as its structured value's JSON text if it has one, else as `"Done."` (or a generic
 //! error sentence when it is an error), because several providers reject empty results.
 
-use crate::{Content, ToolOutput};
+use crate::output::Content;
+use crate::output::ToolOutput;
 use std::borrow::Cow;
 
 /// One part of a result as the wire carries it.
@@ -44,7 +45,7 @@ fn fallback_text(output: &ToolOutput) -> &'static str {
 /// The text of a follow-up (continue style) delivering `late` results: a paragraph per
 /// result, each naming its call id and tool and how it came to be late, images as
 /// placeholder lines.
-pub(crate) fn follow_up_text(late: &[crate::ToolReply]) -> String {
+pub(crate) fn follow_up_text(late: &[crate::output::ToolReply]) -> String {
     late.iter()
         .map(|result| {
             crate::messages::late_result(

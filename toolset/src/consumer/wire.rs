@@ -5,7 +5,7 @@
 // `Payload` lives with the error that names it; each parser imports it from here.
 use super::ProviderError;
 pub(crate) use super::error::Payload;
-use crate::Caller;
+use crate::call::Caller;
 use serde_json::{Map, Value};
 
 /// A value inside a payload, with its path for error messages.

@@ -7,8 +7,9 @@
 use super::McpServer;
 use super::server::Answered;
 use super::tasks::TaskLimits;
+use crate::plan::Plan;
 use crate::set::ToolName;
-use crate::{Plan, ToolSet};
+use crate::set::ToolSet;
 use rmcp::RoleServer;
 use rmcp::model::CreateTaskResult;
 use rmcp::service::RequestContext;
@@ -103,7 +104,7 @@ impl<T: ToolSet> McpServer<T> {
                 Answered::Output(output) => output,
                 // Never given without a request; refused, should it ever be.
                 Answered::InputRequired(_) => {
-                    crate::ToolOutput::error(withheld.unwrap_or_default())
+                    crate::output::ToolOutput::error(withheld.unwrap_or_default())
                 }
             };
             let result = server.written(output, &in_task).await;

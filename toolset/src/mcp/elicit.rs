@@ -7,7 +7,7 @@
 //! very call that was shown.
 
 use super::messages;
-use crate::Proposal;
+use crate::proposal::Proposal;
 use rmcp::model::{
     ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
     ElicitationAction, ServerRequest,
@@ -126,7 +126,9 @@ fn form(proposal: &Proposal, shown: Shown) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ProposalId, Tier, ToolCall};
+    use crate::call::ToolCall;
+    use crate::proposal::ProposalId;
+    use crate::tier::Tier;
 
     #[test]
     fn the_form_shows_why_the_tool_raised_the_calls_tier() {
@@ -151,7 +153,7 @@ mod tests {
                 &proposal.call.name,
                 &crate::messages::Held::of(
                     proposal.tier,
-                    crate::Autonomy::ExternalReversible,
+                    crate::tier::Autonomy::ExternalReversible,
                     proposal.escalated_because(),
                     false,
                 ),

@@ -24,12 +24,18 @@
 //! once.
 
 use super::elicit::{self, Shown};
+use crate::approval::ApprovalError;
+use crate::approval::Approvals;
+use crate::approval::Approved;
+use crate::approval::Signed;
+use crate::call::ToolCall;
+use crate::digest::SealKey;
 use crate::plan::Plan;
+use crate::proposal::Proposal;
 use crate::proposal::now_ms;
+use crate::request::Request;
+use crate::set::ToolSet;
 use crate::store::{Decision, Journal, ProposalLimits, ProposalStore};
-use crate::{
-    ApprovalError, Approvals, Approved, Proposal, Request, SealKey, Signed, ToolCall, ToolSet,
-};
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,

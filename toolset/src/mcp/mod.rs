@@ -180,9 +180,15 @@ mod session;
 mod tasks;
 mod trace;
 
+use crate::context::ToolContext;
+use crate::digest::SealKey;
+use crate::policy::Policy;
+use crate::proposal::Proposal;
 use crate::set::ToolName;
+use crate::set::ToolSet;
 use crate::store::{ProposalLimits, ProposalStore};
-use crate::{Autonomy, Policy, Proposal, SealKey, ToolContext, ToolSet, Toolbox};
+use crate::tier::Autonomy;
+use crate::toolbox::Toolbox;
 use rmcp::model::Tool;
 use session::{Base, Session};
 use std::fmt;

@@ -4,7 +4,7 @@
 
 use super::McpServer;
 use super::trace::{RequestIdText, SpanName, TraceParent, record_error, session_id};
-use crate::ToolSet;
+use crate::set::ToolSet;
 use rmcp::RoleServer;
 use rmcp::ServerHandler;
 use rmcp::model::{ErrorData, InitializeRequestParams, InitializeResult};

@@ -5,7 +5,7 @@
 //! are: `Session::approve_in_flight`.)
 
 use super::McpServer;
-use crate::ToolSet;
+use crate::set::ToolSet;
 use rmcp::{Peer, RoleServer};
 
 impl<T: ToolSet> McpServer<T> {

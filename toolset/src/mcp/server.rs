@@ -11,10 +11,16 @@ use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
 use crate::apply::Locked;
+use crate::approval::Approved;
+use crate::call::ToolCall;
+use crate::context::ToolContext;
 use crate::messages::Next;
-use crate::{
-    Approved, Outcome, Plan, Proposal, ToolCall, ToolContext, ToolOutput, ToolSet, ToolSpec,
-};
+use crate::outcome::Outcome;
+use crate::output::ToolOutput;
+use crate::plan::Plan;
+use crate::proposal::Proposal;
+use crate::set::ToolSet;
+use crate::spec::ToolSpec;
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CustomRequest,

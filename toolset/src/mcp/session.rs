@@ -7,13 +7,24 @@
 //! here, so what the client is listed and what the gate lets through cannot drift apart
 //! (DESIGN.md, "One invariant above all").
 
+use crate::approval::ApprovalError;
+use crate::approval::Approved;
+use crate::call::ToolCall;
 use crate::consumer::Format;
+use crate::exposure::Exposure;
+use crate::gate::Rejected;
+use crate::plan::Plan;
+use crate::policy::Policy;
+use crate::policy::PolicyNameError;
+use crate::proposal::Proposal;
+use crate::report::Report;
+use crate::request::Activations;
+use crate::request::Request;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::set::ToolName;
-use crate::{
-    Activations, ApprovalError, Approved, Exposure, Labels, Plan, Policy, PolicyNameError,
-    Proposal, Rejected, Report, Request, ToolCall, ToolSet, Toolbox,
-};
+use crate::set::ToolSet;
+use crate::spec::Labels;
+use crate::toolbox::Toolbox;
 use rmcp::model::Tool;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
@@ -115,7 +126,7 @@ impl Default for Session {
         Session {
             inner: Mutex::default(),
             ended: CancellationToken::new(),
-            id: format!("mcp-session-{}", crate::ProposalId::random()),
+            id: format!("mcp-session-{}", crate::proposal::ProposalId::random()),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The deferred tools a conversation has activated.
 
-use crate::Report;
 use crate::consumer::openai_responses::namespace;
+use crate::report::Report;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -49,7 +49,7 @@ impl Activations {
     pub fn record(&mut self, report: &Report) -> usize {
         let mut added = 0;
         for (_, outcome) in report.outcomes() {
-            if let crate::Outcome::Done(output) = outcome {
+            if let crate::outcome::Outcome::Done(output) = outcome {
                 for name in output.activates() {
                     added += usize::from(self.activate(name.clone()));
                 }

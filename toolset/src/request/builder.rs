@@ -2,14 +2,15 @@
 //! activations, injections, history and exposure, and how its list is to be rendered.
 
 use super::activations::Activations;
-use crate::Autonomy;
 use crate::consumer::{ChoiceMode, Format};
 use crate::exposure::Exposure;
+use crate::policy::Policy;
 use crate::policy::{Availability, PolicyNameError};
 use crate::search::ToolSearch;
 use crate::set::ToolName;
+use crate::set::ToolSet;
+use crate::tier::Autonomy;
 use crate::toolbox::{RuntimeTool, Toolbox};
-use crate::{Policy, ToolSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 

@@ -3,9 +3,9 @@
 
 use super::builder::Request;
 use super::layout::{Entry, Layout};
-use crate::ToolSet;
 use crate::consumer::tool_choice::{Allowed, has_tool_choice, tool_choice};
 use crate::consumer::{Announced, ChoiceMode, FixedTools, Format, ToolChanges, ToolChoiceError};
+use crate::set::ToolSet;
 use serde_json::Value;
 
 impl<'p, T: ToolSet> Request<'p, T> {

@@ -1,12 +1,12 @@
 //! What a request offers, declares and permits: its [`Layout`], computed from its inputs.
 
 use super::builder::Request;
-use crate::Autonomy;
-use crate::ToolSet;
 use crate::consumer::Format;
 use crate::policy::Availability;
 use crate::search::{SEARCH_TOOL_NAME, ToolSearch, lists_deferred};
 use crate::set::ToolName;
+use crate::set::ToolSet;
+use crate::tier::Autonomy;
 
 /// One entry of a composed list.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,8 +11,9 @@ use crate::consumer::{Format, StrictDowngrade};
 use crate::messages;
 use crate::search::{search_fragment, search_spec};
 use crate::set::ToolName;
+use crate::set::ToolSet;
+use crate::spec::ToolSpec;
 use crate::toolbox::Namespace;
-use crate::{ToolSet, ToolSpec};
 use serde_json::json;
 use std::sync::Arc;
 

@@ -47,8 +47,13 @@
 //! (`toolset_effects`), so an approval's start and its journal entry are one record.
 
 use super::{Effect, StoreError};
+use crate::call::ToolCall;
 use crate::digest::hex;
-use crate::{Outcome, Tier, ToolCall, ToolOutput, ToolReply, messages};
+use crate::messages;
+use crate::outcome::Outcome;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
+use crate::tier::Tier;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -261,7 +266,7 @@ impl JournalEntry {
     pub fn late_reply(&self) -> Option<ToolReply> {
         let late = if self.attempts > 1 {
             messages::Late::RunAgain
-        } else if crate::ProposalId::parse(&self.key).is_some() {
+        } else if crate::proposal::ProposalId::parse(&self.key).is_some() {
             messages::Late::Approval
         } else {
             messages::Late::CutOff

@@ -5,7 +5,10 @@ use super::runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 use super::{
     Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored, Tally, Usage,
 };
-use crate::{Arguments, Proposal, ProposalId, ToolOutput};
+use crate::call::Arguments;
+use crate::output::ToolOutput;
+use crate::proposal::Proposal;
+use crate::proposal::ProposalId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -356,8 +359,9 @@ impl Journal for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::ToolCall;
     use crate::store::Effect;
-    use crate::{Tier, ToolCall};
+    use crate::tier::Tier;
 
     fn proposal() -> Proposal {
         Proposal {

@@ -44,7 +44,7 @@ pub use runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
-use crate::Proposal;
+use crate::proposal::Proposal;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -17,7 +17,9 @@ use super::{
     StoredRun, Tally, Usage,
 };
 use crate::digest::hex;
-use crate::{Proposal, ProposalId, ToolOutput};
+use crate::output::ToolOutput;
+use crate::proposal::Proposal;
+use crate::proposal::ProposalId;
 use std::sync::mpsc as reply;
 use std::time::Duration;
 use tokio::sync::mpsc;

@@ -3,7 +3,10 @@
 //! expired ones and frees what they held.
 
 use super::{Decision, Journal, Resolution, ResolveOutcome, StoreError, Stored, Usage};
-use crate::{Proposal, ProposalId, ToolOutput, messages};
+use crate::messages;
+use crate::output::ToolOutput;
+use crate::proposal::Proposal;
+use crate::proposal::ProposalId;
 
 /// Where proposals wait, resolving each exactly once.
 ///

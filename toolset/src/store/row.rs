@@ -3,7 +3,10 @@
 //! from its start time, a journal entry from its columns.
 
 use super::{CallEnd, Decision, Effect, Ending, JournalEntry, Resolution, StoreError, Stored};
-use crate::{Caller, ProposalId, Tier, ToolCall};
+use crate::call::Caller;
+use crate::call::ToolCall;
+use crate::proposal::ProposalId;
+use crate::tier::Tier;
 
 /// The decision a row spells `text`; anything else is a store error, never a guess.
 fn decision(text: &str) -> Result<Decision, StoreError> {

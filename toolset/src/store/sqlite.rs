@@ -10,7 +10,9 @@ use super::{
     StoredRun, Tally, Usage,
 };
 use crate::digest::hex;
-use crate::{Proposal, ProposalId, ToolOutput};
+use crate::output::ToolOutput;
+use crate::proposal::Proposal;
+use crate::proposal::ProposalId;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 use std::sync::Mutex;

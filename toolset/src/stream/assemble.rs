@@ -3,7 +3,7 @@
 //! the errors every stream gives the same way.
 
 pub(crate) use super::{PartialCall, Protocol, Sealed, StreamError, StreamErrorKind};
-pub(crate) use crate::ToolCall;
+pub(crate) use crate::call::ToolCall;
 pub(crate) use crate::consumer::Format;
 pub(crate) use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The error of assembling tool calls from a stream: what went wrong, which call(s) it is
 //! about, and the calls that were complete before it.
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use crate::consumer::Format;
 use std::fmt;
 

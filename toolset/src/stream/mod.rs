@@ -145,7 +145,7 @@ pub use crate::consumer::openai_chat::stream::OpenAiChat;
 pub use crate::consumer::openai_responses::stream::OpenAiResponses;
 pub use error::{PartialCall, StreamError, StreamErrorKind};
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use crate::consumer::Format;
 use assemble::snippet;
 use serde_json::Value;

@@ -4,8 +4,13 @@
 //! [`DynamicTool::reads_state`], `&mut S` with [`DynamicTool::writes_state`]).
 //! Registration ([`super::register`]) checks it before it joins a toolbox.
 
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::output::IntoToolOutput;
+use crate::output::ToolOutput;
 use crate::set::Access;
-use crate::{IntoToolOutput, Labels, Tier, ToolContext, ToolError, ToolOutput};
+use crate::spec::Labels;
+use crate::tier::Tier;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use std::any::{Any, TypeId};

@@ -25,8 +25,15 @@ use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
 use super::register::{RegistrationError, RegistrationProblem, register};
 use super::{Namespace, RuntimeTool, Source, Toolbox};
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::messages;
+use crate::output::Content;
+use crate::output::ToolOutput;
 use crate::set::ToolName;
-use crate::{Content, Labels, Tier, ToolContext, ToolError, ToolOutput, ToolSet, messages};
+use crate::set::ToolSet;
+use crate::spec::Labels;
+use crate::tier::Tier;
 use futures_util::future::BoxFuture;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
@@ -772,10 +779,10 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
             text.join("\n")
         }));
     }
-    Ok(ToolOutput::from(crate::ToolOutputParts {
+    Ok(ToolOutput::from(crate::output::ToolOutputParts {
         content,
         structured: result.structured_content,
-        ..crate::ToolOutputParts::default()
+        ..crate::output::ToolOutputParts::default()
     }))
 }
 

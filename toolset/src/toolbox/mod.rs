@@ -25,8 +25,9 @@ pub use register::{RegistrationError, RegistrationProblem};
 pub(crate) use runtime_tool::Namespace;
 pub use runtime_tool::RuntimeTool;
 
+use crate::proposal::Proposal;
 use crate::set::ToolName;
-use crate::{Proposal, ToolSet};
+use crate::set::ToolSet;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;

@@ -10,8 +10,8 @@
 
 use super::dynamic::{DynamicTool, Handler};
 use super::runtime_tool::RuntimeTool;
-use crate::Autonomy;
 use crate::spec::{RuntimeSpec, ToolSpec};
+use crate::tier::Autonomy;
 use serde_json::{Value, json};
 use std::fmt;
 
@@ -140,7 +140,7 @@ pub(crate) fn register(
                 handler.state_name
             )),
         }
-        if handler.writes && tool.tier == crate::Tier::ReadOnly {
+        if handler.writes && tool.tier == crate::tier::Tier::ReadOnly {
             problem(
                 "a `read_only` tool may not write the state (read-only calls run together, \
                  sharing it): give it `.reads_state(..)`, or a writing tier such as \

@@ -1,6 +1,6 @@
 //! Reading the calls of an Anthropic Messages API message: its `tool_use` content blocks.
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use crate::consumer::wire::{Node, NullCaller, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;
@@ -62,7 +62,7 @@ pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Caller;
+    use crate::call::Caller;
     use serde_json::json;
 
     #[test]

@@ -1,8 +1,8 @@
 //! Writing the results of one batch for Anthropic Messages: one user message of
 //! `tool_result` blocks.
 
-use crate::ToolReply;
 use crate::consumer::result_content::{Part, follow_up_text, parts};
+use crate::output::ToolReply;
 use crate::search::SEARCH_TOOL_NAME;
 use serde_json::{Map, Value, json};
 
@@ -76,13 +76,13 @@ pub fn follow_up(late: &[ToolReply]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolOutput;
+    use crate::output::ToolOutput;
 
     #[test]
     fn results_form_one_user_message_with_error_flag_only_on_errors() {
         let batch = [
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "toolu_a".into(),
                 name: "search".into(),
@@ -91,14 +91,14 @@ mod tests {
                     .with_metadata(json!({"host": "only"})),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "toolu_b".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "toolu_c".into(),
                 name: "archive".into(),

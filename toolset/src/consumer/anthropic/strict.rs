@@ -38,13 +38,13 @@
 //! does not know makes the tool not strict. A root union flattened into one object (see
 //! [`crate::consumer::schema_adapt`]) is never strict, as for OpenAI.
 
-use crate::ToolSpec;
 use crate::consumer::Format;
 use crate::consumer::schema_adapt::{
     append_note, consumer_schema, first_open_object, for_each_schema, ref_beside_annotations,
     resolve, strict_node, types_of,
 };
 use crate::consumer::strict_budget::{StrictCost, StrictLimit};
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// The `format`s Anthropic's strict mode accepts.

@@ -12,8 +12,8 @@
 //! [`Request::strict_downgrades`](crate::Request::strict_downgrades)).
 
 use super::strict::input_schema;
-use crate::ToolSpec;
 use crate::consumer::schema_adapt::consumer_schema;
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// What a tool's `allowed_callers` says when only the model may call it (a

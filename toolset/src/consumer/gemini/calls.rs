@@ -1,7 +1,7 @@
 //! Reading the calls of a Gemini `generateContent` response: its `functionCall` parts,
 //! with ids synthesized where Gemini leaves them out.
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use crate::consumer::wire::{Node, Payload, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;

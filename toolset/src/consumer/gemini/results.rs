@@ -2,7 +2,8 @@
 //! parts, images after them as `inlineData` parts.
 
 use crate::consumer::result_content::{Images, follow_up_text, text};
-use crate::{Content, ToolReply};
+use crate::output::Content;
+use crate::output::ToolReply;
 use serde_json::{Map, Value, json};
 
 /// The results of one batch: the one user `Content` answering the calls, a
@@ -67,34 +68,34 @@ pub fn follow_up(late: &[ToolReply]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolOutput;
+    use crate::output::ToolOutput;
 
     #[test]
     fn response_is_structured_object_else_output_or_error_text() {
         let batch = [
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "call_0".into(),
                 name: "search".into(),
                 output: ToolOutput::structured(json!({"hits": [1]})).with_metadata(json!(1)),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "call_1".into(),
                 name: "list".into(),
                 output: ToolOutput::structured(json!([1, 2])),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "call_2".into(),
                 name: "now".into(),
                 output: ToolOutput::error("Error: boom"),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "call_3".into(),
                 name: "archive".into(),
@@ -115,7 +116,7 @@ mod tests {
     #[test]
     fn images_follow_the_function_responses_as_inline_data() {
         let batch = [ToolReply {
-            caller: crate::Caller::Direct,
+            caller: crate::call::Caller::Direct,
             late: None,
             call_id: "call_0".into(),
             name: "screenshot".into(),

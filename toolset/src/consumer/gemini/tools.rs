@@ -4,7 +4,7 @@
 //! rules cannot say exactly.
 
 use super::schema::{Parameters, parameters};
-use crate::ToolSpec;
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// A tool as a Gemini function declaration (an entry of a `Tool`'s

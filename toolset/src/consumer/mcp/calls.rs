@@ -1,9 +1,10 @@
 //! Reading the calls of MCP `tools/call` requests: one call per request, its id the
 //! JSON-RPC request id.
 
+use crate::call::Arguments;
+use crate::call::ToolCall;
 use crate::consumer::wire::{Node, Payload};
 use crate::consumer::{Format, ProviderError};
-use crate::{Arguments, ToolCall};
 use serde_json::{Map, Value};
 use std::fmt::Display;
 

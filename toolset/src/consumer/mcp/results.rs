@@ -3,7 +3,9 @@
 //! on the wire ([`written`]); the JSON and the rmcp forms only build it.
 
 use crate::consumer::result_content::{self, Images};
-use crate::{Content, ToolOutput, ToolReply};
+use crate::output::Content;
+use crate::output::ToolOutput;
+use crate::output::ToolReply;
 use serde_json::{Map, Value, json};
 
 /// The MCP `CallToolResult` of one call's output, the `result` of the response to its
@@ -141,14 +143,14 @@ mod tests {
     fn a_batch_is_each_calls_result_in_order() {
         let batch = [
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "1".into(),
                 name: "now".into(),
                 output: ToolOutput::text("noon"),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "2".into(),
                 name: "archive".into(),

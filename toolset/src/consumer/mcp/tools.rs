@@ -25,7 +25,8 @@
 //!   open world.
 
 use crate::consumer::schema_adapt::{consumer_schema, result_schema};
-use crate::{Tier, ToolSpec};
+use crate::spec::ToolSpec;
+use crate::tier::Tier;
 use serde_json::{Map, Value};
 
 /// A tool as an MCP `Tool` object.

@@ -1,6 +1,6 @@
 //! Reading the calls of an OpenAI Chat Completions assistant message: its `tool_calls`.
 
-use crate::ToolCall;
+use crate::call::ToolCall;
 use crate::consumer::wire::{Node, Payload, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use serde_json::Value;

@@ -1,8 +1,8 @@
 //! Writing the results of one batch for OpenAI Chat Completions: a `role: "tool"` message
 //! per result.
 
-use crate::ToolReply;
 use crate::consumer::result_content::{Images, follow_up_text, text};
+use crate::output::ToolReply;
 use serde_json::{Value, json};
 
 /// The results of one batch: a JSON array of `role: "tool"` messages, one per result, in
@@ -38,20 +38,20 @@ pub fn follow_up(late: &[ToolReply]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolOutput;
+    use crate::output::ToolOutput;
 
     #[test]
     fn each_call_is_answered_by_a_tool_message_with_text() {
         let batch = [
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "c1".into(),
                 name: "search".into(),
                 output: ToolOutput::text("2 hits").with_metadata(json!({"secret": 1})),
             },
             ToolReply {
-                caller: crate::Caller::Direct,
+                caller: crate::call::Caller::Direct,
                 late: None,
                 call_id: "c2".into(),
                 name: "now".into(),

@@ -7,8 +7,8 @@
 //! the plain schema otherwise. It is always written out, so the list reads the same
 //! whatever the API's default.
 
-use crate::ToolSpec;
 use crate::consumer::openai_strict::parameters;
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// A tool as a Chat Completions `tools` entry.

@@ -2,10 +2,11 @@
 //! its `output`.
 
 use super::namespace::local_name;
+use crate::call::Caller;
+use crate::call::ToolCall;
 use crate::consumer::wire::{Node, NullCaller, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
-use crate::{Caller, ToolCall};
 use serde_json::Value;
 
 // `ToolCall`'s reader for this consumer lives here, beside the parser, so `call.rs` imports
@@ -183,7 +184,7 @@ mod tests {
         let mut item = function_call("call_a", "now", "{}");
         item["caller"] = Value::Null;
         let calls = calls(&json!([item])).expect("a valid output array");
-        assert_eq!(calls[0].caller, crate::Caller::Direct);
+        assert_eq!(calls[0].caller, crate::call::Caller::Direct);
     }
 
     #[test]

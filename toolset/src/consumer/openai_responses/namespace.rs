@@ -12,8 +12,8 @@
 //! Only this format has namespaces (Chat Completions, Anthropic, Gemini and MCP list the
 //! same tools flat, under their local names).
 
-use crate::ToolSpec;
 use crate::consumer::Format;
+use crate::spec::ToolSpec;
 use serde_json::{Value, json};
 
 /// Whether `format` lists a namespace's tools inside one namespace entry.

@@ -1,9 +1,10 @@
 //! Writing the results of one batch for OpenAI Responses: a `function_call_output` input
 //! item per result.
 
+use crate::call::Caller;
 use crate::consumer::result_content::{Images, follow_up_text, text};
+use crate::output::ToolReply;
 use crate::search::SEARCH_TOOL_NAME;
-use crate::{Caller, ToolReply};
 use serde_json::{Value, json};
 
 /// The results of one batch: a JSON array of `function_call_output` input items, one per
@@ -77,12 +78,12 @@ pub fn follow_up(late: &[ToolReply]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolOutput;
+    use crate::output::ToolOutput;
 
     #[test]
     fn outputs_echo_the_call_id_with_text() {
         let batch = [ToolReply {
-            caller: crate::Caller::Direct,
+            caller: crate::call::Caller::Direct,
             late: None,
             call_id: "call_a".into(),
             name: "search".into(),

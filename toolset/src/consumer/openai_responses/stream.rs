@@ -7,7 +7,7 @@
 
 use super::calls::{executed_by_client, item_caller};
 use super::namespace::local_name;
-use crate::Caller;
+use crate::call::Caller;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::stream::assemble::*;
 use std::collections::BTreeMap;

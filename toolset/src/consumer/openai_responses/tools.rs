@@ -14,9 +14,9 @@
 //! writes, not about the output, so the schema is not put in strict form. (Chat
 //! Completions' function has no such field, so its tools carry none.)
 
-use crate::ToolSpec;
 use crate::consumer::openai_strict::parameters;
 use crate::consumer::schema_adapt::result_schema;
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// What a function tool's `allowed_callers` says when only the model may call it (a

@@ -18,8 +18,8 @@
 //! A description declared below an argument or a type (a field's, a variant's) is listed
 //! under it, indented, with its path: none is left out.
 
-use crate::ToolSpec;
 use crate::consumer::schema_adapt::{consumer_schema, resolve, types_of};
+use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 use std::fmt::Write;
 

@@ -14,7 +14,7 @@ mod sessions;
 pub use config::HttpConfig;
 
 use super::McpServer;
-use crate::ToolSet;
+use crate::set::ToolSet;
 use guard::Guard;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use sessions::CappedSessions;
