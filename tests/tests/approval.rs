@@ -852,7 +852,7 @@ mod runtime {
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
         let signed = proposed(&toolbox, &approvals, "shred");
-        let denied = Vault1::policy(Autonomy::Off).deny_runtime("shred");
+        let denied = Vault1::policy(Autonomy::Off).deny("shred");
         let request = toolbox.request(&denied).expect("shred is a runtime tool");
         let error = match approvals.approve(&signed, &request) {
             Err(error @ ApprovalError::Invalid(_)) => error,
@@ -868,7 +868,7 @@ mod runtime {
                 && !said.contains("There is no tool"),
             "{said}"
         );
-        let hidden = Vault1::policy(Autonomy::Off).hide_runtime("shred");
+        let hidden = Vault1::policy(Autonomy::Off).hide("shred");
         let request = toolbox.request(&hidden).expect("shred is a runtime tool");
         match approvals.approve(&signed, &request) {
             Err(ApprovalError::Invalid(problem)) => {

@@ -534,13 +534,17 @@ fn toolbox() -> Toolbox<Shop> {
 #[test]
 fn a_policy_letting_code_call_an_irreversible_runtime_tool_is_refused_when_it_joins() {
     let toolbox = toolbox();
-    let policy = Policy::<Shop>::new(Autonomy::Reversible).allow_runtime_from_code("wire");
+    let policy = Policy::<Shop>::new(Autonomy::Reversible)
+        .allow_from_code("wire")
+        .expect("checked when the toolbox joins");
     let error = Request::new(&policy)
         .toolbox(&toolbox)
         .expect_err("an irreversible runtime tool");
     assert_eq!(error.irreversible_from_code(), ["wire"]);
     assert!(error.to_string().contains("no policy may"), "{error}");
-    let policy = Policy::<Shop>::new(Autonomy::Reversible).allow_runtime_from_code("note");
+    let policy = Policy::<Shop>::new(Autonomy::Reversible)
+        .allow_from_code("note")
+        .expect("checked when the toolbox joins");
     let request = Request::new(&policy)
         .toolbox(&toolbox)
         .expect("note may be called from code")
@@ -599,10 +603,12 @@ fn check_callers(
     }
     for (&name, &(allow, direct_only)) in ["memo", "note"].iter().zip(runtime_flags) {
         if allow {
-            policy = policy.allow_runtime_from_code(name);
+            policy = policy
+                .allow_from_code(name)
+                .expect("a runtime tool's tier is checked when the toolbox joins");
         }
         if direct_only {
-            policy = policy.direct_only_runtime(name);
+            policy = policy.direct_only(name);
         }
     }
     let toolbox = toolbox();

@@ -452,8 +452,8 @@ async fn the_retry_reaching_another_replica_runs_once_under_the_policy_in_force_
 
     // A replica whose policy denies the tool now refuses the approval.
     let (state, _) = state_and_message(&asking(once(&first, params(args.clone())).await));
-    let tightened = server(&store, KEY, &runs)
-        .with_policy(Policy::new(Autonomy::ReadOnly).deny_runtime("transfer"));
+    let tightened =
+        server(&store, KEY, &runs).with_policy(Policy::new(Autonomy::ReadOnly).deny("transfer"));
     let strict = modern(tightened, true, Human::Approves).await;
     let retry = params(args)
         .with_input_responses(responses(Human::Approves))

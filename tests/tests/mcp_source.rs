@@ -384,7 +384,7 @@ async fn a_remote_name_too_long_or_invalid_for_a_provider_is_shortened_stably_an
     }
     // A policy names a shortened tool by its local name, checked like any runtime name.
     let dotted = tools.local_name("files.read");
-    let policy = Host::policy(Autonomy::Reversible).deny_runtime(dotted.clone());
+    let policy = Host::policy(Autonomy::Reversible).deny(dotted.clone());
     let rejected = toolbox
         .request(&policy)
         .expect("the local name is the toolbox's")

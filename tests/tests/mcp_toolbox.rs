@@ -543,7 +543,7 @@ mod proxied {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_policy_naming_runtime_tools_is_checked_on_every_path_of_the_served_toolbox() {
     let writes = Arc::new(AtomicUsize::new(0));
-    let misspelled = ShelfTools::policy(Autonomy::Reversible).deny_runtime("order_bok");
+    let misspelled = ShelfTools::policy(Autonomy::Reversible).deny("order_bok");
     let server = McpServer::<ShelfTools>::new(Shelf::default())
         .with_toolbox(toolbox(&writes))
         .with_policy(misspelled)
@@ -570,7 +570,7 @@ async fn a_policy_naming_runtime_tools_is_checked_on_every_path_of_the_served_to
     assert_eq!(writes.load(Ordering::SeqCst), 0, "nothing ran");
     let _ = connected.client.cancel().await;
 
-    let denied = ShelfTools::policy(Autonomy::Reversible).deny_runtime("order_book");
+    let denied = ShelfTools::policy(Autonomy::Reversible).deny("order_book");
     let server = McpServer::<ShelfTools>::new(Shelf::default())
         .with_toolbox(toolbox(&writes))
         .with_policy(denied)

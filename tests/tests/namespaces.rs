@@ -293,8 +293,8 @@ async fn the_streamed_namespaced_call_is_the_recorded_one() {
 /// The fixture's `echo` and `fail` deferred.
 fn deferring() -> Policy<Host> {
     Host::policy(Autonomy::ReadOnly)
-        .defer_runtime("fix_echo")
-        .defer_runtime("fix_fail")
+        .defer("fix_echo")
+        .defer("fix_fail")
 }
 
 #[tokio::test]
@@ -402,8 +402,8 @@ async fn activated_at_off_a_namespaced_tool_is_listed_flat_after_its_namespace()
     // activated one is appended after it: flat, so the namespace's bytes stay put.
     let toolbox = toolbox().await;
     let policy = Host::policy(Autonomy::Off)
-        .defer_runtime("fix_echo")
-        .defer_runtime("fix_fail");
+        .defer("fix_echo")
+        .defer("fix_fail");
     let mut activations = Activations::new();
     let before = toolbox
         .request(&policy)
@@ -488,9 +488,9 @@ async fn what_the_responses_list_and_choice_name_inside_a_namespace_is_what_the_
             for (at, name) in picked.iter().enumerate() {
                 policy = match placement / 4u32.pow(at as u32) % 4 {
                     0 => policy,
-                    1 => policy.defer_runtime(*name),
-                    2 => policy.hide_runtime(*name),
-                    _ => policy.deny_runtime(*name),
+                    1 => policy.defer(*name),
+                    2 => policy.hide(*name),
+                    _ => policy.deny(*name),
                 };
             }
             policy

@@ -432,10 +432,7 @@ mod namespaces {
     async fn rendered() -> (Map<String, Value>, Map<String, Value>) {
         let toolbox = toolbox().await;
         let plain = Policy::<InboxTools>::new(Autonomy::Reversible);
-        let deferring = plain
-            .clone()
-            .defer_runtime("fix_echo")
-            .defer_runtime("fix_fail");
+        let deferring = plain.clone().defer("fix_echo").defer("fix_fail");
         let mut activated = Activations::new();
         activated.activate("fix_echo");
         let mut tools = Vec::new();

@@ -157,13 +157,13 @@ const RUNTIME: [&str; 2] = ["note", "memo"];
 fn with_runtime_flags(mut policy: Policy<Tools>, flags: &[(bool, bool, bool)]) -> Policy<Tools> {
     for (&name, &(hide, deny, defer)) in RUNTIME.iter().zip(flags) {
         if hide {
-            policy = policy.hide_runtime(name);
+            policy = policy.hide(name);
         }
         if deny {
-            policy = policy.deny_runtime(name);
+            policy = policy.deny(name);
         }
         if defer {
-            policy = policy.defer_runtime(name);
+            policy = policy.defer(name);
         }
     }
     policy
@@ -485,10 +485,12 @@ fn with_code_flags(
 fn with_runtime_code_flags(mut policy: Policy<Tools>, flags: &[(bool, bool)]) -> Policy<Tools> {
     for (&name, &(allow, direct_only)) in RUNTIME.iter().zip(flags) {
         if allow {
-            policy = policy.allow_runtime_from_code(name);
+            policy = policy
+                .allow_from_code(name)
+                .expect("a runtime tool's tier is checked when the toolbox joins");
         }
         if direct_only {
-            policy = policy.direct_only_runtime(name);
+            policy = policy.direct_only(name);
         }
     }
     policy
@@ -541,7 +543,7 @@ proptest! {
         let policy = with_code_flags(policy, CEILINGS[ceiling], &code_flags);
         let policy = if deny_sending { policy.trifecta(Trifecta::Deny) } else { policy };
         let policy = if allow_archive { policy.allow_sending(ToolsName::Archive) } else { policy };
-        let policy = if allow_note && with_toolbox { policy.allow_sending_runtime("note") } else { policy };
+        let policy = if allow_note && with_toolbox { policy.allow_sending("note") } else { policy };
         let mut exposure = Exposure::new();
         if read_private {
             exposure.read("add_label", Labels::NONE.reading_private());

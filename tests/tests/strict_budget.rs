@@ -246,7 +246,7 @@ fn a_local_search_loads_each_definition_as_the_list_has_it() {
     let policy = tools
         .iter()
         .fold(Policy::<Labels>::new(Autonomy::ReadOnly), |policy, name| {
-            policy.defer_runtime(name)
+            policy.defer(name)
         });
     let request = toolbox
         .request(&policy)

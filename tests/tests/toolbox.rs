@@ -717,7 +717,7 @@ fn gate_weather(policy: &toolset::Policy<DeskTools>) -> Result<usize, (ProblemKi
 
 #[test]
 fn a_policy_denies_a_runtime_tool_by_name_and_the_gate_refuses_it() {
-    let policy = DeskTools::policy(Autonomy::ReadOnly).deny_runtime("weather");
+    let policy = DeskTools::policy(Autonomy::ReadOnly).deny("weather");
     let toolbox = toolbox_with_weather();
     let request = toolbox.request(&policy).expect("weather is a runtime tool");
     assert!(
@@ -731,7 +731,7 @@ fn a_policy_denies_a_runtime_tool_by_name_and_the_gate_refuses_it() {
 
 #[test]
 fn a_hidden_runtime_tool_is_answered_exactly_as_a_name_no_tool_has() {
-    let policy = DeskTools::policy(Autonomy::ReadOnly).hide_runtime("weather");
+    let policy = DeskTools::policy(Autonomy::ReadOnly).hide("weather");
     let toolbox = toolbox_with_weather();
     let request = toolbox.request(&policy).expect("weather is a runtime tool");
     assert!(!request.offered().contains(&"weather"));
@@ -776,7 +776,7 @@ fn a_hidden_runtime_tool_is_answered_exactly_as_a_name_no_tool_has() {
 
 #[tokio::test]
 async fn a_deferred_runtime_tool_is_offered_only_once_the_tool_search_found_it() {
-    let policy = DeskTools::policy(Autonomy::ReadOnly).defer_runtime("weather");
+    let policy = DeskTools::policy(Autonomy::ReadOnly).defer("weather");
     let toolbox = toolbox_with_weather();
     let request = toolbox.request(&policy).expect("weather is a runtime tool");
     assert_eq!(
@@ -824,7 +824,7 @@ async fn a_deferred_runtime_tool_is_offered_only_once_the_tool_search_found_it()
 #[test]
 fn a_policy_naming_a_runtime_tool_the_toolbox_lacks_is_an_error_when_the_request_is_composed() {
     let toolbox = toolbox_with_weather();
-    let typo = DeskTools::policy(Autonomy::ReadOnly).deny_runtime("wether");
+    let typo = DeskTools::policy(Autonomy::ReadOnly).deny("wether");
     let error = toolbox
         .request(&typo)
         .expect_err("no tool is called wether");
@@ -838,11 +838,26 @@ fn a_policy_naming_a_runtime_tool_the_toolbox_lacks_is_an_error_when_the_request
         toolset::Request::new(&typo).toolbox(&toolbox).is_err(),
         "the same check wherever the toolbox joins"
     );
-    // A tool of the set named as a runtime tool says to use its typed name.
-    let compiled = DeskTools::policy(Autonomy::ReadOnly).hide_runtime("read_note");
+    // A misspelled name of the set's tools is told the set's name it is closest to.
+    let misspelled = DeskTools::policy(Autonomy::ReadOnly).hide("red_note");
     let said = toolbox
-        .request(&compiled)
-        .expect_err("read_note is compiled")
+        .request(&misspelled)
+        .expect_err("no tool is called red_note")
         .to_string();
-    assert!(said.contains("a tool of the set `DeskTools`"), "{said}");
+    assert!(
+        said.contains("`red_note` (did you mean `read_note`?)") && said.contains("DeskTools"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_name_of_the_sets_tool_names_that_tool_as_its_typed_name_does() {
+    let toolbox = toolbox_with_weather();
+    let by_name = DeskTools::policy(Autonomy::ReadOnly).hide("read_note");
+    let typed = DeskTools::policy(Autonomy::ReadOnly).hide(DeskToolsName::ReadNote);
+    let by_name = toolbox.request(&by_name).expect("read_note is the set's");
+    let typed = toolbox.request(&typed).expect("typed");
+    assert_eq!(by_name.offered(), typed.offered());
+    assert!(!by_name.offered().contains(&"read_note"), "hidden");
+    assert!(by_name.offered().contains(&"weather"));
 }

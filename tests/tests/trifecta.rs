@@ -352,7 +352,7 @@ fn runtime_tools_are_labelled_by_the_host() {
     exposure.record(&run(plan));
     assert_eq!(exposure.private_from(), ["crm_lookup"]);
     // The policy relaxes a runtime tool by name.
-    let relaxed = Mail::policy(Autonomy::ExternalReversible).allow_sending_runtime("webhook");
+    let relaxed = Mail::policy(Autonomy::ExternalReversible).allow_sending("webhook");
     let exposure = exposed();
     let request = toolbox
         .request(&relaxed)
@@ -367,7 +367,7 @@ fn runtime_tools_are_labelled_by_the_host() {
         1
     );
     // A misspelled name is an error, never an unrestricted tool.
-    let typo = Mail::policy(Autonomy::ExternalReversible).allow_sending_runtime("webhok");
+    let typo = Mail::policy(Autonomy::ExternalReversible).allow_sending("webhok");
     assert!(toolbox.request(&typo).is_err());
 }
 

@@ -85,7 +85,7 @@ mod integer_format;
 mod non_finite;
 use __private::messages;
 mod output;
-mod policy;
+pub mod policy;
 pub mod set;
 mod spec;
 pub mod stream;

@@ -12,10 +12,11 @@ use std::marker::PhantomData;
 /// A fresh policy allocates nothing: the per-tool flags are only stored once a tool is
 /// denied, hidden or deferred, so the plain `Set::gate` pays nothing per tool.
 ///
-/// Tools are named through the set's generated name enum (`InboxToolsName::Search`), so a
-/// policy naming a tool the set does not contain does not compile. A toolbox's runtime
-/// tools are named by their names ([`deny_runtime`](Self::deny_runtime) and friends),
-/// checked when the toolbox joins a request: a name no runtime tool has is an error there.
+/// Every method names a tool the same way ([`ToolKey`]): the set's tools through its
+/// generated name enum (`InboxToolsName::Search`), so a policy naming a tool the set does
+/// not contain does not compile, and any tool by its name (`"hub_calendar_delete"`, a
+/// toolbox's runtime tool), checked when the toolbox joins a request: a name no tool has
+/// is an error there.
 /// Every method but the code rule's can only restrict: there is no way to raise autonomy
 /// above the starting level, un-deny a tool, or change a tool's declared tier.
 ///
@@ -68,6 +69,94 @@ pub enum Trifecta {
     Deny,
 }
 
+/// A tool a [`Policy`] (or the MCP server's settings) names: one of the set's, by its typed
+/// name (`InboxToolsName::Send`, checked by the compiler), or any tool by the name the model
+/// sees (`"calendar_delete"`, a toolbox's runtime tool: a [`DynamicTool`](crate::DynamicTool)'s
+/// or a namespace's `label_tool`). A name that is one of the set's tools names that tool.
+///
+/// A name that is not the set's is checked when a toolbox joins a request
+/// ([`Request::toolbox`](crate::Request::toolbox)): a name no runtime tool has is an error
+/// there ([`PolicyNameError`]), since a misspelled name would leave the tool it meant
+/// unrestricted. A request no toolbox joins (`Set::gate_with`, `Request::new` alone) has
+/// no runtime tools: there such names restrict nothing, and nothing of a toolbox runs.
+pub enum ToolKey<T: ToolSet> {
+    /// One of the set's tools.
+    Set(T::Name),
+    /// A tool by the name the model sees, not one of the set's.
+    Named(String),
+}
+
+impl<T: ToolSet> ToolKey<T> {
+    /// The key of the tool called `name`: the set's tool when it has one of that name.
+    pub fn named(name: impl Into<String>) -> Self {
+        let name = name.into();
+        match T::Name::from_name(&name) {
+            Some(tool) => ToolKey::Set(tool),
+            None => ToolKey::Named(name),
+        }
+    }
+
+    /// The name the model sees.
+    pub fn name(&self) -> &str {
+        match self {
+            ToolKey::Set(tool) => tool.as_str(),
+            ToolKey::Named(name) => name,
+        }
+    }
+}
+
+impl<T: ToolSet> Clone for ToolKey<T> {
+    fn clone(&self) -> Self {
+        match self {
+            ToolKey::Set(tool) => ToolKey::Set(*tool),
+            ToolKey::Named(name) => ToolKey::Named(name.clone()),
+        }
+    }
+}
+
+impl<T: ToolSet> fmt::Debug for ToolKey<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What names a tool for a [`Policy`]: the set's typed name, a [`ToolKey`], or a name as a
+/// `&str` or `String` (see [`ToolKey`]). Implemented for every set's name enum.
+pub trait IntoToolKey<T: ToolSet> {
+    /// The key this names.
+    fn into_tool_key(self) -> ToolKey<T>;
+}
+
+impl<N: ToolName, T: ToolSet<Name = N>> IntoToolKey<T> for N {
+    fn into_tool_key(self) -> ToolKey<T> {
+        ToolKey::Set(self)
+    }
+}
+
+impl<T: ToolSet> IntoToolKey<T> for ToolKey<T> {
+    fn into_tool_key(self) -> ToolKey<T> {
+        self
+    }
+}
+
+impl<T: ToolSet> IntoToolKey<T> for &str {
+    fn into_tool_key(self) -> ToolKey<T> {
+        ToolKey::named(self)
+    }
+}
+
+impl<T: ToolSet> IntoToolKey<T> for String {
+    fn into_tool_key(self) -> ToolKey<T> {
+        ToolKey::named(self)
+    }
+}
+
+impl<T: ToolSet> IntoToolKey<T> for &String {
+    fn into_tool_key(self) -> ToolKey<T> {
+        ToolKey::named(self.as_str())
+    }
+}
+
 /// What a policy makes of runtime tools, by name: a toolbox's tools have no typed name,
 /// so a name here is checked when the toolbox joins a request, not by the compiler.
 #[derive(Debug, Clone, Default)]
@@ -115,6 +204,14 @@ fn name_once(names: &mut Vec<String>, name: String) {
     }
 }
 
+/// Records `tool` in `flags` (a tool of the set, by index) or in `names` (by name).
+fn name<T: ToolSet>(flags: &mut Vec<bool>, names: &mut Vec<String>, tool: impl IntoToolKey<T>) {
+    match tool.into_tool_key() {
+        ToolKey::Set(tool) => mark::<T>(flags, tool.index()),
+        ToolKey::Named(name) => name_once(names, name),
+    }
+}
+
 /// Sets `flags[index]`, growing the (lazily allocated) flags to the set's size.
 fn mark<T: ToolSet>(flags: &mut Vec<bool>, index: usize) {
     if flags.is_empty() {
@@ -151,9 +248,10 @@ impl<T: ToolSet> Policy<T> {
         self
     }
 
-    /// Denies `tool`: the gate rejects any call to it, with a message the model can read.
-    pub fn deny(mut self, tool: T::Name) -> Self {
-        mark::<T>(&mut self.denied, tool.index());
+    /// Denies `tool` (the set's typed name, or a runtime tool's name: [`ToolKey`]): the
+    /// gate rejects any call to it, with a message the model can read.
+    pub fn deny(mut self, tool: impl IntoToolKey<T>) -> Self {
+        name::<T>(&mut self.denied, &mut self.runtime.denied, tool);
         self
     }
 
@@ -170,15 +268,12 @@ impl<T: ToolSet> Policy<T> {
     /// untrusted content: the host vouches that what `tool` sends out is safe (a
     /// destination the user controls, say). An explicit, per-tool exception to the
     /// trifecta rule; every other tool that sends outside stays held back.
-    pub fn allow_sending(mut self, tool: T::Name) -> Self {
-        mark::<T>(&mut self.sending_allowed, tool.index());
-        self
-    }
-
-    /// [`allow_sending`](Self::allow_sending) for the runtime tool `name`; checked as
-    /// [`deny_runtime`](Self::deny_runtime)'s.
-    pub fn allow_sending_runtime(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.sending_allowed, name.into());
+    pub fn allow_sending(mut self, tool: impl IntoToolKey<T>) -> Self {
+        name::<T>(
+            &mut self.sending_allowed,
+            &mut self.runtime.sending_allowed,
+            tool,
+        );
         self
     }
 
@@ -206,47 +301,16 @@ impl<T: ToolSet> Policy<T> {
     /// wins), no search finds it, no did-you-mean suggests it, and an output activating
     /// it fails as one activating an unknown name. Only [`Request::inject`](crate::Request::inject)
     /// brings it back, for that one request.
-    pub fn hide(mut self, tool: T::Name) -> Self {
-        mark::<T>(&mut self.hidden, tool.index());
+    pub fn hide(mut self, tool: impl IntoToolKey<T>) -> Self {
+        name::<T>(&mut self.hidden, &mut self.runtime.hidden, tool);
         self
     }
 
     /// Defers `tool`: it is left out of the initial tool list, to be found by tool search.
     /// A [`Request`](crate::Request) offers it, and its gate lets calls to it through,
     /// once the conversation's [`Activations`](crate::Activations) hold it.
-    pub fn defer(mut self, tool: T::Name) -> Self {
-        mark::<T>(&mut self.deferred, tool.index());
-        self
-    }
-
-    /// Denies the runtime tool `name` (a [`DynamicTool`](crate::DynamicTool)'s, or a
-    /// namespace's `label_tool`): as [`deny`](Self::deny) for a tool of the set.
-    ///
-    /// A runtime tool has no typed name, so the compiler cannot check this one: it is
-    /// checked when a toolbox joins a request ([`Request::toolbox`](crate::Request::toolbox),
-    /// [`Toolbox::request`](crate::Toolbox::request)), where a name the toolbox's runtime
-    /// tools do not have is an error ([`PolicyNameError`]). A request no toolbox joins
-    /// (`Set::gate_with`, `Request::new` alone) has no runtime tools: there the names
-    /// restrict nothing, and nothing of a toolbox can run.
-    pub fn deny_runtime(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.denied, name.into());
-        self
-    }
-
-    /// Hides the runtime tool `name`: as [`hide`](Self::hide) for a tool of the set, a
-    /// name no tool has everywhere the model can see one (it is not injectable: injection
-    /// takes the set's typed names). Checked as [`deny_runtime`](Self::deny_runtime)'s.
-    pub fn hide_runtime(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.hidden, name.into());
-        self
-    }
-
-    /// Defers the runtime tool `name`: as [`defer`](Self::defer) for a tool of the set, it
-    /// is offered only once a tool search found it (the conversation's
-    /// [`Activations`](crate::Activations) hold it). Checked as
-    /// [`deny_runtime`](Self::deny_runtime)'s.
-    pub fn defer_runtime(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.deferred, name.into());
+    pub fn defer(mut self, tool: impl IntoToolKey<T>) -> Self {
+        name::<T>(&mut self.deferred, &mut self.runtime.deferred, tool);
         self
     }
 
@@ -274,40 +338,28 @@ impl<T: ToolSet> Policy<T> {
     /// (code runs unattended between the model's turns; an action that cannot be undone is
     /// the model's own call, made directly, where a human can be asked). The error names
     /// the tool and says what to do.
-    pub fn allow_from_code(mut self, tool: T::Name) -> Result<Self, FromCodeError> {
-        let tier = T::spec_of(tool).tier();
-        if tier == Tier::Irreversible {
+    ///
+    /// A runtime tool's tier is known only when the toolbox joins a request, so its name
+    /// is checked there, and an `irreversible` runtime tool named here is an error there
+    /// ([`PolicyNameError`]).
+    pub fn allow_from_code(mut self, tool: impl IntoToolKey<T>) -> Result<Self, FromCodeError> {
+        let tool = tool.into_tool_key();
+        if let ToolKey::Set(tool) = tool
+            && T::spec_of(tool).tier() == Tier::Irreversible
+        {
             return Err(FromCodeError {
                 tool: tool.as_str().to_owned(),
             });
         }
-        mark::<T>(&mut self.code_allowed, tool.index());
+        name::<T>(&mut self.code_allowed, &mut self.runtime.code_allowed, tool);
         Ok(self)
     }
 
     /// Keeps `tool` from the model's code, whatever its tier: the model may still call it
     /// directly. Wins over [`from_code`](Self::from_code) and
     /// [`allow_from_code`](Self::allow_from_code).
-    pub fn direct_only(mut self, tool: T::Name) -> Self {
-        mark::<T>(&mut self.direct_only, tool.index());
-        self
-    }
-
-    /// Lets the model's code call the runtime tool `name` too: as
-    /// [`allow_from_code`](Self::allow_from_code) for a tool of the set. Its tier is known
-    /// only when the toolbox joins a request, so the name is checked there as
-    /// [`deny_runtime`](Self::deny_runtime)'s is, and an `irreversible` runtime tool named
-    /// here is an error there too ([`PolicyNameError`]).
-    pub fn allow_runtime_from_code(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.code_allowed, name.into());
-        self
-    }
-
-    /// Keeps the runtime tool `name` from the model's code: as
-    /// [`direct_only`](Self::direct_only) for a tool of the set. Checked as
-    /// [`deny_runtime`](Self::deny_runtime)'s.
-    pub fn direct_only_runtime(mut self, name: impl Into<String>) -> Self {
-        name_once(&mut self.runtime.direct_only, name.into());
+    pub fn direct_only(mut self, tool: impl IntoToolKey<T>) -> Self {
+        name::<T>(&mut self.direct_only, &mut self.runtime.direct_only, tool);
         self
     }
 
@@ -383,9 +435,9 @@ impl<T: ToolSet> Policy<T> {
         }
     }
 
-    /// Checks the runtime tools this policy names against `runtime`, the runtime tools of
-    /// the toolbox joining a request: every name must be one of them. A name of the set's
-    /// tools is refused too (name it through the typed [`deny`](Self::deny) and friends).
+    /// Checks the tools this policy names by a name that is not the set's against
+    /// `runtime`, the runtime tools of the toolbox joining a request: every name must be
+    /// one of them; a misspelling is told the closest name of either kind.
     pub(crate) fn check_runtime_names<'n>(
         &self,
         runtime: impl Iterator<Item = (&'n str, Tier)> + Clone,
@@ -408,15 +460,12 @@ impl<T: ToolSet> Policy<T> {
             if runtime.clone().any(|known| known == name) {
                 continue;
             }
-            let set_tool = T::Name::from_name(name).is_some();
-            let suggestion = if set_tool {
-                None
-            } else {
-                toolset_names::closest(name, runtime.clone()).map(str::to_owned)
-            };
+            let known = runtime
+                .clone()
+                .chain(T::Name::ALL.iter().map(|tool| tool.as_str()));
+            let suggestion = toolset_names::closest(name, known).map(str::to_owned);
             unknown.push(UnknownName {
                 name: name.to_owned(),
-                set_tool,
                 suggestion,
             });
         }
@@ -551,17 +600,15 @@ pub(crate) enum Availability {
     Hidden,
 }
 
-/// A policy names runtime tools the toolbox joining a request does not have
-/// ([`Policy::deny_runtime`], [`hide_runtime`](Policy::hide_runtime),
-/// [`defer_runtime`](Policy::defer_runtime), [`allow_runtime_from_code`](Policy::allow_runtime_from_code),
-/// [`direct_only_runtime`](Policy::direct_only_runtime)): the request is not composed,
+/// A policy names, by a name that is not the set's ([`ToolKey::Named`]), tools the
+/// toolbox joining a request does not have: the request is not composed,
 /// since a misspelled name would leave the tool it meant unrestricted. Likewise when it
 /// lets code call a runtime tool that is `irreversible`, which no policy may.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyNameError {
     set: &'static str,
     unknown: Vec<UnknownName>,
-    /// Runtime tools named by `allow_runtime_from_code` that are irreversible.
+    /// Runtime tools named by `allow_from_code` that are irreversible.
     irreversible_from_code: Vec<String>,
     runtime: Vec<String>,
 }
@@ -570,8 +617,6 @@ pub struct PolicyNameError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct UnknownName {
     name: String,
-    /// It is a tool of the set, named as a runtime tool.
-    set_tool: bool,
     /// The closest runtime tool name, if one is close.
     suggestion: Option<String>,
 }
@@ -588,7 +633,7 @@ impl PolicyNameError {
     }
 
     /// The irreversible runtime tools the policy lets code call
-    /// ([`Policy::allow_runtime_from_code`]), which no policy may.
+    /// ([`Policy::allow_from_code`]), which no policy may.
     pub fn irreversible_from_code(&self) -> &[String] {
         &self.irreversible_from_code
     }
@@ -601,7 +646,7 @@ impl fmt::Display for PolicyNameError {
                 f,
                 "the policy lets code call irreversible runtime tools: `{}`; no policy may \
                  (code runs unattended, and an irreversible call is the model's own, made \
-                 directly). Remove them from `allow_runtime_from_code`.",
+                 directly). Remove them from `allow_from_code`.",
                 self.irreversible_from_code.join("`, `")
             )?;
             if self.unknown.is_empty() {
@@ -609,17 +654,14 @@ impl fmt::Display for PolicyNameError {
             }
             f.write_str(" Also, ")?;
         }
-        f.write_str("the policy names runtime tools the toolbox does not have:")?;
+        write!(
+            f,
+            "the policy names tools neither the set `{}` nor its toolbox has:",
+            self.set
+        )?;
         for unknown in &self.unknown {
             write!(f, " `{}`", unknown.name)?;
-            if unknown.set_tool {
-                write!(
-                    f,
-                    " (a tool of the set `{}`: name it with `deny`, `hide` or `defer` and its \
-                     typed name)",
-                    self.set
-                )?;
-            } else if let Some(suggestion) = &unknown.suggestion {
+            if let Some(suggestion) = &unknown.suggestion {
                 write!(f, " (did you mean `{suggestion}`?)")?;
             }
             f.write_str(";")?;

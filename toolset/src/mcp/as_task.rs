@@ -8,7 +8,7 @@ use super::McpServer;
 use super::server::Answered;
 use super::tasks::TaskLimits;
 use crate::plan::Plan;
-use crate::set::ToolName;
+use crate::policy::IntoToolKey;
 use crate::set::ToolSet;
 use rmcp::RoleServer;
 use rmcp::model::CreateTaskResult;
@@ -35,20 +35,14 @@ impl<T: ToolSet> McpServer<T> {
     /// A server setting rather than a `#[tool]` key: whether a call is worth a task
     /// depends on where the set is served (client timeouts, the transport, what the host
     /// can keep), not on what the tool is, and the same choice is needed for the
-    /// toolbox's runtime tools ([`run_runtime_as_task`](McpServer::run_runtime_as_task)),
-    /// which have no attribute.
+    /// toolbox's runtime tools, which have no attribute: name one by its name
+    /// (`"hub_export"`, see [`ToolKey`](crate::policy::ToolKey)); a name no tool has makes no
+    /// call a task.
     ///
     /// A task's id is 128 random bits: whoever holds it may read or cancel the task, from
     /// any session of this server (a 2026-07-28 client has no session to bind it to).
-    pub fn run_as_task(self, tool: T::Name) -> Self {
-        self.run_runtime_as_task(tool.as_str())
-    }
-
-    /// Runs the calls of the toolbox's runtime tool `name` (e.g. a proxied MCP server's
-    /// `label_tool`) as tasks, as [`run_as_task`](McpServer::run_as_task) does for the
-    /// set's tools. A name no tool has makes no call a task.
-    pub fn run_runtime_as_task(mut self, name: impl Into<String>) -> Self {
-        self.tasks.add(name.into());
+    pub fn run_as_task(mut self, tool: impl IntoToolKey<T>) -> Self {
+        self.tasks.add(tool.into_tool_key().name().to_owned());
         self
     }
 

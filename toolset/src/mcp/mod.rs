@@ -89,8 +89,8 @@
 //!
 //! ## Long calls as tasks
 //!
-//! A tool the host names with [`McpServer::run_as_task`] (or, for the toolbox's runtime
-//! tools, [`McpServer::run_runtime_as_task`]) runs as a task of the MCP Tasks extension
+//! A tool the host names with [`McpServer::run_as_task`] (the set's by its typed name, a
+//! runtime tool by its name) runs as a task of the MCP Tasks extension
 //! (SEP-2663, `io.modelcontextprotocol/tasks`) for a client that declared it: the call is
 //! gated as any call is (a refused one is answered at once, exactly as without tasks), and
 //! a call the gate passed is answered at once with a task (`CreateTaskResult`, a 128-bit
@@ -299,7 +299,7 @@ impl<T: ToolSet> McpServer<T> {
     /// replaces the default `read_only`), and the tools it hides or denies are left out of
     /// `tools/list` and rejected when called, on top of those hidden or denied before.
     /// Its deferred marks are kept as well, and the runtime tools it names
-    /// ([`Policy::deny_runtime`] and friends): each must be one of the served toolbox's, or
+    /// (by name: [`ToolKey`](crate::policy::ToolKey)): each must be one of the served toolbox's, or
     /// `tools/list` and every `tools/call` fail with the [`PolicyNameError`](crate::PolicyNameError)
     /// and nothing runs (also after a namespace's refresh dropped the tool: fail closed,
     /// never a restriction silently lost).

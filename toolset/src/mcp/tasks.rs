@@ -2,7 +2,7 @@
 //!
 //! A `tools/call` of a tool the host opted in
 //! ([`McpServer::run_as_task`](super::McpServer::run_as_task),
-//! [`McpServer::run_runtime_as_task`](super::McpServer::run_runtime_as_task)), from a client that declared the extension, is gated
+//! [`McpServer::run_as_task`](super::McpServer::run_as_task) by name), from a client that declared the extension, is gated
 //! as every call is; a call the gate passed then runs as a task: the client is answered at
 //! once with the task's id (`CreateTaskResult`), and the rest of the call (the human's
 //! approval when it is withheld, then the one `apply`) runs on its own, its result kept here

@@ -133,7 +133,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// Offers the runtime tools of `toolbox` too (after the set's offered tools, in the
     /// order they were added) as the policy has them (denied, hidden and deferred by
-    /// [`Policy::deny_runtime`] and friends), and gates their calls like the set's: what
+    /// by name: [`ToolKey`](crate::policy::ToolKey)), and gates their calls like the set's: what
     /// the list offers is what the gate permits. What [`Toolbox::request`] does.
     ///
     /// When the policy names runtime tools, the toolbox's runtime tools are read now (the

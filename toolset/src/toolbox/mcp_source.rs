@@ -67,7 +67,7 @@ pub struct RemoteTool {
 /// A remote tool whose local name is not `label_tool`: that name would be longer than a
 /// provider accepts (64 characters) or hold a character outside `[A-Za-z0-9_-]`, so it
 /// was shortened (see [`McpTools::renamed`]). Name it by [`local`](Self::local) in a
-/// policy (`deny_runtime`, ..) and in the calls the model sends.
+/// policy (`deny("label_tool")`, ..) and in the calls the model sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Renamed {
     /// The tool's name on its server.
