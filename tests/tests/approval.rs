@@ -91,7 +91,7 @@ async fn run(approved: Approved<'_, Vault1>, vault: &mut Vault) {
         Approved::Run(call) => {
             call.apply(vault, &ToolContext::default()).await;
         }
-        Approved::Handoff { .. } | Approved::RuntimeHandoff { .. } => {
+        Approved::Handoff(_) => {
             panic!("delete_file has a handler")
         }
     }
@@ -397,10 +397,13 @@ fn the_preview_shown_is_computed_from_the_arguments() {
         &proposal.sign(),
         &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
     ) {
-        Ok(Approved::Handoff {
-            args: Vault1Call::Mail(mail),
-            ..
-        }) => assert_eq!(mail.to, "boss@example.com"),
+        Ok(Approved::Handoff(handoff)) => {
+            assert_eq!(handoff.args["to"], "boss@example.com", "the JSON arguments");
+            match handoff.typed {
+                Some(Vault1Call::Mail(mail)) => assert_eq!(mail.to, "boss@example.com"),
+                _ => panic!("a tool of the set is handed over typed too"),
+            }
+        }
         other => panic!("expected a handoff, got {:?}", other.err()),
     }
 }
@@ -753,9 +756,10 @@ mod runtime {
             &signed,
             &toolbox.request(&policy).expect("no unknown runtime name"),
         ) {
-            Ok(Approved::RuntimeHandoff { call, args }) => {
-                assert_eq!(call.name, "courier");
-                assert_eq!(args, json!({"path": "/tmp/x"}));
+            Ok(Approved::Handoff(handoff)) => {
+                assert_eq!(handoff.call.name, "courier");
+                assert_eq!(handoff.args, json!({"path": "/tmp/x"}));
+                assert!(handoff.typed.is_none(), "a runtime tool has no typed form");
             }
             other => panic!("expected a runtime handoff, got {other:?}"),
         }

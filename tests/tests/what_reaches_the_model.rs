@@ -314,12 +314,11 @@ async fn the_readmes_approval_snippet_over_sqlite_leaves_nothing_in_doubt() {
                         .is_some_and(Outcome::is_done)
                 );
             }
-            Approved::Handoff { args, .. } => {
+            Approved::Handoff(handoff) => {
                 assert!(
-                    matches!(args, InboxCall::SendReply(SendReply { ref to }) if to == "ann@example.com")
+                    matches!(handoff.typed, Some(InboxCall::SendReply(SendReply { ref to })) if to == "ann@example.com")
                 );
             }
-            Approved::RuntimeHandoff { .. } => panic!("no runtime tool here"),
         }
     }
     assert!(state.is_empty(), "archive_all ran once");

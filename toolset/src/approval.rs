@@ -29,7 +29,7 @@ use crate::store::{
 use crate::tier::Tier;
 use crate::verify::CallProblem;
 use crate::verify::ProblemKind;
-use crate::verify::{verify_arguments, verify_runtime_arguments};
+use crate::verify::{arguments_value, verify_arguments, verify_runtime_arguments};
 use crate::{messages, trace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -76,39 +76,39 @@ pub enum Approved<'s, T: ToolSet> {
     /// The one approved call (to a tool of the set or a runtime tool of the request's
     /// toolbox), ready to run once: [`ApprovedCall::apply`].
     Run(ApprovedCall<'s, T>),
-    /// A propose-only tool of the set has no handler: here are its typed arguments, for
-    /// the host to act on. The journal records the call handed over: the model is told
-    /// it was approved and left to the host.
-    Handoff {
-        /// The call as the model made it.
-        call: ToolCall,
-        /// Its typed arguments.
-        args: T::Call,
-    },
-    /// A propose-only runtime tool has no handler: here are its arguments, as its JSON
-    /// Schema accepted them, for the host to act on.
-    RuntimeHandoff {
-        /// The call as the model made it.
-        call: ToolCall,
-        /// Its arguments, validated against the tool's schema now.
-        args: Value,
-    },
+    /// A propose-only tool (the set's or a runtime one) has no handler: here is the call,
+    /// for the host to act on. The journal records the call handed over: the model is
+    /// told it was approved and left to the host.
+    Handoff(Handoff<T>),
 }
 
 impl<T: ToolSet> fmt::Debug for Approved<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Approved::Run(call) => f.debug_tuple("Run").field(&call.plan).finish(),
-            Approved::Handoff { call, .. } => f
-                .debug_struct("Handoff")
-                .field("call", call)
-                .finish_non_exhaustive(),
-            Approved::RuntimeHandoff { call, args } => f
-                .debug_struct("RuntimeHandoff")
-                .field("call", call)
-                .field("args", args)
-                .finish(),
+            Approved::Handoff(handoff) => f.debug_tuple("Handoff").field(handoff).finish(),
         }
+    }
+}
+
+/// An approved call to a propose-only tool, which has no handler: the host carries it out
+/// (toolset's part is over, and the journal says so).
+#[non_exhaustive]
+pub struct Handoff<T: ToolSet> {
+    /// The call as the model made it.
+    pub call: ToolCall,
+    /// Its arguments, as the tool's schema accepted them when it was approved.
+    pub args: Value,
+    /// Its typed arguments, for a tool of the set (`None` for a runtime tool).
+    pub typed: Option<T::Call>,
+}
+
+impl<T: ToolSet> fmt::Debug for Handoff<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Handoff")
+            .field("call", &self.call)
+            .field("args", &self.args)
+            .finish_non_exhaustive()
     }
 }
 
@@ -160,22 +160,30 @@ impl<T: ToolSet> fmt::Debug for ApprovedCall<'_, T> {
     }
 }
 
-/// Ends a handed-off call in `journal`: approved, and the host's to carry out. An end that
-/// cannot be written leaves the call in doubt (the host decides), never lost: the handoff
-/// is still returned.
-fn hand_off(journal: Option<&dyn Journal>, key: &ProposalId, tool: &str) {
-    let Some(journal) = journal else { return };
-    let output = ToolOutput::text(messages::handed_off(tool));
-    if let Err(error) = journal.end(
-        key.as_str(),
-        &CallEnd::with_output(Ending::Done, &output, now_ms()),
-    ) {
-        tracing::warn!(
-            proposal = key.as_str(),
-            %error,
-            "the approved handoff could not be ended in the journal; it is listed in doubt"
-        );
+/// The handoff of `call`, ended in `journal` under its stored proposal `key`: approved,
+/// and the host's to carry out. An end that cannot be written leaves the call in doubt
+/// (the host decides), never lost: the handoff is still returned.
+fn hand_off<'s, T: ToolSet>(
+    journal: Option<&dyn Journal>,
+    key: Option<ProposalId>,
+    call: ToolCall,
+    args: Value,
+    typed: Option<T::Call>,
+) -> Approved<'s, T> {
+    if let (Some(journal), Some(key)) = (journal, key) {
+        let output = ToolOutput::text(messages::handed_off(&call.name));
+        if let Err(error) = journal.end(
+            key.as_str(),
+            &CallEnd::with_output(Ending::Done, &output, now_ms()),
+        ) {
+            tracing::warn!(
+                proposal = key.as_str(),
+                %error,
+                "the approved handoff could not be ended in the journal; it is listed in doubt"
+            );
+        }
     }
+    Approved::Handoff(Handoff { call, args, typed })
 }
 
 /// Why an approval (or a decline) was refused. Nothing ran.
@@ -335,9 +343,7 @@ impl<T: ToolSet> crate::trace::ApprovalResult for Result<Approved<'_, T>, Approv
     fn resolution(&self) -> (&'static str, Option<&'static str>, Option<&ToolCall>) {
         match self {
             Ok(Approved::Run(call)) => ("run", None, call.plan.calls().first()),
-            Ok(Approved::Handoff { call, .. } | Approved::RuntimeHandoff { call, .. }) => {
-                ("handoff", None, Some(call))
-            }
+            Ok(Approved::Handoff(handoff)) => ("handoff", None, Some(&handoff.call)),
             Err(error) => ("refused", Some(error.kind()), None),
         }
     }
@@ -828,15 +834,20 @@ fn decide<'s, T: ToolSet>(
             let sends = T::spec_of(name).labels().sends_outside();
             let reason = reason_now(reason, proposal.escalation.as_deref(), sends);
             unchanged(&proposal, tier, propose_only, reason)?;
+            // What the host reads of a handoff, read before anything is resolved.
+            let args = propose_only
+                .then(|| arguments_value(&proposal.call))
+                .transpose()
+                .map_err(ApprovalError::Invalid)?;
             let stored = resolve(&proposal.id)?;
-            if propose_only {
-                if let Some(id) = &stored {
-                    hand_off(journal, id, &proposal.call.name);
-                }
-                return Ok(Approved::Handoff {
-                    call: proposal.call,
-                    args: verified.typed,
-                });
+            if let Some(args) = args {
+                return Ok(hand_off(
+                    journal,
+                    stored,
+                    proposal.call,
+                    args,
+                    Some(verified.typed),
+                ));
             }
             Ok(Approved::Run(ApprovedCall {
                 journal: stored.as_ref().and(journal),
@@ -854,13 +865,7 @@ fn decide<'s, T: ToolSet>(
             unchanged(&proposal, spec.tier(), spec.is_propose_only(), reason)?;
             let stored = resolve(&proposal.id)?;
             if spec.is_propose_only() {
-                if let Some(id) = &stored {
-                    hand_off(journal, id, &proposal.call.name);
-                }
-                return Ok(Approved::RuntimeHandoff {
-                    call: proposal.call,
-                    args,
-                });
+                return Ok(hand_off(journal, stored, proposal.call, args, None));
             }
             Ok(Approved::Run(ApprovedCall {
                 journal: stored.as_ref().and(journal),

@@ -17,7 +17,7 @@
 
 use crate::approval::ApprovalError;
 use crate::approval::Signed;
-use crate::approval::{Approvals, Approved};
+use crate::approval::{Approvals, Approved, Handoff};
 use crate::call::ToolCall;
 use crate::consumer::Format;
 use crate::consumer::error::ProviderError;
@@ -293,8 +293,7 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
         let request = self.toolbox.request(&self.policy)?;
         let resolved = match approvals.approve(signed, &request)? {
             Approved::Run(call) => Resolved::Ran(call.apply(state, ctx).await),
-            Approved::Handoff { call, args } => Resolved::HandedOff { call, args },
-            Approved::RuntimeHandoff { call, args } => Resolved::RuntimeHandedOff { call, args },
+            Approved::Handoff(handoff) => Resolved::HandedOff(handoff),
         };
         Ok(resolved)
     }
@@ -310,24 +309,17 @@ impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
 /// What a human's approval did.
 #[derive(Debug)]
 #[non_exhaustive]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per human approval, matched on at once: a box would cost every \
+              host a deref in its pattern and save nothing measurable"
+)]
 pub enum Resolved<T: ToolSet> {
     /// The call ran: its report (the model gets its result at the conversation's next
     /// request).
     Ran(Report),
-    /// A propose-only tool of the set: its typed arguments, for the host to act on.
-    HandedOff {
-        /// The call as the model made it.
-        call: ToolCall,
-        /// Its typed arguments.
-        args: T::Call,
-    },
-    /// A propose-only runtime tool: its arguments as its schema accepted them.
-    RuntimeHandedOff {
-        /// The call as the model made it.
-        call: ToolCall,
-        /// Its arguments.
-        args: Value,
-    },
+    /// A propose-only tool (no handler): the call, for the host to carry out.
+    HandedOff(Handoff<T>),
 }
 
 /// One conversation, as a request of it sees it: its [`Run`], claimed for this process.

@@ -54,7 +54,7 @@
 // outcome; a proposal is what the plan withholds, and approval turns one back into a plan.
 // No import cycle between files: `tests/tests/layers.rs` checks every file of this crate.
 mod apply;
-mod approval;
+pub mod approval;
 mod arguments;
 mod call;
 mod conversation;

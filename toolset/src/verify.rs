@@ -261,8 +261,21 @@ pub(crate) fn verify_runtime_arguments(
             messages::misdeclared(&call.name, &why),
         ));
     }
+    let value = arguments_value(call)?;
+    checked_runtime_value(call, spec, value)
+}
+
+/// The call's arguments as JSON (no arguments: `{}`), or the problem the model is told
+/// when they are not JSON this crate can read.
+pub(crate) fn arguments_value(call: &ToolCall) -> Result<Value, CallProblem> {
+    let problem = |kind, message| CallProblem {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        kind,
+        message,
+    };
     if let Some(object) = call.arguments.as_value() {
-        return checked_runtime_value(call, spec, object.clone());
+        return Ok(object.clone());
     }
     let text = call.arguments.text();
     let text = match text.trim() {
@@ -283,7 +296,7 @@ pub(crate) fn verify_runtime_arguments(
                 ),
             ),
         })?;
-    checked_runtime_value(call, spec, value)
+    Ok(value)
 }
 
 /// The runtime tool's verdict on arguments that are JSON: `value` itself when it is an

@@ -38,6 +38,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+use toolset::approval::Handoff;
 use toolset::consumer::Format;
 use toolset::driver::Resolved;
 use toolset::prelude::*;
@@ -442,10 +443,10 @@ async fn conversation(
                 .approve(&proposal.sign(), &mut inbox, &ctx)
                 .await
                 .map_err(|error| error.to_string())?;
-            if let Resolved::HandedOff {
-                args: InboxToolsCall::SendReply(reply),
+            if let Resolved::HandedOff(Handoff {
+                typed: Some(InboxToolsCall::SendReply(reply)),
                 ..
-            } = resolved
+            }) = resolved
             {
                 // Approving ended it in the journal as handed to the host; the next
                 // request tells the model, once.

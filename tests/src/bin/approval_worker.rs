@@ -77,7 +77,7 @@ fn work<S: ProposalStore>(
                     runtime.block_on(call.apply(&mut state, &ToolContext::default()));
                     println!("ran {id}");
                 }
-                Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) => {
+                Ok(Approved::Handoff(_)) => {
                     println!("refused {id}: pay has a handler")
                 }
                 Err(error) => println!("refused {id}: {error}"),

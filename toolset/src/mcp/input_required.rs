@@ -182,7 +182,7 @@ impl InputRequired {
             Err(ApprovalError::AlreadyResolved(resolution)) => {
                 Err(resolution.decision == Decision::Declined)
             }
-            Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_) => Err(false),
+            Ok(Approved::Handoff(_)) | Err(_) => Err(false),
         }
     }
 

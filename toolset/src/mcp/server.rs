@@ -452,8 +452,7 @@ impl<T: ToolSet> McpServer<T> {
         match self.session.approve_in_flight(&self.base, proposal) {
             // Approved in flight: never stored, so nothing is journaled for it.
             Some(Ok(Approved::Run(call))) => Decided::Approved(call.into_plan()),
-            Some(Ok(Approved::Handoff { .. } | Approved::RuntimeHandoff { .. }) | Err(_))
-            | None => Decided::Withheld,
+            Some(Ok(Approved::Handoff(_)) | Err(_)) | None => Decided::Withheld,
         }
     }
 
