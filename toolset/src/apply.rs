@@ -7,6 +7,7 @@ use crate::call::ToolCall;
 use crate::context::ToolContext;
 use crate::error::ToolError;
 use crate::error::ToolErrorKind;
+use crate::job::Job;
 use crate::messages;
 use crate::outcome::Outcome;
 use crate::output::ToolOutput;
@@ -20,17 +21,14 @@ use crate::spec::Labels;
 use crate::spec::ToolSpec;
 use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome, auto_key_in};
 use crate::tier::Tier;
-use crate::toolbox::RuntimeTool;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use futures_util::FutureExt;
 use futures_util::future::Either;
-use serde_json::Value;
 use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::ops::{Deref, DerefMut};
 use std::panic::AssertUnwindSafe;
 use std::pin::pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 #[cfg(feature = "mcp")]
@@ -217,18 +215,15 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
         .map(|(call, step)| Entry {
             call,
             tier: match step {
-                Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).tier(),
-                Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
-                    tool.spec().tier()
-                }
+                // A proposed call's tier is its tool's declared one.
+                Step::Run { job, .. } => job.spec().tier(),
+                Step::AwaitApproval { tool } => tool.spec().tier(),
                 // The tool search only reads the set's specs.
                 Step::Answered { .. } => Tier::ReadOnly,
             },
             labels: match step {
-                Step::Run { name, .. } | Step::AwaitApproval { name } => T::spec_of(*name).labels(),
-                Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
-                    tool.spec().labels()
-                }
+                Step::Run { job, .. } => job.spec().labels(),
+                Step::AwaitApproval { tool } => tool.spec().labels(),
                 // The tool search reads the set's own descriptions.
                 Step::Answered { .. } => Labels::NONE,
             },
@@ -250,8 +245,8 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
                 clock = None;
                 continue;
             }
-            Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => continue,
-            step => match Job::from_step(step) {
+            Step::AwaitApproval { .. } => continue,
+            step => match runs(step) {
                 Some(job) => job,
                 None => continue,
             },
@@ -269,7 +264,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
         let batch = read_only
             && steps
                 .peek()
-                .and_then(Job::peek)
+                .and_then(peek)
                 .is_some_and(|(next, authority)| {
                     next.tier() == Tier::ReadOnly && refusal(next, authority).is_none()
                 });
@@ -334,12 +329,12 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
         // A run of read-only calls (compiled or runtime): they only read, so they run
         // together.
         let mut batch = vec![(index, job)];
-        while let Some(next) = steps.peek().and_then(Job::peek) {
+        while let Some(next) = steps.peek().and_then(peek) {
             let (next, authority) = next;
             if next.tier() != Tier::ReadOnly || refusal(next, authority).is_some() {
                 break;
             }
-            if let Some((index, job, _)) = steps.next().and_then(Job::from_step) {
+            if let Some((index, job, _)) = steps.next().and_then(runs) {
                 batch.push((index, job));
             }
         }
@@ -399,75 +394,29 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
     Report::new(entries)
 }
 
-/// One approved call as apply runs it: a compiled tool's typed call, or a runtime tool's
-/// validated JSON arguments.
-enum Job<T: ToolSet> {
-    Compiled { name: T::Name, typed: T::Call },
-    Runtime { tool: Arc<RuntimeTool>, args: Value },
+/// The call of a step that runs, with its index and authority; `None` for the others.
+fn runs<T: ToolSet>(step: Step<T>) -> Option<(usize, Job<T>, Authority)> {
+    match step {
+        Step::Run {
+            index,
+            job,
+            authority,
+        } => Some((index, job, authority)),
+        Step::AwaitApproval { .. } | Step::Answered { .. } => None,
+    }
 }
 
+/// The spec and authority of a step that runs, without taking it.
+fn peek<T: ToolSet>(step: &Step<T>) -> Option<(&ToolSpec, Authority)> {
+    match step {
+        Step::Run { job, authority, .. } => Some((job.spec(), *authority)),
+        Step::AwaitApproval { .. } | Step::Answered { .. } => None,
+    }
+}
+
+// Dispatch is where the two kinds of tool part: the set's through its typed call enum, a
+// runtime tool through its handler.
 impl<T: ToolSet> Job<T> {
-    /// The call of a step that runs, with its index and authority; `None` for the others.
-    fn from_step(step: Step<T>) -> Option<(usize, Self, Authority)> {
-        match step {
-            Step::Run {
-                index,
-                name,
-                typed,
-                authority,
-            } => Some((index, Job::Compiled { name, typed }, authority)),
-            Step::RunRuntime {
-                index,
-                tool,
-                args,
-                authority,
-            } => Some((index, Job::Runtime { tool, args }, authority)),
-            Step::AwaitApproval { .. }
-            | Step::AwaitRuntimeApproval { .. }
-            | Step::Answered { .. } => None,
-        }
-    }
-
-    /// The spec and authority of a step that runs, without taking it.
-    fn peek(step: &Step<T>) -> Option<(&ToolSpec, Authority)> {
-        match step {
-            Step::Run {
-                name, authority, ..
-            } => Some((T::spec_of(*name), *authority)),
-            Step::RunRuntime {
-                tool, authority, ..
-            } => Some((tool.spec(), *authority)),
-            Step::AwaitApproval { .. }
-            | Step::AwaitRuntimeApproval { .. }
-            | Step::Answered { .. } => None,
-        }
-    }
-
-    /// Whether the call borrows the state: every compiled tool's (the dispatch takes it),
-    /// and a runtime tool's whose handler reads or writes it.
-    fn takes_state(&self) -> bool {
-        match self {
-            Job::Compiled { .. } => true,
-            Job::Runtime { tool, .. } => tool.takes_state(),
-        }
-    }
-
-    fn spec(&self) -> &ToolSpec {
-        match self {
-            Job::Compiled { name, .. } => T::spec_of(*name),
-            Job::Runtime { tool, .. } => tool.spec(),
-        }
-    }
-
-    /// What the call's span says the tool is: a function run here (compiled or a runtime
-    /// tool's own handler), or an extension (a tool proxied from another MCP server).
-    fn tool_type(&self) -> ToolType {
-        match self {
-            Job::Compiled { .. } => ToolType::Function,
-            Job::Runtime { tool, .. } => tool.tool_type(),
-        }
-    }
-
     /// Runs the call to its one outcome in span `S`, within `limit` besides the tool's
     /// own, and says when it ended. A compiled tool's call gets `state`, and so does a
     /// runtime tool's handler that borrows it (a stateless one takes none). Not an
@@ -486,7 +435,7 @@ impl<T: ToolSet> Job<T> {
         S: CallSpan + 'a,
     {
         match (self, state) {
-            (Job::Compiled { name, typed }, Some(state)) => Either::Left(run_handler::<S, _, _>(
+            (Job::Set { name, typed }, Some(state)) => Either::Left(run_handler::<S, _, _>(
                 ctx,
                 call,
                 T::spec_of(name),
@@ -510,7 +459,7 @@ impl<T: ToolSet> Job<T> {
                         .await
                     }
                     // Not reached: apply takes the state for every compiled call.
-                    Job::Compiled { name, .. } => {
+                    Job::Set { name, .. } => {
                         let outcome = Outcome::Failed {
                             message: messages::state_not_taken(T::spec_of(name).name()),
                         };

@@ -16,10 +16,9 @@ use crate::digest::SealKey;
 use crate::digest::set_fingerprint;
 use crate::output::ToolOutput;
 use crate::output::ToolReply;
-use crate::plan::{Plan, effective_tier, reason_now};
+use crate::plan::{Plan, reason_now};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
-use crate::request::Approvable;
 use crate::request::Request;
 use crate::set::ToolSet;
 use crate::store::{
@@ -29,7 +28,6 @@ use crate::store::{
 use crate::tier::Tier;
 use crate::verify::CallProblem;
 use crate::verify::ProblemKind;
-use crate::verify::{arguments_value, verify_arguments, verify_runtime_arguments};
 use crate::{messages, trace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -807,72 +805,46 @@ fn decide<'s, T: ToolSet>(
     if proposal.set_fingerprint != set_fingerprint::<T>() {
         return Err(ApprovalError::SetChanged);
     }
-    let route = request
+    let tool = request
         .approvable(&proposal.call)
         .map_err(ApprovalError::Invalid)?;
     let concealed = request.concealed();
-    match route {
-        Approvable::Tool(name) => {
-            let verified =
-                verify_arguments::<T>(&proposal.call, name).map_err(ApprovalError::Invalid)?;
-            let propose_only = T::spec_of(name).is_propose_only();
-            let (tier, reason) = effective_tier::<T>(name, &verified.typed);
-            if proposal.call.is_from_code() && tier == Tier::Irreversible {
-                // The gate never proposes such a call; one in the store was not its.
-                return Err(ApprovalError::Invalid(CallProblem {
-                    call_id: proposal.call.id.clone(),
-                    name: proposal.call.name.clone(),
-                    kind: ProblemKind::NotFromCode,
-                    message: messages::irreversible_from_code(
-                        &proposal.call.name,
-                        reason.as_deref().unwrap_or("its declared tier"),
-                    ),
-                }));
-            }
-            // A send the trifecta rule held back shows why; the human's approval is for
-            // this call whatever the run has read since.
-            let sends = T::spec_of(name).labels().sends_outside();
-            let reason = reason_now(reason, proposal.escalation.as_deref(), sends);
-            unchanged(&proposal, tier, propose_only, reason)?;
-            // What the host reads of a handoff, read before anything is resolved.
-            let args = propose_only
-                .then(|| arguments_value(&proposal.call))
-                .transpose()
-                .map_err(ApprovalError::Invalid)?;
-            let stored = resolve(&proposal.id)?;
-            if let Some(args) = args {
-                return Ok(hand_off(
-                    journal,
-                    stored,
-                    proposal.call,
-                    args,
-                    Some(verified.typed),
-                ));
-            }
-            Ok(Approved::Run(ApprovedCall {
-                journal: stored.as_ref().and(journal),
-                plan: Plan::approved_by_human(proposal.call, verified, concealed, stored),
-            }))
-        }
-        Approvable::Runtime(tool) => {
-            let spec = tool.spec();
-            let args =
-                verify_runtime_arguments(&proposal.call, spec).map_err(ApprovalError::Invalid)?;
-            // A runtime tool has no escalation: its tier is its declared one (a held-back
-            // send shows the trifecta rule's reason, as for the set's tools).
-            let sends = spec.labels().sends_outside();
-            let reason = reason_now(None, proposal.escalation.as_deref(), sends);
-            unchanged(&proposal, spec.tier(), spec.is_propose_only(), reason)?;
-            let stored = resolve(&proposal.id)?;
-            if spec.is_propose_only() {
-                return Ok(hand_off(journal, stored, proposal.call, args, None));
-            }
-            Ok(Approved::Run(ApprovedCall {
-                journal: stored.as_ref().and(journal),
-                plan: Plan::runtime_approved_by_human(proposal.call, tool, args, concealed, stored),
-            }))
-        }
+    let job = tool
+        .verify(&proposal.call)
+        .map_err(ApprovalError::Invalid)?;
+    let spec = job.spec();
+    let propose_only = spec.is_propose_only();
+    let sends = spec.labels().sends_outside();
+    let (tier, reason) = job.tier();
+    if proposal.call.is_from_code() && tier == Tier::Irreversible {
+        // The gate never proposes such a call; one in the store was not its.
+        return Err(ApprovalError::Invalid(CallProblem {
+            call_id: proposal.call.id.clone(),
+            name: proposal.call.name.clone(),
+            kind: ProblemKind::NotFromCode,
+            message: messages::irreversible_from_code(
+                &proposal.call.name,
+                reason.as_deref().unwrap_or("its declared tier"),
+            ),
+        }));
     }
+    // A send the trifecta rule held back shows why; the human's approval is for this call
+    // whatever the run has read since.
+    let reason = reason_now(reason, proposal.escalation.as_deref(), sends);
+    unchanged(&proposal, tier, propose_only, reason)?;
+    if propose_only {
+        // What the host reads of a handoff, read before anything is resolved.
+        let (args, typed) = job
+            .into_handoff(&proposal.call)
+            .map_err(ApprovalError::Invalid)?;
+        let stored = resolve(&proposal.id)?;
+        return Ok(hand_off(journal, stored, proposal.call, args, typed));
+    }
+    let stored = resolve(&proposal.id)?;
+    Ok(Approved::Run(ApprovedCall {
+        journal: stored.as_ref().and(journal),
+        plan: Plan::approved_by_human(proposal.call, job, concealed, stored),
+    }))
 }
 
 /// Whether the call's tier, propose-only flag and escalation reason now are what the

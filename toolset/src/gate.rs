@@ -6,18 +6,15 @@
 //! which splits it by tier.
 
 use crate::call::ToolCall;
+use crate::job::{Job, ToolRef};
 use crate::messages;
 use crate::output::ToolOutput;
 use crate::output::ToolReply;
 use crate::set::ToolSet;
 use crate::tier::Tier;
-use crate::toolbox::RuntimeTool;
-use crate::verify::{
-    CallProblem, ProblemKind, Verified, verify_arguments, verify_runtime_arguments,
-};
+use crate::verify::{CallProblem, ProblemKind};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::sync::Arc;
 
 /// A program the gate refused as a whole: nothing of it runs.
 ///
@@ -118,28 +115,21 @@ impl fmt::Display for Rejected {
 
 impl std::error::Error for Rejected {}
 
-/// Where the request sends one call: to a tool it offers, or (the search tool) answered
-/// at once.
-pub(crate) enum Route<N> {
-    /// A call to the set's tool, which the request offers.
-    Tool(N),
+/// Where the request sends one call: to a tool it offers (the set's or a runtime one), or
+/// (the search tool) answered at once.
+pub(crate) enum Route<T: ToolSet> {
+    /// A call to a tool the request offers.
+    Tool(ToolRef<T>),
     /// A call to the request's tool search, answered with this output.
     Answered(ToolOutput),
-    /// A call to a runtime tool of the request's toolbox.
-    Runtime(Arc<RuntimeTool>),
 }
 
 /// One call of a verified program.
 pub(crate) enum Checked<T: ToolSet> {
-    /// A call to a tool, with its typed arguments.
-    Verified(Verified<T>),
+    /// A call to a tool, with its arguments verified.
+    Call(Job<T>),
     /// A call the request answered itself (a tool search).
     Answered(ToolOutput),
-    /// A call to a runtime tool, with its validated JSON arguments.
-    Runtime {
-        tool: Arc<RuntimeTool>,
-        args: serde_json::Value,
-    },
 }
 
 /// Verifies every call of `calls`: `route` decides from what the request offers which tool
@@ -153,7 +143,7 @@ pub(crate) enum Checked<T: ToolSet> {
 /// checked, so a program costs no vector of checked calls in between.
 pub(crate) fn check_program<T: ToolSet>(
     calls: Vec<ToolCall>,
-    mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+    mut route: impl FnMut(&ToolCall) -> Result<Route<T>, CallProblem>,
     mut keep: impl FnMut(usize, &ToolCall, Checked<T>),
 ) -> Result<Vec<ToolCall>, Rejected> {
     let mut problems = Vec::new();
@@ -190,16 +180,14 @@ pub(crate) fn check_program<T: ToolSet>(
 /// call, and all that [`check_one`] does besides the id.
 fn check_routed<T: ToolSet>(
     call: &ToolCall,
-    route: &mut impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+    route: &mut impl FnMut(&ToolCall) -> Result<Route<T>, CallProblem>,
 ) -> Result<Checked<T>, CallProblem> {
     route(call).and_then(|route| match route {
-        Route::Tool(name) => verify_arguments::<T>(call, name)
-            .and_then(|verified| irreversible_from_code::<T>(call, &verified).map(|()| verified))
-            .map(Checked::Verified),
+        Route::Tool(tool) => tool
+            .verify(call)
+            .and_then(|job| irreversible_from_code(call, &job).map(|()| job))
+            .map(Checked::Call),
         Route::Answered(output) => Ok(Checked::Answered(output)),
-        Route::Runtime(tool) => {
-            verify_runtime_arguments(call, tool.spec()).map(|args| Checked::Runtime { tool, args })
-        }
     })
 }
 
@@ -207,19 +195,16 @@ fn check_routed<T: ToolSet>(
 /// irreversible for these arguments: code never makes an irreversible call, whatever the
 /// policy lets it call (the tool's declared tier is the policy's to judge, before this;
 /// a runtime tool has no escalation).
-fn irreversible_from_code<T: ToolSet>(
-    call: &ToolCall,
-    verified: &Verified<T>,
-) -> Result<(), CallProblem> {
+fn irreversible_from_code<T: ToolSet>(call: &ToolCall, job: &Job<T>) -> Result<(), CallProblem> {
     if !call.is_from_code() {
         return Ok(());
     }
-    match T::escalation(&verified.typed) {
-        Some(escalation) if escalation.tier == Tier::Irreversible => Err(CallProblem {
+    match job.tier() {
+        (Tier::Irreversible, Some(reason)) => Err(CallProblem {
             call_id: call.id.clone(),
             name: call.name.clone(),
             kind: ProblemKind::NotFromCode,
-            message: messages::irreversible_from_code(&call.name, &escalation.reason),
+            message: messages::irreversible_from_code(&call.name, &reason),
         }),
         _ => Ok(()),
     }
@@ -230,7 +215,7 @@ fn irreversible_from_code<T: ToolSet>(
 /// own, before the program it belongs to is complete.
 pub(crate) fn check_one<T: ToolSet>(
     call: &ToolCall,
-    mut route: impl FnMut(&ToolCall) -> Result<Route<T::Name>, CallProblem>,
+    mut route: impl FnMut(&ToolCall) -> Result<Route<T>, CallProblem>,
 ) -> Result<(), Vec<CallProblem>> {
     let mut problems: Vec<CallProblem> = id_problems(std::slice::from_ref(call))
         .into_iter()

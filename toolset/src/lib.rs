@@ -52,6 +52,7 @@
 // The run-time pipeline, one stage per file, each importing only the stages before it:
 // call → verify (one call) → gate (the whole program) → plan (split by tier) → apply →
 // outcome; a proposal is what the plan withholds, and approval turns one back into a plan.
+// Every stage speaks of a tool, the set's or a runtime one, in one form (`job.rs`).
 // No import cycle between files: `tests/tests/layers.rs` checks every file of this crate.
 mod apply;
 pub mod approval;
@@ -60,6 +61,7 @@ mod call;
 mod conversation;
 pub mod driver;
 mod gate;
+mod job;
 mod outcome;
 mod plan;
 mod proposal;

@@ -8,18 +8,15 @@
 
 use crate::call::ToolCall;
 use crate::gate::Checked;
+use crate::job::{Job, ToolRef};
 use crate::output::ToolOutput;
 use crate::policy::Concealed;
 use crate::policy::Policy;
 use crate::proposal::{Proposal, ProposalId};
 use crate::set::ToolSet;
 use crate::tier::Autonomy;
-use crate::tier::Tier;
-use crate::toolbox::RuntimeTool;
 use crate::trace;
-use crate::verify::Verified;
 use std::fmt;
-use std::sync::Arc;
 
 /// Who allowed a call to run; `apply` checks it again against the tool's tier.
 #[derive(Debug, Clone, Copy)]
@@ -31,27 +28,17 @@ pub(crate) enum Authority {
 }
 
 pub(crate) enum Step<T: ToolSet> {
-    /// Run the call at `index` with its typed arguments.
+    /// Run the verified call at `index`.
     Run {
         index: usize,
-        name: T::Name,
-        typed: T::Call,
+        job: Job<T>,
         authority: Authority,
     },
-    /// The call at this position was proposed and does not run.
-    AwaitApproval { name: T::Name },
+    /// The call at this position, to `tool`, was proposed and does not run.
+    AwaitApproval { tool: ToolRef<T> },
     /// The call at `index` (to the request's tool search) was answered by the gate; apply
     /// records this output as its outcome.
     Answered { index: usize, output: ToolOutput },
-    /// Run the call at `index` to a runtime tool with its validated JSON arguments.
-    RunRuntime {
-        index: usize,
-        tool: Arc<RuntimeTool>,
-        args: serde_json::Value,
-        authority: Authority,
-    },
-    /// The call at this position, to a runtime tool, was proposed and does not run.
-    AwaitRuntimeApproval { tool: Arc<RuntimeTool> },
 }
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
@@ -124,46 +111,30 @@ impl<'p, T: ToolSet> Split<'p, T> {
         held: Option<String>,
     ) {
         let autonomy = self.policy.autonomy();
-        let Verified { name, typed } = match checked {
-            Checked::Verified(verified) => verified,
+        let job = match checked {
+            Checked::Call(job) => job,
             Checked::Answered(output) => {
                 self.steps.push(Step::Answered { index, output });
                 return;
             }
-            Checked::Runtime { tool, args } => {
-                let spec = tool.spec();
-                if held.is_none() && !spec.is_propose_only() && autonomy.allows(spec.tier()) {
-                    self.steps.push(Step::RunRuntime {
-                        index,
-                        tool,
-                        args,
-                        authority: Authority::Autonomy(autonomy),
-                    });
-                } else {
-                    let proposal = Proposal::runtime::<T>(call, &tool, held);
-                    trace::proposal_created(&proposal);
-                    self.proposals.push(proposal);
-                    self.steps.push(Step::AwaitRuntimeApproval { tool });
-                }
-                return;
-            }
         };
-        let spec = T::spec_of(name);
-        // A tool may raise its tier for these arguments, never lower it.
-        let (tier, escalation) = effective_tier::<T>(name, &typed);
+        let spec = job.spec();
+        // A tool of the set may raise its tier for these arguments, never lower it.
+        let (tier, escalation) = job.tier();
         if held.is_none() && !spec.is_propose_only() && autonomy.allows(tier) {
             self.steps.push(Step::Run {
                 index,
-                name,
-                typed,
+                job,
                 authority: Authority::Autonomy(autonomy),
             });
         } else {
             let escalation = with_held(escalation, held);
-            let proposal = Proposal::new::<T>(call, name, tier, escalation);
+            let proposal = Proposal::new::<T>(call, spec, tier, escalation);
             trace::proposal_created(&proposal);
             self.proposals.push(proposal);
-            self.steps.push(Step::AwaitApproval { name });
+            self.steps.push(Step::AwaitApproval {
+                tool: job.into_tool(),
+            });
         }
     }
 
@@ -204,19 +175,6 @@ pub(crate) fn reason_now(
     with_held(raised, held)
 }
 
-/// The tier a call runs at: the tool's declared tier, raised (never lowered) by the
-/// tool's escalation for these arguments, with the reason when it was raised.
-pub(crate) fn effective_tier<T: ToolSet>(name: T::Name, typed: &T::Call) -> (Tier, Option<String>) {
-    let declared = T::spec_of(name).tier();
-    match T::escalation(typed) {
-        Some(escalation) if escalation.tier > declared => {
-            (escalation.tier, Some(escalation.reason))
-        }
-        // A lower or equal tier from an escalation is ignored: it can only tighten.
-        _ => (declared, None),
-    }
-}
-
 impl<T: ToolSet> Plan<T> {
     /// This plan, its calls journaled under keys of the run `scope` (see [`Keys::InRun`]).
     /// A plan of an approval keeps its key.
@@ -233,11 +191,11 @@ impl<T: ToolSet> Plan<T> {
         self
     }
 
-    /// A plan of the one call a human approved (the stored proposal `approved`, if it was
-    /// stored), under a policy concealing `concealed`.
+    /// A plan of the one verified call a human approved (the stored proposal `approved`,
+    /// if it was stored), under a policy concealing `concealed`.
     pub(crate) fn approved_by_human(
         call: ToolCall,
-        verified: Verified<T>,
+        job: Job<T>,
         concealed: Concealed,
         approved: Option<ProposalId>,
     ) -> Self {
@@ -245,32 +203,7 @@ impl<T: ToolSet> Plan<T> {
             calls: vec![call],
             steps: vec![Step::Run {
                 index: 0,
-                name: verified.name,
-                typed: verified.typed,
-                authority: Authority::Human,
-            }],
-            proposals: Vec::new(),
-            concealed,
-            keys: approved.map(|id| Box::new(Keys::Approved(id))),
-        }
-    }
-
-    /// A plan of the one call to a runtime tool a human approved, with its arguments as
-    /// the gate validated them (the stored proposal `approved`, if it was stored), under a
-    /// policy concealing `concealed`.
-    pub(crate) fn runtime_approved_by_human(
-        call: ToolCall,
-        tool: Arc<RuntimeTool>,
-        args: serde_json::Value,
-        concealed: Concealed,
-        approved: Option<ProposalId>,
-    ) -> Self {
-        Plan {
-            calls: vec![call],
-            steps: vec![Step::RunRuntime {
-                index: 0,
-                tool,
-                args,
+                job,
                 authority: Authority::Human,
             }],
             proposals: Vec::new(),
@@ -289,10 +222,8 @@ impl<T: ToolSet> Plan<T> {
     #[cfg(feature = "mcp")]
     pub(crate) fn specs(&self) -> impl Iterator<Item = Option<&crate::spec::ToolSpec>> + '_ {
         self.steps.iter().map(|step| match step {
-            Step::Run { name, .. } | Step::AwaitApproval { name } => Some(T::spec_of(*name)),
-            Step::RunRuntime { tool, .. } | Step::AwaitRuntimeApproval { tool } => {
-                Some(tool.spec())
-            }
+            Step::Run { job, .. } => Some(job.spec()),
+            Step::AwaitApproval { tool } => Some(tool.spec()),
             Step::Answered { .. } => None,
         })
     }
@@ -305,10 +236,8 @@ impl<T: ToolSet> Plan<T> {
     /// The calls approved to run, in order.
     pub fn approved(&self) -> impl Iterator<Item = &ToolCall> + '_ {
         self.steps.iter().filter_map(|step| match step {
-            Step::Run { index, .. }
-            | Step::Answered { index, .. }
-            | Step::RunRuntime { index, .. } => Some(&self.calls[*index]),
-            Step::AwaitApproval { .. } | Step::AwaitRuntimeApproval { .. } => None,
+            Step::Run { index, .. } | Step::Answered { index, .. } => Some(&self.calls[*index]),
+            Step::AwaitApproval { .. } => None,
         })
     }
 

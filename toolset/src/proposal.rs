@@ -15,8 +15,8 @@ use crate::output::ToolReply;
 use crate::set::ToolName;
 use crate::set::ToolSet;
 use crate::spec::Labels;
+use crate::spec::ToolSpec;
 use crate::tier::Tier;
-use crate::toolbox::RuntimeTool;
 use crate::verify::CallProblem;
 use crate::verify::ProblemKind;
 use crate::verify::verify_arguments;
@@ -117,45 +117,24 @@ impl crate::trace::ProposalFacts for Proposal {
 }
 
 impl Proposal {
+    /// A proposal of `call` to the tool `spec` declares (the set's, or a runtime tool of
+    /// a toolbox over the set `T`), at `tier` (its declared tier, or the higher one its
+    /// escalation chose for these arguments). `escalation` is why: the escalation's
+    /// reason, the gate's reason to hold it back whatever its tier, or both. A runtime
+    /// tool's title and preview are the toolbox's to compute, from the arguments, when
+    /// shown ([`Toolbox::preview`](crate::toolbox::Toolbox::preview)).
     pub(crate) fn new<T: ToolSet>(
         call: &ToolCall,
-        name: T::Name,
+        spec: &ToolSpec,
         tier: Tier,
         escalation: Option<String>,
     ) -> Self {
-        let spec = T::spec_of(name);
         Proposal {
             id: ProposalId::random(),
             set: T::NAME.to_owned(),
             set_fingerprint: set_fingerprint::<T>(),
             call: call.clone(),
             tier,
-            escalation,
-            propose_only: spec.is_propose_only(),
-            created_ms: now_ms(),
-            expires_ms: None,
-            seal: None,
-            labels: spec.labels(),
-            owner: String::new(),
-        }
-    }
-
-    /// A proposal of a call to a runtime tool of a toolbox over the set `T`. Its title and
-    /// preview are the toolbox's to compute, from the arguments, when shown
-    /// ([`Toolbox::preview`](crate::toolbox::Toolbox::preview)).
-    /// `escalation` is why the gate held it back whatever its tier, when it did.
-    pub(crate) fn runtime<T: ToolSet>(
-        call: &ToolCall,
-        tool: &RuntimeTool,
-        escalation: Option<String>,
-    ) -> Self {
-        let spec = tool.spec();
-        Proposal {
-            id: ProposalId::random(),
-            set: T::NAME.to_owned(),
-            set_fingerprint: set_fingerprint::<T>(),
-            call: call.clone(),
-            tier: spec.tier(),
             escalation,
             propose_only: spec.is_propose_only(),
             created_ms: now_ms(),

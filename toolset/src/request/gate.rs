@@ -11,6 +11,7 @@ use crate::consumer::openai_responses::namespace;
 use crate::exposure::Exposure;
 use crate::gate::Rejected;
 use crate::gate::{Checked, Route, check_one, check_program};
+use crate::job::ToolRef;
 use crate::output::ToolOutput;
 use crate::plan::Plan;
 use crate::plan::Split;
@@ -27,14 +28,6 @@ use crate::{messages, trace};
 use serde_json::{Value, json};
 use std::cell::OnceCell;
 use std::sync::Arc;
-
-/// The tool a human may approve a call to (see `Request::approvable`).
-pub(crate) enum Approvable<N> {
-    /// A tool of the set.
-    Tool(N),
-    /// A runtime tool of the request's toolbox.
-    Runtime(Arc<RuntimeTool>),
-}
 
 impl<'p, T: ToolSet> Request<'p, T> {
     /// What a program of `calls` is judged under: the run's exposure, and what each of its
@@ -184,12 +177,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             |call| self.route(&layout, call, program),
             |index, call, checked| {
                 let held = match &checked {
-                    Checked::Verified(verified) => {
-                        self.held_back(&call.name, T::spec_of(verified.name).labels(), program)
-                    }
-                    Checked::Runtime { tool, .. } => {
-                        self.held_back(&call.name, tool.spec().labels(), program)
-                    }
+                    Checked::Call(job) => self.held_back(&call.name, job.spec().labels(), program),
                     Checked::Answered(_) => None,
                 };
                 split.keep(index, call, checked, held)
@@ -232,14 +220,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// it now ([`exposure`](Self::exposure)) is refused here too: a human's approval does
     /// not lift a policy's refusal, whether the call was proposed for its tier before the
     /// run read both kinds or for the rule under a policy that escalated then.
-    pub(crate) fn approvable(&self, call: &ToolCall) -> Result<Approvable<T::Name>, CallProblem> {
+    pub(crate) fn approvable(&self, call: &ToolCall) -> Result<ToolRef<T>, CallProblem> {
         let program = self.program_exposure(std::slice::from_ref(call));
         if let Some(tool) = self.lookup(&call.name)
             && !self.policy.is_denied(tool)
         {
             self.refuse_from_code(call, self.code_may_call(tool))?;
             self.refuse_held(call, T::spec_of(tool).labels(), program.as_ref())?;
-            return Ok(Approvable::Tool(tool));
+            return Ok(ToolRef::Set(tool));
         }
         let runtime = match T::Name::from_name(&call.name) {
             Some(_) => None,
@@ -250,7 +238,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         {
             self.refuse_from_code(call, self.code_may_call_runtime(tool))?;
             self.refuse_held(call, tool.spec().labels(), program.as_ref())?;
-            return Ok(Approvable::Runtime(Arc::clone(tool)));
+            return Ok(ToolRef::Runtime(Arc::clone(tool)));
         }
         let known = self.lookup(&call.name).is_some() || runtime.is_some();
         let (kind, message) = if known {
@@ -295,7 +283,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         layout: &OnceCell<Layout>,
         call: &ToolCall,
         program: Option<&Exposure>,
-    ) -> Result<Route<T::Name>, CallProblem> {
+    ) -> Result<Route<T>, CallProblem> {
         let problem = |kind, message| CallProblem {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -314,7 +302,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             if permitted {
                 self.refuse_from_code(call, self.code_may_call(tool))?;
                 self.refuse_held(call, T::spec_of(tool).labels(), program)?;
-                return Ok(Route::Tool(tool));
+                return Ok(Route::Tool(ToolRef::Set(tool)));
             }
         }
         // From here on a concealed tool is the unknown name it looks like to the model:
@@ -329,7 +317,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             if layout.runtime_permitted[position] {
                 self.refuse_from_code(call, self.code_may_call_runtime(runtime))?;
                 self.refuse_held(call, runtime.spec().labels(), program)?;
-                return Ok(Route::Runtime(Arc::clone(runtime)));
+                return Ok(Route::Tool(ToolRef::Runtime(Arc::clone(runtime))));
             }
             if self.policy.runtime_availability(&call.name) == Availability::Denied {
                 return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));

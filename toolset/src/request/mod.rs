@@ -59,4 +59,3 @@ mod render;
 
 pub use activations::Activations;
 pub use builder::Request;
-pub(crate) use gate::Approvable;
