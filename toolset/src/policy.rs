@@ -88,11 +88,10 @@ pub enum ToolKey<T: ToolSet> {
 
 impl<T: ToolSet> ToolKey<T> {
     /// The key of the tool called `name`: the set's tool when it has one of that name.
-    pub fn named(name: impl Into<String>) -> Self {
-        let name = name.into();
-        match T::Name::from_name(&name) {
+    pub fn named(name: impl AsRef<str> + Into<String>) -> Self {
+        match T::Name::from_name(name.as_ref()) {
             Some(tool) => ToolKey::Set(tool),
-            None => ToolKey::Named(name),
+            None => ToolKey::Named(name.into()),
         }
     }
 
@@ -113,6 +112,18 @@ impl<T: ToolSet> Clone for ToolKey<T> {
         }
     }
 }
+
+impl<T: ToolSet> PartialEq for ToolKey<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ToolKey::Set(one), ToolKey::Set(other)) => one == other,
+            (ToolKey::Named(one), ToolKey::Named(other)) => one == other,
+            _ => false,
+        }
+    }
+}
+
+impl<T: ToolSet> Eq for ToolKey<T> {}
 
 impl<T: ToolSet> fmt::Debug for ToolKey<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

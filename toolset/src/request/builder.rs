@@ -5,6 +5,7 @@ use super::activations::Activations;
 use crate::consumer::{ChoiceMode, Format};
 use crate::exposure::Exposure;
 use crate::policy::Policy;
+use crate::policy::ToolKey;
 use crate::policy::{Availability, PolicyNameError};
 use crate::search::ToolSearch;
 use crate::set::ToolName;
@@ -76,10 +77,9 @@ pub struct Request<'p, T: ToolSet> {
     /// the wire shape of a search's answer.
     pub(super) format: Option<Format>,
     pub(super) search: ToolSearch,
-    pub(super) activated: Vec<T::Name>,
-    /// Activated names the set does not have: the toolbox's deferred runtime tools a
-    /// search found (checked against the toolbox's tools where used).
-    pub(super) activated_runtime: Vec<String>,
+    /// The tools the conversation activated, the set's and runtime ones, in activation
+    /// order.
+    pub(super) activated: Vec<ToolKey<T>>,
     pub(super) injected: Vec<T::Name>,
     /// Names the history uses, in order of first use.
     pub(super) history: Vec<String>,
@@ -111,7 +111,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
             format: None,
             search: ToolSearch::default(),
             activated: Vec::new(),
-            activated_runtime: Vec::new(),
             injected: Vec::new(),
             history: Vec::new(),
             toolbox: None,
@@ -183,11 +182,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// Whether the gate lets a call to the runtime tool `name` through: offered by the
     /// policy, or deferred and activated. The one reading of the policy the layout's
-    /// `runtime_permitted` and the gate's route share.
+    /// `permitted` (at its runtime index) and the gate's route share.
     pub(super) fn permits_runtime(&self, name: &str) -> bool {
         match self.policy.runtime_availability(name) {
             Availability::Offered => true,
-            Availability::Deferred => self.activated_runtime.iter().any(|known| known == name),
+            Availability::Deferred => self.activated.iter().any(|key| key.name() == name),
             Availability::Hidden | Availability::Denied => false,
         }
     }
@@ -212,17 +211,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// nothing otherwise; a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
         for name in activations.names() {
-            match T::Name::from_name(name) {
-                Some(tool) => {
-                    if !self.activated.contains(&tool) {
-                        self.activated.push(tool);
-                    }
-                }
-                None => {
-                    if !self.activated_runtime.contains(name) {
-                        self.activated_runtime.push(name.clone());
-                    }
-                }
+            let key = ToolKey::named(name.as_str());
+            if !self.activated.contains(&key) {
+                self.activated.push(key);
             }
         }
         self
@@ -368,11 +359,7 @@ impl<T: ToolSet> fmt::Debug for Request<'_, T> {
             .field("policy", self.policy)
             .field(
                 "activated",
-                &self
-                    .activated
-                    .iter()
-                    .map(|tool| tool.as_str())
-                    .collect::<Vec<_>>(),
+                &self.activated.iter().map(ToolKey::name).collect::<Vec<_>>(),
             )
             .field(
                 "injected",

@@ -204,9 +204,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     Entry::Tool {
                         defer_loading: true,
                         ..
-                    } | Entry::Runtime {
-                        defer_loading: true,
-                        ..
                     }
                 )
             })
@@ -226,8 +223,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// provider runs it (OpenAI Responses' hosted search).
     pub(super) fn allowed(&self, layout: &Layout, format: Format) -> Vec<Allowed<'_>> {
         let hosted = self.search.hosted_in(format);
-        let specs = T::specs();
-        let runtime = self.runtime();
         let namespaces = self.namespaces(layout, format);
         layout
             .entries
@@ -235,23 +230,19 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .zip(namespaces)
             .filter_map(|(entry, namespace)| match entry {
                 Entry::Tool { index, .. } if layout.permitted[*index] => {
-                    Some(Allowed::Function(specs[*index].name()))
-                }
-                Entry::Search if layout.search_callable || hosted => Some(Allowed::Search),
-                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
-                    let local = runtime[*position].spec().name();
+                    let name = self.spec_at(*index).name();
                     Some(match namespace {
-                        // Named as the list names it: inside its namespace's entry.
+                        // Named as the list names it: inside its namespace's entry (a
+                        // runtime tool of a namespace).
                         Some(namespace) => Allowed::Namespaced {
                             namespace: namespace.label(),
-                            local,
+                            local: name,
                         },
-                        None => Allowed::Function(local),
+                        None => Allowed::Function(name),
                     })
                 }
-                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
-                    None
-                }
+                Entry::Search if layout.search_callable || hosted => Some(Allowed::Search),
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) => None,
             })
             .collect()
     }

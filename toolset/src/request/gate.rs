@@ -15,6 +15,7 @@ use crate::job::ToolRef;
 use crate::output::ToolOutput;
 use crate::plan::Plan;
 use crate::plan::Split;
+use crate::policy::ToolKey;
 use crate::policy::{Availability, Trifecta};
 use crate::search::{SEARCH_TOOL_NAME, SearchArgs, nothing_found, search};
 use crate::set::ToolName;
@@ -270,7 +271,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         match self.policy.availability(tool) {
             Availability::Offered => true,
             Availability::Deferred => {
-                self.activated.contains(&tool) || self.injected.contains(&tool)
+                self.activated.contains(&ToolKey::Set(tool)) || self.injected.contains(&tool)
             }
             Availability::Hidden => !self.policy.conceals(tool, &self.injected),
             Availability::Denied => false,
@@ -314,7 +315,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             None => self.runtime_tool(&call.name),
         };
         if let Some((position, runtime)) = runtime {
-            if layout.runtime_permitted[position] {
+            if layout.permitted[T::specs().len() + position] {
                 self.refuse_from_code(call, self.code_may_call_runtime(runtime))?;
                 self.refuse_held(call, runtime.spec().labels(), program)?;
                 return Ok(Route::Tool(ToolRef::Runtime(Arc::clone(runtime))));

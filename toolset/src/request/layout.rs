@@ -3,26 +3,26 @@
 use super::builder::Request;
 use crate::consumer::Format;
 use crate::policy::Availability;
+use crate::policy::ToolKey;
 use crate::search::{SEARCH_TOOL_NAME, ToolSearch, lists_deferred};
 use crate::set::ToolName;
 use crate::set::ToolSet;
+use crate::spec::ToolSpec;
 use crate::tier::Autonomy;
+use crate::toolbox::RuntimeTool;
+use std::sync::Arc;
 
 /// One entry of a composed list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Entry {
-    /// A tool of the set; `defer_loading` marks a deferred tool a native search loads.
+    /// A tool of the request by its index (the set's tools, then the toolbox's runtime
+    /// tools: [`Request::runtime_at`]); `defer_loading` marks a deferred tool a native
+    /// search loads.
     Tool { index: usize, defer_loading: bool },
     /// The search tool.
     Search,
     /// A stand-in declaration for a history name the set does not have.
     StandIn(usize),
-    /// A runtime tool of the request's toolbox, by its position there; `defer_loading`
-    /// marks a deferred one a native search loads.
-    Runtime {
-        position: usize,
-        defer_loading: bool,
-    },
 }
 
 /// What a request offers and declares, computed from its inputs.
@@ -31,10 +31,9 @@ pub(super) struct Layout {
     /// How many of `entries` are the offered section (with the search): what follows
     /// (activated, injected, history) is only ever appended.
     pub(super) offered: usize,
-    /// By tool index: may the gate let a call to it through.
+    /// By tool index (the set's tools, then the runtime ones): may the gate let a call to
+    /// it through.
     pub(super) permitted: Vec<bool>,
-    /// Likewise for the runtime tools, by position in the request's snapshot.
-    pub(super) runtime_permitted: Vec<bool>,
     /// Whether the model calls the search by [`SEARCH_TOOL_NAME`] for the host to answer
     /// (not when the provider hosts it).
     pub(super) search_callable: bool,
@@ -95,10 +94,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
             || fixed && format == Some(Format::Anthropic);
         let runtime = self.runtime();
         let mut entries = Vec::with_capacity(specs.len() + runtime.len() + 1);
-        let mut permitted = vec![false; specs.len()];
-        let mut listed = vec![false; specs.len()];
-        let mut runtime_permitted = vec![false; runtime.len()];
-        let mut runtime_listed = vec![false; runtime.len()];
+        // One index space: the set's tools, then the runtime ones.
+        let set = specs.len();
+        let mut permitted = vec![false; set + runtime.len()];
+        let mut listed = vec![false; set + runtime.len()];
         let mut any_deferred = false;
         // The policy's one rule decides each tool's place; the request only adds to it.
         for &tool in T::Name::ALL {
@@ -113,7 +112,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                             defer_loading: native,
                         });
                         listed[index] = true;
-                        permitted[index] = self.activated.contains(&tool);
+                        permitted[index] = self.activated.contains(&ToolKey::Set(tool));
                     }
                 }
                 Availability::Offered => {
@@ -131,30 +130,31 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // set's (`Policy::runtime_availability`).
         let mut activated_runtime = Vec::new();
         for (position, tool) in runtime.iter().enumerate() {
+            let index = set + position;
             let name = tool.spec().name();
             match self.policy.runtime_availability(name) {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
                     let activated = self.permits_runtime(name);
-                    runtime_permitted[position] = activated;
+                    permitted[index] = activated;
                     if native || fixed {
-                        entries.push(Entry::Runtime {
-                            position,
+                        entries.push(Entry::Tool {
+                            index,
                             defer_loading: native,
                         });
-                        runtime_listed[position] = true;
+                        listed[index] = true;
                     } else if activated {
-                        activated_runtime.push(position);
+                        activated_runtime.push(index);
                     }
                 }
                 Availability::Offered => {
-                    entries.push(Entry::Runtime {
-                        position,
+                    entries.push(Entry::Tool {
+                        index,
                         defer_loading: false,
                     });
-                    runtime_listed[position] = true;
-                    runtime_permitted[position] = true;
+                    listed[index] = true;
+                    permitted[index] = true;
                 }
             }
         }
@@ -166,6 +166,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let extra = self
             .activated
             .iter()
+            .filter_map(|key| match key {
+                ToolKey::Set(tool) => Some(tool),
+                ToolKey::Named(_) => None,
+            })
             .filter(|&&tool| self.searchable(tool))
             .chain(
                 self.injected
@@ -184,16 +188,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
             }
         }
         // Activated runtime tools, in activation order, after the set's.
-        activated_runtime.sort_by_key(|&position| {
-            let name = runtime[position].spec().name();
-            self.activated_runtime
+        activated_runtime.sort_by_key(|&index| {
+            let name = runtime[index - set].spec().name();
+            self.activated
                 .iter()
-                .position(|known| known == name)
+                .filter(|key| matches!(key, ToolKey::Named(_)))
+                .position(|key| key.name() == name)
         });
-        for position in activated_runtime {
-            runtime_listed[position] = true;
-            entries.push(Entry::Runtime {
-                position,
+        for index in activated_runtime {
+            listed[index] = true;
+            entries.push(Entry::Tool {
+                index,
                 defer_loading: false,
             });
         }
@@ -211,10 +216,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 None if name == SEARCH_TOOL_NAME && search_callable => {}
                 None => match self.runtime_tool(name) {
                     // Declared (a denied or deferred one too), not permitted.
-                    Some((at, _)) if !runtime_listed[at] => {
-                        runtime_listed[at] = true;
-                        entries.push(Entry::Runtime {
-                            position: at,
+                    Some((at, _)) if !listed[set + at] => {
+                        listed[set + at] = true;
+                        entries.push(Entry::Tool {
+                            index: set + at,
                             defer_loading: false,
                         });
                     }
@@ -227,7 +232,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
             entries,
             offered,
             permitted,
-            runtime_permitted,
             search_callable,
         }
     }
@@ -247,17 +251,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
 
     /// The name of each entry of `layout`, in its order.
     pub(super) fn declared_in(&self, layout: &Layout) -> Vec<String> {
-        let specs = T::specs();
         layout
             .entries
             .iter()
             .map(|entry| match entry {
-                Entry::Tool { index, .. } => specs[*index].name().to_owned(),
+                Entry::Tool { index, .. } => self.spec_at(*index).name().to_owned(),
                 Entry::Search => self.search_name().to_owned(),
                 Entry::StandIn(position) => self.history[*position].clone(),
-                Entry::Runtime { position, .. } => {
-                    self.runtime()[*position].spec().name().to_owned()
-                }
             })
             .collect()
     }
@@ -276,22 +276,33 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
     }
 
+    /// The runtime tool at `index` of the request's one index space (the set's tools,
+    /// then the toolbox's runtime tools in the request's snapshot): `None` for a tool of
+    /// the set.
+    pub(super) fn runtime_at(&self, index: usize) -> Option<&Arc<RuntimeTool>> {
+        let position = index.checked_sub(T::specs().len())?;
+        self.runtime().get(position)
+    }
+
+    /// What the tool at `index` of the request's one index space declares.
+    pub(super) fn spec_at(&self, index: usize) -> &ToolSpec {
+        match self.runtime_at(index) {
+            Some(tool) => tool.spec(),
+            None => &T::specs()[index],
+        }
+    }
+
     /// The names the gate lets through, in list order.
     pub(super) fn available(&self, layout: &Layout) -> Vec<&str> {
-        let specs = T::specs();
-        let runtime = self.runtime();
         layout
             .entries
             .iter()
             .filter_map(|entry| match entry {
-                Entry::Tool { index, .. } if layout.permitted[*index] => Some(specs[*index].name()),
+                Entry::Tool { index, .. } if layout.permitted[*index] => {
+                    Some(self.spec_at(*index).name())
+                }
                 Entry::Search if layout.search_callable => Some(SEARCH_TOOL_NAME),
-                Entry::Runtime { position, .. } if layout.runtime_permitted[*position] => {
-                    Some(runtime[*position].spec().name())
-                }
-                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) | Entry::Runtime { .. } => {
-                    None
-                }
+                Entry::Tool { .. } | Entry::Search | Entry::StandIn(_) => None,
             })
             .collect()
     }

@@ -108,17 +108,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
         layout: &Layout,
         format: Format,
     ) -> Vec<Option<&Arc<Namespace>>> {
-        let runtime = self.runtime();
         let mut namespaces = Vec::with_capacity(layout.entries.len());
         // The namespace whose run the previous entry is in, and those whose run ended.
         let mut open: Option<&str> = None;
         let mut ended: Vec<&str> = Vec::new();
         for (at, entry) in layout.entries.iter().enumerate() {
             let namespace = match entry {
-                Entry::Runtime { position, .. }
-                    if has_namespaces(format) && at < layout.offered =>
-                {
-                    runtime[*position].namespace_of()
+                Entry::Tool { index, .. } if has_namespaces(format) && at < layout.offered => {
+                    self.runtime_at(*index).and_then(|tool| tool.namespace_of())
                 }
                 _ => None,
             };
@@ -152,7 +149,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ) -> (String, Vec<StrictDowngrade>) {
         let cache = T::render_cache();
         let specs = T::specs();
-        let runtime = self.runtime();
         let json = format.is_json();
         // Stand-ins are the only pieces rendered per request (a history name the set does
         // not have); everything else is a cached fragment, borrowed.
@@ -181,24 +177,20 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Entry::Tool {
                     index,
                     defer_loading,
-                } => Some((
-                    cache.fragment(specs, *index, format),
-                    &specs[*index],
-                    *defer_loading,
-                )),
+                } => Some(match self.runtime_at(*index) {
+                    Some(tool) => (tool.fragment(format), tool.spec(), *defer_loading),
+                    None => (
+                        cache.fragment(specs, *index, format),
+                        &specs[*index],
+                        *defer_loading,
+                    ),
+                }),
                 Entry::Search => Some((
                     search_fragment(self.search, format),
                     search_spec(self.search.ranking()),
                     false,
                 )),
                 Entry::StandIn(_) => None,
-                Entry::Runtime {
-                    position,
-                    defer_loading,
-                } => {
-                    let tool = &runtime[*position];
-                    Some((tool.fragment(format), tool.spec(), *defer_loading))
-                }
             })
             .collect();
         // The provider's per-request strict limits, spent in list order: a sum of cached
@@ -248,18 +240,19 @@ impl<'p, T: ToolSet> Request<'p, T> {
                     (_, Some((fragment, spec, defer_loading))) => {
                         let keep = keeps.next().unwrap_or(false);
                         let (text, from_code) = match entry {
-                            Entry::Tool { index, .. } => (
-                                fragment.as_listed(spec, format, keep),
-                                Some(self.code_may_call(T::Name::ALL[*index])),
-                            ),
-                            Entry::Runtime { position, .. } => {
-                                let tool = &runtime[*position];
-                                let text = match namespaces[at] {
-                                    Some(_) => tool.inner_fragment(keep),
-                                    None => fragment.as_listed(spec, format, keep),
-                                };
-                                (text, Some(self.code_may_call_runtime(tool)))
-                            }
+                            Entry::Tool { index, .. } => match self.runtime_at(*index) {
+                                Some(tool) => {
+                                    let text = match namespaces[at] {
+                                        Some(_) => tool.inner_fragment(keep),
+                                        None => fragment.as_listed(spec, format, keep),
+                                    };
+                                    (text, Some(self.code_may_call_runtime(tool)))
+                                }
+                                None => (
+                                    fragment.as_listed(spec, format, keep),
+                                    Some(self.code_may_call(T::Name::ALL[*index])),
+                                ),
+                            },
                             Entry::Search | Entry::StandIn(_) => {
                                 (fragment.as_listed(spec, format, keep), None)
                             }
