@@ -421,7 +421,7 @@ async fn a_runtime_tool_that_panics_or_runs_too_long_fails_alone() {
             DynamicTool::new("crash", Tier::Reversible, "Crash.")
                 .handler(|_: Value, _: &ToolContext| async move { explode("boom") }),
             DynamicTool::new("slow", Tier::ReadOnly, "Slow.")
-                .timeout(Duration::from_millis(20))
+                .timeout_ms(20)
                 .handler(|_: Value, _: &ToolContext| async move {
                     tokio::time::sleep(Duration::from_secs(5)).await;
                     "late"
@@ -819,6 +819,77 @@ async fn a_deferred_runtime_tool_is_offered_only_once_the_tool_search_found_it()
         .gate([call("1", "weather", r#"{"city":"Oslo"}"#)])
         .expect("activated: permitted");
     assert_eq!(plan.approved().count(), 1);
+}
+
+#[tokio::test]
+async fn a_runtime_tool_declared_deferred_is_offered_as_a_policy_deferred_one_is() {
+    // The same tool, deferred by its declaration (as `#[tool(deferred)]`) or by the policy.
+    let declared = DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new("weather", Tier::ReadOnly, "Today's weather for a city.")
+                .input_schema(city_schema())
+                .deferred()
+                .handler(weather),
+        ])
+        .expect("a valid tool");
+    let by_policy = DeskTools::toolbox()
+        .with_all([
+            DynamicTool::new("weather", Tier::ReadOnly, "Today's weather for a city.")
+                .input_schema(city_schema())
+                .handler(weather),
+        ])
+        .expect("a valid tool");
+    let plain = DeskTools::policy(Autonomy::ReadOnly);
+    let deferring = DeskTools::policy(Autonomy::ReadOnly).defer("weather");
+    let first = declared.request(&plain).expect("no names");
+    let second = by_policy
+        .request(&deferring)
+        .expect("weather is a runtime tool");
+    assert_eq!(first.offered(), second.offered());
+    assert!(
+        !first.offered().contains(&"weather"),
+        "{:?}",
+        first.offered()
+    );
+    assert!(first.offered().contains(&"tool_search"));
+    for format in [
+        Format::OpenAiChat,
+        Format::Anthropic,
+        Format::OpenAiResponses,
+    ] {
+        let listed = |toolbox: &Toolbox<DeskTools>, policy| {
+            toolbox
+                .request(policy)
+                .expect("valid names")
+                .format(format)
+                .tool_list()
+        };
+        assert_eq!(
+            listed(&declared, &plain),
+            listed(&by_policy, &deferring),
+            "{format:?}"
+        );
+    }
+    let refused = first
+        .gate([call("1", "weather", r#"{"city":"Oslo"}"#)])
+        .expect_err("not found yet");
+    assert_eq!(refused.problems()[0].kind, ProblemKind::UnknownTool);
+    // Found by the search, then offered and permitted.
+    let plan = first
+        .gate([call("s", "tool_search", r#"{"query":"weather city"}"#)])
+        .expect("a search");
+    let report = DeskTools::apply(&mut Desk::default(), &ToolContext::default(), plan).await;
+    let mut activations = toolset::Activations::new();
+    assert_eq!(activations.record(&report), 1, "{:?}", report.results());
+    let next = declared
+        .request(&plain)
+        .expect("no names")
+        .activated(&activations);
+    assert!(next.offered().contains(&"weather"), "{:?}", next.offered());
+    assert!(
+        next.gate([call("1", "weather", r#"{"city":"Oslo"}"#)])
+            .is_ok()
+    );
 }
 
 #[test]

@@ -234,6 +234,9 @@ impl ToolSpec {
         if tool.has_preview {
             meta = meta.has_preview();
         }
+        if tool.deferred {
+            meta = meta.deferred();
+        }
         if tool.idempotent {
             meta = meta.idempotent();
         }
@@ -602,6 +605,8 @@ pub(crate) struct RuntimeSpec {
     /// Example arguments, checked by registration.
     pub(crate) examples: Vec<Value>,
     pub(crate) timeout_ms: Option<u64>,
+    /// Left out of the default list, found by tool search (`#[tool(deferred)]`).
+    pub(crate) deferred: bool,
     pub(crate) has_preview: bool,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,

@@ -171,20 +171,29 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// know it in this request: `None` for a name no runtime tool has and for one the
     /// policy hides alike (as [`lookup`](Self::lookup) for the set's tools).
     pub(super) fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
-        if self.policy.runtime_availability(name) == Availability::Hidden {
-            return None;
-        }
         self.runtime()
             .iter()
             .enumerate()
             .find(|(_, tool)| tool.spec().name() == name)
+            .filter(|(_, tool)| self.runtime_availability(tool) != Availability::Hidden)
     }
 
-    /// Whether the gate lets a call to the runtime tool `name` through: offered by the
-    /// policy, or deferred and activated. The one reading of the policy the layout's
-    /// `permitted` (at its runtime index) and the gate's route share.
-    pub(super) fn permits_runtime(&self, name: &str) -> bool {
-        match self.policy.runtime_availability(name) {
+    /// What the runtime tool `tool` is in this request, with the precedence the set's
+    /// tools have ([`Policy::availability`]): the policy's rules by its name, and deferred
+    /// when the tool declares itself so ([`DynamicTool::deferred`](crate::DynamicTool::deferred)).
+    pub(super) fn runtime_availability(&self, tool: &RuntimeTool) -> Availability {
+        match self.policy.runtime_availability(tool.spec().name()) {
+            Availability::Offered if tool.spec().is_deferred() => Availability::Deferred,
+            availability => availability,
+        }
+    }
+
+    /// Whether the gate lets a call to the runtime tool `tool` through: offered, or
+    /// deferred and activated. The one reading of the policy the layout's `permitted` (at
+    /// its runtime index) and the gate's route share.
+    pub(super) fn permits_runtime(&self, tool: &RuntimeTool) -> bool {
+        let name = tool.spec().name();
+        match self.runtime_availability(tool) {
             Availability::Offered => true,
             Availability::Deferred => self.activated.iter().any(|key| key.name() == name),
             Availability::Hidden | Availability::Denied => false,

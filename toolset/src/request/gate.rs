@@ -235,7 +235,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             None => self.runtime_tool(&call.name),
         };
         if let Some((_, tool)) = runtime
-            && self.policy.runtime_availability(&call.name) != Availability::Denied
+            && self.runtime_availability(tool) != Availability::Denied
         {
             self.refuse_from_code(call, self.code_may_call_runtime(tool))?;
             self.refuse_held(call, tool.spec().labels(), program.as_ref())?;
@@ -320,7 +320,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 self.refuse_held(call, runtime.spec().labels(), program)?;
                 return Ok(Route::Tool(ToolRef::Runtime(Arc::clone(runtime))));
             }
-            if self.policy.runtime_availability(&call.name) == Availability::Denied {
+            if self.runtime_availability(runtime) == Availability::Denied {
                 return Err(problem(ProblemKind::Denied, messages::denied(&call.name)));
             }
             if self.history.iter().any(|name| name == &call.name) {
@@ -381,9 +381,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let runtime = self.runtime();
         let deferred_runtime: Vec<usize> = (0..runtime.len())
             .filter(|&position| {
-                self.policy
-                    .runtime_availability(runtime[position].spec().name())
-                    == Availability::Deferred
+                self.runtime_availability(&runtime[position]) == Availability::Deferred
             })
             .collect();
         candidates.extend(deferred_runtime.iter().map(|position| set.len() + position));

@@ -131,12 +131,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let mut activated_runtime = Vec::new();
         for (position, tool) in runtime.iter().enumerate() {
             let index = set + position;
-            let name = tool.spec().name();
-            match self.policy.runtime_availability(name) {
+            match self.runtime_availability(tool) {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
-                    let activated = self.permits_runtime(name);
+                    let activated = self.permits_runtime(tool);
                     permitted[index] = activated;
                     if native || fixed {
                         entries.push(Entry::Tool {

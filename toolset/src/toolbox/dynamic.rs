@@ -18,7 +18,6 @@ use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The handler of a runtime tool: an async function of the JSON arguments (already
 /// validated against the tool's input schema) and the call's context.
@@ -280,7 +279,8 @@ pub struct DynamicTool {
     pub(crate) input_schema: Option<Value>,
     pub(crate) output_schema: Option<Value>,
     pub(crate) examples: Vec<Value>,
-    pub(crate) timeout: Option<Duration>,
+    pub(crate) timeout_ms: Option<u64>,
+    pub(crate) deferred: bool,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
     pub(crate) labels: Labels,
@@ -300,7 +300,8 @@ impl DynamicTool {
             input_schema: None,
             output_schema: None,
             examples: Vec::new(),
-            timeout: None,
+            timeout_ms: None,
+            deferred: false,
             idempotent: false,
             propose_only: false,
             labels: Labels::NONE,
@@ -338,9 +339,19 @@ impl DynamicTool {
         self
     }
 
-    /// The per-call time limit (whole milliseconds, as `#[tool(timeout_ms = ..)]`).
-    pub fn timeout(mut self, limit: Duration) -> Self {
-        self.timeout = Some(limit);
+    /// The per-call time limit in milliseconds, as `#[tool(timeout_ms = ..)]`; registration
+    /// refuses 0.
+    pub fn timeout_ms(mut self, millis: u64) -> Self {
+        self.timeout_ms = Some(millis);
+        self
+    }
+
+    /// Leaves the tool out of the default list, to be found by tool search, as
+    /// `#[tool(deferred)]`: a request offers it, and its gate lets calls to it through,
+    /// once the conversation's [`Activations`](crate::Activations) hold it. A policy can
+    /// defer a tool too ([`Policy::defer`](crate::Policy::defer)); neither can un-defer it.
+    pub fn deferred(mut self) -> Self {
+        self.deferred = true;
         self
     }
 

@@ -573,7 +573,7 @@ impl Shared {
             .read()
             .unwrap_or_else(PoisonError::into_inner);
         let mut tool = DynamicTool::new(local_name(&self.label, &info.name), tier, description)
-            .timeout(limit)
+            .timeout_ms(u64::try_from(limit.as_millis()).unwrap_or(u64::MAX))
             .input_schema(Value::Object((*remote.input_schema).clone()))
             .boxed_handler(Arc::new(Forward {
                 shared: Arc::downgrade(self),

@@ -156,15 +156,14 @@ pub(crate) fn register(
             tool.tier
         ));
     }
-    let timeout_ms = match tool.timeout {
-        Some(limit) if limit.as_millis() == 0 => {
+    let timeout_ms = match tool.timeout_ms {
+        Some(0) => {
             problem(
                 "the timeout is zero: every call would time out; give at least 1 ms".to_owned(),
             );
             None
         }
-        Some(limit) => Some(u64::try_from(limit.as_millis()).unwrap_or(u64::MAX)),
-        None => None,
+        limit => limit,
     };
     let input_schema = tool.input_schema.unwrap_or_else(no_arguments);
     for message in schema_problems("input schema", &input_schema, true) {
@@ -184,6 +183,7 @@ pub(crate) fn register(
         output_schema: tool.output_schema,
         examples: tool.examples,
         timeout_ms,
+        deferred: tool.deferred,
         has_preview: tool.preview.is_some(),
         idempotent: tool.idempotent,
         propose_only: tool.propose_only,
