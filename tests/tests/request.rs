@@ -674,6 +674,54 @@ fn a_request_list_is_the_cached_default_list_when_nothing_is_deferred() {
 }
 
 #[test]
+fn what_a_request_decided_is_decided_again_when_it_is_built_further() {
+    // The gate's decision is kept once made (every call of a program, every `check` of a
+    // stream, share it); building the request further starts it afresh.
+    let policy = Policy::<Tools>::new(Autonomy::Reversible);
+    let request = Request::new(&policy);
+    // A name outside the set makes the request decide what it permits.
+    assert_eq!(
+        problem(&request, "no_such_tool"),
+        Some(ProblemKind::UnknownTool)
+    );
+    assert_eq!(
+        problem(&request, "get_weather"),
+        Some(ProblemKind::UnknownTool)
+    );
+    let mut activations = Activations::new();
+    activations.activate("get_weather");
+    let activated = request.activated(&activations);
+    assert_eq!(
+        problem(&activated, "no_such_tool"),
+        Some(ProblemKind::UnknownTool)
+    );
+    assert_eq!(
+        problem(&activated, "get_weather"),
+        None,
+        "activated: permitted"
+    );
+    let rejected = activated.gate([call("no_such_tool")]).expect_err("unknown");
+    assert!(
+        rejected.problems()[0].message.contains("get_weather"),
+        "the unknown-tool answer lists what is permitted now: {}",
+        rejected.problems()[0].message
+    );
+    let injected = Request::new(&policy).inject(ToolsName::Convert);
+    assert_eq!(
+        problem(&injected, "no_such_tool"),
+        Some(ProblemKind::UnknownTool)
+    );
+    let both = injected.activated(&activations);
+    assert!(
+        both.gate([call("no_such_tool")])
+            .expect_err("unknown")
+            .problems()[0]
+            .message
+            .contains("get_weather")
+    );
+}
+
+#[test]
 fn deferred_tools_are_unknown_until_a_search_finds_them_then_offered_next() {
     let policy = Policy::<Tools>::new(Autonomy::Reversible);
     let mut activations = Activations::new();

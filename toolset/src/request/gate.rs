@@ -27,7 +27,6 @@ use crate::verify::CallProblem;
 use crate::verify::ProblemKind;
 use crate::{messages, trace};
 use serde_json::{Value, json};
-use std::cell::OnceCell;
 use std::sync::Arc;
 
 impl<'p, T: ToolSet> Request<'p, T> {
@@ -169,13 +168,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let calls: Vec<ToolCall> = calls.into_iter().collect();
         // The gate's layout costs a walk of the whole set: it is built only for a call that
         // is not simply to a permitted tool (see `permits`).
-        let layout = OnceCell::new();
         let mut split = Split::new(self.policy, calls.len());
         let program = self.program_exposure(&calls);
         let program = program.as_ref();
         let checked = check_program::<T>(
             calls,
-            |call| self.route(&layout, call, program),
+            |call| self.route(call, program),
             |index, call, checked| {
                 let held = match &checked {
                     Checked::Call(job) => self.held_back(&call.name, job.spec().labels(), program),
@@ -207,9 +205,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// rejected with the others (a call id another call also uses, say). A call to the
     /// local tool search is answered to be checked, as the gate answers it.
     pub fn check(&self, call: &ToolCall) -> Result<(), Vec<CallProblem>> {
-        let layout = OnceCell::new();
         let program = self.program_exposure(std::slice::from_ref(call));
-        check_one::<T>(call, |call| self.route(&layout, call, program.as_ref()))
+        check_one::<T>(call, |call| self.route(call, program.as_ref()))
     }
 
     /// What the gate would let a human approve of `call`, under this request's policy now:
@@ -247,7 +244,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         } else {
             (
                 ProblemKind::UnknownTool,
-                self.unknown_tool_message(&call.name, &self.layout(None)),
+                self.unknown_tool_message(&call.name, self.decided()),
             )
         };
         Err(CallProblem {
@@ -281,7 +278,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// Routes one call: to a permitted tool, to the search (answered), or a problem.
     pub(super) fn route(
         &self,
-        layout: &OnceCell<Layout>,
         call: &ToolCall,
         program: Option<&Exposure>,
     ) -> Result<Route<T>, CallProblem> {
@@ -309,7 +305,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         // From here on a concealed tool is the unknown name it looks like to the model:
         // neither "not available" (denied) nor "declared only" (history) may tell it exists.
         let tool = self.lookup(&call.name);
-        let layout = layout.get_or_init(|| self.layout(None));
+        let layout = self.decided();
         let runtime = match tool {
             Some(_) => None,
             None => self.runtime_tool(&call.name),

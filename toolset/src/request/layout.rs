@@ -79,6 +79,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.layout_as(format, false)
     }
 
+    /// The gate's layout ([`layout`](Self::layout) with no format), decided once for the
+    /// request and kept.
+    pub(super) fn decided(&self) -> &Layout {
+        self.decided.get_or_init(|| self.layout(None))
+    }
+
     /// [`layout`](Self::layout), or with `fixed` (and a format) the fixed list's: every
     /// tool the policy defers, set's and toolbox's, listed in its declared place whether
     /// activated or not (marked `defer_loading` where the format's native search loads it),
