@@ -176,15 +176,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .get_or_init(|| self.toolbox.map(Toolbox::runtime_tools).unwrap_or_default())
     }
 
-    /// The runtime tool called `name`, with its position in the toolbox, as the model may
-    /// know it in this request: `None` for a name no runtime tool has and for one the
+    /// The runtime tool called `name`, with its index in the request's one index space
+    /// ([`runtime_at`](Self::runtime_at)), as the model may know it in this request: `None` for a name no runtime tool has and for one the
     /// policy hides alike (as [`lookup`](Self::lookup) for the set's tools).
     pub(super) fn runtime_tool(&self, name: &str) -> Option<(usize, &Arc<RuntimeTool>)> {
+        let set = T::specs().len();
         self.runtime()
             .iter()
             .enumerate()
             .find(|(_, tool)| tool.spec().name() == name)
             .filter(|(_, tool)| self.runtime_availability(tool) != Availability::Hidden)
+            .map(|(position, tool)| (set + position, tool))
     }
 
     /// What the runtime tool `tool` is in this request, with the precedence the set's
@@ -194,18 +196,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
         match self.policy.runtime_availability(tool.spec().name()) {
             Availability::Offered if tool.spec().is_deferred() => Availability::Deferred,
             availability => availability,
-        }
-    }
-
-    /// Whether the gate lets a call to the runtime tool `tool` through: offered, or
-    /// deferred and activated. The one reading of the policy the layout's `permitted` (at
-    /// its runtime index) and the gate's route share.
-    pub(super) fn permits_runtime(&self, tool: &RuntimeTool) -> bool {
-        let name = tool.spec().name();
-        match self.runtime_availability(tool) {
-            Availability::Offered => true,
-            Availability::Deferred => self.activated.iter().any(|key| key.name() == name),
-            Availability::Hidden | Availability::Denied => false,
         }
     }
 

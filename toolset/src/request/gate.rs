@@ -22,7 +22,7 @@ use crate::set::ToolName;
 use crate::set::ToolSet;
 use crate::spec::Labels;
 use crate::spec::ToolSpec;
-use crate::toolbox::{Namespace, RuntimeTool};
+use crate::toolbox::Namespace;
 use crate::verify::CallProblem;
 use crate::verify::ProblemKind;
 use crate::{messages, trace};
@@ -117,20 +117,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
         })
     }
 
-    /// Whether the model's code may call the set's `tool` in this request: the request
-    /// runs code, and the policy lets code call it. What the list renders and the gate
-    /// permits.
-    pub(super) fn code_may_call(&self, tool: T::Name) -> bool {
-        self.code_execution && self.policy.allows_from_code(tool)
-    }
-
-    /// [`code_may_call`](Self::code_may_call) for a runtime tool.
-    pub(super) fn code_may_call_runtime(&self, tool: &RuntimeTool) -> bool {
-        let spec = tool.spec();
+    /// Whether the model's code may call the tool at `index` (the request's one index
+    /// space) in this request: the request runs code, and the policy lets code call it.
+    /// What the list renders and the gate permits.
+    pub(super) fn code_may_call(&self, index: usize) -> bool {
         self.code_execution
-            && self
-                .policy
-                .runtime_allows_from_code(spec.name(), spec.tier())
+            && match self.runtime_at(index) {
+                Some(tool) => self
+                    .policy
+                    .runtime_allows_from_code(tool.spec().name(), tool.spec().tier()),
+                None => self.policy.allows_from_code(T::Name::ALL[index]),
+            }
     }
 
     /// `Err` when `call` comes from code and `allowed` says code may not make it: the
@@ -223,7 +220,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if let Some(tool) = self.lookup(&call.name)
             && !self.policy.is_denied(tool)
         {
-            self.refuse_from_code(call, self.code_may_call(tool))?;
+            self.refuse_from_code(call, self.code_may_call(tool.index()))?;
             self.refuse_held(call, T::spec_of(tool).labels(), program.as_ref())?;
             return Ok(ToolRef::Set(tool));
         }
@@ -231,10 +228,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Some(_) => None,
             None => self.runtime_tool(&call.name),
         };
-        if let Some((_, tool)) = runtime
+        if let Some((index, tool)) = runtime
             && self.runtime_availability(tool) != Availability::Denied
         {
-            self.refuse_from_code(call, self.code_may_call_runtime(tool))?;
+            self.refuse_from_code(call, self.code_may_call(index))?;
             self.refuse_held(call, tool.spec().labels(), program.as_ref())?;
             return Ok(ToolRef::Runtime(Arc::clone(tool)));
         }
@@ -261,10 +258,21 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.policy.concealed(&self.injected)
     }
 
-    /// Whether the gate lets a call to `tool` through: what `Request::layout` marks
-    /// `permitted`, decided for one tool without walking the set. Offered by the policy,
-    /// or deferred and activated, or injected (unless denied).
-    pub(super) fn permits(&self, tool: T::Name) -> bool {
+    /// Whether the gate lets a call to the tool at `index` (the request's one index space)
+    /// through: what `Request::layout` marks `permitted`, decided for one tool without
+    /// walking the set. Offered, or deferred and activated, or (a tool of the set)
+    /// injected unless denied. The one reading of the policy the layout and the gate's
+    /// route share.
+    pub(super) fn permits(&self, index: usize) -> bool {
+        if let Some(tool) = self.runtime_at(index) {
+            let name = tool.spec().name();
+            return match self.runtime_availability(tool) {
+                Availability::Offered => true,
+                Availability::Deferred => self.activated.iter().any(|key| key.name() == name),
+                Availability::Hidden | Availability::Denied => false,
+            };
+        }
+        let tool = T::Name::ALL[index];
         match self.policy.availability(tool) {
             Availability::Offered => true,
             Availability::Deferred => {
@@ -288,7 +296,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             message,
         };
         if let Some(tool) = T::Name::from_name(&call.name) {
-            let permitted = self.permits(tool);
+            let permitted = self.permits(tool.index());
             // Every test run checks the one-tool rule against the whole layout's.
             debug_assert_eq!(
                 permitted,
@@ -297,7 +305,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 tool.as_str()
             );
             if permitted {
-                self.refuse_from_code(call, self.code_may_call(tool))?;
+                self.refuse_from_code(call, self.code_may_call(tool.index()))?;
                 self.refuse_held(call, T::spec_of(tool).labels(), program)?;
                 return Ok(Route::Tool(ToolRef::Set(tool)));
             }
@@ -310,9 +318,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
             Some(_) => None,
             None => self.runtime_tool(&call.name),
         };
-        if let Some((position, runtime)) = runtime {
-            if layout.permitted[T::specs().len() + position] {
-                self.refuse_from_code(call, self.code_may_call_runtime(runtime))?;
+        if let Some((index, runtime)) = runtime {
+            if layout.permitted[index] {
+                self.refuse_from_code(call, self.code_may_call(index))?;
                 self.refuse_held(call, runtime.spec().labels(), program)?;
                 return Ok(Route::Tool(ToolRef::Runtime(Arc::clone(runtime))));
             }
@@ -405,14 +413,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .filter_map(|&index| match index.checked_sub(set.len()) {
                 None => set
                     .get(index)
-                    .map(|spec| (spec, None, self.code_may_call(T::Name::ALL[index]))),
-                Some(position) => runtime.get(position).map(|tool| {
-                    (
-                        tool.spec(),
-                        tool.namespace_of(),
-                        self.code_may_call_runtime(tool),
-                    )
-                }),
+                    .map(|spec| (spec, None, self.code_may_call(index))),
+                Some(position) => runtime
+                    .get(position)
+                    .map(|tool| (tool.spec(), tool.namespace_of(), self.code_may_call(index))),
             })
             .collect();
         // A client-executed `tool_search_output` carries the loaded definitions, each as

@@ -141,7 +141,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
-                    let activated = self.permits_runtime(tool);
+                    let activated = self.permits(index);
                     permitted[index] = activated;
                     if native || fixed {
                         entries.push(Entry::Tool {
@@ -221,10 +221,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 None if name == SEARCH_TOOL_NAME && search_callable => {}
                 None => match self.runtime_tool(name) {
                     // Declared (a denied or deferred one too), not permitted.
-                    Some((at, _)) if !listed[set + at] => {
-                        listed[set + at] = true;
+                    Some((index, _)) if !listed[index] => {
+                        listed[index] = true;
                         entries.push(Entry::Tool {
-                            index: set + at,
+                            index,
                             defer_loading: false,
                         });
                     }

@@ -10,7 +10,6 @@ use crate::consumer::strict_budget::spend;
 use crate::consumer::{Format, StrictDowngrade};
 use crate::messages;
 use crate::search::{search_fragment, search_spec};
-use crate::set::ToolName;
 use crate::set::ToolSet;
 use crate::spec::ToolSpec;
 use crate::toolbox::Namespace;
@@ -246,11 +245,11 @@ impl<'p, T: ToolSet> Request<'p, T> {
                                         Some(_) => tool.inner_fragment(keep),
                                         None => fragment.as_listed(spec, format, keep),
                                     };
-                                    (text, Some(self.code_may_call_runtime(tool)))
+                                    (text, Some(self.code_may_call(*index)))
                                 }
                                 None => (
                                     fragment.as_listed(spec, format, keep),
-                                    Some(self.code_may_call(T::Name::ALL[*index])),
+                                    Some(self.code_may_call(*index)),
                                 ),
                             },
                             Entry::Search | Entry::StandIn(_) => {
