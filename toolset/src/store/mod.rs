@@ -29,6 +29,8 @@ mod proposal_store;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod row;
 mod runs;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod sql;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 

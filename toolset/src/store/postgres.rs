@@ -8,15 +8,12 @@
 //! any context (it blocks the calling thread for one round trip, as SQLite's file lock
 //! does).
 
-use super::row::{
-    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
-};
+use super::row::{Cell, Cells, ProposalRow};
+use super::sql::{self, Database, Param, Statement, journal_over_sql, ms};
 use super::{
-    CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
-    Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
-    StoredRun, Tally, Usage,
+    CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
+    SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
 };
-use crate::digest::hex;
 use crate::output::ToolOutput;
 use crate::proposal::Proposal;
 use crate::proposal::ProposalId;
@@ -24,6 +21,7 @@ use std::sync::mpsc as reply;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 
 /// Proposals in a PostgreSQL database, shared by every process and replica that connects
@@ -149,72 +147,22 @@ struct Job {
 }
 
 enum Request {
-    Insert {
-        id: String,
-        json: String,
-        owner: String,
-        expires_ms: Option<i64>,
-    },
-    Get {
-        id: String,
-    },
+    /// Resolves the proposal `id` ([`resolve`]); a decline with its journal record.
     Resolve {
-        id: String,
-        decision: Decision,
-        at: i64,
-        /// A decline's journal record: its ending, result and time.
-        declined: Option<(String, String, i64)>,
+        id: ProposalId,
+        resolution: Resolution,
+        declined: Option<CallEnd>,
     },
-    /// The run `id`'s stored copy: its generation, JSON and seal.
-    LoadRun {
-        id: String,
-    },
-    /// The run `id`'s mark, the highest generation saved.
-    RunMark {
-        id: String,
-    },
-    /// One journal statement; answers how many rows it changed.
-    Execute {
-        sql: &'static str,
-        params: Vec<Param>,
-    },
+    /// One statement; answers how many rows it changed.
+    Execute(Statement),
     /// One query's rows.
-    Query {
-        sql: &'static str,
-        params: Vec<Param>,
-    },
-    /// The journal entries `WHERE call_id IS NOT NULL AND <clause>`.
-    Entries {
-        clause: &'static str,
-        params: Vec<Param>,
-    },
-}
-
-/// A journal statement's parameter.
-enum Param {
-    Text(String),
-    MaybeText(Option<String>),
-    Int(i64),
+    Query(Statement),
 }
 
 enum Answer {
-    Inserted,
-    Row(Option<Row>),
     Resolved(ResolveOutcome),
     Changed(u64),
-    Entries(Vec<EntryRow>),
-    Run(Option<(i64, String, Option<String>)>),
-    Mark(Option<i64>),
-    Rows(Vec<tokio_postgres::Row>),
-}
-
-/// A proposal's row, with its effect's if it has one (`NULL`s while it waits).
-struct Row {
-    proposal: String,
-    decision: Option<String>,
-    resolved_at_ms: Option<i64>,
-    /// The effect's start; `None` for a decline on record (no effect).
-    started_at_ms: Option<i64>,
+    Rows(Vec<Cells>),
 }
 
 impl PostgresStore {
@@ -464,170 +412,90 @@ async fn run(
 
 async fn handle(client: &mut Client, request: Request) -> Result<Answer, StoreError> {
     match request {
-        Request::Insert {
+        Request::Resolve {
             id,
-            json,
-            owner,
-            expires_ms,
-        } => {
-            let bytes = i64::try_from(json.len()).unwrap_or(i64::MAX);
-            client
-                .execute(
-                    "INSERT INTO toolset_proposals (id, proposal, owner, expires_ms, bytes)
-                     VALUES ($1, $2, $3, $4, $5)",
-                    &[&id, &json, &owner, &expires_ms, &bytes],
-                )
+            resolution,
+            declined,
+        } => Ok(Answer::Resolved(
+            resolve(client, &id, &resolution, declined.as_ref()).await?,
+        )),
+        Request::Query(Statement { what, sql, params }) => {
+            let rows = client
+                .query(sql, &bound(&params))
+                .await
+                .map_err(failed(what))?;
+            Ok(Answer::Rows(
+                rows.iter().map(cells).collect::<Result<_, _>>()?,
+            ))
+        }
+        Request::Execute(Statement { what, sql, params }) => {
+            let changed = client
+                .execute(sql, &bound(&params))
                 .await
                 .map_err(|error| {
                     if error.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-                        StoreError::new(format!("the proposal {id} is already stored"))
+                        StoreError::new(format!("{what}: its key is already stored"))
                     } else {
-                        failed("could not insert the proposal")(error)
+                        failed(what)(error)
                     }
                 })?;
-            Ok(Answer::Inserted)
-        }
-        Request::Get { id } => Ok(Answer::Row(row(client, &id).await?)),
-        Request::Resolve {
-            id,
-            decision,
-            at,
-            declined,
-        } => Ok(Answer::Resolved(
-            resolve(client, &id, decision, at, declined).await?,
-        )),
-        Request::LoadRun { id } => {
-            let found = client
-                .query_opt(
-                    "SELECT generation, run, seal FROM toolset_runs WHERE id = $1",
-                    &[&id],
-                )
-                .await
-                .map_err(failed("could not read the run"))?;
-            let read =
-                |error| StoreError::new(format!("the run {id}'s row is not readable: {error}"));
-            let Some(found) = found else {
-                return Ok(Answer::Run(None));
-            };
-            Ok(Answer::Run(Some((
-                found.try_get(0).map_err(read)?,
-                found.try_get(1).map_err(read)?,
-                found.try_get(2).map_err(read)?,
-            ))))
-        }
-        Request::RunMark { id } => {
-            let found = client
-                .query_opt(
-                    "SELECT generation FROM toolset_run_marks WHERE id = $1",
-                    &[&id],
-                )
-                .await
-                .map_err(failed("could not read the run's mark"))?;
-            let mark = found
-                .map(|found| found.try_get(0))
-                .transpose()
-                .map_err(|error| {
-                    StoreError::new(format!("the run {id}'s mark is not readable: {error}"))
-                })?;
-            Ok(Answer::Mark(mark))
-        }
-        Request::Query { sql, params } => {
-            let params = bound(&params);
-            let rows = client
-                .query(sql, &params)
-                .await
-                .map_err(failed("could not read the proposals"))?;
-            Ok(Answer::Rows(rows))
-        }
-        Request::Execute { sql, params } => {
-            let params = bound(&params);
-            let changed = client
-                .execute(sql, &params)
-                .await
-                .map_err(failed("could not write the journal or the run"))?;
             Ok(Answer::Changed(changed))
-        }
-        Request::Entries { clause, params } => {
-            let params = bound(&params);
-            let rows = client
-                .query(
-                    &format!(
-                        "SELECT {ENTRY_COLUMNS} FROM toolset_effects
-                         WHERE call_id IS NOT NULL AND {clause}"
-                    ),
-                    &params,
-                )
-                .await
-                .map_err(failed("could not read the journal"))?;
-            let read = |error| StoreError::new(format!("a journal row is not readable: {error}"));
-            let rows = rows
-                .iter()
-                .map(|row| {
-                    Ok(EntryRow {
-                        key: row.try_get(0).map_err(read)?,
-                        call_id: row.try_get(1).map_err(read)?,
-                        tool: row.try_get(2).map_err(read)?,
-                        tier: row.try_get(3).map_err(read)?,
-                        arguments: row.try_get(4).map_err(read)?,
-                        caller: row.try_get(5).map_err(read)?,
-                        started_at_ms: row.try_get(6).map_err(read)?,
-                        attempts: row.try_get(7).map_err(read)?,
-                        rerun: row.try_get(8).map_err(read)?,
-                        ended: row.try_get(9).map_err(read)?,
-                        result: row.try_get(10).map_err(read)?,
-                        ended_at_ms: row.try_get(11).map_err(read)?,
-                        delivered_at_ms: row.try_get(12).map_err(read)?,
-                    })
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
-            Ok(Answer::Entries(rows))
         }
     }
 }
 
 /// The parameters as the client takes them.
-fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
+fn bound(params: &[Param]) -> Vec<&(dyn ToSql + Sync)> {
     params
         .iter()
         .map(|param| match param {
-            Param::Text(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
-            Param::MaybeText(text) => text as &(dyn tokio_postgres::types::ToSql + Sync),
-            Param::Int(int) => int as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::Text(text) => text as &(dyn ToSql + Sync),
+            Param::MaybeText(text) => text as &(dyn ToSql + Sync),
+            Param::Int(int) => int as &(dyn ToSql + Sync),
+            Param::MaybeInt(int) => int as &(dyn ToSql + Sync),
         })
         .collect()
 }
 
-async fn row(client: &Client, id: &str) -> Result<Option<Row>, StoreError> {
-    let found = client
-        .query_opt(
-            "SELECT p.proposal, p.decision, p.resolved_at_ms,
-                 CASE WHEN e.ended = 'declined' THEN NULL ELSE e.started_at_ms END
-             FROM toolset_proposals AS p
-             LEFT JOIN toolset_effects AS e ON e.proposal_id = p.id
-             WHERE p.id = $1",
-            &[&id],
-        )
-        .await
-        .map_err(failed("could not read the proposal"))?;
-    let Some(found) = found else {
-        return Ok(None);
+/// A row's columns as the stores read them: text, integers (a boolean as 0 or 1), `NULL`.
+fn cells(row: &tokio_postgres::Row) -> Result<Cells, StoreError> {
+    let cell = |index: usize, kind: &Type| -> Result<Cell, tokio_postgres::Error> {
+        let or_null = |cell: Option<Cell>| cell.unwrap_or(Cell::Null);
+        Ok(match *kind {
+            Type::INT8 => or_null(row.try_get::<_, Option<i64>>(index)?.map(Cell::Int)),
+            Type::INT4 => or_null(
+                row.try_get::<_, Option<i32>>(index)?
+                    .map(|int| Cell::Int(i64::from(int))),
+            ),
+            Type::BOOL => or_null(
+                row.try_get::<_, Option<bool>>(index)?
+                    .map(|flag| Cell::Int(i64::from(flag))),
+            ),
+            _ => or_null(row.try_get::<_, Option<String>>(index)?.map(Cell::Text)),
+        })
     };
-    let read = |error| StoreError::new(format!("the proposal {id}'s row is not readable: {error}"));
-    Ok(Some(Row {
-        proposal: found.try_get(0).map_err(read)?,
-        decision: found.try_get(1).map_err(read)?,
-        resolved_at_ms: found.try_get(2).map_err(read)?,
-        started_at_ms: found.try_get(3).map_err(read)?,
-    }))
+    row.columns()
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            cell(index, column.type_()).map_err(|error| {
+                StoreError::new(format!(
+                    "the column {} is not readable: {error}",
+                    column.name()
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(Cells)
 }
 
-/// The resolution's transaction (see [`PostgresStore`]).
+/// The resolution's transaction (see [`PostgresStore`]): the row locked, then what
+/// `sql.rs` checks and writes.
 async fn resolve(
     client: &mut Client,
-    id: &str,
-    decision_now: Decision,
-    at: i64,
-    declined: Option<(String, String, i64)>,
+    id: &ProposalId,
+    resolution_now: &Resolution,
+    declined: Option<&CallEnd>,
 ) -> Result<ResolveOutcome, StoreError> {
     // READ COMMITTED whatever the server's default: a resolver that waited for the row's
     // lock then reads the winner's committed row, where REPEATABLE READ or SERIALIZABLE
@@ -640,124 +508,34 @@ async fn resolve(
         .map_err(failed("could not start resolving the proposal"))?;
     let locked = transaction
         .query_opt(
-            "SELECT decision, resolved_at_ms, proposal FROM toolset_proposals
-             WHERE id = $1 FOR UPDATE",
-            &[&id],
+            "SELECT 1 FROM toolset_proposals WHERE id = $1 FOR UPDATE",
+            &[&id.as_str()],
         )
         .await
         .map_err(failed("could not lock the proposal"))?;
-    let Some(locked) = locked else {
+    if locked.is_none() {
         return Err(StoreError::new(format!("no proposal {id} is stored")));
-    };
-    let read = |error| StoreError::new(format!("the proposal {id}'s row is not readable: {error}"));
-    let decision_then: Option<String> = locked.try_get(0).map_err(read)?;
-    let at_then: Option<i64> = locked.try_get(1).map_err(read)?;
-    let json: String = locked.try_get(2).map_err(read)?;
-    if let Some(earlier) = resolution(decision_then, at_then)? {
-        return Ok(ResolveOutcome::AlreadyResolved(earlier));
     }
-    // A statement of its own: under READ COMMITTED it sees every effect committed before
-    // it, the one of a resolver we waited for included.
-    let effect_then = transaction
-        .query_opt(
-            "SELECT started_at_ms, ended, ended_at_ms FROM toolset_effects
-             WHERE proposal_id = $1",
-            &[&id],
-        )
+    // A statement of its own, after the lock: under READ COMMITTED it sees every
+    // resolution and effect committed before it, those of a resolver we waited for
+    // included.
+    let found = transaction
+        .query_opt(sql::PROPOSAL, &[&id.as_str()])
         .await
-        .map_err(failed("could not read the proposal's effect"))?;
-    if let Some(effect_then) = effect_then {
-        let started: i64 = effect_then.try_get(0).map_err(read)?;
-        let ended: Option<String> = effect_then.try_get(1).map_err(read)?;
-        let ended_at: Option<i64> = effect_then.try_get(2).map_err(read)?;
-        if ended.as_deref() == Some("declined") {
-            // A decline on record, though the resolution was reset: it stays declined.
-            return Ok(ResolveOutcome::AlreadyResolved(Resolution {
-                decision: Decision::Declined,
-                at_ms: u64::try_from(ended_at.unwrap_or(started)).unwrap_or(0),
-            }));
-        }
-        return Ok(ResolveOutcome::EffectRecorded(effect(started)));
+        .map_err(failed("could not read the proposal"))?
+        .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
+    let row = ProposalRow::read(cells(&found)?)?;
+    if let Some(outcome) = sql::settled(&row)? {
+        return Ok(outcome);
     }
-    let changed = transaction
-        .execute(
-            "UPDATE toolset_proposals SET decision = $1, resolved_at_ms = $2
-             WHERE id = $3 AND decision IS NULL",
-            &[&decision_now.as_str(), &at, &id],
-        )
-        .await
-        .map_err(failed("could not resolve the proposal"))?;
-    if changed != 1 {
-        return Err(StoreError::new(format!(
-            "the proposal {id} could not be resolved"
-        )));
-    }
-    if decision_now == Decision::Approved {
-        // The effect is the start of the call's journal entry: the call's facts come from
-        // the proposal. A primary key: a second effect for one id is refused by the
-        // database too, and then nothing of this transaction is kept.
-        let proposal_id = ProposalId::parse(id)
-            .ok_or_else(|| StoreError::new(format!("`{id}` is not a proposal id")))?;
-        let proposal = stored(&proposal_id, &json, None, None, None)?.proposal;
-        let call = &proposal.call;
-        let recorded = transaction
-            .execute(
-                "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
-                     arguments, action_key, caller)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                 ON CONFLICT (proposal_id) DO NOTHING",
-                &[
-                    &id,
-                    &at,
-                    &call.id,
-                    &call.name,
-                    &proposal.tier.as_str(),
-                    &call.arguments.to_string(),
-                    &hex(&call.action_key()),
-                    &caller_column(call),
-                ],
-            )
+    for write in sql::resolution_writes(id, &row.proposal, resolution_now, declined)? {
+        let Statement { what, sql, params } = write.statement;
+        let changed = transaction
+            .execute(sql, &bound(&params))
             .await
-            .map_err(failed("could not record the proposal's effect"))?;
-        if recorded != 1 {
-            return Err(StoreError::new(format!(
-                "the proposal {id}'s effect was recorded by someone else: it was not resolved"
-            )));
-        }
-    }
-    if let (Decision::Declined, Some((ending, result, ended_at))) = (decision_now, declined) {
-        // The decline's journal entry: never started (no attempts), ended with the answer
-        // the model reads, waiting to be delivered.
-        let proposal_id = ProposalId::parse(id)
-            .ok_or_else(|| StoreError::new(format!("`{id}` is not a proposal id")))?;
-        let proposal = stored(&proposal_id, &json, None, None, None)?.proposal;
-        let call = &proposal.call;
-        let recorded = transaction
-            .execute(
-                "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
-                     arguments, action_key, caller, attempts, ended, result, ended_at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11)
-                 ON CONFLICT (proposal_id) DO NOTHING",
-                &[
-                    &id,
-                    &at,
-                    &call.id,
-                    &call.name,
-                    &proposal.tier.as_str(),
-                    &call.arguments.to_string(),
-                    &hex(&call.action_key()),
-                    &caller_column(call),
-                    &ending,
-                    &result,
-                    &ended_at,
-                ],
-            )
-            .await
-            .map_err(failed("could not record the proposal's decline"))?;
-        if recorded != 1 {
-            return Err(StoreError::new(format!(
-                "the proposal {id}'s journal entry was recorded by someone else: it was not declined"
-            )));
+            .map_err(failed(what))?;
+        if changed != 1 {
+            return Err(StoreError::new(write.unchanged));
         }
     }
     transaction.commit().await.map_err(|error| {
@@ -776,54 +554,19 @@ fn unexpected() -> StoreError {
 
 impl ProposalStore for PostgresStore {
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        let json = serde_json::to_string(proposal).map_err(|error| {
-            StoreError::new(format!("could not serialize the proposal: {error}"))
-        })?;
-        match self.call(Request::Insert {
-            id: proposal.id().as_str().to_owned(),
-            json,
-            owner: proposal.owner.clone(),
-            expires_ms: proposal.expires_ms.map(ms),
-        })? {
-            Answer::Inserted => Ok(()),
-            _ => Err(unexpected()),
-        }
+        sql::insert(self, proposal)
     }
 
     fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        let Answer::Row(row) = self.call(Request::Get {
-            id: id.as_str().to_owned(),
-        })?
-        else {
-            return Err(unexpected());
-        };
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        stored(
-            id,
-            &row.proposal,
-            row.decision,
-            row.resolved_at_ms,
-            row.started_at_ms,
-        )
-        .map(Some)
+        sql::get(self, id)
     }
 
     fn resolve(
         &self,
         id: &ProposalId,
-        resolution_now: &Resolution,
+        resolution: &Resolution,
     ) -> Result<ResolveOutcome, StoreError> {
-        match self.call(Request::Resolve {
-            id: id.as_str().to_owned(),
-            decision: resolution_now.decision,
-            at: i64::try_from(resolution_now.at_ms).unwrap_or(i64::MAX),
-            declined: None,
-        })? {
-            Answer::Resolved(outcome) => Ok(outcome),
-            _ => Err(unexpected()),
-        }
+        self.resolve_with(id, resolution, None)
     }
 
     fn decline(
@@ -832,20 +575,8 @@ impl ProposalStore for PostgresStore {
         at_ms: u64,
         answer: &ToolOutput,
     ) -> Result<ResolveOutcome, StoreError> {
-        let end = &CallEnd::with_output(Ending::Declined, answer, at_ms);
-        match self.call(Request::Resolve {
-            id: id.as_str().to_owned(),
-            decision: Decision::Declined,
-            at: ms(at_ms),
-            declined: Some((
-                end.ending.as_str().to_owned(),
-                end.result.clone(),
-                ms(end.at_ms),
-            )),
-        })? {
-            Answer::Resolved(outcome) => Ok(outcome),
-            _ => Err(unexpected()),
-        }
+        let end = CallEnd::with_output(Ending::Declined, answer, at_ms);
+        self.resolve_with(id, &Resolution::declined(at_ms), Some(end))
     }
 
     fn as_journal(&self) -> Option<&dyn Journal> {
@@ -853,52 +584,17 @@ impl ProposalStore for PostgresStore {
     }
 
     fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
-        let rows = self.query(
-            "SELECT count(*) FILTER (WHERE owner = $1),
-                 coalesce(sum(bytes) FILTER (WHERE owner = $1), 0)::BIGINT,
-                 count(*), coalesce(sum(bytes), 0)::BIGINT
-             FROM toolset_proposals
-             WHERE (decision IS NULL AND (expires_ms IS NULL OR expires_ms > $2))
-                 OR (decision = 'declined' AND expires_ms > $2)",
-            vec![Param::Text(owner.to_owned()), Param::Int(ms(now_ms))],
-        )?;
-        let row = rows.first().ok_or_else(unexpected)?;
-        let read = |index: usize| -> Result<u64, StoreError> {
-            let value: i64 = row.try_get(index).map_err(|error| {
-                StoreError::new(format!("the proposals' count is not readable: {error}"))
-            })?;
-            Ok(u64::try_from(value).unwrap_or(0))
-        };
-        Ok(Usage {
-            owner: Tally::new(read(0)?, read(1)?),
-            overall: Tally::new(read(2)?, read(3)?),
-        })
+        sql::usage(self, owner, now_ms)
     }
 
     fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
-        let rows = self.query(
-            "SELECT id FROM toolset_proposals
-             WHERE expires_ms IS NOT NULL AND expires_ms <= $1
-                 AND (decision IS NULL OR decision = 'declined')",
-            vec![Param::Int(ms(now_ms))],
-        )?;
-        rows.iter()
-            .map(|row| {
-                let id: String = row.try_get(0).map_err(|error| {
-                    StoreError::new(format!("an expired proposal's id is not readable: {error}"))
-                })?;
-                ProposalId::parse(&id).ok_or_else(|| {
-                    StoreError::new(format!(
-                        "the stored proposal id {id:?} is not a proposal id"
-                    ))
-                })
-            })
-            .collect()
+        sql::expired(self, now_ms)
     }
 
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         // One statement, so one transaction: the row goes and its decline's arguments with it.
         let rows = self.query(
+            "could not remove the proposal",
             "WITH gone AS (
                  DELETE FROM toolset_proposals WHERE id = $1 AND decision = 'declined'
                  RETURNING id
@@ -909,163 +605,50 @@ impl ProposalStore for PostgresStore {
              SELECT count(*) FROM gone",
             vec![Param::Text(id.as_str().to_owned())],
         )?;
-        let removed: i64 = rows
-            .first()
-            .ok_or_else(unexpected)?
-            .try_get(0)
-            .map_err(|error| {
-                StoreError::new(format!("the removal's count is not readable: {error}"))
-            })?;
+        let removed = rows.into_iter().next().ok_or_else(unexpected)?.int(0)?;
         Ok(removed == 1)
     }
 }
 
-/// A millisecond time as PostgreSQL stores it.
-fn ms(at_ms: u64) -> i64 {
-    i64::try_from(at_ms).unwrap_or(i64::MAX)
-}
-
 impl PostgresStore {
-    /// Runs one query; its rows.
-    fn query(
+    /// Resolves `id` on the store's thread ([`resolve`]); a decline with its journal
+    /// record `declined`, when given, in the same transaction.
+    fn resolve_with(
         &self,
-        sql: &'static str,
-        params: Vec<Param>,
-    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
-        match self.call(Request::Query { sql, params })? {
-            Answer::Rows(rows) => Ok(rows),
+        id: &ProposalId,
+        resolution: &Resolution,
+        declined: Option<CallEnd>,
+    ) -> Result<ResolveOutcome, StoreError> {
+        match self.call(Request::Resolve {
+            id: id.clone(),
+            resolution: resolution.clone(),
+            declined,
+        })? {
+            Answer::Resolved(outcome) => Ok(outcome),
             _ => Err(unexpected()),
         }
     }
+}
 
-    /// Runs one journal statement; how many rows it changed.
-    fn execute(&self, sql: &'static str, params: Vec<Param>) -> Result<u64, StoreError> {
-        match self.call(Request::Execute { sql, params })? {
+impl Database for PostgresStore {
+    fn run(&self, statement: Statement) -> Result<u64, StoreError> {
+        match self.call(Request::Execute(statement))? {
             Answer::Changed(changed) => Ok(changed),
             _ => Err(unexpected()),
         }
     }
 
-    /// The journal entries a clause selects.
-    fn entries(
-        &self,
-        clause: &'static str,
-        params: Vec<Param>,
-    ) -> Result<Vec<JournalEntry>, StoreError> {
-        match self.call(Request::Entries { clause, params })? {
-            Answer::Entries(rows) => rows.into_iter().map(journal_entry).collect(),
+    fn rows(&self, statement: Statement) -> Result<Vec<Cells>, StoreError> {
+        match self.call(Request::Query(statement))? {
+            Answer::Rows(rows) => Ok(rows),
             _ => Err(unexpected()),
         }
     }
 }
 
-/// Each operation is one statement, atomic on its own (a start is an `INSERT … ON
-/// CONFLICT DO NOTHING`, then a re-run's `UPDATE … WHERE rerun`): concurrent callers on
-/// any connection see one winner.
-impl Journal for PostgresStore {
-    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
-        let call = &start.call;
-        let inserted = self.execute(
-            "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool, tier,
-                 arguments, action_key, caller)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (proposal_id) DO NOTHING",
-            vec![
-                Param::Text(start.key.clone()),
-                Param::Int(ms(start.at_ms)),
-                Param::Text(call.id.clone()),
-                Param::Text(call.name.clone()),
-                Param::Text(start.tier.as_str().to_owned()),
-                Param::Text(call.arguments.to_string()),
-                Param::Text(hex(&call.action_key())),
-                Param::MaybeText(caller_column(call)),
-            ],
-        )?;
-        if inserted == 1 {
-            return Ok(StartOutcome::Started);
-        }
-        let restarted = self.execute(
-            "UPDATE toolset_effects SET rerun = FALSE, attempts = attempts + 1,
-                 started_at_ms = $2, ended = NULL, result = NULL, ended_at_ms = NULL
-             WHERE proposal_id = $1 AND call_id IS NOT NULL AND rerun",
-            vec![Param::Text(start.key.clone()), Param::Int(ms(start.at_ms))],
-        )?;
-        if restarted == 1 {
-            return Ok(StartOutcome::Started);
-        }
-        match self.entry(&start.key)? {
-            Some(earlier) => Ok(StartOutcome::AlreadyStarted(Box::new(earlier))),
-            None => Err(StoreError::new(format!(
-                "the key {} holds an effect from before the journal",
-                start.key
-            ))),
-        }
-    }
-
-    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
-        let ended = self.execute(
-            "UPDATE toolset_effects SET ended = $2, result = $3, ended_at_ms = $4, rerun = FALSE
-             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NULL",
-            vec![
-                Param::Text(key.to_owned()),
-                Param::Text(end.ending.as_str().to_owned()),
-                Param::Text(end.result.clone()),
-                Param::Int(ms(end.at_ms)),
-            ],
-        )?;
-        if ended == 1 {
-            return Ok(EndOutcome::Ended);
-        }
-        match self.entry(key)? {
-            None => Ok(EndOutcome::Unknown),
-            Some(JournalEntry { end: Some(end), .. }) => Ok(EndOutcome::AlreadyEnded(end)),
-            Some(_) => Err(StoreError::new(format!(
-                "the call {key}'s end could not be recorded"
-            ))),
-        }
-    }
-
-    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
-        Ok(self
-            .entries("proposal_id = $1", vec![Param::Text(key.to_owned())])?
-            .into_iter()
-            .next())
-    }
-
-    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.entries(
-            "ended IS NULL ORDER BY started_at_ms, proposal_id",
-            Vec::new(),
-        )
-    }
-
-    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
-        let changed = self.execute(
-            "UPDATE toolset_effects SET rerun = TRUE
-             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NULL
-                 AND NOT rerun AND attempts = $2",
-            vec![Param::Text(key.to_owned()), Param::Int(i64::from(attempts))],
-        )?;
-        Ok(changed == 1)
-    }
-
-    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.entries(
-            "ended IS NOT NULL AND delivered_at_ms IS NULL ORDER BY ended_at_ms, proposal_id",
-            Vec::new(),
-        )
-    }
-
-    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
-        let changed = self.execute(
-            "UPDATE toolset_effects SET delivered_at_ms = $2
-             WHERE proposal_id = $1 AND call_id IS NOT NULL AND ended IS NOT NULL
-                 AND delivered_at_ms IS NULL",
-            vec![Param::Text(key.to_owned()), Param::Int(ms(at_ms))],
-        )?;
-        Ok(changed == 1)
-    }
-}
+// Each journal operation is one statement, atomic on its own (`sql.rs`): concurrent
+// callers on any connection see one winner.
+journal_over_sql!(PostgresStore);
 
 /// A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for a
 /// new run, an `UPDATE … WHERE generation = <expected>` for the others, each only above
@@ -1073,14 +656,7 @@ impl Journal for PostgresStore {
 /// expecting one generation, one changes the row.
 impl RunStore for PostgresStore {
     fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        let Answer::Run(row) = self.call(Request::LoadRun {
-            id: id.as_str().to_owned(),
-        })?
-        else {
-            return Err(unexpected());
-        };
-        row.map(|(generation, run, seal)| StoredRun::from_row(id, generation, run, seal))
-            .transpose()
+        sql::load_run(self, id)
     }
 
     fn save_run(
@@ -1088,16 +664,16 @@ impl RunStore for PostgresStore {
         run: &StoredRun,
         expected: Option<u64>,
     ) -> Result<SaveRunOutcome, StoreError> {
-        let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
         let mut params = vec![
             Param::Text(run.id.as_str().to_owned()),
-            Param::Int(generation(run.generation)),
+            Param::Int(ms(run.generation)),
             Param::Text(run.run.clone()),
             Param::MaybeText(run.seal.clone()),
         ];
         // The rows the `saved` step changed raise the mark: one row, or none.
         let changed = match expected {
             None => self.execute(
+                "could not save the run",
                 "WITH saved AS (
                      INSERT INTO toolset_runs (id, generation, run, seal)
                      SELECT $1::TEXT, $2::BIGINT, $3::TEXT, $4::TEXT
@@ -1111,8 +687,9 @@ impl RunStore for PostgresStore {
                 params,
             )?,
             Some(expected) => {
-                params.push(Param::Int(generation(expected)));
+                params.push(Param::Int(ms(expected)));
                 self.execute(
+                    "could not save the run",
                     "WITH saved AS (
                          UPDATE toolset_runs SET generation = $2, run = $3, seal = $4
                          WHERE id = $1 AND generation = $5
@@ -1135,12 +712,6 @@ impl RunStore for PostgresStore {
     }
 
     fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        let Answer::Mark(mark) = self.call(Request::RunMark {
-            id: id.as_str().to_owned(),
-        })?
-        else {
-            return Err(unexpected());
-        };
-        super::runs::mark_from_row(id, mark)
+        sql::newest_generation(self, id)
     }
 }

@@ -1,19 +1,17 @@
 //! The SQLite proposal store: a real database file in WAL mode, shared safely by the
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
-use super::row::{
-    ENTRY_COLUMNS, EntryRow, caller_column, effect, journal_entry, resolution, stored,
-};
+use super::row::{Cell, Cells};
+use super::sql::{self, Database, Param, Statement, journal_over_sql, ms};
 use super::{
-    CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
-    Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
-    StoredRun, Tally, Usage,
+    CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
+    SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
 };
-use crate::digest::hex;
 use crate::output::ToolOutput;
 use crate::proposal::Proposal;
 use crate::proposal::ProposalId;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, TransactionBehavior, params};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -206,125 +204,101 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
         .map_err(failed("could not commit the database's migration"))
 }
 
-/// A millisecond time as SQLite stores it.
-fn ms(at_ms: u64) -> i64 {
-    i64::try_from(at_ms).unwrap_or(i64::MAX)
+/// A parameter as SQLite binds it.
+impl rusqlite::ToSql for Param {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        match self {
+            Param::Text(text) => text.to_sql(),
+            Param::MaybeText(text) => text.to_sql(),
+            Param::Int(int) => int.to_sql(),
+            Param::MaybeInt(int) => int.to_sql(),
+        }
+    }
 }
 
-/// The journal entry `key` (`None` when absent, or an effect from before the journal).
-fn entry(connection: &Connection, key: &str) -> Result<Option<JournalEntry>, StoreError> {
-    let row = connection
-        .query_row(
-            &format!(
-                "SELECT {ENTRY_COLUMNS} FROM toolset_effects
-                 WHERE proposal_id = ?1 AND call_id IS NOT NULL"
-            ),
-            params![key],
-            entry_row,
-        )
-        .optional()
-        .map_err(failed("could not read the journal"))?;
-    row.map(journal_entry).transpose()
+/// `sql` prepared on `connection`, `params` bound to `$1`, `$2`, … by name: SQLite numbers
+/// named parameters in the order they first appear, which need not be theirs.
+fn prepared<'c>(
+    connection: &'c Connection,
+    sql: &str,
+    params: &[Param],
+) -> rusqlite::Result<rusqlite::CachedStatement<'c>> {
+    let mut statement = connection.prepare_cached(sql)?;
+    if statement.parameter_count() != params.len() {
+        return Err(rusqlite::Error::InvalidParameterCount(
+            params.len(),
+            statement.parameter_count(),
+        ));
+    }
+    for (number, param) in params.iter().enumerate() {
+        let name = format!("${}", number + 1);
+        let index = statement
+            .parameter_index(&name)?
+            .ok_or(rusqlite::Error::InvalidParameterName(name))?;
+        statement.raw_bind_parameter(index, param)?;
+    }
+    Ok(statement)
 }
 
-/// The entries a `WHERE … ORDER BY …` clause selects.
-fn entries(connection: &Connection, clause: &str) -> Result<Vec<JournalEntry>, StoreError> {
-    let mut statement = connection
-        .prepare(&format!(
-            "SELECT {ENTRY_COLUMNS} FROM toolset_effects WHERE call_id IS NOT NULL AND {clause}"
-        ))
-        .map_err(failed("could not read the journal"))?;
-    let rows = statement
-        .query_map([], entry_row)
-        .map_err(failed("could not read the journal"))?;
-    rows.map(|row| {
-        row.map_err(failed("could not read the journal"))
-            .and_then(journal_entry)
-    })
-    .collect()
+/// A connection one statement at a time: the store's, or a transaction's (which derefs to
+/// its connection).
+impl Database for Connection {
+    fn run(&self, statement: Statement) -> Result<u64, StoreError> {
+        let changed = prepared(self, statement.sql, &statement.params)
+            .and_then(|mut prepared| prepared.raw_execute())
+            .map_err(failed(statement.what))?;
+        Ok(changed as u64)
+    }
+
+    fn rows(&self, statement: Statement) -> Result<Vec<Cells>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<Cells>> {
+            let mut prepared = prepared(self, statement.sql, &statement.params)?;
+            let columns = prepared.column_count();
+            let mut rows = prepared.raw_query();
+            let mut cells = Vec::new();
+            while let Some(row) = rows.next()? {
+                let row = (0..columns)
+                    .map(|index| cell(row.get_ref(index)?, index))
+                    .collect::<rusqlite::Result<Vec<Cell>>>()?;
+                cells.push(Cells(row));
+            }
+            Ok(cells)
+        };
+        read().map_err(failed(statement.what))
+    }
 }
 
-fn entry_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
-    Ok(EntryRow {
-        key: row.get(0)?,
-        call_id: row.get(1)?,
-        tool: row.get(2)?,
-        tier: row.get(3)?,
-        arguments: row.get(4)?,
-        caller: row.get(5)?,
-        started_at_ms: row.get(6)?,
-        attempts: row.get(7)?,
-        rerun: row.get::<_, i64>(8)? != 0,
-        ended: row.get(9)?,
-        result: row.get(10)?,
-        ended_at_ms: row.get(11)?,
-        delivered_at_ms: row.get(12)?,
-    })
+/// Column `index`'s value; a real number or a blob, which no statement reads, is an error.
+fn cell(value: ValueRef<'_>, index: usize) -> rusqlite::Result<Cell> {
+    match value {
+        ValueRef::Null => Ok(Cell::Null),
+        ValueRef::Integer(int) => Ok(Cell::Int(int)),
+        ValueRef::Text(text) => Ok(Cell::Text(String::from_utf8_lossy(text).into_owned())),
+        ValueRef::Real(_) | ValueRef::Blob(_) => Err(rusqlite::Error::InvalidColumnType(
+            index,
+            format!("column {index}"),
+            value.data_type(),
+        )),
+    }
 }
 
-/// A proposal's row, with its effect's if it has one (`NULL`s while it waits), or the
-/// time of its decline on record in the journal.
-struct Row {
-    proposal: String,
-    decision: Option<String>,
-    resolved_at_ms: Option<i64>,
-    started_at_ms: Option<i64>,
-    declined_at_ms: Option<i64>,
-}
+impl Database for SqliteStore {
+    fn run(&self, statement: Statement) -> Result<u64, StoreError> {
+        self.connection()?.run(statement)
+    }
 
-fn row(connection: &Connection, id: &ProposalId) -> Result<Option<Row>, StoreError> {
-    connection
-        .query_row(
-            "SELECT p.proposal, p.decision, p.resolved_at_ms,
-                 CASE WHEN e.ended = 'declined' THEN NULL ELSE e.started_at_ms END,
-                 CASE WHEN e.ended = 'declined' THEN e.ended_at_ms END
-             FROM toolset_proposals AS p
-             LEFT JOIN toolset_effects AS e ON e.proposal_id = p.id
-             WHERE p.id = ?1",
-            params![id.as_str()],
-            |row| {
-                Ok(Row {
-                    proposal: row.get(0)?,
-                    decision: row.get(1)?,
-                    resolved_at_ms: row.get(2)?,
-                    started_at_ms: row.get(3)?,
-                    declined_at_ms: row.get(4)?,
-                })
-            },
-        )
-        .optional()
-        .map_err(failed("could not read the proposal"))
+    fn rows(&self, statement: Statement) -> Result<Vec<Cells>, StoreError> {
+        self.connection()?.rows(statement)
+    }
 }
 
 impl ProposalStore for SqliteStore {
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        let json = serde_json::to_string(proposal).map_err(|error| {
-            StoreError::new(format!("could not serialize the proposal: {error}"))
-        })?;
-        let bytes = json.len() as i64;
-        let expires = proposal.expires_ms.map(ms);
-        self.connection()?
-            .execute(
-                "INSERT INTO toolset_proposals (id, proposal, owner, expires_ms, bytes)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![proposal.id().as_str(), json, proposal.owner, expires, bytes],
-            )
-            .map_err(failed("could not insert the proposal"))?;
-        Ok(())
+        sql::insert(self, proposal)
     }
 
     fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        let Some(row) = row(&*self.connection()?, id)? else {
-            return Ok(None);
-        };
-        stored(
-            id,
-            &row.proposal,
-            row.decision,
-            row.resolved_at_ms,
-            row.started_at_ms,
-        )
-        .map(Some)
+        sql::get(self, id)
     }
 
     fn resolve(
@@ -350,52 +324,11 @@ impl ProposalStore for SqliteStore {
     }
 
     fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
-        let (owner_count, owner_bytes, count, bytes): (i64, i64, i64, i64) = self
-            .connection()?
-            .query_row(
-                &format!(
-                    "SELECT coalesce(sum(owner = ?1), 0),
-                         coalesce(sum(CASE WHEN owner = ?1 THEN bytes ELSE 0 END), 0),
-                         count(*), coalesce(sum(bytes), 0)
-                     FROM toolset_proposals WHERE {COUNTED}"
-                ),
-                params![owner, ms(now_ms)],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-            )
-            .map_err(failed("could not count the proposals"))?;
-        let tally = |count: i64, bytes: i64| {
-            Tally::new(
-                u64::try_from(count).unwrap_or(0),
-                u64::try_from(bytes).unwrap_or(0),
-            )
-        };
-        Ok(Usage {
-            owner: tally(owner_count, owner_bytes),
-            overall: tally(count, bytes),
-        })
+        sql::usage(self, owner, now_ms)
     }
 
     fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
-        let connection = self.connection()?;
-        let mut statement = connection
-            .prepare(
-                "SELECT id FROM toolset_proposals
-                 WHERE expires_ms IS NOT NULL AND expires_ms <= ?1
-                     AND (decision IS NULL OR decision = 'declined')",
-            )
-            .map_err(failed("could not find the expired proposals"))?;
-        let ids = statement
-            .query_map(params![ms(now_ms)], |row| row.get::<_, String>(0))
-            .map_err(failed("could not find the expired proposals"))?;
-        ids.map(|id| {
-            let id = id.map_err(failed("could not find the expired proposals"))?;
-            ProposalId::parse(&id).ok_or_else(|| {
-                StoreError::new(format!(
-                    "the stored proposal id {id:?} is not a proposal id"
-                ))
-            })
-        })
-        .collect()
+        sql::expired(self, now_ms)
     }
 
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
@@ -425,11 +358,6 @@ impl ProposalStore for SqliteStore {
     }
 }
 
-/// The proposals that count against the limits at `?2` (ms): waiting unexpired, or
-/// declined and not yet expired (not yet swept).
-const COUNTED: &str = "(decision IS NULL AND (expires_ms IS NULL OR expires_ms > ?2))
-     OR (decision = 'declined' AND expires_ms > ?2)";
-
 impl SqliteStore {
     /// Resolves `id`; a decline with its journal record `declined`, when given, in the same
     /// transaction.
@@ -445,85 +373,15 @@ impl SqliteStore {
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed("could not start resolving the proposal"))?;
-        let Some(row) = row(&transaction, id)? else {
-            return Err(StoreError::new(format!("no proposal {id} is stored")));
-        };
-        if let Some(earlier) = resolution(row.decision, row.resolved_at_ms)? {
-            return Ok(ResolveOutcome::AlreadyResolved(earlier));
+        let row = sql::proposal_row(&*transaction, id)?
+            .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
+        if let Some(outcome) = sql::settled(&row)? {
+            return Ok(outcome);
         }
-        if let Some(started) = row.started_at_ms {
-            return Ok(ResolveOutcome::EffectRecorded(effect(started)));
-        }
-        if let Some(at) = row.declined_at_ms {
-            // A decline on record, though the resolution was reset: it stays declined.
-            return Ok(ResolveOutcome::AlreadyResolved(Resolution {
-                decision: Decision::Declined,
-                at_ms: u64::try_from(at).unwrap_or(0),
-            }));
-        }
-        let at = i64::try_from(resolution_now.at_ms).unwrap_or(i64::MAX);
-        let changed = transaction
-            .execute(
-                "UPDATE toolset_proposals SET decision = ?1, resolved_at_ms = ?2
-                 WHERE id = ?3 AND decision IS NULL",
-                params![resolution_now.decision.as_str(), at, id.as_str()],
-            )
-            .map_err(failed("could not resolve the proposal"))?;
-        if changed != 1 {
-            return Err(StoreError::new(format!(
-                "the proposal {id} could not be resolved"
-            )));
-        }
-        if resolution_now.decision == Decision::Approved {
-            // The effect is the start of the call's journal entry: the call's facts come
-            // from the proposal. A primary key: a second effect for one id is refused by
-            // the database too.
-            let proposal = stored(id, &row.proposal, None, None, None)?.proposal;
-            let call = &proposal.call;
-            transaction
-                .execute(
-                    "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
-                         tier, arguments, action_key, caller)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        id.as_str(),
-                        at,
-                        call.id,
-                        call.name,
-                        proposal.tier.as_str(),
-                        call.arguments.to_string(),
-                        hex(&call.action_key()),
-                        caller_column(call)
-                    ],
-                )
-                .map_err(failed("could not record the proposal's effect"))?;
-        }
-        if let (Decision::Declined, Some(end)) = (resolution_now.decision, declined) {
-            // The decline's journal entry: never started (no attempts), ended with the
-            // answer the model reads, waiting to be delivered.
-            let proposal = stored(id, &row.proposal, None, None, None)?.proposal;
-            let call = &proposal.call;
-            transaction
-                .execute(
-                    "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
-                         tier, arguments, action_key, caller, attempts, ended, result,
-                         ended_at_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11)",
-                    params![
-                        id.as_str(),
-                        at,
-                        call.id,
-                        call.name,
-                        proposal.tier.as_str(),
-                        call.arguments.to_string(),
-                        hex(&call.action_key()),
-                        caller_column(call),
-                        end.ending.as_str(),
-                        end.result,
-                        ms(end.at_ms)
-                    ],
-                )
-                .map_err(failed("could not record the proposal's decline"))?;
+        for write in sql::resolution_writes(id, &row.proposal, resolution_now, declined)? {
+            if transaction.run(write.statement)? != 1 {
+                return Err(StoreError::new(write.unchanged));
+            }
         }
         transaction
             .commit()
@@ -532,142 +390,11 @@ impl SqliteStore {
     }
 }
 
-impl Journal for SqliteStore {
-    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
-        let mut connection = self.connection()?;
-        let transaction = connection
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(failed("could not start journaling the call"))?;
-        let outcome = match entry(&transaction, &start.key)? {
-            Some(earlier) if earlier.rerun => {
-                transaction
-                    .execute(
-                        "UPDATE toolset_effects SET rerun = 0, attempts = attempts + 1,
-                             started_at_ms = ?2, ended = NULL, result = NULL,
-                             ended_at_ms = NULL
-                         WHERE proposal_id = ?1 AND rerun = 1",
-                        params![start.key, ms(start.at_ms)],
-                    )
-                    .map_err(failed("could not journal the call's start"))?;
-                StartOutcome::Started
-            }
-            Some(earlier) => return Ok(StartOutcome::AlreadyStarted(Box::new(earlier))),
-            None => {
-                let call = &start.call;
-                transaction
-                    .execute(
-                        "INSERT INTO toolset_effects (proposal_id, started_at_ms, call_id, tool,
-                             tier, arguments, action_key, caller)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                        params![
-                            start.key,
-                            ms(start.at_ms),
-                            call.id,
-                            call.name,
-                            start.tier.as_str(),
-                            call.arguments.to_string(),
-                            hex(&call.action_key()),
-                            caller_column(call)
-                        ],
-                    )
-                    .map_err(failed("could not journal the call's start"))?;
-                StartOutcome::Started
-            }
-        };
-        transaction
-            .commit()
-            .map_err(failed("could not commit the call's start"))?;
-        Ok(outcome)
-    }
-
-    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
-        let mut connection = self.connection()?;
-        let transaction = connection
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(failed("could not start journaling the call's end"))?;
-        let Some(earlier) = entry(&transaction, key)? else {
-            return Ok(EndOutcome::Unknown);
-        };
-        if let Some(end) = earlier.end {
-            return Ok(EndOutcome::AlreadyEnded(end));
-        }
-        transaction
-            .execute(
-                "UPDATE toolset_effects SET ended = ?2, result = ?3, ended_at_ms = ?4, rerun = 0
-                 WHERE proposal_id = ?1 AND ended IS NULL",
-                params![key, end.ending.as_str(), end.result, ms(end.at_ms)],
-            )
-            .map_err(failed("could not journal the call's end"))?;
-        transaction
-            .commit()
-            .map_err(failed("could not commit the call's end"))?;
-        Ok(EndOutcome::Ended)
-    }
-
-    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
-        entry(&*self.connection()?, key)
-    }
-
-    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        entries(
-            &*self.connection()?,
-            "ended IS NULL ORDER BY started_at_ms, proposal_id",
-        )
-    }
-
-    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
-        let changed = self
-            .connection()?
-            .execute(
-                "UPDATE toolset_effects SET rerun = 1
-                 WHERE proposal_id = ?1 AND call_id IS NOT NULL AND ended IS NULL
-                     AND rerun = 0 AND attempts = ?2",
-                params![key, i64::from(attempts)],
-            )
-            .map_err(failed("could not hand the call back for a re-run"))?;
-        Ok(changed == 1)
-    }
-
-    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        entries(
-            &*self.connection()?,
-            "ended IS NOT NULL AND delivered_at_ms IS NULL ORDER BY ended_at_ms, proposal_id",
-        )
-    }
-
-    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
-        let changed = self
-            .connection()?
-            .execute(
-                "UPDATE toolset_effects SET delivered_at_ms = ?2
-                 WHERE proposal_id = ?1 AND call_id IS NOT NULL AND ended IS NOT NULL
-                     AND delivered_at_ms IS NULL",
-                params![key, ms(at_ms)],
-            )
-            .map_err(failed("could not mark the result delivered"))?;
-        Ok(changed == 1)
-    }
-}
+journal_over_sql!(SqliteStore);
 
 impl RunStore for SqliteStore {
     fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        let row = self
-            .connection()?
-            .query_row(
-                "SELECT generation, run, seal FROM toolset_runs WHERE id = ?1",
-                params![id.as_str()],
-                |row| {
-                    Ok((
-                        row.get::<_, i64>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, Option<String>>(2)?,
-                    ))
-                },
-            )
-            .optional()
-            .map_err(failed("could not read the run"))?;
-        row.map(|(generation, run, seal)| StoredRun::from_row(id, generation, run, seal))
-            .transpose()
+        sql::load_run(self, id)
     }
 
     fn save_run(
@@ -679,21 +406,15 @@ impl RunStore for SqliteStore {
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed("could not start saving the run"))?;
-        let generation = |at: u64| i64::try_from(at).unwrap_or(i64::MAX);
-        let above_mark =
-            run_mark(&transaction, &run.id)?.is_none_or(|mark| generation(run.generation) > mark);
+        let mark = sql::run_mark(&*transaction, &run.id)?;
+        let above_mark = mark.is_none_or(|mark| ms(run.generation) > mark);
         let changed = match expected {
             _ if !above_mark => 0,
             None => transaction
                 .execute(
                     "INSERT INTO toolset_runs (id, generation, run, seal)
                      VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO NOTHING",
-                    params![
-                        run.id.as_str(),
-                        generation(run.generation),
-                        run.run,
-                        run.seal
-                    ],
+                    params![run.id.as_str(), ms(run.generation), run.run, run.seal],
                 )
                 .map_err(failed("could not save the run"))?,
             Some(expected) => transaction
@@ -702,32 +423,23 @@ impl RunStore for SqliteStore {
                      WHERE id = ?1 AND generation = ?5",
                     params![
                         run.id.as_str(),
-                        generation(run.generation),
+                        ms(run.generation),
                         run.run,
                         run.seal,
-                        generation(expected)
+                        ms(expected)
                     ],
                 )
                 .map_err(failed("could not save the run"))?,
         };
         if changed != 1 {
-            let stored = transaction
-                .query_row(
-                    "SELECT generation FROM toolset_runs WHERE id = ?1",
-                    params![run.id.as_str()],
-                    |row| row.get::<_, i64>(0),
-                )
-                .optional()
-                .map_err(failed("could not read the run"))?;
-            return Ok(SaveRunOutcome::Conflict {
-                stored: stored.map(|at| u64::try_from(at).unwrap_or(0)),
-            });
+            let stored = sql::load_run(&*transaction, &run.id)?.map(|stored| stored.generation);
+            return Ok(SaveRunOutcome::Conflict { stored });
         }
         transaction
             .execute(
                 "INSERT INTO toolset_run_marks (id, generation) VALUES (?1, ?2)
                  ON CONFLICT (id) DO UPDATE SET generation = excluded.generation",
-                params![run.id.as_str(), generation(run.generation)],
+                params![run.id.as_str(), ms(run.generation)],
             )
             .map_err(failed("could not raise the run's mark"))?;
         transaction
@@ -737,19 +449,6 @@ impl RunStore for SqliteStore {
     }
 
     fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        let mark = run_mark(&*self.connection()?, id)?;
-        super::runs::mark_from_row(id, mark)
+        sql::newest_generation(self, id)
     }
-}
-
-/// The run `id`'s mark as its column holds it; `None` when it has none.
-fn run_mark(connection: &Connection, id: &RunId) -> Result<Option<i64>, StoreError> {
-    connection
-        .query_row(
-            "SELECT generation FROM toolset_run_marks WHERE id = ?1",
-            params![id.as_str()],
-            |row| row.get::<_, i64>(0),
-        )
-        .optional()
-        .map_err(failed("could not read the run's mark"))
 }
