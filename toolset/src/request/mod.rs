@@ -55,6 +55,7 @@ mod builder;
 mod choice;
 mod gate;
 mod layout;
+mod offer;
 mod render;
 
 pub use activations::Activations;
