@@ -14,7 +14,7 @@ use std::time::Duration;
 use toolset::prelude::*;
 use toolset::store::{
     Decision, Ending, Journal, MemoryStore, ProposalStore, Resolution, ResolveOutcome, RunStore,
-    SaveRunOutcome, StoredRun,
+    SaveRunOutcome, Store, StoredRun,
 };
 use toolset::{
     Autonomy, PostgresStore, Proposal, Run, RunError, RunId, Runs, SealKey, SqliteStore, ToolCall,
@@ -456,7 +456,7 @@ fn proposal(note: &str) -> Proposal {
 }
 
 /// What every store promises of runs and declines, on a fresh store.
-fn a_store_keeps_its_promises<S: ProposalStore + Journal + RunStore>(store: &S) {
+fn a_store_keeps_its_promises<S: Store>(store: &S) {
     // Runs: written only over the generation expected.
     let id = RunId::random();
     let copy = |generation: u64, text: &str| {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use toolset::prelude::*;
 use toolset::store::{
     CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
-    Resolution, ResolveOutcome, RunId, RunStore, SaveRunOutcome, StartOutcome, StoreError, Stored,
+    Resolution, ResolveOutcome, RunId, SaveRunOutcome, StartOutcome, Store, StoreError, Stored,
     StoredRun, Usage, sweep,
 };
 use toolset::{
@@ -181,10 +181,6 @@ enum Answer {
         full: bool,
     },
 }
-
-/// A store of all three kinds of records.
-trait Store: ProposalStore + Journal + RunStore {}
-impl<S: ProposalStore + Journal + RunStore> Store for S {}
 
 /// The stored form of a `pay` proposal, whose fields each operation changes.
 fn template() -> Value {

@@ -33,7 +33,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{Journal, ProposalLimits, ProposalStore, RunId, RunStore, StoreError};
+use crate::store::{ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
 use serde_json::Value;
 use std::fmt;
@@ -122,7 +122,7 @@ const DEFAULT_LEASE: Duration = Duration::from_secs(600);
 /// otherwise ([`Driver::retries`]).
 const DEFAULT_RETRIES: u32 = 3;
 
-impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Driver<T, S> {
+impl<T: ToolSet, S: Store> Driver<T, S> {
     /// A driver for the set's tools under `policy`, keeping proposals, the journal and
     /// runs in `store`. OpenAI Chat, the continue style, unsealed, proposals that never
     /// expire, a request holding its conversation for at most ten minutes, three retries
@@ -379,7 +379,7 @@ pub struct Turn {
     pub report: Option<Report>,
 }
 
-impl<T: ToolSet, S: ProposalStore + Journal + RunStore> Conversation<'_, T, S> {
+impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
     /// The conversation's id: resume it with [`Driver::resume`].
     pub fn id(&self) -> &RunId {
         self.run.id()

@@ -30,7 +30,7 @@ use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::driver::{DriverError, Style};
 use toolset::prelude::*;
-use toolset::store::{Journal, ProposalStore, RunStore};
+use toolset::store::Store;
 use toolset::{
     Autonomy, Driver, PostgresStore, ProposalId, RunId, SealKey, SqliteStore, ToolContext, tool,
     toolset,
@@ -116,7 +116,7 @@ fn main() -> ExitCode {
 
 fn work<S>(store: S, dir: &Path, args: &[String]) -> Result<ExitCode, Failure>
 where
-    S: ProposalStore + Journal + RunStore,
+    S: Store,
 {
     let key = SealKey::new([7; 32]).map_err(|error| error.to_string())?;
     let driver = Driver::new(DeskTools::policy(Autonomy::Reversible), store)

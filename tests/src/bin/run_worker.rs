@@ -34,7 +34,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use toolset::consumer::openai_chat;
 use toolset::prelude::*;
-use toolset::store::{Journal, ProposalStore, RunStore};
+use toolset::store::Store;
 use toolset::{
     Approvals, Approved, Autonomy, Policy, PostgresStore, ProposalId, Request, Run, RunId, Runs,
     SealKey, SqliteStore, ToolCall, ToolContext, ToolError, ToolReply, tool, toolset,
@@ -116,7 +116,7 @@ fn key() -> SealKey {
 
 fn work<S>(store: &S, dir: &Path, args: &[String]) -> Result<Value, Failure>
 where
-    S: ProposalStore + Journal + RunStore,
+    S: Store,
 {
     let approvals = Approvals::new(store).sealed_with(key());
     let runs = Runs::new(store).sealed_with(key());
