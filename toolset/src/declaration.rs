@@ -7,13 +7,15 @@
 use crate::spec::ToolSpec;
 use std::fmt;
 
-/// A tool whose declaration is broken in a way the compiler could not see. The gate
-/// refuses every call of such a tool (telling the model it is not its fault); a test
-/// calling [`check_declarations`](crate::check_declarations) fails on it first.
+/// A tool whose declaration is broken, with what to write instead: one the compiler could
+/// not see in a `#[tool]` (the gate refuses every call of such a tool, telling the model it
+/// is not its fault; a test calling [`check_declarations`](crate::check_declarations)
+/// fails on it first), or a runtime tool's that registration refused
+/// ([`RegistrationError::problems`](crate::toolbox::RegistrationError::problems)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeclarationProblem {
-    /// The tool's name.
-    pub tool: &'static str,
+    /// The tool's name, as declared (possibly the bad name itself).
+    pub tool: String,
     /// What is wrong and what to write instead.
     pub message: String,
 }
@@ -37,7 +39,7 @@ pub(crate) fn problems(specs: &'static [ToolSpec]) -> Result<(), Vec<Declaration
         .filter_map(|spec| {
             spec.declaration_problem()
                 .map(|message| DeclarationProblem {
-                    tool: spec.name(),
+                    tool: spec.name().to_owned(),
                     message,
                 })
         })

@@ -23,9 +23,10 @@
 use super::dynamic::{DynamicHandler, DynamicTool};
 use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
-use super::register::{RegistrationError, RegistrationProblem, register};
+use super::register::{RegistrationError, register};
 use super::{Namespace, RuntimeTool, Source, Toolbox};
 use crate::context::ToolContext;
+use crate::declaration::DeclarationProblem;
 use crate::error::ToolError;
 use crate::messages;
 use crate::output::Content;
@@ -181,7 +182,7 @@ struct Shared {
     listed: RwLock<Vec<Tool>>,
     /// The tools as registered now, and what registration refused on the last listing.
     current: RwLock<Arc<[Arc<RuntimeTool>]>>,
-    problems: RwLock<Vec<RegistrationProblem>>,
+    problems: RwLock<Vec<DeclarationProblem>>,
     /// The tools of the last listing whose local name was shortened.
     renamed: RwLock<Vec<Renamed>>,
     /// Incremented after every refresh, for hosts (and tests) waiting for one.
@@ -411,7 +412,7 @@ impl McpTools {
 
     /// What registration refused on the last listing (a refresh drops such a tool
     /// instead of failing).
-    pub fn problems(&self) -> Vec<RegistrationProblem> {
+    pub fn problems(&self) -> Vec<DeclarationProblem> {
         self.shared
             .problems
             .read()
@@ -474,7 +475,7 @@ impl fmt::Debug for McpTools {
 impl Shared {
     /// Lists the server's tools and registers each as `label_tool`: the tools the
     /// registration accepts replace the current ones; the problems are kept.
-    async fn refresh(self: &Arc<Self>) -> Result<Vec<RegistrationProblem>, McpSourceError> {
+    async fn refresh(self: &Arc<Self>) -> Result<Vec<DeclarationProblem>, McpSourceError> {
         let listed = self
             .peer
             .list_all_tools()
@@ -486,7 +487,7 @@ impl Shared {
 
     /// Registers the last listing's tools as `label_tool` with the host's tiers, replacing
     /// the current ones; returns what registration refused.
-    fn rebuild(self: &Arc<Self>) -> Vec<RegistrationProblem> {
+    fn rebuild(self: &Arc<Self>) -> Vec<DeclarationProblem> {
         let listed = self
             .listed
             .read()
@@ -799,7 +800,7 @@ impl<T: ToolSet> Toolbox<T> {
         let prefix = format!("{label}_");
         let mut problems = Vec::new();
         if self.sources.iter().any(|source| source.label() == label) {
-            problems.push(RegistrationProblem {
+            problems.push(DeclarationProblem {
                 tool: prefix.clone(),
                 message: format!(
                     "the label `{label}` is used by another namespace; give each server its own"
@@ -812,7 +813,7 @@ impl<T: ToolSet> Toolbox<T> {
             .chain(self.tools.iter().map(|tool| tool.spec().name().to_owned()))
             .filter(|name| name.starts_with(&prefix));
         if tools.description().trim().is_empty() {
-            problems.push(RegistrationProblem {
+            problems.push(DeclarationProblem {
                 tool: prefix.clone(),
                 message: format!(
                     "the namespace `{label}` has an empty description, which the model reads for \
@@ -821,7 +822,7 @@ impl<T: ToolSet> Toolbox<T> {
             });
         }
         for name in clashing {
-            problems.push(RegistrationProblem {
+            problems.push(DeclarationProblem {
                 tool: name,
                 message: format!(
                     "this tool's name starts with `{prefix}`, the prefix of the namespace `{label}`; \

@@ -21,10 +21,11 @@ mod runtime_tool;
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn, ReadStateFn, WriteStateFn};
 #[cfg(feature = "mcp-client")]
 pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool, Renamed};
-pub use register::{RegistrationError, RegistrationProblem};
+pub use register::RegistrationError;
 pub(crate) use runtime_tool::Namespace;
 pub use runtime_tool::RuntimeTool;
 
+use crate::declaration::DeclarationProblem;
 use crate::proposal::Proposal;
 use crate::set::ToolName;
 use crate::set::ToolSet;
@@ -127,7 +128,7 @@ impl<T: ToolSet> Toolbox<T> {
         for tool in tools {
             let name = tool.name.clone();
             if let Some(label) = self.namespace_of(&name) {
-                problems.push(RegistrationProblem {
+                problems.push(DeclarationProblem {
                     tool: name.clone(),
                     message: format!(
                         "the prefix `{label}_` belongs to the namespace `{label}` (an MCP server's \

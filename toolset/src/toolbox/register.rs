@@ -10,34 +10,26 @@
 
 use super::dynamic::{DynamicTool, Handler};
 use super::runtime_tool::RuntimeTool;
+use crate::declaration::DeclarationProblem;
 use crate::spec::{RuntimeSpec, ToolSpec};
 use crate::tier::Autonomy;
 use serde_json::{Value, json};
 use std::fmt;
 
-/// One problem of one runtime tool's declaration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegistrationProblem {
-    /// The name the tool was declared with (possibly the bad name itself).
-    pub tool: String,
-    /// What is wrong and what to write instead.
-    pub message: String,
-}
-
 /// Runtime tools that could not join a toolbox: every problem of every tool, at once.
 /// The toolbox they were offered to is left as it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegistrationError {
-    problems: Vec<RegistrationProblem>,
+    problems: Vec<DeclarationProblem>,
 }
 
 impl RegistrationError {
-    pub(crate) fn new(problems: Vec<RegistrationProblem>) -> Self {
+    pub(crate) fn new(problems: Vec<DeclarationProblem>) -> Self {
         RegistrationError { problems }
     }
 
     /// Every problem, in the order the tools were offered.
-    pub fn problems(&self) -> &[RegistrationProblem] {
+    pub fn problems(&self) -> &[DeclarationProblem] {
         &self.problems
     }
 }
@@ -82,7 +74,7 @@ pub(crate) fn register(
     tool: DynamicTool,
     taken: impl Fn(&str) -> bool,
     state: Option<StateType>,
-) -> Result<RuntimeTool, Vec<RegistrationProblem>> {
+) -> Result<RuntimeTool, Vec<DeclarationProblem>> {
     let mut messages: Vec<String> = Vec::new();
     let mut problem = |message: String| messages.push(message);
     if !toolset_names::is_valid_tool_name(&tool.name) {
@@ -214,7 +206,7 @@ pub(crate) fn register(
     if !messages.is_empty() {
         return Err(messages
             .into_iter()
-            .map(|message| RegistrationProblem {
+            .map(|message| DeclarationProblem {
                 tool: spec.name().to_owned(),
                 message,
             })
