@@ -130,9 +130,9 @@ run "$fixture_port" tools-call-error pass
 run "$fixture_port" tools-call-with-progress pass
 run "$fixture_port" json-schema-2020-12 gap \
   "the MCP renderer drops the input schema's \$schema keyword"
-run "$fixture_port" tools-call-audio gap "ToolOutput has no audio content"
-run "$fixture_port" tools-call-embedded-resource gap "ToolOutput has no resource content"
-run "$fixture_port" tools-call-mixed-content gap "ToolOutput has no audio or resource content"
+run "$fixture_port" tools-call-audio pass
+run "$fixture_port" tools-call-embedded-resource pass
+run "$fixture_port" tools-call-mixed-content pass
 run "$fixture_port" tools-call-with-logging gap "no MCP logging from tool handlers"
 run "$fixture_port" tools-call-sampling gap "no sampling requests from tool handlers"
 run "$fixture_port" tools-call-elicitation gap "no elicitation requests from tool handlers"
@@ -156,9 +156,9 @@ run "$fixture_port" tools-call-error pass
 run "$fixture_port" tools-call-with-progress pass
 run "$fixture_port" json-schema-2020-12 gap \
   "the MCP renderer drops the input schema's \$schema keyword"
-run "$fixture_port" tools-call-audio gap "ToolOutput has no audio content"
-run "$fixture_port" tools-call-embedded-resource gap "ToolOutput has no resource content"
-run "$fixture_port" tools-call-mixed-content gap "ToolOutput has no audio or resource content"
+run "$fixture_port" tools-call-audio pass
+run "$fixture_port" tools-call-embedded-resource pass
+run "$fixture_port" tools-call-mixed-content pass
 run "$fixture_port" http-custom-header-server-validation gap "no x-mcp-header tool annotations"
 for scenario in completion-complete resources-list resources-read-text resources-read-binary \
     resources-templates-read prompts-list prompts-get-simple prompts-get-with-args \

@@ -110,7 +110,10 @@ fn every_example_the_gate_refuses_is_a_declaration_problem_naming_the_tool() {
         toolset::check_declarations::<BadExamples>(),
         Err(problems.clone())
     );
-    let tools: Vec<&str> = problems.iter().map(|problem| problem.tool.as_str()).collect();
+    let tools: Vec<&str> = problems
+        .iter()
+        .map(|problem| problem.tool.as_str())
+        .collect();
     assert_eq!(
         tools,
         [

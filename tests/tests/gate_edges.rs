@@ -193,7 +193,10 @@ fn a_constraint_the_validator_cannot_compile_refuses_every_call_of_its_tool() {
 #[test]
 fn a_set_check_names_every_tool_whose_constraints_cannot_be_checked() {
     let problems = TagTools::check_declarations().expect_err("list_tags is misdeclared");
-    let tools: Vec<&str> = problems.iter().map(|problem| problem.tool.as_str()).collect();
+    let tools: Vec<&str> = problems
+        .iter()
+        .map(|problem| problem.tool.as_str())
+        .collect();
     assert_eq!(tools, ["list_tags"]);
     let text = problems[0].to_string();
     assert!(

@@ -86,7 +86,7 @@ mod ignored_keys;
 mod integer_format;
 mod non_finite;
 use __private::messages;
-mod output;
+pub mod output;
 pub mod policy;
 pub mod set;
 mod spec;

@@ -41,7 +41,7 @@ struct Extra {
 /// `ToolOutput::from` builds an output of, and the output's serialized form.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolOutputParts {
-    /// What the model reads: text and image parts, in order.
+    /// What the model reads: its parts (text, images, audio, resources), in order.
     #[serde(default)]
     pub content: Vec<Content>,
     /// Structured JSON result, for tools returning [`Json<T>`]; it matches the tool's
@@ -156,6 +156,60 @@ pub enum Content {
         /// The MIME type, e.g. `image/png`.
         mime_type: String,
     },
+    /// Audio (MCP `audio`): the providers' APIs, which take no audio in a tool result, get
+    /// a line saying it was left out. Boxed, being rare: every part is as small as an
+    /// image part.
+    Audio(Box<Audio>),
+    /// A resource embedded whole (MCP `resource`): the providers' APIs get its text under
+    /// a line naming its URI, or a line saying its bytes were left out. Boxed, being rare:
+    /// every part is as small as a text part.
+    Resource(Box<EmbeddedResource>),
+    /// A link to a resource the client may read itself (MCP `resource_link`): the
+    /// providers' APIs get a line naming it. Boxed, being rare.
+    ResourceLink(Box<ResourceLink>),
+}
+
+/// Audio in a tool's output ([`Content::Audio`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Audio {
+    /// The base64-encoded bytes.
+    pub data: String,
+    /// The MIME type, e.g. `audio/wav`.
+    pub mime_type: String,
+}
+
+/// A resource embedded in a tool's output ([`Content::Resource`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmbeddedResource {
+    /// Its URI, e.g. `file:///notes/today.md`.
+    pub uri: String,
+    /// Its MIME type, if known.
+    pub mime_type: Option<String>,
+    /// Its contents.
+    pub contents: ResourceContents,
+}
+
+/// What an embedded resource holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceContents {
+    /// Text.
+    Text(String),
+    /// Bytes, base64-encoded.
+    Blob(String),
+}
+
+/// A link to a resource in a tool's output ([`Content::ResourceLink`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceLink {
+    /// Its URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// Its MIME type, if known.
+    pub mime_type: Option<String>,
+    /// What it is, if said.
+    pub description: Option<String>,
 }
 
 impl ToolOutput {
@@ -189,7 +243,7 @@ impl ToolOutput {
         }
     }
 
-    /// What the model reads: text and image parts, in order.
+    /// What the model reads: its parts (text, images, audio, resources), in order.
     pub fn content(&self) -> &[Content] {
         self.content.as_slice()
     }
@@ -237,6 +291,60 @@ impl ToolOutput {
         self
     }
 
+    /// Appends an audio part (base64-encoded `data`, e.g. `audio/wav`).
+    pub fn with_audio(mut self, data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        self.content.push(Content::Audio(Box::new(Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        })));
+        self
+    }
+
+    /// Appends a resource embedded as text: its `uri`, MIME type (if known) and `text`.
+    pub fn with_resource(
+        mut self,
+        uri: impl Into<String>,
+        mime_type: Option<&str>,
+        text: impl Into<String>,
+    ) -> Self {
+        self.content
+            .push(Content::Resource(Box::new(EmbeddedResource {
+                uri: uri.into(),
+                mime_type: mime_type.map(str::to_owned),
+                contents: ResourceContents::Text(text.into()),
+            })));
+        self
+    }
+
+    /// Appends a resource embedded as bytes: its `uri`, MIME type (if known) and
+    /// base64-encoded `blob`.
+    pub fn with_resource_blob(
+        mut self,
+        uri: impl Into<String>,
+        mime_type: Option<&str>,
+        blob: impl Into<String>,
+    ) -> Self {
+        self.content
+            .push(Content::Resource(Box::new(EmbeddedResource {
+                uri: uri.into(),
+                mime_type: mime_type.map(str::to_owned),
+                contents: ResourceContents::Blob(blob.into()),
+            })));
+        self
+    }
+
+    /// Appends a link to the resource at `uri`, called `name`, for the client to read.
+    pub fn with_resource_link(mut self, uri: impl Into<String>, name: impl Into<String>) -> Self {
+        self.content
+            .push(Content::ResourceLink(Box::new(ResourceLink {
+                uri: uri.into(),
+                name: name.into(),
+                mime_type: None,
+                description: None,
+            })));
+        self
+    }
+
     /// Makes the deferred tools `names` available from the next request on (a tool's way of
     /// unlocking others, as a tool search does).
     pub fn activating<I, N>(mut self, names: I) -> Self
@@ -274,7 +382,7 @@ impl ToolOutput {
             .iter()
             .filter_map(|part| match part {
                 Content::Text { text } => Some(text.as_str()),
-                Content::Image { .. } => None,
+                _ => None,
             })
             .collect();
         texts.join("\n")

@@ -1,12 +1,14 @@
 //! What a tool result carries on the wire, shared by every consumer's `results`: an
-//! output's parts (text and images, never empty) and its single-text form.
+//! output's parts (text and images, never empty) and its single-text form. The providers'
+//! APIs take text and images in a tool result; audio and resources reach them as the
+//! lines [`as_line`] writes (MCP carries every part as it is).
 //!
 //! Its `metadata` is host-only and appears nowhere here. An output without content is
 //! sent as its structured value's JSON text if it has one, else as `"Done."` (or a generic
 //! error sentence when it is an error), because several providers reject empty results.
 
-use crate::output::Content;
 use crate::output::ToolOutput;
+use crate::output::{Content, EmbeddedResource, ResourceContents};
 use std::borrow::Cow;
 
 /// One part of a result as the wire carries it.
@@ -25,6 +27,7 @@ pub(crate) fn parts(output: &ToolOutput) -> Vec<Part<'_>> {
             Content::Text { text } if text.is_empty() => None,
             Content::Text { text } => Some(Part::Text(Cow::Borrowed(text))),
             Content::Image { data, mime_type } => Some(Part::Image { data, mime_type }),
+            other => as_line(other).map(|line| Part::Text(Cow::Owned(line))),
         })
         .collect();
     if parts.is_empty() {
@@ -61,6 +64,49 @@ pub(crate) fn follow_up_text(late: &[crate::output::ToolReply]) -> String {
         .join("\n\n")
 }
 
+/// What a provider's API (text and images only) is sent for a part it cannot carry: an
+/// embedded text resource's text under a line naming it, and a line saying what was left
+/// out for audio, a binary resource and a link. `None` for text and images.
+pub(crate) fn as_line(part: &Content) -> Option<String> {
+    let mime = |mime_type: &Option<String>| {
+        mime_type
+            .as_deref()
+            .map_or(String::new(), |mime_type| format!(" ({mime_type})"))
+    };
+    Some(match part {
+        Content::Text { .. } | Content::Image { .. } => return None,
+        Content::Audio(audio) => format!(
+            "[{} audio omitted: this API carries text and images only]",
+            audio.mime_type
+        ),
+        Content::Resource(resource) => {
+            let EmbeddedResource {
+                uri,
+                mime_type,
+                contents,
+            } = &**resource;
+            match contents {
+                ResourceContents::Text(text) => {
+                    format!("[resource {uri}{}]\n{text}", mime(mime_type))
+                }
+                ResourceContents::Blob(_) => format!(
+                    "[resource {uri}{} omitted: binary content, which this API does not carry]",
+                    mime(mime_type)
+                ),
+            }
+        }
+        Content::ResourceLink(link) => match &link.description {
+            Some(description) => {
+                format!(
+                    "[resource link: {} at {}: {description}]",
+                    link.name, link.uri
+                )
+            }
+            None => format!("[resource link: {} at {}]", link.name, link.uri),
+        },
+    })
+}
+
 /// How [`text`] treats image parts.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Images {
@@ -85,6 +131,7 @@ pub(crate) fn text(output: &ToolOutput, images: Images) -> String {
                     ));
                 }
             }
+            other => lines.extend(as_line(other)),
         }
     }
     if !lines.is_empty() {
@@ -121,6 +168,30 @@ mod tests {
             "chart:\n[image/png image omitted: this API carries text only]"
         );
         assert_eq!(text(&output, Images::Skip), "chart:");
+    }
+
+    #[test]
+    fn parts_a_provider_cannot_carry_reach_it_as_lines() {
+        let output = ToolOutput::text("found:")
+            .with_audio("UklGR", "audio/wav")
+            .with_resource("file:///a.md", Some("text/markdown"), "# A")
+            .with_resource_blob("file:///b.pdf", None, "JVBER")
+            .with_resource_link("file:///c.md", "c");
+        let expected = "found:\n\
+            [audio/wav audio omitted: this API carries text and images only]\n\
+            [resource file:///a.md (text/markdown)]\n# A\n\
+            [resource file:///b.pdf omitted: binary content, which this API does not carry]\n\
+            [resource link: c at file:///c.md]";
+        assert_eq!(text(&output, Images::Placeholder), expected);
+        // Where images go as images, the others are text parts in their place.
+        let texts: Vec<String> = parts(&output)
+            .into_iter()
+            .map(|part| match part {
+                Part::Text(text) => text.into_owned(),
+                Part::Image { .. } => "image".to_owned(),
+            })
+            .collect();
+        assert_eq!(texts.join("\n"), expected);
     }
 
     #[test]

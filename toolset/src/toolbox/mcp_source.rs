@@ -29,8 +29,9 @@ use crate::context::ToolContext;
 use crate::declaration::DeclarationProblem;
 use crate::error::ToolError;
 use crate::messages;
-use crate::output::Content;
+use crate::output::ResourceContents as Contents;
 use crate::output::ToolOutput;
+use crate::output::{Audio, Content, EmbeddedResource, ResourceLink};
 use crate::set::ToolName;
 use crate::set::ToolSet;
 use crate::spec::Labels;
@@ -39,7 +40,7 @@ use futures_util::future::BoxFuture;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientRequest, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken,
-    RequestId, ServerResult, Tool,
+    RequestId, ResourceContents, ServerResult, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService, ServiceError};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
@@ -761,6 +762,43 @@ fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> 
                 data: image.data,
                 mime_type: image.mime_type,
             },
+            ContentBlock::Audio(audio) => Content::Audio(Box::new(Audio {
+                data: audio.data,
+                mime_type: audio.mime_type,
+            })),
+            ContentBlock::Resource(embedded) => match embedded.resource {
+                ResourceContents::TextResourceContents {
+                    uri,
+                    mime_type,
+                    text,
+                    ..
+                } => Content::Resource(Box::new(EmbeddedResource {
+                    uri,
+                    mime_type,
+                    contents: Contents::Text(text),
+                })),
+                ResourceContents::BlobResourceContents {
+                    uri,
+                    mime_type,
+                    blob,
+                    ..
+                } => Content::Resource(Box::new(EmbeddedResource {
+                    uri,
+                    mime_type,
+                    contents: Contents::Blob(blob),
+                })),
+                // A kind of contents this crate does not know: its JSON, as text.
+                other => Content::Text {
+                    text: serde_json::to_string(&other).unwrap_or_default(),
+                },
+            },
+            ContentBlock::ResourceLink(link) => Content::ResourceLink(Box::new(ResourceLink {
+                uri: link.uri,
+                name: link.name,
+                mime_type: link.mime_type,
+                description: link.description,
+            })),
+            // A kind of block this crate does not know: its JSON, as text.
             other => Content::Text {
                 text: serde_json::to_string(&other).unwrap_or_default(),
             },
@@ -837,5 +875,24 @@ impl<T: ToolSet> Toolbox<T> {
         }
         self.sources.push(tools.shared);
         Ok(self)
+    }
+}
+
+#[cfg(all(test, feature = "mcp"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_part_a_proxied_tool_sends_arrives_as_it_was_sent() {
+        let sent = ToolOutput::text("all kinds:")
+            .with_image("iVBOR", "image/png")
+            .with_audio("UklGR", "audio/wav")
+            .with_resource("test://a", Some("text/plain"), "a text")
+            .with_resource_blob("test://b", None, "JVBER")
+            .with_resource_link("file:///c.md", "c");
+        // What toolset's own MCP server writes, read back as a proxied tool's answer.
+        let received = output("hub", crate::consumer::mcp::call_tool_result(sent.clone()))
+            .expect("not an error result");
+        assert_eq!(received.content(), sent.content());
     }
 }

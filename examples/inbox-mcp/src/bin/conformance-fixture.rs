@@ -6,9 +6,8 @@
 //! cargo run -p inbox-mcp --bin conformance-fixture -- 127.0.0.1:8932
 //! ```
 //!
-//! Used by `tests/mcp/conformance.sh`. The suite's other tool scenarios need content
-//! types a `ToolOutput` cannot carry (audio, embedded resources) or server-to-client
-//! requests (sampling, elicitation, logging), so they have no tool here.
+//! Used by `tests/mcp/conformance.sh`. The suite's other tool scenarios need
+//! server-to-client requests (sampling, elicitation, logging), so they have no tool here.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -21,6 +20,9 @@ use toolset::{ToolContext, ToolError, ToolOutput, tool, toolset};
 const PIXEL: &str =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
+/// A WAV file of eight silent 8-bit samples at 8 kHz, mono.
+const SILENCE: &str = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
+
 /// Return a simple text.
 #[tool(tier = "read_only")]
 pub async fn test_simple_text() -> &'static str {
@@ -31,6 +33,34 @@ pub async fn test_simple_text() -> &'static str {
 #[tool(tier = "read_only")]
 pub async fn test_image_content() -> ToolOutput {
     ToolOutput::empty().with_image(PIXEL, "image/png")
+}
+
+/// Return audio.
+#[tool(tier = "read_only")]
+pub async fn test_audio_content() -> ToolOutput {
+    ToolOutput::empty().with_audio(SILENCE, "audio/wav")
+}
+
+/// Return an embedded resource.
+#[tool(tier = "read_only")]
+pub async fn test_embedded_resource() -> ToolOutput {
+    ToolOutput::empty().with_resource(
+        "test://embedded-resource",
+        Some("text/plain"),
+        "This is an embedded resource content.",
+    )
+}
+
+/// Return text, an image and an embedded resource.
+#[tool(tier = "read_only")]
+pub async fn test_multiple_content_types() -> ToolOutput {
+    ToolOutput::text("Multiple content types test:")
+        .with_image(PIXEL, "image/png")
+        .with_resource(
+            "test://mixed-content-resource",
+            Some("application/json"),
+            r#"{"test":"data","value":123}"#,
+        )
 }
 
 /// Fail on purpose.
@@ -77,6 +107,9 @@ toolset! {
     pub ConformanceTools = [
         test_simple_text,
         test_image_content,
+        test_audio_content,
+        test_embedded_resource,
+        test_multiple_content_types,
         test_error_handling,
         test_tool_with_progress,
         json_schema_2020_12_tool,

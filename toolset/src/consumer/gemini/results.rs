@@ -26,7 +26,7 @@ pub fn results(results: &[ToolReply]) -> Value {
                 Content::Image { data, mime_type } => {
                     Some(json!({"inlineData": {"mimeType": mime_type, "data": data}}))
                 }
-                Content::Text { .. } => None,
+                _ => None,
             })
             .collect();
         if !images.is_empty() {

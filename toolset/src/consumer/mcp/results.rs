@@ -3,26 +3,24 @@
 //! on the wire ([`written`]); the JSON and the rmcp forms only build it.
 
 use crate::consumer::result_content::{self, Images};
-use crate::output::Content;
 use crate::output::ToolOutput;
 use crate::output::ToolReply;
+use crate::output::{Content, EmbeddedResource, ResourceContents, ResourceLink};
 use serde_json::{Map, Value, json};
 
 /// The MCP `CallToolResult` of one call's output, the `result` of the response to its
 /// `tools/call` request:
-/// `{"content": [{"type": "text", "text"} | {"type": "image", "data", "mimeType"}],
-/// "structuredContent": {…}, "isError": bool}`.
+/// `{"content": [{"type": "text", "text"} | {"type": "image" | "audio", "data",
+/// "mimeType"} | {"type": "resource", "resource": {"uri", "mimeType", "text" | "blob"}} |
+/// {"type": "resource_link", "uri", "name", …}], "structuredContent": {…},
+/// "isError": bool}`.
 ///
 /// `structuredContent` appears only when the structured value is a JSON object (MCP
 /// requires an object); an output without content carries its structured value's JSON as
 /// text, as MCP recommends for clients that read only text. Host-only
 /// [`ToolOutput::metadata`] never goes on the wire.
 pub fn result(output: &ToolOutput) -> Value {
-    let written = written(
-        output.clone(),
-        |text| json!({"type": "text", "text": text}),
-        |data, mime_type| json!({"type": "image", "data": data, "mimeType": mime_type}),
-    );
+    let written = written(output.clone(), block);
     let mut result = Map::new();
     result.insert("content".into(), Value::Array(written.content));
     if let Some(structured) = written.structured {
@@ -38,7 +36,16 @@ pub fn result(output: &ToolOutput) -> Value {
 #[cfg(feature = "mcp")]
 pub fn call_tool_result(output: ToolOutput) -> rmcp::model::CallToolResult {
     use rmcp::model::{CallToolResult, ContentBlock};
-    let written = written(output, ContentBlock::text, ContentBlock::image);
+    let written = written(output, |part| match part {
+        Content::Text { text } => ContentBlock::text(text),
+        Content::Image { data, mime_type } => ContentBlock::image(data, mime_type),
+        // The rarer kinds through their JSON, the one shape both forms share.
+        other => {
+            let json = block(other);
+            serde_json::from_value(json.clone())
+                .unwrap_or_else(|_| ContentBlock::text(json.to_string()))
+        }
+    });
     let mut result = if written.is_error {
         CallToolResult::error(written.content)
     } else {
@@ -55,18 +62,63 @@ struct Written<B> {
     is_error: bool,
 }
 
+/// One part as its MCP content block.
+fn block(part: Content) -> Value {
+    match part {
+        Content::Text { text } => json!({"type": "text", "text": text}),
+        Content::Image { data, mime_type } => {
+            json!({"type": "image", "data": data, "mimeType": mime_type})
+        }
+        Content::Audio(audio) => {
+            json!({"type": "audio", "data": audio.data, "mimeType": audio.mime_type})
+        }
+        Content::Resource(resource) => {
+            let EmbeddedResource {
+                uri,
+                mime_type,
+                contents,
+            } = *resource;
+            let mut fields = Map::new();
+            fields.insert("uri".into(), json!(uri));
+            if let Some(mime_type) = mime_type {
+                fields.insert("mimeType".into(), json!(mime_type));
+            }
+            match contents {
+                ResourceContents::Text(text) => fields.insert("text".into(), json!(text)),
+                ResourceContents::Blob(blob) => fields.insert("blob".into(), json!(blob)),
+            };
+            json!({"type": "resource", "resource": fields})
+        }
+        Content::ResourceLink(link) => {
+            let ResourceLink {
+                uri,
+                name,
+                mime_type,
+                description,
+            } = *link;
+            let mut fields = Map::new();
+            fields.insert("type".into(), json!("resource_link"));
+            fields.insert("uri".into(), json!(uri));
+            fields.insert("name".into(), json!(name));
+            if let Some(mime_type) = mime_type {
+                fields.insert("mimeType".into(), json!(mime_type));
+            }
+            if let Some(description) = description {
+                fields.insert("description".into(), json!(description));
+            }
+            Value::Object(fields)
+        }
+    }
+}
+
 /// The one decision of what goes on the wire for `output`: its parts as content blocks
-/// (`text` and `image` build one; empty texts left out; without any part, the structured
-/// value's JSON or the fallback sentence as the one text), the structured value when it
-/// is an object, and the error flag.
-fn written<B>(
-    output: ToolOutput,
-    text: impl Fn(String) -> B,
-    image: impl Fn(String, String) -> B,
-) -> Written<B> {
+/// (`block` builds one; empty texts left out; without any part, the structured value's
+/// JSON or the fallback sentence as the one text), the structured value when it is an
+/// object, and the error flag.
+fn written<B>(output: ToolOutput, block: impl Fn(Content) -> B) -> Written<B> {
     let has_parts = output.content.iter().any(|part| match part {
         Content::Text { text } => !text.is_empty(),
-        Content::Image { .. } => true,
+        _ => true,
     });
     let content = if has_parts {
         None
@@ -76,14 +128,11 @@ fn written<B>(
     };
     let (parts, structured, is_error) = output.into_sent();
     let content = match content {
-        Some(only) => vec![text(only)],
+        Some(only) => vec![block(Content::Text { text: only })],
         None => parts
             .into_iter()
-            .filter_map(|part| match part {
-                Content::Text { text: part } if part.is_empty() => None,
-                Content::Text { text: part } => Some(text(part)),
-                Content::Image { data, mime_type } => Some(image(data, mime_type)),
-            })
+            .filter(|part| !matches!(part, Content::Text { text } if text.is_empty()))
+            .map(block)
             .collect(),
     };
     let structured = match structured {
@@ -127,6 +176,12 @@ mod tests {
                 .with_image("iVBOR", "image/png")
                 .with_metadata(json!({"host": "only"})),
             ToolOutput::text("").with_image("iVBOR", "image/png"),
+            ToolOutput::empty().with_audio("UklGR", "audio/wav"),
+            ToolOutput::text("both:")
+                .with_resource("test://a", Some("text/plain"), "a text")
+                .with_resource("test://b", None, "no type")
+                .with_resource_blob("test://c", Some("application/pdf"), "JVBER")
+                .with_resource_link("file:///notes/today.md", "today"),
         ];
         for output in outputs {
             let mut expected = result(&output);
@@ -137,6 +192,25 @@ mod tests {
                 .expect("a CallToolResult serializes");
             assert_eq!(built, expected, "for {output:?}");
         }
+    }
+
+    #[test]
+    fn every_kind_of_part_is_its_mcp_block() {
+        let output = ToolOutput::empty()
+            .with_audio("UklGR", "audio/wav")
+            .with_resource("test://a", Some("text/plain"), "a text")
+            .with_resource_blob("test://c", None, "JVBER")
+            .with_resource_link("file:///notes/today.md", "today");
+        assert_eq!(
+            result(&output)["content"],
+            json!([
+                {"type": "audio", "data": "UklGR", "mimeType": "audio/wav"},
+                {"type": "resource", "resource":
+                    {"uri": "test://a", "mimeType": "text/plain", "text": "a text"}},
+                {"type": "resource", "resource": {"uri": "test://c", "blob": "JVBER"}},
+                {"type": "resource_link", "uri": "file:///notes/today.md", "name": "today"},
+            ])
+        );
     }
 
     #[test]
