@@ -80,7 +80,8 @@ pub enum Param {
     /// The field of the arguments struct with this name.
     Arg(Ident),
     /// The whole-object form: the parameter receives the typed arguments object.
-    WholeArgs(Type),
+    /// Boxed: a `syn::Type` is ten times the other variants (syn 3).
+    WholeArgs(Box<Type>),
 }
 
 /// A model-facing argument: a field of the generated arguments struct.
@@ -95,7 +96,7 @@ impl Handler {
     /// The typed-arguments type when the whole-object form is used.
     pub fn whole_args(&self) -> Option<&Type> {
         self.params.iter().find_map(|param| match param {
-            Param::WholeArgs(ty) => Some(ty),
+            Param::WholeArgs(ty) => Some(&**ty),
             _ => None,
         })
     }

@@ -447,7 +447,7 @@ fn handler(
                 whole: true,
             });
             whole_params.push((name, (*typed.ty).clone()));
-            classified.push(Param::WholeArgs((*typed.ty).clone()));
+            classified.push(Param::WholeArgs(typed.ty.clone()));
             continue;
         }
         match &*typed.ty {
