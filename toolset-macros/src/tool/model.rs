@@ -1,6 +1,7 @@
 //! The typed model of a checked `#[tool]`: what `valid` builds once every rule holds, and
 //! the only thing `expand` reads. Nothing here can be in an error state.
 
+use crate::runtime::Runtime;
 use syn::{Attribute, Ident, Path, Type, Visibility};
 
 /// A risk tier, as `tier = "..."` spells it: the runtime's `toolset::Tier` itself,
@@ -32,6 +33,8 @@ pub struct Tool {
     /// `example = "..."`, each a JSON object's text as written.
     pub examples: Vec<String>,
     pub kind: Kind,
+    /// Where the generated code finds the runtime crate (`crate = "..."`).
+    pub runtime: Runtime,
 }
 
 /// What the declaration is.
