@@ -3,11 +3,12 @@
 //!
 //! Use them through `toolset::{tool, toolset}`; the runtime crate documents them. Each
 //! macro is a pipeline, a stage a file: `tool/` and `set/`. Shared: `ctxt` (the error
-//! accumulator), `symbol`, `doc`, `case`.
+//! accumulator), `symbol`, `doc`, `case`, `runtime` (the path to the runtime crate).
 
 mod case;
 mod ctxt;
 mod doc;
+mod runtime;
 mod set;
 mod symbol;
 mod tool;

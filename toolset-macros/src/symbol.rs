@@ -15,6 +15,9 @@ pub const READS: &str = "reads";
 pub const SENDS: &str = "sends";
 /// The one key that may be repeated: each `example = "..."` is one example.
 pub const EXAMPLE: &str = "example";
+/// `crate = "my_facade::toolset"`: where generated code finds the runtime crate, in
+/// `#[tool(...)]` and in a set's `#[toolset(...)]`.
+pub const CRATE: &str = "crate";
 
 /// Every key of `#[tool(...)]`, in the order the docs list them.
 pub const KEYS: &[&str] = &[
@@ -31,7 +34,12 @@ pub const KEYS: &[&str] = &[
     SENDS,
     PROPOSE_ONLY,
     EXAMPLE,
+    CRATE,
 ];
+
+/// The attribute on a set's declaration in `toolset!`, and its keys.
+pub const TOOLSET: &str = "toolset";
+pub const SET_KEYS: &[&str] = &[CRATE];
 
 /// What `reads = "..."` may name: the user's private data, content others wrote.
 pub const READ_LABELS: &[&str] = &["private", "untrusted"];

@@ -71,6 +71,7 @@ fn state_checks(set: &Set) -> TokenStream {
     let Some(state) = &set.state else {
         return quote!();
     };
+    let rt = &set.runtime;
     let ident = &set.ident;
     let written = crate::tool::tidy(state);
     let held = [
@@ -83,18 +84,19 @@ fn state_checks(set: &Set) -> TokenStream {
     ];
     let checks = set.entries.iter().map(|entry| {
         let path = &entry.path;
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            let () = <#path as ::toolset::__private::StateNotSent<#ident, {
-                ::toolset::__private::StateProbe::<<#path as ::toolset::set::Tool>::Sent, #ident, _>::AT
+            let () = <#path as #rt::__private::StateNotSent<#ident, {
+                #rt::__private::StateProbe::<<#path as #rt::set::Tool>::Sent, #ident, _>::AT
             }>>::CHECK;
         }
     });
     quote! {
         const _: () = {
             #[allow(unused_imports)] // Unused only when every tool sends the state: an error.
-            use ::toolset::__private::SendsNoState as _;
-            #(impl ::toolset::__private::HoldsState<#ident> for #held {})*
-            impl ::toolset::__private::SetState for #ident {
+            use #rt::__private::SendsNoState as _;
+            #(impl #rt::__private::HoldsState<#ident> for #held {})*
+            impl #rt::__private::SetState for #ident {
                 const WRITTEN: &'static str = #written;
             }
             #(#checks)*
@@ -128,7 +130,8 @@ fn types(names: &Names) -> TokenStream {
         let doc = format!("A call to `{}`.", entry.written);
         let variant = &entry.variant;
         let path = &entry.path;
-        let args = quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::Args);
+        let rt = set.runtime.at(path.span());
+        let args = quote_spanned!(path.span()=> <#path as #rt::set::Tool>::Args);
         quote!(#[doc = #doc] #variant(#args),)
     });
     let name_variants = set.entries.iter().map(|entry| {
@@ -178,12 +181,14 @@ fn types(names: &Names) -> TokenStream {
 /// The specs and names in declared order, and the duplicate-name checks over them.
 fn statics(names: &Names) -> TokenStream {
     let set = names.set;
+    let rt = &set.runtime;
     let set_name = set.ident.to_string();
     let set_ident = &set.ident;
     let count = set.entries.len();
     let metas = set.entries.iter().map(|entry| {
         let path = &entry.path;
-        quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::META)
+        let rt = rt.at(path.span());
+        quote_spanned!(path.span()=> <#path as #rt::set::Tool>::META)
     });
     let tool_names = tool_names(set);
     // Names are only known in constant evaluation (`#[tool(name = "...")]` overrides), so
@@ -192,15 +197,16 @@ fn statics(names: &Names) -> TokenStream {
     let entries_const =
         (count > 1).then(|| quote!(const ENTRIES: [&str; #count] = [#(#written),*];));
     let duplicate_checks = set.entries.iter().enumerate().skip(1).map(|(index, entry)| {
+        let rt = rt.at(entry.path.span());
         quote_spanned! {entry.path.span()=>
-            const _: () = if let ::std::option::Option::Some(first) = ::toolset::__private::earlier_same_name(&NAMES, #index) {
-                ::std::panic!("{}", ::toolset::__private::duplicate_name_message(#set_name, &ENTRIES, &NAMES, first, #index).as_str());
+            const _: () = if let ::std::option::Option::Some(first) = #rt::__private::earlier_same_name(&NAMES, #index) {
+                ::std::panic!("{}", #rt::__private::duplicate_name_message(#set_name, &ENTRIES, &NAMES, first, #index).as_str());
             };
         }
     });
     quote! {
-        static SPECS: [::toolset::ToolSpec; #count] = [
-            #(::toolset::__private::spec_in::<#set_ident>(#metas),)*
+        static SPECS: [#rt::ToolSpec; #count] = [
+            #(#rt::__private::spec_in::<#set_ident>(#metas),)*
         ];
         const NAMES: [&str; #count] = [#(#tool_names),*];
         #entries_const
@@ -214,7 +220,8 @@ fn tool_names(set: &Set) -> Vec<TokenStream> {
         .iter()
         .map(|entry| {
             let path = &entry.path;
-            quote_spanned!(path.span()=> <#path as ::toolset::set::Tool>::NAME)
+            let rt = set.runtime.at(path.span());
+            quote_spanned!(path.span()=> <#path as #rt::set::Tool>::NAME)
         })
         .collect()
 }
@@ -224,6 +231,7 @@ fn tool_names(set: &Set) -> Vec<TokenStream> {
 /// cost does not grow with the number of tools as a `match` on strings does.
 fn name_impl(names: &Names) -> TokenStream {
     let name_enum = &names.name_enum;
+    let rt = &names.set.runtime;
     let variants: Vec<&Ident> = names
         .set
         .entries
@@ -234,11 +242,11 @@ fn name_impl(names: &Names) -> TokenStream {
     let buckets = Literal::usize_unsuffixed(toolset_names::bucket_count(count));
     let slots = Literal::usize_unsuffixed(toolset_names::slot_count(count));
     quote! {
-        static NAME_INDEX: ::toolset::__private::NameIndex<#buckets, #slots> =
-            ::toolset::__private::NameIndex::new(&NAMES);
+        static NAME_INDEX: #rt::__private::NameIndex<#buckets, #slots> =
+            #rt::__private::NameIndex::new(&NAMES);
 
         #[automatically_derived]
-        impl ::toolset::set::ToolName for #name_enum {
+        impl #rt::set::ToolName for #name_enum {
             const ALL: &'static [Self] = &[#(#name_enum::#variants),*];
 
             fn as_str(self) -> &'static str {
@@ -260,7 +268,7 @@ fn name_impl(names: &Names) -> TokenStream {
         #[automatically_derived]
         impl ::std::fmt::Display for #name_enum {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(::toolset::set::ToolName::as_str(*self))
+                f.write_str(#rt::set::ToolName::as_str(*self))
             }
         }
     }
@@ -275,6 +283,7 @@ fn set_impl(names: &Names) -> TokenStream {
         name_enum,
     } = names;
     let ident = &set.ident;
+    let rt = &set.runtime;
     let set_name = ident.to_string();
     let arms = |arm: &dyn Fn(&Entry, &Ident) -> TokenStream| -> Vec<TokenStream> {
         set.entries
@@ -284,8 +293,9 @@ fn set_impl(names: &Names) -> TokenStream {
     };
     let parse_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            #name_enum::#variant => <#path as ::toolset::set::Tool>::deserialize_args(deserializer).map(#call_enum::#variant),
+            #name_enum::#variant => <#path as #rt::set::Tool>::deserialize_args(deserializer).map(#call_enum::#variant),
         }
     });
     let name_of_arms = arms(&|entry, call_enum| {
@@ -294,41 +304,44 @@ fn set_impl(names: &Names) -> TokenStream {
     });
     let preview_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::set::Tool>::preview(args),
+            #call_enum::#variant(args) => <#path as #rt::set::Tool>::preview(args),
         }
     });
     let escalation_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::set::Tool>::escalate(args),
+            #call_enum::#variant(args) => <#path as #rt::set::Tool>::escalate(args),
         }
     });
     let dispatch_arms = arms(&|entry, call_enum| {
         let (path, variant) = (&entry.path, &entry.variant);
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            #call_enum::#variant(args) => <#path as ::toolset::set::ToolHandler<#state>>::call(state, ctx, args).await,
+            #call_enum::#variant(args) => <#path as #rt::set::ToolHandler<#state>>::call(state, ctx, args).await,
         }
     });
     quote! {
         #[automatically_derived]
-        impl ::toolset::ToolSet for #ident {
+        impl #rt::ToolSet for #ident {
             type State = #state;
             type Call = #call_enum;
             type Name = #name_enum;
 
             const NAME: &'static str = #set_name;
 
-            fn specs() -> &'static [::toolset::ToolSpec] {
+            fn specs() -> &'static [#rt::ToolSpec] {
                 &SPECS
             }
 
-            fn render_cache() -> &'static ::toolset::__private::RenderCache {
-                static RENDERED: ::toolset::__private::RenderCache = ::toolset::__private::RenderCache::new();
+            fn render_cache() -> &'static #rt::__private::RenderCache {
+                static RENDERED: #rt::__private::RenderCache = #rt::__private::RenderCache::new();
                 &RENDERED
             }
 
-            fn deserialize_call<'de, D: ::toolset::__private::serde::Deserializer<'de>>(
+            fn deserialize_call<'de, D: #rt::__private::serde::Deserializer<'de>>(
                 name: #name_enum,
                 deserializer: D,
             ) -> ::std::result::Result<#call_enum, D::Error> {
@@ -349,18 +362,18 @@ fn set_impl(names: &Names) -> TokenStream {
                 }
             }
 
-            fn escalation(call: &#call_enum) -> ::std::option::Option<::toolset::Escalation> {
+            fn escalation(call: &#call_enum) -> ::std::option::Option<#rt::Escalation> {
                 match call {
                     #(#escalation_arms)*
                 }
             }
 
             fn dispatch<'a>(
-                state: ::toolset::set::Access<'a, #state>,
-                ctx: &'a ::toolset::ToolContext,
+                state: #rt::set::Access<'a, #state>,
+                ctx: &'a #rt::ToolContext,
                 call: #call_enum,
             ) -> impl ::std::future::Future<
-                Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
+                Output = ::std::result::Result<#rt::ToolOutput, #rt::ToolError>,
             > + ::std::marker::Send + 'a {
                 async move {
                     match call {

@@ -2,6 +2,7 @@
 //! only thing `expand` reads.
 
 use crate::case::camel_case;
+use crate::runtime::Runtime;
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident, Path, Type, Visibility};
@@ -14,6 +15,8 @@ pub struct Set {
     /// `<State>`; `None` is `()`.
     pub state: Option<Type>,
     pub entries: Vec<Entry>,
+    /// Where the generated code finds the runtime crate (`#[toolset(crate = "...")]`).
+    pub runtime: Runtime,
 }
 
 /// One tool of the set.

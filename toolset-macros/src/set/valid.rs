@@ -6,9 +6,12 @@
 use super::model::{Entry, Set};
 use super::parse::SetDecl;
 use crate::ctxt::Ctxt;
+use crate::runtime::Runtime;
 
 /// The checked set, or `None` with every reason recorded in `cx`.
 pub fn set(decl: &SetDecl, cx: &mut Ctxt) -> Option<Set> {
+    let krate = decl.crate_key(cx);
+    let runtime = Runtime::read(krate.as_ref(), cx);
     if decl.entries.is_empty() {
         cx.push(syn::Error::new(
             decl.bracket.span.join(),
@@ -42,11 +45,13 @@ pub fn set(decl: &SetDecl, cx: &mut Ctxt) -> Option<Set> {
             entries.push(entry);
         }
     }
+    let runtime = runtime?;
     distinct.then(|| Set {
         attrs: decl.attrs.clone(),
         vis: decl.vis.clone(),
         ident: decl.ident.clone(),
         state: decl.state.clone(),
         entries,
+        runtime,
     })
 }

@@ -27,6 +27,8 @@ pub struct ToolAttr {
     pub sends: Option<LitStr>,
     /// `example = "..."`, each one written, in order: the only key that may repeat.
     pub examples: Vec<LitStr>,
+    /// `crate = "my_facade::toolset"`: the runtime's path, for a crate re-exporting it.
+    pub krate: Option<LitStr>,
     /// The attribute's arguments, to point at when a required key is missing.
     pub args: TokenStream,
     /// The keys unknown keys were probably meant to be (`descripton` → `description`), so
@@ -92,6 +94,7 @@ impl ToolAttr {
             }
             symbol::SENDS => self.sends = Some(parse_value(input, &key, "sends = \"outside\"")?),
             symbol::EXAMPLE => self.examples.extend(parse_example(input, &key, cx)?),
+            symbol::CRATE => self.krate = parse_crate(input, &key, cx)?,
             _ => {
                 self.meant
                     .extend(toolset_names::closest(&name, KEYS.iter().copied()));
@@ -135,9 +138,27 @@ fn parse_value<T: syn::parse::Parse>(
 }
 
 /// `= "..."` after `example`: the JSON is a string literal (a raw one spares the escapes).
-/// Anything else is recorded in `cx` and skipped, so later keys are still read.
 fn parse_example(input: ParseStream, key: &Ident, cx: &mut Ctxt) -> syn::Result<Option<LitStr>> {
     const FORM: &str = "example = r#\"{\"query\": \"invoices\"}\"#";
+    let what = "`example` takes the example's JSON object as a string literal";
+    parse_string(input, key, FORM, what, cx)
+}
+
+/// `= "..."` after `crate`: a path in a string, as serde's `crate` key writes it.
+pub fn parse_crate(input: ParseStream, key: &Ident, cx: &mut Ctxt) -> syn::Result<Option<LitStr>> {
+    let what = "`crate` takes the path at which your crate reaches toolset as a string literal";
+    parse_string(input, key, crate::runtime::FORM, what, cx)
+}
+
+/// `= "..."` after `key`. Anything else after the `=` is recorded in `cx` as `what`, with
+/// `form` to write instead, and skipped, so later keys are still read.
+fn parse_string(
+    input: ParseStream,
+    key: &Ident,
+    form: &str,
+    what: &str,
+    cx: &mut Ctxt,
+) -> syn::Result<Option<LitStr>> {
     if input.peek(Token![=]) && !input.peek2(LitStr) {
         input.parse::<Token![=]>()?;
         // Whatever is written up to the next key (a `{...}` is one token tree, commas and
@@ -146,15 +167,10 @@ fn parse_example(input: ParseStream, key: &Ident, cx: &mut Ctxt) -> syn::Result<
         while !input.is_empty() && !input.peek(Token![,]) {
             value.extend([input.parse::<proc_macro2::TokenTree>()?]);
         }
-        cx.error_at(
-            value,
-            format!(
-                "`example` takes the example's JSON object as a string literal: write `{FORM}`"
-            ),
-        );
+        cx.error_at(value, format!("{what}: write `{form}`"));
         return Ok(None);
     }
-    parse_value(input, key, FORM).map(Some)
+    parse_value(input, key, form).map(Some)
 }
 
 /// A flag is written bare (`deferred`) or with a bool (`deferred = false`).
@@ -222,7 +238,8 @@ mod tests {
             propose_only = false,
             reads = "private, untrusted",
             sends = "outside",
-            example = "{}"
+            example = "{}",
+            crate = "facade"
         ));
         assert_eq!(errors, 0);
         assert!(attr.tier.is_some() && attr.description.is_some() && attr.name.is_some());
@@ -231,6 +248,7 @@ mod tests {
         assert!(attr.deferred.is_some() && attr.idempotent.is_some());
         assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
         assert!(attr.reads.is_some() && attr.sends.is_some());
+        assert!(attr.krate.is_some());
     }
 
     #[test]

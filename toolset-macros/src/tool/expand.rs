@@ -5,6 +5,7 @@
 use super::item::UserItem;
 use super::model::{Arg, Handler, Kind, Param, SentParam, Tier, Tool};
 use super::valid::tidy;
+use crate::runtime::Runtime;
 use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -19,11 +20,16 @@ pub fn tool(item: &UserItem, tool: &Tool) -> TokenStream {
 }
 
 fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStream {
+    let rt = &tool.runtime;
     let ident = &tool.ident;
     let vis = &tool.vis;
     let whole_args = handler.whole_args();
 
-    let checks: Vec<ArgumentChecks> = handler.args.iter().map(argument_checks).collect();
+    let checks: Vec<ArgumentChecks> = handler
+        .args
+        .iter()
+        .map(|arg| argument_checks(arg, rt))
+        .collect();
     let bounded: Vec<syn::Type> = checks
         .iter()
         .filter_map(|checks| checks.deserialize_bound.clone())
@@ -53,7 +59,9 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
                         let checked = &checks.field_attrs;
                         quote!(#(#attrs)* #checked pub #ident: #ty,)
                     });
-            let bound = deserialize_bound(&bounded);
+            let bound = deserialize_bound(&bounded, rt);
+            let serde = rt.within("__private::serde");
+            let schemars = rt.within("__private::schemars");
             // Written for rustdoc only: the derives would otherwise each read it, schemars
             // into a title and description the input schema drops (`schema::generate`).
             let doc = format!(
@@ -62,10 +70,10 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             quote! {
                 #[cfg_attr(doc, doc = #doc)]
                 #[allow(non_camel_case_types, missing_docs)]
-                #[derive(::toolset::__private::serde::Deserialize, ::toolset::__private::schemars::JsonSchema)]
-                #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
+                #[derive(#rt::__private::serde::Deserialize, #rt::__private::schemars::JsonSchema)]
+                #[serde(crate = #serde, deny_unknown_fields)]
                 #bound
-                #[schemars(crate = "::toolset::__private::schemars")]
+                #[schemars(crate = #schemars)]
                 #vis struct #ident {
                     #(#fields)*
                 }
@@ -83,8 +91,11 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     let output_span = output.span();
     // Spanned at the `#[args]` type: the error for a type without `JsonSchema` lands there.
     let input_schema = match whole_args {
-        Some(ty) => quote_spanned!(ty.span()=> ::toolset::__private::input_schema_of::<#ty>),
-        None => quote!(::toolset::__private::input_schema_of::<Self>),
+        Some(ty) => {
+            let rt = rt.at(ty.span());
+            quote_spanned!(ty.span()=> #rt::__private::input_schema_of::<#ty>)
+        }
+        None => quote!(#rt::__private::input_schema_of::<Self>),
     };
     // A list `(A0, (A1, (.., ())))`, which the set's state check searches at any length.
     // Each type once, at its first parameter: the set's probe infers the position of the
@@ -102,12 +113,15 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         let ty = &param.ty;
         quote!((#ty, #rest))
     });
+    let rt_at_output = rt.at(output_span);
     let tool_impl = tool_impl(
         tool,
         &args_type,
         &sent_types,
         input_schema,
-        Some(quote_spanned!(output_span=> <#output as ::toolset::IntoToolOutput>::output_schema)),
+        Some(
+            quote_spanned!(output_span=> <#output as #rt_at_output::IntoToolOutput>::output_schema),
+        ),
     );
     let state_not_sent = state_not_sent(tool, &distinct);
 
@@ -127,10 +141,10 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     let into_output = quote_spanned! {output_span=>
         {
             #[allow(unused_imports)] // One of the two converts; which depends on the type.
-            use ::toolset::__private::{ConvertsOutput as _, KeepsSource as _};
+            use #rt_at_output::__private::{ConvertsOutput as _, KeepsSource as _};
             #[allow(clippy::let_unit_value)] // A handler returning `()`.
-            let output = (&::toolset::__private::Returned::of(&output)).conversion().pass(output);
-            ::toolset::IntoToolOutput::into_tool_output(output)
+            let output = (&#rt_at_output::__private::Returned::of(&output)).conversion().pass(output);
+            #rt_at_output::IntoToolOutput::into_tool_output(output)
         }
     };
     let (impl_head, state_type, state_param, take_state) = match &handler.state {
@@ -139,7 +153,7 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             let take = if state.mutable {
                 quote! {
                     let ::std::option::Option::Some(state) = state.exclusive() else {
-                        return ::std::result::Result::Err(::toolset::__private::exclusive_access_required(<Self as ::toolset::set::Tool>::NAME));
+                        return ::std::result::Result::Err(#rt::__private::exclusive_access_required(<Self as #rt::set::Tool>::NAME));
                     };
                 }
             } else {
@@ -171,13 +185,13 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             #state_not_sent
 
             #[automatically_derived]
-            #impl_head ::toolset::set::ToolHandler<#state_type> for #ident {
+            #impl_head #rt::set::ToolHandler<#state_type> for #ident {
                 fn call<'a>(
-                    #state_param: ::toolset::set::Access<'a, #state_type>,
-                    #ctx: &'a ::toolset::ToolContext,
-                    #args_param: <Self as ::toolset::set::Tool>::Args,
+                    #state_param: #rt::set::Access<'a, #state_type>,
+                    #ctx: &'a #rt::ToolContext,
+                    #args_param: <Self as #rt::set::Tool>::Args,
                 ) -> impl ::std::future::Future<
-                    Output = ::std::result::Result<::toolset::ToolOutput, ::toolset::ToolError>,
+                    Output = ::std::result::Result<#rt::ToolOutput, #rt::ToolError>,
                 > + ::std::marker::Send + 'a
                 where
                     #state_type: 'a,
@@ -194,17 +208,19 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
 }
 
 fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
+    let rt = &tool.runtime;
     let ident = &tool.ident;
+    let rt_at_ident = rt.at(ident.span());
     // `Args` and the schema named by the struct's identifier: a struct missing a derive is
     // reported there, once by each of `Tool::Args: DeserializeOwned` and `input_schema_of`.
     let tool_impl = tool_impl(
         tool,
         &quote!(#ident),
         &quote!(()),
-        quote_spanned!(ident.span()=> ::toolset::__private::input_schema_of::<#ident>),
+        quote_spanned!(ident.span()=> #rt_at_ident::__private::input_schema_of::<#ident>),
         None,
     );
-    let no_state_sent = no_state_sent(ident);
+    let no_state_sent = no_state_sent(ident, rt);
     quote! {
         #clean
 
@@ -214,7 +230,7 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
             // Unreachable through the gate: a propose-only call is never approved to run.
             // `ToolHandler::call`'s provided body says so.
             #[automatically_derived]
-            impl<S> ::toolset::set::ToolHandler<S> for #ident {}
+            impl<S> #rt::set::ToolHandler<S> for #ident {}
 
             #no_state_sent
         };
@@ -224,10 +240,10 @@ fn expand_propose_only(clean: &UserItem, tool: &Tool) -> TokenStream {
 /// `StateNotSent` of a tool that sends no parameter: its whole arguments struct is the
 /// call's (a propose-only tool), or it has none (the placeholder beside a declaration's
 /// errors).
-pub(super) fn no_state_sent(ident: &syn::Ident) -> TokenStream {
+pub(super) fn no_state_sent(ident: &syn::Ident, rt: &Runtime) -> TokenStream {
     quote! {
         #[automatically_derived]
-        impl<Set, const STATE_AT: usize> ::toolset::__private::StateNotSent<Set, STATE_AT> for #ident {
+        impl<Set, const STATE_AT: usize> #rt::__private::StateNotSent<Set, STATE_AT> for #ident {
             const CHECK: () = ();
         }
     }
@@ -238,6 +254,7 @@ pub(super) fn no_state_sent(ident: &syn::Ident) -> TokenStream {
 /// that parameter's type, naming the state to borrow (`SetState`). (Only `toolset!` knows
 /// the state type; only `#[tool]` knows the parameters and where they are written.)
 fn state_not_sent(tool: &Tool, sent: &[&SentParam]) -> TokenStream {
+    let rt = &tool.runtime;
     let ident = &tool.ident;
     let read_only = tool.tier == Tier::ReadOnly;
     let checks = sent.iter().enumerate().map(|(index, param)| {
@@ -246,15 +263,16 @@ fn state_not_sent(tool: &Tool, sent: &[&SentParam]) -> TokenStream {
         let marked = if param.whole { "#[args] " } else { "" };
         let name = &param.name;
         let head = format!("`{marked}{name}: {}`", tidy(ty));
+        let rt = rt.at(ty.span());
         quote_spanned! {ty.span()=>
             if STATE_AT == #at {
-                ::toolset::__private::state_sent::<Set>(#head, #name, #read_only)
+                #rt::__private::state_sent::<Set>(#head, #name, #read_only)
             }
         }
     });
     quote! {
         #[automatically_derived]
-        impl<Set: ::toolset::__private::SetState, const STATE_AT: usize> ::toolset::__private::StateNotSent<Set, STATE_AT> for #ident {
+        impl<Set: #rt::__private::SetState, const STATE_AT: usize> #rt::__private::StateNotSent<Set, STATE_AT> for #ident {
             const CHECK: () = {
                 #(#checks)*
             };
@@ -283,7 +301,7 @@ struct ArgumentChecks {
 /// expansion. The schema stays routed: schemars writes far less for it, and a bound cannot
 /// be written (a `JsonSchema` bound has no lifetime, so on a concrete type it is a "trivial
 /// bound" rustc rejects).
-fn argument_checks(arg: &Arg) -> ArgumentChecks {
+fn argument_checks(arg: &Arg, rt: &Runtime) -> ArgumentChecks {
     let unchecked = ArgumentChecks {
         field_attrs: TokenStream::new(),
         deserialize_bound: None,
@@ -345,7 +363,11 @@ fn argument_checks(arg: &Arg) -> ArgumentChecks {
             "argument_schema"
         };
         let path = syn::LitStr::new(
-            &format!("::toolset::__private::{function}::<{}>", quote!(#checked)),
+            &format!(
+                "{}::<{}>",
+                rt.within(&format!("__private::{function}")),
+                quote!(#checked)
+            ),
             checked.span(),
         );
         field_attrs.extend(quote!(#[schemars(schema_with = #path)]));
@@ -360,7 +382,7 @@ fn argument_checks(arg: &Arg) -> ArgumentChecks {
 /// struct, or nothing when no argument is checked. The bound carries 'de, so it is not a
 /// "trivial bound": serde's generated code type-checks under it, and a type that does not
 /// deserialize is reported once, where the `Deserialize` impl is used (`Tool::Args`).
-fn deserialize_bound(types: &[syn::Type]) -> TokenStream {
+fn deserialize_bound(types: &[syn::Type], rt: &Runtime) -> TokenStream {
     let Some(first) = types.first() else {
         return quote!();
     };
@@ -368,8 +390,9 @@ fn deserialize_bound(types: &[syn::Type]) -> TokenStream {
         .iter()
         .map(|ty| {
             format!(
-                "{}: ::toolset::__private::DeserializeArgument<'de>",
-                quote!(#ty)
+                "{}: {}<'de>",
+                quote!(#ty),
+                rt.within("__private::DeserializeArgument")
             )
         })
         .collect();
@@ -405,10 +428,11 @@ fn tool_impl(
     input_schema: TokenStream,
     output_schema: Option<TokenStream>,
 ) -> TokenStream {
+    let rt = &tool.runtime;
     let ident = &tool.ident;
     let name = &tool.name;
     let description = &tool.description;
-    let tier = tier_path(tool.tier);
+    let tier = tier_path(tool.tier, rt);
     let mut keys = Vec::new();
     if let Some(title) = &tool.title {
         keys.push(quote!(.title(#title)));
@@ -448,8 +472,9 @@ fn tool_impl(
         keys.push(quote!(.examples(&[#(#examples),*])));
     }
     let preview = tool.preview.as_ref().map(|path| {
+        let rt = rt.at(path.span());
         quote_spanned! {path.span()=>
-            fn preview(args: &<Self as ::toolset::set::Tool>::Args) -> ::std::option::Option<::std::string::String> {
+            fn preview(args: &<Self as #rt::set::Tool>::Args) -> ::std::option::Option<::std::string::String> {
                 ::std::option::Option::Some(::std::convert::Into::into(#path(args)))
             }
         }
@@ -457,11 +482,12 @@ fn tool_impl(
     // The path's type is checked against the one signature an escalation has, spanned at
     // the path, so a wrong one is reported there with the signature to write.
     let escalate = tool.escalate.as_ref().map(|path| {
+        let rt_at_path = rt.at(path.span());
         let signature = quote_spanned! {path.span()=>
-            fn(&#args_type) -> ::std::option::Option<::toolset::Escalation>
+            fn(&#args_type) -> ::std::option::Option<#rt_at_path::Escalation>
         };
         quote! {
-            fn escalate(args: &<Self as ::toolset::set::Tool>::Args) -> ::std::option::Option<::toolset::Escalation> {
+            fn escalate(args: &<Self as #rt::set::Tool>::Args) -> ::std::option::Option<#rt::Escalation> {
                 let escalate: #signature = #path;
                 escalate(args)
             }
@@ -469,12 +495,12 @@ fn tool_impl(
     });
     quote! {
         #[automatically_derived]
-        impl ::toolset::set::Tool for #ident {
+        impl #rt::set::Tool for #ident {
             type Args = #args_type;
             type Sent = #sent;
             const NAME: &'static str = #name;
-            const META: ::toolset::__private::ToolMeta =
-                ::toolset::__private::ToolMeta::new(#name, #description, #tier, #input_schema)
+            const META: #rt::__private::ToolMeta =
+                #rt::__private::ToolMeta::new(#name, #description, #tier, #input_schema)
                     #(#keys)*;
             #preview
             #escalate
@@ -483,7 +509,7 @@ fn tool_impl(
 }
 
 /// `::toolset::Tier::ReadOnly` and so on.
-fn tier_path(tier: Tier) -> TokenStream {
+fn tier_path(tier: Tier, rt: &Runtime) -> TokenStream {
     let variant = format_ident!("{}", tier.variant_name(), span = Span::call_site());
-    quote!(::toolset::Tier::#variant)
+    quote!(#rt::Tier::#variant)
 }

@@ -4,11 +4,12 @@
 //! on top of the real ones.
 
 use super::item::UserItem;
+use crate::runtime::Runtime;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// `errors`, `item`, and the placeholders a set needs to name the tool.
-pub fn emit(item: &UserItem, errors: &syn::Error) -> TokenStream {
+pub fn emit(item: &UserItem, errors: &syn::Error, rt: &Runtime) -> TokenStream {
     let compile_errors = errors.to_compile_error();
     let placeholder = match item {
         // A method sits in an `impl` block, where a struct cannot be declared; and no set
@@ -17,14 +18,16 @@ pub fn emit(item: &UserItem, errors: &syn::Error) -> TokenStream {
         UserItem::Fn(func) => {
             let ident = &func.sig.ident;
             let vis = &func.vis;
-            let impls = placeholder_impls(ident);
+            let impls = placeholder_impls(ident, rt);
             quote! {
                 #[allow(non_camel_case_types, dead_code, missing_docs)]
                 #vis struct #ident {}
                 #impls
             }
         }
-        UserItem::Struct(item) if item.generics.params.is_empty() => placeholder_impls(&item.ident),
+        UserItem::Struct(item) if item.generics.params.is_empty() => {
+            placeholder_impls(&item.ident, rt)
+        }
         UserItem::Struct(_) | UserItem::Other(_) => quote!(),
     };
     quote! {
@@ -40,17 +43,17 @@ pub fn unparsed(input: TokenStream, errors: &syn::Error) -> TokenStream {
     quote!(#compile_errors #input)
 }
 
-fn placeholder_impls(ident: &syn::Ident) -> TokenStream {
-    let no_state_sent = super::expand::no_state_sent(ident);
+fn placeholder_impls(ident: &syn::Ident, rt: &Runtime) -> TokenStream {
+    let no_state_sent = super::expand::no_state_sent(ident, rt);
     quote! {
         const _: () = {
-            impl ::toolset::set::Tool for #ident {
+            impl #rt::set::Tool for #ident {
                 type Args = ();
                 type Sent = ();
                 const NAME: &'static str = stringify!(#ident);
-                const META: ::toolset::__private::ToolMeta = ::toolset::__private::PLACEHOLDER_META;
+                const META: #rt::__private::ToolMeta = #rt::__private::PLACEHOLDER_META;
             }
-            impl<S> ::toolset::set::ToolHandler<S> for #ident {}
+            impl<S> #rt::set::ToolHandler<S> for #ident {}
             #no_state_sent
         };
     }

@@ -9,9 +9,11 @@ mod item;
 mod model;
 mod valid;
 
+pub use attr::{did_you_mean, parse_crate};
 pub use valid::tidy;
 
 use crate::ctxt::Ctxt;
+use crate::runtime::Runtime;
 use attr::ToolAttr;
 use item::UserItem;
 use proc_macro2::TokenStream;
@@ -20,6 +22,12 @@ use proc_macro2::TokenStream;
 pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::new();
     let attr = ToolAttr::parse(args, &mut cx);
+    // The placeholders beside errors name the runtime as the tool would, when they can.
+    let runtime = attr
+        .krate
+        .as_ref()
+        .and_then(|lit| Runtime::from_lit(lit).ok())
+        .unwrap_or_default();
     let item: syn::Item = match syn::parse2(input.clone()) {
         Ok(item) => item,
         Err(error) => {
@@ -36,6 +44,6 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     item.deny_unknown_fields();
     match cx.finish(tool) {
         Ok(tool) => expand::tool(&item, &tool),
-        Err(errors) => fallback::emit(&item, &errors),
+        Err(errors) => fallback::emit(&item, &errors, &runtime),
     }
 }

@@ -1,6 +1,7 @@
 //! The typed model of a checked `#[tool]`: what `valid` builds once every rule holds, and
 //! the only thing `expand` reads. Nothing here can be in an error state.
 
+use crate::runtime::Runtime;
 use syn::{Attribute, Ident, Path, Type, Visibility};
 
 /// A risk tier, as `tier = "..."` spells it: the runtime's `toolset::Tier` itself,
@@ -32,6 +33,8 @@ pub struct Tool {
     /// `example = "..."`, each a JSON object's text as written.
     pub examples: Vec<String>,
     pub kind: Kind,
+    /// Where the generated code finds the runtime crate (`crate = "..."`).
+    pub runtime: Runtime,
 }
 
 /// What the declaration is.
@@ -80,7 +83,8 @@ pub enum Param {
     /// The field of the arguments struct with this name.
     Arg(Ident),
     /// The whole-object form: the parameter receives the typed arguments object.
-    WholeArgs(Type),
+    /// Boxed: a `syn::Type` is ten times the other variants (syn 3).
+    WholeArgs(Box<Type>),
 }
 
 /// A model-facing argument: a field of the generated arguments struct.
@@ -95,7 +99,7 @@ impl Handler {
     /// The typed-arguments type when the whole-object form is used.
     pub fn whole_args(&self) -> Option<&Type> {
         self.params.iter().find_map(|param| match param {
-            Param::WholeArgs(ty) => Some(ty),
+            Param::WholeArgs(ty) => Some(&**ty),
             _ => None,
         })
     }

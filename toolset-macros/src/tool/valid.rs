@@ -8,6 +8,7 @@ use super::model::{Arg, Handler, Kind, Param, SentParam, State, Tier, Tool};
 use crate::case::snake_case;
 use crate::ctxt::Ctxt;
 use crate::doc::doc_text;
+use crate::runtime::Runtime;
 use crate::symbol;
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -89,6 +90,7 @@ pub fn tool(
     let name = name(attr, ident, is_struct, cx);
     let reads = labels(attr.reads.as_ref(), symbol::READS, symbol::READ_LABELS, cx);
     let sends = labels(attr.sends.as_ref(), symbol::SENDS, symbol::SEND_LABELS, cx);
+    let runtime = Runtime::read(attr.krate.as_ref(), cx);
     Some(Tool {
         ident: ident.clone(),
         vis: Visibility::clone(vis),
@@ -106,6 +108,7 @@ pub fn tool(
         sends_outside: sends?.contains(&"outside"),
         examples: examples(attr, cx)?,
         kind: kind?,
+        runtime: runtime?,
     })
 }
 
@@ -447,7 +450,7 @@ fn handler(
                 whole: true,
             });
             whole_params.push((name, (*typed.ty).clone()));
-            classified.push(Param::WholeArgs((*typed.ty).clone()));
+            classified.push(Param::WholeArgs(typed.ty.clone()));
             continue;
         }
         match &*typed.ty {

@@ -1,0 +1,9 @@
+use toolset::tool;
+
+/// Search the inbox by free text.
+#[tool(tier = "read_only", crate = "my_facade::toolset")]
+pub async fn search(query: String) -> String {
+    query
+}
+
+fn main() {}
