@@ -33,6 +33,7 @@ mod runs;
 mod sql;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+mod whole;
 
 pub use journal::{
     CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome, auto_key,
@@ -45,15 +46,7 @@ pub use proposal_store::{ProposalStore, sweep};
 pub use runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
-
-/// All a conversation keeps in one store: its proposals ([`ProposalStore`]), the effect
-/// journal of its calls ([`Journal`]) and its saved runs ([`RunStore`]). The bound the
-/// conversation driver ([`Driver`](crate::Driver)) and a host's own code name where a
-/// store must keep all three; implemented for every type that implements them (this
-/// crate's [`MemoryStore`], `SqliteStore` and `PostgresStore`, or a store of your own).
-pub trait Store: ProposalStore + Journal + RunStore {}
-
-impl<S: ProposalStore + Journal + RunStore + ?Sized> Store for S {}
+pub use whole::Store;
 
 use crate::proposal::Proposal;
 use serde::{Deserialize, Serialize};
