@@ -11,8 +11,10 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::prelude::ToolSet;
+use toolset::request::{Activations, Request};
 use toolset::set::ToolName;
-use toolset::{Activations, Autonomy, Policy, Request, ToolSet};
+use toolset::{Autonomy, Policy};
 use toolset_benches::toolset_100;
 
 type Tools = toolset_100::Tools;

@@ -23,9 +23,10 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use std::hint::black_box;
 use toolset::consumer::{Format, Order, tool_list};
+use toolset::prelude::ToolSet;
 use toolset::prelude::*;
 use toolset::set::Access;
-use toolset::{Autonomy, ToolCall, ToolContext, ToolError, ToolOutput, ToolSet};
+use toolset::{Autonomy, ToolCall, ToolContext, ToolError, ToolOutput};
 use toolset_benches::{
     CALLS, RmcpPeer, hand_10, hand_100, rmcp_10, rmcp_100, runtime, spread_calls, toolset_10,
     toolset_100,

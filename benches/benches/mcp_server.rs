@@ -69,7 +69,7 @@ where
 /// Serves `server` with `McpServer::serve` on a `(reader, writer)` pair (no rmcp types on
 /// the host's side) and
 /// connects rmcp's client to it.
-async fn connect_toolset<T: toolset::ToolSet>(server: McpServer<T>) -> Client {
+async fn connect_toolset<T: toolset::prelude::ToolSet>(server: McpServer<T>) -> Client {
     let (client_io, server_io) = tokio::io::duplex(PIPE);
     let (reader, writer) = tokio::io::split(server_io);
     tokio::spawn(server.serve((reader, writer)));

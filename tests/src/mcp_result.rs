@@ -4,8 +4,8 @@ use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use serde_json::Value;
 use std::time::Duration;
-use toolset::ToolSet;
 use toolset::mcp::McpServer;
+use toolset::prelude::ToolSet;
 
 /// The text parts of `result`, one a line.
 pub fn text(result: &CallToolResult) -> String {

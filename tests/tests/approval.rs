@@ -3,11 +3,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use toolset::approval::{ApprovalError, Approved, ProposalId};
 use toolset::prelude::*;
+use toolset::report::ProblemKind;
 use toolset::store::{Decision, ProposalStore};
 use toolset::{
-    ApprovalError, Approvals, Approved, Autonomy, Escalation, MemoryStore, ProblemKind, Proposal,
-    ProposalId, SealKey, SqliteStore, Tier, ToolCall, ToolContext, tool, toolset,
+    Approvals, Autonomy, Escalation, MemoryStore, Proposal, SealKey, SqliteStore, Tier, ToolCall,
+    ToolContext, tool, toolset,
 };
 
 /// What ran, so a test can count it.
@@ -139,7 +141,7 @@ fn edit_row(path: &std::path::Path, id: &ProposalId, edit: &str) {
 fn approval_as_shown<S: ProposalStore>(
     approvals: &Approvals<S>,
     id: &ProposalId,
-) -> toolset::Signed {
+) -> toolset::approval::Signed {
     approvals
         .store()
         .get(id)
@@ -159,13 +161,13 @@ async fn an_approval_runs_its_call_at_most_once() {
     let mut vault = Vault::default();
     run(
         approvals
-            .approve(&approval, &toolset::Request::new(&policy))
+            .approve(&approval, &toolset::request::Request::new(&policy))
             .unwrap(),
         &mut vault,
     )
     .await;
     for _ in 0..3 {
-        match approvals.approve(&approval, &toolset::Request::new(&policy)) {
+        match approvals.approve(&approval, &toolset::request::Request::new(&policy)) {
             Err(ApprovalError::AlreadyResolved(resolution)) => {
                 assert_eq!(resolution.decision, Decision::Approved);
                 assert!(
@@ -192,7 +194,7 @@ fn a_declined_proposal_never_runs_and_says_when_it_was_declined() {
     assert!(result.output.text_content().contains("keep it"));
     match approvals.approve(
         &proposal.sign(),
-        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+        &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
     ) {
         Err(ApprovalError::AlreadyResolved(resolution)) => {
             assert_eq!(resolution.decision, Decision::Declined)
@@ -226,7 +228,7 @@ fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
                 barrier.wait();
                 match approvals.approve(
                     &approval,
-                    &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+                    &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
                 ) {
                     Ok(Approved::Run(_)) => {
                         wins.fetch_add(1, Ordering::SeqCst);
@@ -255,7 +257,7 @@ fn sixteen_concurrent_resolvers_in_memory_exactly_one_wins() {
                 if approvals
                     .approve(
                         &proposal.sign(),
-                        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+                        &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
                     )
                     .is_ok()
                 {
@@ -289,7 +291,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
         forged
             .approve(
                 &altered.sign(),
-                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+                &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
         Some(ApprovalError::Altered)
@@ -302,7 +304,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
         forged
             .approve(
                 &by_hand.sign(),
-                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+                &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
         Some(ApprovalError::Forged)
@@ -313,7 +315,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
         approvals
             .approve(
                 &proposal.sign(),
-                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+                &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .is_ok()
     );
@@ -331,7 +333,7 @@ fn an_altered_proposal_is_refused_even_unsealed() {
         approvals
             .approve(
                 &approval,
-                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+                &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
         Some(ApprovalError::ArgumentsChanged)
@@ -353,7 +355,7 @@ fn a_proposal_of_another_set_with_the_same_name_is_refused() {
         approvals
             .approve(
                 &sandbox.sign(),
-                &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+                &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
         Some(ApprovalError::SetChanged)
@@ -366,7 +368,7 @@ fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
     let proposal = propose(r#"{"path":"/old"}"#);
     approvals.submit(&proposal).unwrap();
     let now = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
-    match approvals.approve(&proposal.sign(), &toolset::Request::new(&now)) {
+    match approvals.approve(&proposal.sign(), &toolset::request::Request::new(&now)) {
         Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
         other => panic!("a denied tool was approved: {:?}", other.err()),
     }
@@ -395,7 +397,7 @@ fn the_preview_shown_is_computed_from_the_arguments() {
     approvals.submit(&proposal).unwrap();
     match approvals.approve(
         &proposal.sign(),
-        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+        &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
     ) {
         Ok(Approved::Handoff(handoff)) => {
             assert_eq!(handoff.args["to"], "boss@example.com", "the JSON arguments");
@@ -417,7 +419,7 @@ fn an_expired_proposal_is_refused() {
     assert!(matches!(
         approvals.approve(
             &proposal.sign(),
-            &toolset::Request::new(&Vault1::policy(Autonomy::Off))
+            &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
         ),
         Err(ApprovalError::Expired { .. })
     ));
@@ -493,7 +495,7 @@ async fn every_field_a_reviewer_is_shown_is_sealed_and_an_edited_row_never_runs(
         );
         let approved = approvals.approve(
             &approval_as_shown(&approvals, &id),
-            &toolset::Request::new(&policy),
+            &toolset::request::Request::new(&policy),
         );
         let refused = approved
             .as_ref()
@@ -527,7 +529,7 @@ async fn an_escalation_reason_rewritten_in_an_unsealed_store_is_refused_at_appro
     );
     let approved = approvals.approve(
         &approval_as_shown(&approvals, &id),
-        &toolset::Request::new(&Vault1::policy(Autonomy::Off)),
+        &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
     );
     let refused = approved
         .as_ref()
@@ -567,7 +569,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
     let approval = proposal.sign();
     run(
         approvals
-            .approve(&approval, &toolset::Request::new(&policy))
+            .approve(&approval, &toolset::request::Request::new(&policy))
             .unwrap(),
         &mut vault,
     )
@@ -596,7 +598,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             Some(None),
             "the store says it waits again"
         );
-        let again = approvals.approve(&approval, &toolset::Request::new(&policy));
+        let again = approvals.approve(&approval, &toolset::request::Request::new(&policy));
         let refused = again.as_ref().err().map(ToString::to_string);
         if let Ok(again) = again {
             run(again, &mut vault).await;
@@ -633,7 +635,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         let id = approvals.submit(&proposal).unwrap();
         run(
             approvals
-                .approve(&proposal.sign(), &toolset::Request::new(&policy))
+                .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
                 .unwrap(),
             &mut vault,
         )
@@ -659,7 +661,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         )
         .unwrap();
     assert!(matches!(
-        approvals.approve(&proposal.sign(), &toolset::Request::new(&policy)),
+        approvals.approve(&proposal.sign(), &toolset::request::Request::new(&policy)),
         Err(ApprovalError::AlreadyRan(_))
     ));
     assert_eq!(vault.deleted, ["/old"]);
@@ -670,7 +672,9 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
 mod runtime {
     use super::*;
     use serde_json::{Value, json};
-    use toolset::{DynamicTool, Request, Signed, Toolbox};
+    use toolset::approval::Signed;
+    use toolset::request::Request;
+    use toolset::{DynamicTool, Toolbox};
 
     fn schema() -> Value {
         json!({
@@ -898,7 +902,7 @@ mod runtime {
         use toolset::store::{Effect, Resolution};
         // The model's sentence for a name problem; the arguments' description (which the
         // host is shown, as it names the fault) for the others.
-        let problem = |kind| toolset::CallProblem {
+        let problem = |kind| toolset::report::CallProblem {
             call_id: "c1".into(),
             name: "shred".into(),
             kind,

@@ -8,9 +8,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use toolset::approval::ProposalId;
 use toolset::prelude::*;
 use toolset::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
-use toolset::{Approvals, Autonomy, PostgresStore, Proposal, ProposalId, SqliteStore, ToolCall};
+use toolset::{Approvals, Autonomy, PostgresStore, Proposal, SqliteStore, ToolCall};
 use toolset_tests::ledger::{LedgerTools, runs};
 use toolset_tests::postgres;
 

@@ -3,12 +3,12 @@
 //! and continue ("awaiting approval" now; the outcome later as a follow-up the model reads).
 
 use serde_json::Value;
+use toolset::approval::Approved;
 use toolset::consumer::{anthropic, gemini, openai_chat, openai_responses};
+use toolset::output::ToolReply;
 use toolset::prelude::*;
-use toolset::{
-    Approvals, Approved, Autonomy, MemoryStore, Report, ToolCall, ToolContext, ToolReply, tool,
-    toolset,
-};
+use toolset::report::Report;
+use toolset::{Approvals, Autonomy, MemoryStore, ToolCall, ToolContext, tool, toolset};
 
 /// The notes, and what the tools did to them.
 #[derive(Default)]
@@ -50,7 +50,7 @@ async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolReply>) {
     approvals.submit(&proposal).expect("stored");
     let policy = NoteTools::policy(Autonomy::Reversible);
     let Approved::Run(approved) = approvals
-        .approve(&proposal.sign(), &toolset::Request::new(&policy))
+        .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
         .expect("approved")
     else {
         panic!("delete_note has a handler");

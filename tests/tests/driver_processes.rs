@@ -237,7 +237,7 @@ fn in_doubt_of(entries: Vec<toolset::store::JournalEntry>) -> Vec<(String, bool)
     entries
         .into_iter()
         .map(|entry| {
-            let approved = toolset::ProposalId::parse(&entry.key).is_some();
+            let approved = toolset::approval::ProposalId::parse(&entry.key).is_some();
             (entry.call.id, approved)
         })
         .collect()

@@ -12,14 +12,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use toolset::__private::messages;
+use toolset::approval::{ApprovalError, Approved};
 use toolset::prelude::*;
+use toolset::report::Outcome;
+use toolset::request::Request;
 use toolset::store::{
     CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, ProposalStore, StartOutcome,
     StoreError, auto_key,
 };
 use toolset::{
-    ApprovalError, Approvals, Approved, Autonomy, MemoryStore, Outcome, PostgresStore, Request,
-    SqliteStore, ToolCall, ToolContext, ToolOutput, tool, toolset,
+    Approvals, Autonomy, MemoryStore, PostgresStore, SqliteStore, ToolCall, ToolContext,
+    ToolOutput, tool, toolset,
 };
 use toolset_tests::postgres;
 use toolset_tests::rng::Rng;
@@ -228,7 +231,7 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
     // An ended call is never handed back.
     assert!(!store.rerun(&first.key, 1).expect("as the journal promises"));
     // A call from the model's code keeps its maker: a re-run is gated as what it was.
-    let from_code = call("c5", "code").with_caller(toolset::Caller::code("program", "p1"));
+    let from_code = call("c5", "code").with_caller(toolset::call::Caller::code("program", "p1"));
     let coded = CallStart::new(&from_code, toolset::Tier::Reversible, 40);
     store.start(&coded).expect("as the journal promises");
     assert_eq!(
@@ -401,7 +404,11 @@ toolset! {
     Tools<Seen> = [write, read];
 }
 
-fn run<S: Journal>(seen: &mut Seen, plan: toolset::Plan<Tools>, journal: &S) -> toolset::Report {
+fn run<S: Journal>(
+    seen: &mut Seen,
+    plan: toolset::plan::Plan<Tools>,
+    journal: &S,
+) -> toolset::report::Report {
     block_on(Tools::apply_journaled(
         seen,
         &ToolContext::default(),

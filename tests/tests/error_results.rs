@@ -10,7 +10,8 @@ use std::fmt;
 use toolset::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
-use toolset::{Autonomy, Outcome, Report, ToolCall, ToolContext, ToolError, tool, toolset};
+use toolset::report::{Outcome, Report};
+use toolset::{Autonomy, ToolCall, ToolContext, ToolError, tool, toolset};
 use toolset_tests::mcp_result::{self, text};
 
 const HINT: &str = "\"tuesday\" is not a date; write it as YYYY-MM-DD";

@@ -3,10 +3,11 @@
 //! proposal says why. It can only raise.
 
 use proptest::prelude::*;
+use toolset::approval::Approved;
 use toolset::prelude::*;
 use toolset::{
-    Approvals, Approved, Autonomy, Escalation, MemoryStore, Policy, Tier, ToolCall, ToolContext,
-    tool, toolset,
+    Approvals, Autonomy, Escalation, MemoryStore, Policy, Tier, ToolCall, ToolContext, tool,
+    toolset,
 };
 
 /// What ran, so a test can see that a withheld call did not.
@@ -132,7 +133,7 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     approvals.submit(&proposal).expect("stored");
     let policy = Policy::<BankTools>::new(Autonomy::ExternalReversible);
     let Approved::Run(call) = approvals
-        .approve(&proposal.sign(), &toolset::Request::new(&policy))
+        .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
         .expect("approved")
     else {
         panic!("transfer has a handler");
@@ -142,7 +143,7 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     assert_eq!(bank.sent_cents, vec![250_000]);
     assert!(
         approvals
-            .approve(&proposal.sign(), &toolset::Request::new(&policy))
+            .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
             .is_err(),
         "the approval is used up"
     );

@@ -11,7 +11,8 @@
 use serde_json::{Value, json};
 use toolset::consumer::{Format, Order, tool_list};
 use toolset::prelude::*;
-use toolset::{Autonomy, DynamicTool, ProblemKind, Tier, ToolCall, ToolContext, tool, toolset};
+use toolset::report::ProblemKind;
+use toolset::{Autonomy, DynamicTool, Tier, ToolCall, ToolContext, tool, toolset};
 
 /// The state: none is needed.
 pub struct Nothing;
@@ -512,7 +513,7 @@ fn a_128_bit_extreme_a_transport_parsed_into_a_double_is_refused_naming_the_fiel
     // gone. The gate refuses it rather than run with another number, and says so.
     let text = format!(r#"{{"total":{},"balance":0}}"#, u128::MAX);
     let parsed: Value = serde_json::from_str(&text).expect("JSON");
-    let arguments = toolset::Arguments::object(parsed).expect("an object");
+    let arguments = toolset::call::Arguments::object(parsed).expect("an object");
     let rejected = Numbers::gate(
         [ToolCall::new("c1", "record_wide", arguments)],
         Autonomy::ReadOnly,

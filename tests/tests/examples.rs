@@ -7,7 +7,8 @@ use serde::Deserialize;
 use serde_json::json;
 use toolset::consumer::{Format, tool_value};
 use toolset::prelude::*;
-use toolset::{Autonomy, ProblemKind, ToolCall, tool, toolset};
+use toolset::report::ProblemKind;
+use toolset::{Autonomy, ToolCall, tool, toolset};
 
 /// Where to look, nested: its unknown keys are refused by the gate, though serde would
 /// skip them (no `deny_unknown_fields` here).

@@ -11,12 +11,16 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use toolset::call::Caller;
 use toolset::consumer::{Format, anthropic, openai_responses};
+use toolset::plan::Plan;
+use toolset::policy::FromCode;
 use toolset::prelude::*;
+use toolset::report::{ProblemKind, Rejected, Report};
+use toolset::request::Request;
 use toolset::stream::{Anthropic, CallStream, OpenAiResponses};
 use toolset::{
-    Autonomy, Caller, DynamicTool, Escalation, FromCode, Plan, Policy, ProblemKind, Rejected,
-    Report, Request, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
+    Autonomy, DynamicTool, Escalation, Policy, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
 };
 
 /// What ran, so a test can see that a refused call did not.
@@ -686,7 +690,8 @@ fn the_property_checks_every_tool_when_all_are_offered() {
 
 #[test]
 fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_answers_the_code() {
-    use toolset::{ApprovalError, Approvals, Approved, MemoryStore};
+    use toolset::approval::{ApprovalError, Approved};
+    use toolset::{Approvals, MemoryStore};
     let policy = Policy::<Shop>::new(Autonomy::Reversible).from_code(FromCode::ExternalReversible);
     let request = Request::new(&policy).code_execution(true);
     let plan = request

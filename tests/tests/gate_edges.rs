@@ -9,8 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use toolset::consumer::{Format, Order, tool_list};
 use toolset::context::CancellationToken;
+use toolset::prelude::ToolSet;
 use toolset::prelude::*;
-use toolset::{Autonomy, Outcome, ProblemKind, ToolCall, ToolContext, ToolSet, tool, toolset};
+use toolset::report::{Outcome, ProblemKind};
+use toolset::{Autonomy, ToolCall, ToolContext, tool, toolset};
 
 /// The state of the edge tools: none is needed.
 pub struct Repo;
@@ -325,7 +327,7 @@ pub async fn quick() -> String {
 
 toolset! { pub StopTools<Repo> = [hang_badly, wait_badly, quick]; }
 
-fn kinds(report: &toolset::Report) -> Vec<&'static str> {
+fn kinds(report: &toolset::report::Report) -> Vec<&'static str> {
     report
         .entries()
         .iter()
@@ -963,7 +965,7 @@ mod agreement {
             gate: |call, autonomy| {
                 // The one-call verification the gate runs on every call of a program.
                 let policy = toolset::Policy::<T>::new(autonomy);
-                toolset::Request::new(&policy)
+                toolset::request::Request::new(&policy)
                     .check(&call)
                     .map_err(|problems| {
                         let problem = &problems[0];
@@ -1293,7 +1295,7 @@ mod agreement {
         ) {
             let case = &cases()[index];
             let as_text = (case.gate)(ToolCall::new("1", case.name, value.to_string()), case.autonomy);
-            match toolset::Arguments::object(value.clone()) {
+            match toolset::call::Arguments::object(value.clone()) {
                 Some(parsed) => {
                     let as_object = (case.gate)(ToolCall::new("1", case.name, parsed), case.autonomy);
                     prop_assert_eq!(as_object, as_text, "{} with {}", case.name, value);

@@ -11,12 +11,13 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use toolset::consumer::{Format, anthropic};
+use toolset::prelude::ToolSet;
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
+use toolset::request::{Activations, Request};
+use toolset::search::ToolSearch;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
-use toolset::{
-    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, ToolCall, ToolContext,
-    ToolOutput, ToolSearch, ToolSet, tool, toolset,
-};
+use toolset::{Autonomy, Policy, ToolCall, ToolContext, ToolOutput, tool, toolset};
 
 /// Read one message of the inbox, given its numeric id.
 #[tool(tier = "read_only")]
@@ -349,7 +350,7 @@ fn run<S: ToolSet<State = ()>>(
     format: Format,
     history: &[&str],
     calls: Vec<ToolCall>,
-) -> Result<toolset::Report, toolset::Rejected> {
+) -> Result<toolset::report::Report, toolset::report::Rejected> {
     let plan = Request::new(policy)
         .format(format)
         .history(history)
@@ -453,7 +454,7 @@ fn an_output_activating_a_hidden_tool_fails_as_one_activating_a_name_the_set_lac
     let unknown = run(&never, Format::Anthropic, &[], call()).expect("unlock is offered");
     let (_, outcome) = report.outcomes().next().expect("one outcome");
     assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome:?}");
-    let text = |report: &toolset::Report, set: &str| {
+    let text = |report: &toolset::report::Report, set: &str| {
         serde_json::to_string(&report.results())
             .expect("results serialize")
             .replace(set, "<set>")

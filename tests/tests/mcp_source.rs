@@ -6,10 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::context::{Progress, ProgressSink};
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
 use toolset::toolbox::{McpTools, Renamed};
-use toolset::{
-    Autonomy, Outcome, ProblemKind, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
-};
+use toolset::{Autonomy, Tier, ToolCall, ToolContext, Toolbox, tool, toolset};
 
 /// The host's own state.
 #[derive(Default)]
@@ -209,7 +208,7 @@ async fn apply_within(
     calls: impl IntoIterator<Item = ToolCall>,
     bound: Duration,
     hangs: &str,
-) -> (toolset::Report, Log) {
+) -> (toolset::report::Report, Log) {
     let plan = toolbox
         .request(&Host::policy(Autonomy::Reversible))
         .expect("no unknown runtime name")
@@ -222,7 +221,7 @@ async fn apply_within(
     (report, log)
 }
 
-fn kinds(report: &toolset::Report) -> Vec<&'static str> {
+fn kinds(report: &toolset::report::Report) -> Vec<&'static str> {
     report
         .outcomes()
         .map(|(_, outcome)| outcome.kind())
@@ -409,7 +408,7 @@ async fn a_proxied_tool_the_host_does_not_label_reads_untrusted_content_and_send
         .expect("a valid call");
     assert_eq!(plan.approved().count(), 1);
     let report = Host::apply(&mut Log::default(), &ToolContext::default(), plan).await;
-    let mut exposure = toolset::Exposure::new();
+    let mut exposure = toolset::run::Exposure::new();
     exposure.record(&report);
     assert_eq!(
         exposure.untrusted_from(),

@@ -519,16 +519,16 @@ mod proxied {
             ])
             .expect("valid");
         let report = ShelfTools::apply(&mut Shelf::default(), &ToolContext::default(), plan).await;
-        let outcomes: Vec<toolset::Outcome> = report
+        let outcomes: Vec<toolset::report::Outcome> = report
             .outcomes()
             .map(|(_, outcome)| outcome.clone())
             .collect();
         assert!(
-            matches!(&outcomes[0], toolset::Outcome::Done(output) if output.text_content() == "Dune: in stock"),
+            matches!(&outcomes[0], toolset::report::Outcome::Done(output) if output.text_content() == "Dune: in stock"),
             "{outcomes:?}"
         );
         assert!(
-            matches!(&outcomes[1], toolset::Outcome::Failed { message } if message.contains("\"Emma\" is not in stock")),
+            matches!(&outcomes[1], toolset::report::Outcome::Failed { message } if message.contains("\"Emma\" is not in stock")),
             "{outcomes:?}"
         );
         let _ = stop.send(());

@@ -8,7 +8,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use toolset::prelude::*;
-use toolset::{Autonomy, ProblemKind, ToolCall, tool, toolset};
+use toolset::report::ProblemKind;
+use toolset::{Autonomy, ToolCall, tool, toolset};
 use toolset_tests::captured::Captured;
 use tracing_subscriber::layer::SubscriberExt;
 

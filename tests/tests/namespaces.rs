@@ -12,12 +12,11 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use toolset::consumer::{Format, openai_responses};
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
+use toolset::request::{Activations, Request};
 use toolset::stream::{CallStream, OpenAiResponses};
 use toolset::toolbox::McpTools;
-use toolset::{
-    Activations, Autonomy, Outcome, Policy, ProblemKind, Request, Tier, ToolCall, ToolContext,
-    Toolbox, tool, toolset,
-};
+use toolset::{Autonomy, Policy, Tier, ToolCall, ToolContext, Toolbox, tool, toolset};
 
 /// The host's own state.
 #[derive(Default)]
@@ -471,8 +470,7 @@ fn choice_names(choice: &Value) -> Vec<String> {
 /// composed list and of the fixed one) names exactly what the gate permits.
 #[tokio::test]
 async fn what_the_responses_list_and_choice_name_inside_a_namespace_is_what_the_gate_permits() {
-    use toolset::ToolSearch;
-    use toolset::search::Ranking;
+    use toolset::search::{Ranking, ToolSearch};
     let toolbox = toolbox().await;
     let mut candidates: Vec<String> = toolbox
         .runtime_tools()

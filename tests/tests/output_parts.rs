@@ -3,7 +3,8 @@
 //! serialized form keeps every field it had.
 
 use serde_json::json;
-use toolset::{Content, IntoToolOutput, Json, ToolOutput, ToolOutputParts};
+use toolset::output::{Content, IntoToolOutput, ToolOutputParts};
+use toolset::{Json, ToolOutput};
 
 /// How many allocations `run` makes on this thread (allocation-counter's global allocator
 /// counts per thread, so the tests running beside this one do not count).

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use toolset::consumer::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
+use toolset::report::{Outcome, Report};
 use toolset::{
-    Autonomy, DynamicTool, Json, Outcome, Report, Tier, ToolCall, ToolContext, ToolOutput, Toolbox,
-    tool, toolset,
+    Autonomy, DynamicTool, Json, Tier, ToolCall, ToolContext, ToolOutput, Toolbox, tool, toolset,
 };
 use toolset_tests::mcp_result::{call_served, text};
 
@@ -248,7 +248,7 @@ fn an_output_schema_the_validator_cannot_compile_is_refused_before_any_call_runs
     .expect_err("a misdeclared tool's calls are refused");
     assert_eq!(
         rejected.problems()[0].kind,
-        toolset::ProblemKind::Misdeclared
+        toolset::report::ProblemKind::Misdeclared
     );
     assert!(
         rejected.problems()[0].message.contains("output schema"),

@@ -133,8 +133,8 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
     let proposal = proposal("rent");
     let id = approvals.submit(&proposal).expect("stored");
     let approval = proposal.sign();
-    match approvals.approve(&approval, &toolset::Request::new(&policy)) {
-        Ok(toolset::Approved::Run(call)) => {
+    match approvals.approve(&approval, &toolset::request::Request::new(&policy)) {
+        Ok(toolset::approval::Approved::Run(call)) => {
             call.apply(&mut ledger, &ToolContext::default()).await;
         }
         Ok(_) => panic!("pay has a handler: it runs"),
@@ -172,7 +172,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
                 "after `{reset}`"
             );
         }
-        let again = approvals.approve(&approval, &toolset::Request::new(&policy));
+        let again = approvals.approve(&approval, &toolset::request::Request::new(&policy));
         assert!(
             again
                 .as_ref()

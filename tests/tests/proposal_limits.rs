@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use toolset::prelude::*;
+use toolset::run::Run;
 use toolset::store::{ProposalLimits, ProposalStore, Tally};
-use toolset::{Approvals, Autonomy, MemoryStore, Proposal, Run, SqliteStore, ToolCall};
+use toolset::{Approvals, Autonomy, MemoryStore, Proposal, SqliteStore, ToolCall};
 use toolset_tests::ledger::LedgerTools;
 use toolset_tests::postgres;
 
@@ -100,7 +101,7 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
     approvals.decline(&declined.sign(), "no").expect("declined");
     let policy = LedgerTools::policy(Autonomy::ReadOnly);
     let _approved = approvals
-        .approve(&approved.sign(), &toolset::Request::new(&policy))
+        .approve(&approved.sign(), &toolset::request::Request::new(&policy))
         .expect("approved");
     let before = store.usage("eve", now_ms()).expect("counts");
     assert_eq!(before.owner.proposals, 2, "waiting and declined count");
@@ -143,7 +144,7 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
     // Approving the swept proposal finds nothing to run.
     assert!(
         approvals
-            .approve(&waiting.sign(), &toolset::Request::new(&policy))
+            .approve(&waiting.sign(), &toolset::request::Request::new(&policy))
             .is_err()
     );
 }

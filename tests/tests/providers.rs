@@ -6,8 +6,10 @@
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use toolset::consumer::ProviderError;
 use toolset::consumer::{Format, anthropic, gemini, mcp, openai_chat, openai_responses};
-use toolset::{ProviderError, ToolCall, ToolOutput, ToolReply};
+use toolset::output::ToolReply;
+use toolset::{ToolCall, ToolOutput};
 
 fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/providers")
@@ -341,7 +343,7 @@ fn results_for(calls: &[ToolCall]) -> Vec<ToolReply> {
         .iter()
         .enumerate()
         .map(|(index, call)| ToolReply {
-            caller: toolset::Caller::Direct,
+            caller: toolset::call::Caller::Direct,
             late: None,
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -441,7 +443,7 @@ fn mcp_result_carries_structured_content_and_error_flag() {
 #[test]
 fn an_output_without_content_is_sent_as_done() {
     let result = ToolReply {
-        caller: toolset::Caller::Direct,
+        caller: toolset::call::Caller::Direct,
         late: None,
         call_id: "c1".into(),
         name: "archive".into(),
@@ -468,7 +470,7 @@ fn an_output_without_content_is_sent_as_done() {
 fn images_go_where_the_format_allows_them() {
     let output = ToolOutput::text("chart").with_image("iVBORw0KGgo=", "image/png");
     let results = [ToolReply {
-        caller: toolset::Caller::Direct,
+        caller: toolset::call::Caller::Direct,
         late: None,
         call_id: "c1".into(),
         name: "plot".into(),

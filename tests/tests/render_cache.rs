@@ -8,7 +8,8 @@ use render_corpus::Corpus;
 use serde_json::Value;
 use toolset::consumer::{Format, Order, render_specs, tool_list};
 use toolset::prelude::*;
-use toolset::{Autonomy, Policy, Request, ToolSpec, tool, toolset};
+use toolset::request::Request;
+use toolset::{Autonomy, Policy, ToolSpec, tool, toolset};
 use toolset_tests::InboxTools;
 
 /// The tool names a rendered list holds, in order.

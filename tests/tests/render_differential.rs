@@ -43,8 +43,8 @@ use render_corpus::Corpus;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
-use toolset::ToolSet;
 use toolset::consumer::{Format, tool_value};
+use toolset::prelude::ToolSet;
 use toolset::set::ToolName;
 use toolset_tests::exclusions::integral_floats_as_integers;
 

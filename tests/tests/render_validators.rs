@@ -249,8 +249,9 @@ fn choice_python(choices: &Map<String, Value>, file: &str) -> Verdict {
 /// nothing.
 fn choices() -> Map<String, Value> {
     use toolset::consumer::ChoiceMode;
-    use toolset::search::Ranking;
-    use toolset::{Activations, Autonomy, Policy, Request, ToolSearch};
+    use toolset::request::{Activations, Request};
+    use toolset::search::{Ranking, ToolSearch};
+    use toolset::{Autonomy, Policy};
     let names = <InboxTools as ToolSet>::Name::ALL;
     let named = |name: &str| {
         names
@@ -405,8 +406,9 @@ mod namespaces {
     use serde_json::{Map, Value, json};
     use toolset::consumer::{Format, openai_responses};
     use toolset::prelude::*;
+    use toolset::request::Activations;
     use toolset::toolbox::McpTools;
-    use toolset::{Activations, Autonomy, Policy, Tier, ToolCall, ToolContext, Toolbox};
+    use toolset::{Autonomy, Policy, Tier, ToolCall, ToolContext, Toolbox};
     use toolset_tests::InboxTools;
 
     async fn toolbox() -> Toolbox<InboxTools> {
@@ -539,8 +541,10 @@ mod namespaces {
 /// deferred to the hosted search (`defer_loading` and `allowed_callers` together).
 fn callers() -> Map<String, Value> {
     fn lists<T: ToolSet>(format: Format, into: &mut Vec<Value>) {
-        use toolset::search::Ranking;
-        use toolset::{Autonomy, FromCode, Policy, Request, ToolSearch};
+        use toolset::policy::FromCode;
+        use toolset::request::Request;
+        use toolset::search::{Ranking, ToolSearch};
+        use toolset::{Autonomy, Policy};
         let plain = Policy::<T>::new(Autonomy::Reversible);
         let wide = plain.clone().from_code(FromCode::ExternalReversible);
         let deferred = <T as ToolSet>::Name::ALL

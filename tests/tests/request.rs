@@ -4,13 +4,18 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
+use toolset::call::Caller;
 use toolset::consumer::{Announced, ChoiceMode, Format, Order, ToolChoiceError, tool_list};
+use toolset::policy::{FromCode, Trifecta};
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
+use toolset::request::{Activations, Request};
+use toolset::run::Exposure;
+use toolset::search::ToolSearch;
 use toolset::search::{Ranking, SEARCH_TOOL_NAME};
 use toolset::{
-    Activations, Autonomy, Caller, DynamicTool, Exposure, FromCode, Labels, Outcome, Policy,
-    ProblemKind, Request, Tier, ToolCall, ToolContext, ToolOutput, ToolSearch, Toolbox, Trifecta,
-    tool, toolset,
+    Autonomy, DynamicTool, Labels, Policy, Tier, ToolCall, ToolContext, ToolOutput, Toolbox, tool,
+    toolset,
 };
 
 /// Tell the time.
@@ -109,7 +114,7 @@ fn problem(request: &Request<'_, Tools>, name: &str) -> Option<ProblemKind> {
     }
 }
 
-fn run(plan: toolset::Plan<Tools>) -> toolset::Report {
+fn run(plan: toolset::plan::Plan<Tools>) -> toolset::report::Report {
     tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()

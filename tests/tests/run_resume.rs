@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use toolset::prelude::*;
+use toolset::run::{Run, RunError, Runs};
+use toolset::store::RunId;
 use toolset::store::{
     Decision, Ending, Journal, MemoryStore, ProposalStore, Resolution, ResolveOutcome, RunStore,
     SaveRunOutcome, Store, StoredRun,
 };
-use toolset::{
-    Autonomy, PostgresStore, Proposal, Run, RunError, RunId, Runs, SealKey, SqliteStore, ToolCall,
-    ToolOutput,
-};
+use toolset::{Autonomy, PostgresStore, Proposal, SealKey, SqliteStore, ToolCall, ToolOutput};
 use toolset_tests::ledger::LedgerTools;
 use toolset_tests::postgres;
 use toolset_tests::process::run_bounded;
@@ -700,13 +699,13 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         }
         fn get(
             &self,
-            id: &toolset::ProposalId,
+            id: &toolset::approval::ProposalId,
         ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
             self.0.get(id)
         }
         fn resolve(
             &self,
-            id: &toolset::ProposalId,
+            id: &toolset::approval::ProposalId,
             resolution: &Resolution,
         ) -> Result<ResolveOutcome, toolset::store::StoreError> {
             self.0.resolve(id, resolution)
@@ -721,10 +720,13 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         fn expired(
             &self,
             now_ms: u64,
-        ) -> Result<Vec<toolset::ProposalId>, toolset::store::StoreError> {
+        ) -> Result<Vec<toolset::approval::ProposalId>, toolset::store::StoreError> {
             self.0.expired(now_ms)
         }
-        fn forget(&self, id: &toolset::ProposalId) -> Result<bool, toolset::store::StoreError> {
+        fn forget(
+            &self,
+            id: &toolset::approval::ProposalId,
+        ) -> Result<bool, toolset::store::StoreError> {
             self.0.forget(id)
         }
     }
@@ -763,13 +765,13 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         }
         fn get(
             &self,
-            id: &toolset::ProposalId,
+            id: &toolset::approval::ProposalId,
         ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
             self.0.get(id)
         }
         fn resolve(
             &self,
-            id: &toolset::ProposalId,
+            id: &toolset::approval::ProposalId,
             resolution: &Resolution,
         ) -> Result<ResolveOutcome, toolset::store::StoreError> {
             self.0.resolve(id, resolution)
@@ -784,10 +786,13 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         fn expired(
             &self,
             now_ms: u64,
-        ) -> Result<Vec<toolset::ProposalId>, toolset::store::StoreError> {
+        ) -> Result<Vec<toolset::approval::ProposalId>, toolset::store::StoreError> {
             self.0.expired(now_ms)
         }
-        fn forget(&self, id: &toolset::ProposalId) -> Result<bool, toolset::store::StoreError> {
+        fn forget(
+            &self,
+            id: &toolset::approval::ProposalId,
+        ) -> Result<bool, toolset::store::StoreError> {
             self.0.forget(id)
         }
     }
@@ -986,15 +991,17 @@ async fn the_follow_up_of_a_call_run_again_after_a_crash_says_a_crash_cut_it_off
         ToolCall::new("crashed", "pay", r#"{"note":"rent"}"#),
         ToolCall::new("ran", "pay", r#"{"note":"gas"}"#),
     ];
-    let plan = toolset::Request::new(&policy).gate(calls).expect("valid");
+    let plan = toolset::request::Request::new(&policy)
+        .gate(calls)
+        .expect("valid");
     for proposal in plan.proposals() {
         approvals.submit(proposal).expect("stored");
         run.await_approval(proposal);
     }
-    let approve = |proposal: &toolset::ProposalId| {
+    let approve = |proposal: &toolset::approval::ProposalId| {
         let signed = approvals.pending(proposal).expect("pending").sign();
-        match approvals.approve(&signed, &toolset::Request::new(&policy)) {
-            Ok(toolset::Approved::Run(call)) => call,
+        match approvals.approve(&signed, &toolset::request::Request::new(&policy)) {
+            Ok(toolset::approval::Approved::Run(call)) => call,
             other => panic!("pay runs once approved: {other:?}"),
         }
     };
@@ -1005,8 +1012,8 @@ async fn the_follow_up_of_a_call_run_again_after_a_crash_says_a_crash_cut_it_off
         .await;
     let in_doubt = store.in_doubt().expect("the journal reads");
     assert_eq!(in_doubt.len(), 1, "{in_doubt:?}");
-    match approvals.rerun(&in_doubt[0], &toolset::Request::new(&policy)) {
-        Ok(toolset::Approved::Run(call)) => {
+    match approvals.rerun(&in_doubt[0], &toolset::request::Request::new(&policy)) {
+        Ok(toolset::approval::Approved::Run(call)) => {
             call.apply(&mut ledger, &ctx).await;
         }
         other => panic!("the rerun runs: {other:?}"),

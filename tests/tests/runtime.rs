@@ -6,9 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::context::CancellationToken;
 use toolset::prelude::*;
-use toolset::{
-    Autonomy, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError, tool, toolset,
-};
+use toolset::report::{Outcome, ProblemKind};
+use toolset::{Autonomy, Tier, ToolCall, ToolContext, ToolError, tool, toolset};
 
 /// The state of the test agent: a log of writes, and counters of what runs at once.
 #[derive(Default)]
@@ -116,7 +115,7 @@ fn call(id: &str, name: &str, arguments: &str) -> ToolCall {
     ToolCall::new(id, name, arguments)
 }
 
-fn outcome_kinds(report: &toolset::Report) -> Vec<&'static str> {
+fn outcome_kinds(report: &toolset::report::Report) -> Vec<&'static str> {
     report
         .entries()
         .iter()
@@ -384,7 +383,7 @@ async fn calls_above_autonomy_become_proposals_and_do_not_run() {
 #[test]
 fn a_call_can_be_checked_alone_as_soon_as_its_arguments_are_complete() {
     let policy = DeskTools::policy(Autonomy::ReadOnly).deny(DeskToolsName::WriteNote);
-    let request = toolset::Request::new(&policy);
+    let request = toolset::request::Request::new(&policy);
     assert_eq!(
         request.check(&call("1", "read_note", r#"{"key":"a"}"#)),
         Ok(())
@@ -436,9 +435,9 @@ fn a_deferred_tool_is_neither_listed_nor_callable_until_a_search_activates_it() 
     let rejected = DeskTools::gate_with(share(), &policy).unwrap_err();
     assert_eq!(rejected.problems()[0].kind, ProblemKind::UnknownTool);
     // ...until the conversation activated it (a search found it).
-    let mut activations = toolset::Activations::new();
+    let mut activations = toolset::request::Activations::new();
     activations.activate("share_note");
-    let request = toolset::Request::new(&policy)
+    let request = toolset::request::Request::new(&policy)
         .format(toolset::consumer::Format::OpenAiChat)
         .activated(&activations);
     let plan = request.gate(share());

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use toolset::prelude::*;
-use toolset::{Autonomy, Outcome, ToolCall, ToolContext, tool, toolset};
+use toolset::report::Outcome;
+use toolset::{Autonomy, ToolCall, ToolContext, tool, toolset};
 
 /// The issue tracker the triage tools share. It derives `Deserialize` and `JsonSchema`
 /// (it is saved between runs), so the model could describe one, if it were ever asked.

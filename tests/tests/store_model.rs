@@ -12,6 +12,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use serde_json::{Value, json};
+use toolset::approval::ProposalId;
+use toolset::call::Caller;
 use toolset::prelude::*;
 use toolset::store::{
     CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
@@ -19,8 +21,7 @@ use toolset::store::{
     StoredRun, Usage, sweep,
 };
 use toolset::{
-    Autonomy, Caller, MemoryStore, PostgresStore, Proposal, ProposalId, SqliteStore, Tier,
-    ToolCall, ToolOutput,
+    Autonomy, MemoryStore, PostgresStore, Proposal, SqliteStore, Tier, ToolCall, ToolOutput,
 };
 use toolset_tests::ledger::LedgerTools;
 use toolset_tests::postgres;

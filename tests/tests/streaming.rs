@@ -10,16 +10,15 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use toolset::consumer::Format;
+use toolset::consumer::{Format, ProviderError};
 use toolset::prelude::*;
-use toolset::search::Ranking;
+use toolset::request::{Activations, Request};
+use toolset::search::{Ranking, ToolSearch};
 use toolset::stream::{
     Anthropic, CallStream, Gemini, OpenAiChat, OpenAiResponses, Protocol, StreamError,
     StreamErrorKind,
 };
-use toolset::{
-    Activations, Autonomy, ProviderError, Request, ToolCall, ToolError, ToolSearch, tool, toolset,
-};
+use toolset::{Autonomy, ToolCall, ToolError, tool, toolset};
 
 fn fixture(path: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

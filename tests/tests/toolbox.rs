@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::consumer::{Format, tool_value};
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
 use toolset::{
-    Autonomy, DynamicTool, Outcome, ProblemKind, Tier, ToolCall, ToolContext, ToolError,
-    ToolOutput, Toolbox, tool, toolset,
+    Autonomy, DynamicTool, Tier, ToolCall, ToolContext, ToolError, ToolOutput, Toolbox, tool,
+    toolset,
 };
 
 /// The compiled side: a desk of notes.
@@ -797,7 +798,7 @@ async fn a_deferred_runtime_tool_is_offered_only_once_the_tool_search_found_it()
         .gate([call("s", "tool_search", r#"{"query":"weather city"}"#)])
         .expect("a search");
     let report = DeskTools::apply(&mut Desk::default(), &ToolContext::default(), plan).await;
-    let mut activations = toolset::Activations::new();
+    let mut activations = toolset::request::Activations::new();
     assert_eq!(activations.record(&report), 1, "{:?}", report.results());
     assert_eq!(activations.names(), ["weather"]);
     let next = toolbox
@@ -879,7 +880,7 @@ async fn a_runtime_tool_declared_deferred_is_offered_as_a_policy_deferred_one_is
         .gate([call("s", "tool_search", r#"{"query":"weather city"}"#)])
         .expect("a search");
     let report = DeskTools::apply(&mut Desk::default(), &ToolContext::default(), plan).await;
-    let mut activations = toolset::Activations::new();
+    let mut activations = toolset::request::Activations::new();
     assert_eq!(activations.record(&report), 1, "{:?}", report.results());
     let next = declared
         .request(&plain)
@@ -906,7 +907,9 @@ fn a_policy_naming_a_runtime_tool_the_toolbox_lacks_is_an_error_when_the_request
         "{said}"
     );
     assert!(
-        toolset::Request::new(&typo).toolbox(&toolbox).is_err(),
+        toolset::request::Request::new(&typo)
+            .toolbox(&toolbox)
+            .is_err(),
         "the same check wherever the toolbox joins"
     );
     // A misspelled name of the set's tools is told the set's name it is closest to.

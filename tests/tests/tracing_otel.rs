@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::Duration;
 use toolset::prelude::*;
-use toolset::{Autonomy, Report, ToolCall, ToolContext, ToolError, tool, toolset};
+use toolset::report::Report;
+use toolset::{Autonomy, ToolCall, ToolContext, ToolError, tool, toolset};
 use tracing_subscriber::layer::SubscriberExt;
 
 /// The test agent's state.
@@ -474,7 +475,7 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
         let policy = FileTools::policy(Autonomy::Off);
         tracing::info_span!("review").in_scope(|| {
             approvals
-                .approve(&proposal.sign(), &toolset::Request::new(&policy))
+                .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
                 .is_ok()
         })
     });

@@ -6,10 +6,15 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
+use toolset::approval::Approved;
+use toolset::policy::Trifecta;
 use toolset::prelude::*;
+use toolset::report::{Outcome, ProblemKind};
+use toolset::request::Request;
+use toolset::run::Exposure;
 use toolset::{
-    Approvals, Approved, Autonomy, DynamicTool, Exposure, Labels, MemoryStore, Outcome,
-    ProblemKind, Request, Tier, ToolCall, ToolContext, Toolbox, Trifecta, tool, toolset,
+    Approvals, Autonomy, DynamicTool, Labels, MemoryStore, Tier, ToolCall, ToolContext, Toolbox,
+    tool, toolset,
 };
 
 /// Read the user's inbox.
@@ -60,7 +65,7 @@ fn call(id: &str, name: &str) -> ToolCall {
     ToolCall::new(id, name, "{}")
 }
 
-fn run(plan: toolset::Plan<Mail>) -> toolset::Report {
+fn run(plan: toolset::plan::Plan<Mail>) -> toolset::report::Report {
     tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
@@ -281,7 +286,7 @@ fn a_denying_policy_refuses_the_approval_too() {
     let now = Request::new(&denying).exposure(&exposure);
     for proposal in [&for_tier, &for_rule] {
         match approvals.approve(&proposal.sign(), &now) {
-            Err(toolset::ApprovalError::Invalid(problem)) => {
+            Err(toolset::approval::ApprovalError::Invalid(problem)) => {
                 assert_eq!(problem.kind, ProblemKind::Denied);
                 assert!(
                     problem.message.contains("fetch_page"),

@@ -6,11 +6,15 @@
 //! newcomer following the README) that found each hole tried it.
 
 use serde_json::Value;
+use toolset::approval::Approved;
 use toolset::prelude::*;
+use toolset::report::{Outcome, Report};
+use toolset::request::Request;
+use toolset::run::{Exposure, Run, Runs};
 use toolset::store::MemoryStore;
 use toolset::{
-    Approvals, Approved, Autonomy, DynamicTool, Exposure, Outcome, Report, Request, Run, Runs,
-    Tier, ToolCall, ToolContext, ToolError, Toolbox, tool, toolset,
+    Approvals, Autonomy, DynamicTool, Tier, ToolCall, ToolContext, ToolError, Toolbox, tool,
+    toolset,
 };
 
 /// Read the user's inbox.

@@ -12,12 +12,10 @@
 
 use crate::call::ToolCall;
 use crate::context::ToolContext;
-use crate::digest::SealKey;
-use crate::digest::set_fingerprint;
-use crate::output::ToolOutput;
-use crate::output::ToolReply;
+use crate::digest::{SealKey, set_fingerprint};
+use crate::output::{ToolOutput, ToolReply};
 use crate::plan::{Plan, reason_now};
-use crate::proposal::{Proposal, ProposalId, now_ms};
+use crate::proposal::{Proposal, now_ms};
 use crate::report::Report;
 use crate::request::Request;
 use crate::set::ToolSet;
@@ -26,13 +24,15 @@ use crate::store::{
     ProposalStore, Resolution, ResolveOutcome, StartOutcome, StoreError, Stored, Tally,
 };
 use crate::tier::Tier;
-use crate::verify::CallProblem;
-use crate::verify::ProblemKind;
+use crate::verify::{CallProblem, ProblemKind};
 use crate::{messages, trace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
+
+pub use crate::digest::SealKeyTooShort;
+pub use crate::proposal::ProposalId;
 
 /// What a human signed: their decision on one proposal exactly as it was shown to them,
 /// by its id and the digest of what they reviewed.
@@ -113,7 +113,7 @@ impl<T: ToolSet> fmt::Debug for Handoff<T> {
 /// An approved call, to run once: a plan holding it and the journal its approval's start
 /// is in. [`apply`](Self::apply) is the only way to run it, and it journals the call's end
 /// there, so a call a human approved is never left in doubt by the host's choice of
-/// `apply`; its result waits in the journal, for [`Run::collect`](crate::Run::collect)
+/// `apply`; its result waits in the journal, for [`Run::collect`](crate::run::Run::collect)
 /// (or the host's own delivery) like any journaled result.
 pub struct ApprovedCall<'s, T: ToolSet> {
     plan: Plan<T>,
@@ -130,7 +130,7 @@ impl<'s, T: ToolSet> ApprovedCall<'s, T> {
     /// approved it (when that store keeps a journal: the three stores of this crate do),
     /// and reports its outcome. The report's result is the model's answer; it also waits
     /// in the journal, undelivered, until marked
-    /// ([`Report::journaled_keys`](crate::Report::journaled_keys)).
+    /// ([`Report::journaled_keys`](crate::report::Report::journaled_keys)).
     pub fn apply<'a>(
         self,
         state: &'a mut T::State,
@@ -408,7 +408,9 @@ fn quoted(reason: Option<&str>) -> String {
 ///
 /// ```
 /// use toolset::prelude::*;
-/// use toolset::{Approvals, Approved, Autonomy, MemoryStore, Request, ToolCall, tool, toolset};
+/// use toolset::{Approvals, Autonomy, MemoryStore, ToolCall, tool, toolset};
+/// use toolset::approval::Approved;
+/// use toolset::request::Request;
 ///
 /// /// Send an email.
 /// #[tool(tier = "irreversible")]
@@ -597,7 +599,7 @@ impl<S: ProposalStore> Approvals<S> {
     /// under the call's id (or as a follow-up). The store records the decline with that
     /// result in its effect journal, in the same atomic step ([`ProposalStore::decline`]),
     /// where it waits undelivered: a run resumed elsewhere gathers it
-    /// ([`Run::collect`](crate::Run::collect)); a host that sends the returned result
+    /// ([`Run::collect`](crate::run::Run::collect)); a host that sends the returned result
     /// itself marks it delivered under the proposal's id ([`Journal::mark_delivered`]). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.

@@ -123,7 +123,8 @@ impl ToolCall {
 /// text as a JSON string, so a stored call reads back as text.
 ///
 /// ```
-/// use toolset::{Arguments, ToolCall};
+/// use toolset::ToolCall;
+/// use toolset::call::Arguments;
 ///
 /// let text = ToolCall::new("1", "search", r#"{"query":"invoice"}"#);
 /// let object = serde_json::json!({"query": "invoice"});

@@ -17,7 +17,8 @@ use crate::set::ToolSet;
 /// logs one `tracing::error!`; this function reports without panicking.)
 ///
 /// ```
-/// use toolset::{tool, toolset, ToolSet};
+/// use toolset::{tool, toolset};
+/// use toolset::prelude::ToolSet;
 ///
 /// /// Look a user up.
 /// #[tool(tier = "read_only")]

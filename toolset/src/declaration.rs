@@ -1,7 +1,7 @@
 //! [`DeclarationProblem`] and how one is found in a list of specs: a leaf under the set's
 //! trait (`ToolSet::check_declarations`, `set.rs`) and the root's
 //! [`check_declarations`](crate::check_declarations) (`check.rs`); and how a set's
-//! problems are made loud at its first use ([`announce`]), for an author who never called
+//! problems are made loud at its first use (`announce`), for an author who never called
 //! either.
 
 use crate::spec::ToolSpec;

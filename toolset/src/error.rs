@@ -74,7 +74,7 @@ impl ToolError {
 
     /// A request to the model to call the tool again, corrected: `hint` says what to
     /// change ("the date must be in the future"). Recorded as
-    /// [`Outcome::Retry`](crate::Outcome::Retry); every consumer renders it as an error
+    /// [`Outcome::Retry`](crate::report::Outcome::Retry); every consumer renders it as an error
     /// result telling the model to call the tool again.
     pub fn retry(hint: impl fmt::Display) -> Self {
         ToolError {

@@ -7,8 +7,8 @@
 //! call whose own text reached the model, its output or its handler's failure, retry hint or
 //! skip reason alike ([`Outcome::carries_tool_text`]), and never a proposal, a refused, timed
 //! out, cancelled or panicked call (the model read only toolset's words about those).
-//! The one gate ([`Request::gate`](crate::Request::gate), given the run's exposure by
-//! [`Request::exposure`](crate::Request::exposure)) holds back a call that sends outside
+//! The one gate ([`Request::gate`](crate::request::Request::gate), given the run's exposure by
+//! [`Request::exposure`](crate::request::Request::exposure)) holds back a call that sends outside
 //! once both kinds were read.
 
 use crate::outcome::Outcome;
@@ -21,15 +21,15 @@ use serde::{Deserialize, Serialize};
 ///
 /// The host keeps one per run (or conversation: as long as what was read stays in the
 /// model's context), serializes it with the run, hands it to every
-/// [`Request`](crate::Request) by [`Request::exposure`](crate::Request::exposure) and
+/// [`Request`](crate::request::Request) by [`Request::exposure`](crate::request::Request::exposure) and
 /// updates it after each applied plan with [`record`](Self::record), as it does
-/// [`Activations`](crate::Activations). The MCP server keeps one per session.
+/// [`Activations`](crate::request::Activations). The MCP server keeps one per session.
 ///
 /// Serialized as `{"private_from":[...],"untrusted_from":[...]}` (the tool names, in the
 /// order they first read each kind; an empty list is left out).
 ///
 /// ```
-/// use toolset::Exposure;
+/// use toolset::run::Exposure;
 /// use toolset::Labels;
 ///
 /// let mut exposure = Exposure::new();

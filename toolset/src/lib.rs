@@ -57,16 +57,16 @@
 mod apply;
 pub mod approval;
 mod arguments;
-mod call;
+pub mod call;
 mod conversation;
 pub mod driver;
 mod gate;
 mod job;
 mod outcome;
-mod plan;
+pub mod plan;
 mod proposal;
-mod request;
-mod run;
+pub mod request;
+pub mod run;
 pub mod testing;
 mod verify;
 
@@ -77,10 +77,10 @@ mod action_key;
 mod blocking;
 mod check;
 pub mod context;
-mod declaration;
+pub mod declaration;
 mod describe;
 mod digest;
-mod error;
+pub mod error;
 mod exposure;
 mod ignored_keys;
 mod integer_format;
@@ -106,38 +106,26 @@ pub mod schema;
 pub mod search;
 pub mod store;
 
-pub use approval::{ApprovalError, Approvals, Approved, ApprovedCall, Signed};
+pub use approval::Approvals;
 pub use blocking::blocking;
-pub use call::{Arguments, Caller, ToolCall};
+pub use call::ToolCall;
 pub use check::check_declarations;
-pub use consumer::error::ProviderError;
 pub use context::ToolContext;
-pub use declaration::DeclarationProblem;
-pub use digest::{SealKey, SealKeyTooShort};
+pub use digest::SealKey;
 pub use driver::Driver;
-pub use error::{ToolError, ToolErrorKind};
-pub use exposure::Exposure;
-pub use gate::Rejected;
-pub use outcome::Outcome;
-pub use output::{Content, IntoToolOutput, Json, ToolOutput, ToolOutputParts, ToolReply};
-pub use pipeline::Pipeline;
-pub use plan::Plan;
-pub use policy::{FromCode, FromCodeError, Policy, PolicyNameError, Trifecta};
-pub use proposal::{Proposal, ProposalId};
-pub use report::Report;
-pub use request::{Activations, Request};
-pub use run::{LateResult, PendingCall, Run, RunError, Runs};
-pub use search::ToolSearch;
-pub use set::{Escalation, ToolSet};
+pub use error::ToolError;
+pub use output::{Json, ToolOutput};
+pub use policy::Policy;
+pub use proposal::Proposal;
+pub use set::Escalation;
 pub use spec::{Labels, ToolSpec};
+pub use store::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use store::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use store::SqliteStore;
-pub use store::{MemoryStore, RunId};
 pub use tier::{Autonomy, Tier};
 pub use toolbox::{DynamicTool, Toolbox};
-pub use verify::{CallProblem, ProblemKind};
 
 #[doc = include_str!("../docs/tool.md")]
 pub use toolset_macros::tool;
@@ -153,6 +141,6 @@ pub mod __private;
 /// `use toolset::prelude::*;`. (The set's methods are the traits' provided methods, not
 /// an inherent block the macro writes for every set.)
 pub mod prelude {
-    pub use crate::set::ToolName;
-    pub use crate::{Pipeline, ToolSet};
+    pub use crate::pipeline::Pipeline;
+    pub use crate::set::{ToolName, ToolSet};
 }

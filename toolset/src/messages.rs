@@ -11,8 +11,7 @@
 //! The sentences follow one pattern: what happened, then what the model should do next.
 //! They never leak internals (a panic's payload, a file path); those go to the host.
 
-use crate::tier::Autonomy;
-use crate::tier::Tier;
+use crate::tier::{Autonomy, Tier};
 use std::fmt::Display;
 
 /// A call to a name the request does not offer, with the closest offered name if one is
@@ -182,7 +181,7 @@ pub const EXPIRED: &str = "Not approved in time: nobody decided on this call bef
 pub const NOT_PROPOSED_FULL: &str = "Not run: this call needs the user's approval, and too many calls already wait for the user to decide, so it was not put to them. Wait until the user has decided on the calls already proposed, then make it again if it is still needed.";
 
 /// How a late result came to be late: what the follow-up (continue style) tells the model
-/// beside it. A reply carries it as [`ToolReply::late`](crate::ToolReply::late).
+/// beside it. A reply carries it as [`ToolReply::late`](crate::output::ToolReply::late).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]

@@ -70,7 +70,7 @@ impl Outcome {
     /// Whether the model reads text the tool itself produced: its output, or the words of
     /// its handler's error, retry hint or skip reason. What such a call returned entered
     /// the run, whichever way it ended, and counts as read
-    /// ([`Exposure::record`](crate::Exposure::record)). A refusal, a time-out, a
+    /// ([`Exposure::record`](crate::run::Exposure::record)). A refusal, a time-out, a
     /// cancellation or a panic gives the model only toolset's own words.
     pub fn carries_tool_text(&self) -> bool {
         match self {

@@ -55,7 +55,7 @@ pub struct ToolOutputParts {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
     /// Deferred tools this output makes available from the next request on, by name (see
-    /// [`Activations`](crate::Activations)). `apply` checks every name against the set: an
+    /// [`Activations`](crate::request::Activations)). `apply` checks every name against the set: an
     /// unknown one, or one the request's policy hides (to the model, a name no tool has),
     /// turns the call into a failed outcome instead of being dropped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

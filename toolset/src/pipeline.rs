@@ -5,7 +5,7 @@
 //!
 //! This file comes after the whole pipeline (it calls the request's gate and apply), so
 //! `set.rs`, which the stages import, imports none of them. Bring the methods into scope
-//! with `use toolset::prelude::*;` (or `use toolset::Pipeline;`).
+//! with `use toolset::prelude::*;` (or `use toolset::prelude::Pipeline;`).
 
 use crate::call::ToolCall;
 use crate::context::ToolContext;

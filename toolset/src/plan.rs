@@ -3,15 +3,14 @@
 //!
 //! The stage after the gate (call → verify → gate → plan → apply → outcome): it splits
 //! a verified program by tier, and nothing else; the request's gate hands it each call
-//! as it is verified ([`Split`]). A [`Plan`] is a type only this crate can build, from the
+//! as it is verified (`Split`). A [`Plan`] is a type only this crate can build, from the
 //! gate or from an approval, so a proposal cannot be smuggled into `apply`.
 
 use crate::call::ToolCall;
 use crate::gate::Checked;
 use crate::job::{Job, ToolRef};
 use crate::output::ToolOutput;
-use crate::policy::Concealed;
-use crate::policy::Policy;
+use crate::policy::{Concealed, Policy};
 use crate::proposal::{Proposal, ProposalId};
 use crate::set::ToolSet;
 use crate::tier::Autonomy;
@@ -43,7 +42,7 @@ pub(crate) enum Step<T: ToolSet> {
 
 /// A verified program, split by tier: what may run now, and proposals for a human.
 ///
-/// A `Plan` can only come from the gate ([`Request::gate`](crate::Request::gate), or
+/// A `Plan` can only come from the gate ([`Request::gate`](crate::request::Request::gate), or
 /// `Set::gate`) or from an approval ([`Approvals::approve`](crate::Approvals::approve)); no
 /// code outside this crate can build one, so a proposal cannot be smuggled into `apply`.
 /// `apply` re-checks every call's tier anyway.

@@ -1,9 +1,7 @@
 //! A per-request policy: it can only tighten what the set declares.
 
-use crate::set::ToolName;
-use crate::set::ToolSet;
-use crate::tier::Autonomy;
-use crate::tier::Tier;
+use crate::set::{ToolName, ToolSet};
+use crate::tier::{Autonomy, Tier};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -42,7 +40,7 @@ pub struct Policy<T: ToolSet> {
     /// ceiling and `code_allowed`.
     direct_only: Vec<bool>,
     /// Runtime tools (a toolbox's) this policy names: checked against the toolbox when it
-    /// joins a request ([`Request::toolbox`](crate::Request::toolbox)).
+    /// joins a request ([`Request::toolbox`](crate::request::Request::toolbox)).
     runtime: RuntimeRules,
     /// What the gate does with a call that sends outside in a run exposed to private and
     /// untrusted content ([`Trifecta`]).
@@ -55,7 +53,7 @@ pub struct Policy<T: ToolSet> {
 /// What the gate does with a call to a tool that sends outside
 /// ([`Labels::sends_outside`](crate::Labels::sends_outside)) in a run that has read
 /// both the user's private data and untrusted content (the lethal trifecta: see
-/// [`Exposure`](crate::Exposure)). Whatever it is, such a call never runs unattended.
+/// [`Exposure`](crate::run::Exposure)). Whatever it is, such a call never runs unattended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Trifecta {
     /// The call becomes a proposal, whatever the autonomy, its reason (what the run read,
@@ -75,7 +73,7 @@ pub enum Trifecta {
 /// or a namespace's `label_tool`). A name that is one of the set's tools names that tool.
 ///
 /// A name that is not the set's is checked when a toolbox joins a request
-/// ([`Request::toolbox`](crate::Request::toolbox)): a name no runtime tool has is an error
+/// ([`Request::toolbox`](crate::request::Request::toolbox)): a name no runtime tool has is an error
 /// there ([`PolicyNameError`]), since a misspelled name would leave the tool it meant
 /// unrestricted. A request no toolbox joins (`Set::gate_with`, `Request::new` alone) has
 /// no runtime tools: there such names restrict nothing, and nothing of a toolbox runs.
@@ -269,7 +267,7 @@ impl<T: ToolSet> Policy<T> {
     /// What the gate does with a call that sends outside in a run that has read private
     /// data and untrusted content: a proposal ([`Trifecta::Escalate`], the default) or a
     /// refusal ([`Trifecta::Deny`]). Never an unattended run; see
-    /// [`Exposure`](crate::Exposure).
+    /// [`Exposure`](crate::run::Exposure).
     pub fn trifecta(mut self, trifecta: Trifecta) -> Self {
         self.trifecta = trifecta;
         self
@@ -310,7 +308,7 @@ impl<T: ToolSet> Policy<T> {
     /// history naming it gets the stand-in a name the set does not have gets), a call to
     /// it is answered as a call to an unknown name (even when it is also denied: hiding
     /// wins), no search finds it, no did-you-mean suggests it, and an output activating
-    /// it fails as one activating an unknown name. Only [`Request::inject`](crate::Request::inject)
+    /// it fails as one activating an unknown name. Only [`Request::inject`](crate::request::Request::inject)
     /// brings it back, for that one request.
     pub fn hide(mut self, tool: impl IntoToolKey<T>) -> Self {
         name::<T>(&mut self.hidden, &mut self.runtime.hidden, tool);
@@ -318,8 +316,8 @@ impl<T: ToolSet> Policy<T> {
     }
 
     /// Defers `tool`: it is left out of the initial tool list, to be found by tool search.
-    /// A [`Request`](crate::Request) offers it, and its gate lets calls to it through,
-    /// once the conversation's [`Activations`](crate::Activations) hold it.
+    /// A [`Request`](crate::request::Request) offers it, and its gate lets calls to it through,
+    /// once the conversation's [`Activations`](crate::request::Activations) hold it.
     pub fn defer(mut self, tool: impl IntoToolKey<T>) -> Self {
         name::<T>(&mut self.deferred, &mut self.runtime.deferred, tool);
         self
@@ -332,8 +330,8 @@ impl<T: ToolSet> Policy<T> {
     /// `irreversible`: no policy lets code call an irreversible tool.
     ///
     /// What code may call is decided here alone ([`allows_from_code`](Self::allows_from_code)),
-    /// and a [`Request`](crate::Request) with
-    /// [`code_execution`](crate::Request::code_execution) renders it (each tool's
+    /// and a [`Request`](crate::request::Request) with
+    /// [`code_execution`](crate::request::Request::code_execution) renders it (each tool's
     /// `allowed_callers`) and gates by it; tiers, autonomy and approvals apply to a call
     /// from code as to a direct one.
     pub fn from_code(mut self, ceiling: FromCode) -> Self {
@@ -514,7 +512,7 @@ impl<T: ToolSet> Policy<T> {
 
     /// Whether `tool` is offered to the model up front: neither hidden, denied nor
     /// deferred. The one rule every tool list and the gate's unknown-tool answer start
-    /// from; a [`Request`](crate::Request) adds what its conversation activated, injected
+    /// from; a [`Request`](crate::request::Request) adds what its conversation activated, injected
     /// and used.
     pub fn offers(&self, tool: T::Name) -> bool {
         self.availability(tool) == Availability::Offered
@@ -575,7 +573,7 @@ impl<T: ToolSet> Policy<T> {
 }
 
 /// The tools one request conceals ([`Policy::conceals`]), by index; carried by a
-/// [`Plan`](crate::Plan) so that apply answers an output activating one of them exactly as
+/// [`Plan`](crate::plan::Plan) so that apply answers an output activating one of them exactly as
 /// one activating a name the set does not have. Allocates nothing when nothing is hidden.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Concealed {

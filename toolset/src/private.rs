@@ -209,7 +209,7 @@ pub const fn state_sent<Set: SetState>(head: &str, name: &str, read_only: bool) 
 /// probe itself), which keeps the error as the failure's
 /// [`source`](crate::ToolError::source) for the host's logs; any other return type gets
 /// [`Convert`] ([`ConvertsOutput`], found through a reference), through
-/// [`IntoToolOutput`](crate::IntoToolOutput), where a `Display` error is its text. (A
+/// [`IntoToolOutput`](crate::output::IntoToolOutput), where a `Display` error is its text. (A
 /// blanket impl cannot tell the two apart: `String` may one day be an `Error`.)
 pub struct Returned<R>(std::marker::PhantomData<fn() -> R>);
 

@@ -10,16 +10,11 @@
 use crate::call::ToolCall;
 use crate::digest::{Reviewed, proposal_digest, set_fingerprint};
 use crate::messages;
-use crate::output::ToolOutput;
-use crate::output::ToolReply;
-use crate::set::ToolName;
-use crate::set::ToolSet;
-use crate::spec::Labels;
-use crate::spec::ToolSpec;
+use crate::output::{ToolOutput, ToolReply};
+use crate::set::{ToolName, ToolSet};
+use crate::spec::{Labels, ToolSpec};
 use crate::tier::Tier;
-use crate::verify::CallProblem;
-use crate::verify::ProblemKind;
-use crate::verify::verify_arguments;
+use crate::verify::{CallProblem, ProblemKind, verify_arguments};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -188,7 +183,7 @@ impl Proposal {
     }
 
     /// The tool's labels when the call was proposed: what its result brings into the run
-    /// (a [`Run`](crate::Run) waiting on the proposal records them in its exposure when it
+    /// (a [`Run`](crate::run::Run) waiting on the proposal records them in its exposure when it
     /// gathers the result).
     pub fn labels(&self) -> Labels {
         self.labels

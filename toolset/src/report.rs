@@ -4,9 +4,7 @@
 
 use crate::call::ToolCall;
 use crate::messages;
-use crate::outcome::Outcome;
-use crate::output::ToolOutput;
-use crate::output::ToolReply;
+use crate::output::{ToolOutput, ToolReply};
 use crate::spec::Labels;
 use crate::tier::Tier;
 use serde::{Deserialize, Serialize};
@@ -16,6 +14,10 @@ use std::time::Duration;
 /// ([`ToolReply::late`]).
 pub use crate::messages::Late;
 
+pub use crate::gate::Rejected;
+pub use crate::outcome::Outcome;
+pub use crate::verify::{CallProblem, ProblemKind};
+
 /// What happened to one call of the program.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -24,7 +26,7 @@ pub struct Entry {
     /// The tool's declared tier.
     pub tier: Tier,
     /// The tool's labels (what it reads, whether it sends outside): what
-    /// [`Exposure::record`](crate::Exposure::record) reads of a call that ran.
+    /// [`Exposure::record`](crate::run::Exposure::record) reads of a call that ran.
     #[serde(default)]
     pub labels: Labels,
     /// Its outcome; `None` when the call was proposed to a human and did not run.

@@ -16,11 +16,9 @@
 
 use crate::call::ToolCall;
 use crate::digest::SealKey;
-use crate::exposure::Exposure;
 use crate::messages;
 use crate::messages::Late;
-use crate::output::ToolOutput;
-use crate::output::ToolReply;
+use crate::output::{ToolOutput, ToolReply};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Activations;
@@ -32,6 +30,8 @@ use crate::store::{
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub use crate::exposure::Exposure;
 
 /// A call of the run that waits for a human: its proposal, by id, and the call it holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +71,7 @@ pub struct LateResult {
 /// read ([`Exposure`]), the proposals it waits on, its late results not yet delivered and
 /// its journaled calls, with an id and a generation.
 ///
-/// Hand its parts to each [`Request`](crate::Request) as before
+/// Hand its parts to each [`Request`](crate::request::Request) as before
 /// (`.activated(run.activations()).exposure(run.exposure())`), and tell it what happened:
 /// [`await_approval`](Self::await_approval) for each proposal submitted,
 /// [`record`](Self::record) for each report sent to the model (continue style) or
@@ -83,7 +83,7 @@ pub struct LateResult {
 ///
 /// ```
 /// use toolset::store::MemoryStore;
-/// use toolset::{Run, Runs};
+/// use toolset::run::{Run, Runs};
 ///
 /// let runs = Runs::new(MemoryStore::new());
 /// let mut run = Run::new();
@@ -94,7 +94,7 @@ pub struct LateResult {
 /// assert_eq!(resumed.generation(), 2);
 /// // The copy from before the resume is stale now.
 /// assert!(runs.save(&mut run).is_err());
-/// # Ok::<(), toolset::RunError>(())
+/// # Ok::<(), toolset::run::RunError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -175,7 +175,7 @@ impl Run {
     }
 
     /// The deferred tools the run activated: hand them to
-    /// [`Request::activated`](crate::Request::activated).
+    /// [`Request::activated`](crate::request::Request::activated).
     pub fn activations(&self) -> &Activations {
         &self.activations
     }
@@ -186,7 +186,7 @@ impl Run {
         &mut self.activations
     }
 
-    /// What the run has read: hand it to [`Request::exposure`](crate::Request::exposure).
+    /// What the run has read: hand it to [`Request::exposure`](crate::request::Request::exposure).
     pub fn exposure(&self) -> &Exposure {
         &self.exposure
     }
@@ -229,7 +229,7 @@ impl Run {
     }
 
     /// The tool names the conversation's history uses (every tool the model called in
-    /// it): hand them to [`Request::history`](crate::Request::history), so the provider
+    /// it): hand them to [`Request::history`](crate::request::Request::history), so the provider
     /// accepts the history whatever is offered now.
     pub fn history(&self) -> &[String] {
         &self.history
@@ -704,7 +704,10 @@ impl From<StoreError> for RunError {
 /// ```
 /// use toolset::prelude::*;
 /// use toolset::store::MemoryStore;
-/// use toolset::{Approvals, Approved, Autonomy, Request, Run, Runs, ToolCall, tool, toolset};
+/// use toolset::{Approvals, Autonomy, ToolCall, tool, toolset};
+/// use toolset::approval::Approved;
+/// use toolset::request::Request;
+/// use toolset::run::{Run, Runs};
 /// # use toolset::ToolContext;
 ///
 /// /// Send an email.

@@ -6,13 +6,12 @@
 //! carries (the provider's own hosted tool where it has one).
 //!
 //! Which tools a search may find, and what a found tool becomes, is the request's
-//! business ([`crate::Request`]); this module only ranks the candidates it is given.
+//! business ([`crate::request::Request`]); this module only ranks the candidates it is given.
 
 use crate::consumer::Format;
 use crate::consumer::list::Fragment;
 use crate::messages;
-use crate::spec::ToolMeta;
-use crate::spec::ToolSpec;
+use crate::spec::{ToolMeta, ToolSpec};
 use crate::tier::Tier;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -57,7 +56,7 @@ pub enum ToolSearch {
     Local(Ranking),
     /// The provider answers (Anthropic's `tool_search_tool_bm25_20251119` /
     /// `tool_search_tool_regex_20251119`, OpenAI Responses' hosted `tool_search`). The
-    /// host records what it loaded with [`crate::Activations::record_hosted`] before
+    /// host records what it loaded with [`crate::request::Activations::record_hosted`] before
     /// gating the response's calls.
     Hosted(Ranking),
 }

@@ -517,7 +517,7 @@ impl ToolSpec {
 
     /// What the tool touches: what its output brings into the run (`reads = "..."`) and
     /// whether it can move data out of the user's control (`sends = "..."`). The gate's
-    /// lethal-trifecta rule reads them (see [`Exposure`](crate::Exposure)).
+    /// lethal-trifecta rule reads them (see [`Exposure`](crate::run::Exposure)).
     pub fn labels(&self) -> Labels {
         self.meta.labels
     }
@@ -711,9 +711,9 @@ fn violation_messages(
 ///
 /// An agent that has read the user's private data *and* content others wrote, and can
 /// send data out, can be talked by that content into sending the one out through the
-/// other. A run's [`Exposure`](crate::Exposure) records which kinds its calls have read;
+/// other. A run's [`Exposure`](crate::run::Exposure) records which kinds its calls have read;
 /// a call to a tool that [sends outside](Self::sends_outside) in a run exposed to both is
-/// escalated to a proposal (or refused, as the policy says: [`crate::Trifecta`]).
+/// escalated to a proposal (or refused, as the policy says: [`crate::policy::Trifecta`]).
 ///
 /// Serialized as an object of the labels that are set (`{"reads_private":true}`); no
 /// label is `{}`.

@@ -10,10 +10,8 @@
 use crate::arguments::{self, ArgumentsError};
 use crate::call::ToolCall;
 use crate::messages;
-use crate::set::ToolName;
-use crate::set::ToolSet;
-use crate::spec::ConstraintFailure;
-use crate::spec::ToolSpec;
+use crate::set::{ToolName, ToolSet};
+use crate::spec::{ConstraintFailure, ToolSpec};
 use serde_json::Value;
 
 /// Why one call was rejected.
@@ -36,9 +34,9 @@ pub enum ProblemKind {
     /// The call has no id, or shares its id with another call of the program: its result
     /// could not be told apart (providers refuse a reply with two results for one id).
     InvalidCallId,
-    /// The call came from the model's code ([`Caller::Code`](crate::Caller::Code)) and
+    /// The call came from the model's code ([`Caller::Code`](crate::call::Caller::Code)) and
     /// the request does not let code call this tool (see
-    /// [`Request::code_execution`](crate::Request::code_execution) and
+    /// [`Request::code_execution`](crate::request::Request::code_execution) and
     /// [`Policy::allows_from_code`](crate::Policy::allows_from_code)), or these arguments
     /// make the call irreversible, which code never makes: the model may call it
     /// directly.

@@ -1,6 +1,7 @@
 // A plan can only come from the gate: code outside the crate cannot build one, so a
 // proposal cannot be smuggled into `apply`.
-use toolset::{Plan, tool, toolset};
+use toolset::{tool, toolset};
+use toolset::plan::Plan;
 
 /// Delete everything.
 #[tool(tier = "irreversible")]

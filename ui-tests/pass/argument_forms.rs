@@ -5,7 +5,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use toolset::{ToolSet, tool, toolset};
+use toolset::prelude::ToolSet;
+use toolset::{tool, toolset};
 
 /// Where an item lives.
 #[derive(Deserialize, JsonSchema)]

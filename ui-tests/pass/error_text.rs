@@ -5,7 +5,8 @@
 
 use std::fmt;
 use toolset::prelude::*;
-use toolset::{Autonomy, Json, Outcome, ToolCall, ToolContext, ToolError, tool, toolset};
+use toolset::report::Outcome;
+use toolset::{Autonomy, Json, ToolCall, ToolContext, ToolError, tool, toolset};
 
 /// The notes the tools read.
 pub struct Notes {

@@ -2,8 +2,9 @@
 //! The handler stays a plain async fn: a test calls it directly, with its own state and
 //! arguments, without going through a set. And the set dispatches to the same fn.
 
+use toolset::prelude::ToolSet;
 use toolset::set::Access;
-use toolset::{Json, ToolContext, ToolError, ToolSet, tool, toolset};
+use toolset::{Json, ToolContext, ToolError, tool, toolset};
 
 #[derive(Default)]
 pub struct Inbox {

@@ -2,8 +2,9 @@
 //! Sets: without `<State>` (the state is `()`), several in one `toolset!`, entries named
 //! by path, one tool in two sets, trailing commas.
 
+use toolset::prelude::ToolSet;
 use toolset::set::ToolName;
-use toolset::{ToolSet, tool, toolset};
+use toolset::{tool, toolset};
 
 /// Tools of the calendar, in their own module.
 pub mod calendar {

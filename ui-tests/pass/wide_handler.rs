@@ -59,7 +59,7 @@ toolset! {
 }
 
 fn main() {
-    use toolset::ToolSet;
+    use toolset::prelude::ToolSet;
     let spec = TallyTools::spec("add_thirty").expect("declared");
     let properties = spec.input_schema()["properties"].as_object().map(|p| p.len());
     assert_eq!(properties, Some(30));

@@ -17,9 +17,10 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use std::hint::black_box;
 use std::process::ExitCode;
+use toolset::prelude::ToolSet;
 use toolset::prelude::*;
 use toolset::set::Access;
-use toolset::{Autonomy, ToolContext, ToolSet};
+use toolset::{Autonomy, ToolContext};
 use toolset_benches::{program, runtime, spread_calls, toolset_100};
 use tracing_subscriber::layer::SubscriberExt;
 

@@ -14,9 +14,11 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
+use toolset::approval::Approved;
 use toolset::prelude::*;
+use toolset::request::Request;
 use toolset::store::{EndOutcome, Journal, JournalEntry};
-use toolset::{Approvals, Approved, Autonomy, Request, SqliteStore, ToolCall, ToolContext};
+use toolset::{Approvals, Autonomy, SqliteStore, ToolCall, ToolContext};
 
 /// What the user decides for a call in doubt.
 #[derive(Debug, Clone, Copy)]

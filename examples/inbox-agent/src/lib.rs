@@ -346,7 +346,8 @@ mod tests {
 
     #[test]
     fn a_forward_within_the_autonomy_waits_for_the_user_once_the_run_read_an_item() {
-        use toolset::{Exposure, Request};
+        use toolset::request::Request;
+        use toolset::run::Exposure;
         let policy = InboxTools::policy(Autonomy::Reversible);
         let forward = || ToolCall::new("c2", "forward", r#"{"id":3,"to":"dee@example.com"}"#);
         // A forward inside the company is reversible: it runs unattended at first...

@@ -38,12 +38,13 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use toolset::approval::Handoff;
+use toolset::approval::{Handoff, ProposalId};
 use toolset::consumer::Format;
 use toolset::driver::Resolved;
 use toolset::prelude::*;
+use toolset::run::Run;
 use toolset::store::{Journal, RunId};
-use toolset::{Autonomy, Driver, ProposalId, Run, SqliteStore, ToolCall, ToolContext};
+use toolset::{Autonomy, Driver, SqliteStore, ToolCall, ToolContext};
 
 /// How long a proposal stays approvable.
 const PROPOSAL_LIFETIME: Duration = Duration::from_secs(24 * 3600);

@@ -1,7 +1,8 @@
 //! How the example prints what happens, so a reader can follow the loop.
 
 use serde_json::Value;
-use toolset::{Outcome, Proposal, ToolSpec};
+use toolset::report::Outcome;
+use toolset::{Proposal, ToolSpec};
 
 /// A section heading.
 pub fn heading(title: &str) {

@@ -6,8 +6,9 @@ use rmcp::model::CallToolRequestParams;
 use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::mcp::McpServer;
+use toolset::request::Request;
 use toolset::set::ToolName;
-use toolset::{Autonomy, Policy, Request, tool, toolset};
+use toolset::{Autonomy, Policy, tool, toolset};
 
 /// Count of shipments made.
 #[derive(Default)]

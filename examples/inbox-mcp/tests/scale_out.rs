@@ -19,8 +19,9 @@ use std::time::Duration;
 use support::raw_http::{call, post};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use toolset::PostgresStore;
+use toolset::approval::ProposalId;
 use toolset::store::ProposalStore;
-use toolset::{PostgresStore, ProposalId};
 
 /// The seal key both replicas read from the environment.
 const KEY: &str = "the replicas share this 32-byte+ seal key";

@@ -8,10 +8,9 @@
 
 use std::process::ExitCode;
 
+use toolset::approval::{ApprovalError, Approved, ProposalId};
 use toolset::store::ProposalStore;
-use toolset::{
-    ApprovalError, Approvals, Approved, Policy, PostgresStore, ProposalId, SqliteStore, ToolContext,
-};
+use toolset::{Approvals, Policy, PostgresStore, SqliteStore, ToolContext};
 use toolset_tests::ledger::{Ledger, LedgerTools};
 
 fn main() -> ExitCode {
@@ -72,7 +71,7 @@ fn work<S: ProposalStore>(
                 }
             };
             pending = true;
-            match approvals.approve(&approval, &toolset::Request::new(&policy)) {
+            match approvals.approve(&approval, &toolset::request::Request::new(&policy)) {
                 Ok(Approved::Run(call)) => {
                     runtime.block_on(call.apply(&mut state, &ToolContext::default()));
                     println!("ran {id}");

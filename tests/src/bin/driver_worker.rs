@@ -27,14 +27,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use toolset::approval::ProposalId;
 use toolset::consumer::Format;
 use toolset::driver::{DriverError, Style};
 use toolset::prelude::*;
-use toolset::store::Store;
-use toolset::{
-    Autonomy, Driver, PostgresStore, ProposalId, RunId, SealKey, SqliteStore, ToolContext, tool,
-    toolset,
-};
+use toolset::store::{RunId, Store};
+use toolset::{Autonomy, Driver, PostgresStore, SealKey, SqliteStore, ToolContext, tool, toolset};
 
 /// How long one request holds its conversation: a killed holder blocks it this long.
 const LEASE: Duration = Duration::from_millis(300);

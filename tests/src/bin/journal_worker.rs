@@ -25,11 +25,12 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use toolset::approval::{ApprovalError, Approved, ProposalId};
 use toolset::prelude::*;
+use toolset::request::Request;
 use toolset::store::{EndOutcome, Journal};
 use toolset::{
-    ApprovalError, Approvals, Approved, Autonomy, Policy, ProposalId, Request, SqliteStore,
-    ToolCall, ToolContext, ToolError, tool, toolset,
+    Approvals, Autonomy, Policy, SqliteStore, ToolCall, ToolContext, ToolError, tool, toolset,
 };
 
 /// Where the handler records its effect.

@@ -32,12 +32,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use toolset::approval::{Approved, ProposalId};
 use toolset::consumer::openai_chat;
+use toolset::output::ToolReply;
 use toolset::prelude::*;
-use toolset::store::Store;
+use toolset::request::Request;
+use toolset::run::{Run, Runs};
+use toolset::store::{RunId, Store};
 use toolset::{
-    Approvals, Approved, Autonomy, Policy, PostgresStore, ProposalId, Request, Run, RunId, Runs,
-    SealKey, SqliteStore, ToolCall, ToolContext, ToolError, ToolReply, tool, toolset,
+    Approvals, Autonomy, Policy, PostgresStore, SealKey, SqliteStore, ToolCall, ToolContext,
+    ToolError, tool, toolset,
 };
 
 /// The key every process of a test seals with (`tests/tests/run_resume.rs` has it too).

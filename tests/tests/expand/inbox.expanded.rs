@@ -49,7 +49,10 @@ const _: () = {
             )
             .idempotent()
             .output_schema(
-                <Result<(), ToolError> as ::toolset::IntoToolOutput>::output_schema,
+                <Result<
+                    (),
+                    ToolError,
+                > as ::toolset::output::IntoToolOutput>::output_schema,
             );
     }
     #[automatically_derived]
@@ -101,7 +104,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -141,7 +144,7 @@ const _: () = {
             .reads_untrusted()
             .takes_context()
             .output_schema(
-                <Json<Vec<String>> as ::toolset::IntoToolOutput>::output_schema,
+                <Json<Vec<String>> as ::toolset::output::IntoToolOutput>::output_schema,
             );
     }
     #[automatically_derived]
@@ -177,7 +180,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -211,7 +214,7 @@ const _: () = {
                 ::toolset::Tier::Reversible,
                 ::toolset::__private::input_schema_of::<NewItem>,
             )
-            .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
+            .output_schema(<String as ::toolset::output::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
     impl<
@@ -254,7 +257,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }

@@ -21,7 +21,9 @@ const _: () = {
                 ::toolset::Tier::ReadOnly,
                 ::toolset::__private::input_schema_of::<Self>,
             )
-            .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
+            .output_schema(
+                <&'static str as ::toolset::output::IntoToolOutput>::output_schema,
+            );
     }
     #[automatically_derived]
     impl<
@@ -52,7 +54,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -113,7 +115,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl ::toolset::ToolSet for Clock {
+    impl ::toolset::set::ToolSet for Clock {
         type State = ();
         type Call = ClockCall;
         type Name = ClockName;

@@ -25,7 +25,7 @@ const _: () = {
                 ::toolset::Tier::ReadOnly,
                 ::toolset::__private::input_schema_of::<Self>,
             )
-            .output_schema(<String as ::toolset::IntoToolOutput>::output_schema);
+            .output_schema(<String as ::toolset::output::IntoToolOutput>::output_schema);
     }
     #[automatically_derived]
     impl<
@@ -56,7 +56,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -89,7 +89,10 @@ const _: () = {
                 ::toolset::__private::input_schema_of::<Self>,
             )
             .output_schema(
-                <Result<(), ToolError> as ::toolset::IntoToolOutput>::output_schema,
+                <Result<
+                    (),
+                    ToolError,
+                > as ::toolset::output::IntoToolOutput>::output_schema,
             );
     }
     #[automatically_derived]
@@ -131,7 +134,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -158,7 +161,9 @@ const _: () = {
                 ::toolset::Tier::ReadOnly,
                 ::toolset::__private::input_schema_of::<Self>,
             )
-            .output_schema(<&'static str as ::toolset::IntoToolOutput>::output_schema);
+            .output_schema(
+                <&'static str as ::toolset::output::IntoToolOutput>::output_schema,
+            );
     }
     #[automatically_derived]
     impl<
@@ -189,7 +194,7 @@ const _: () = {
                     let output = (&::toolset::__private::Returned::of(&output))
                         .conversion()
                         .pass(output);
-                    ::toolset::IntoToolOutput::into_tool_output(output)
+                    ::toolset::output::IntoToolOutput::into_tool_output(output)
                 }
             }
         }
@@ -313,7 +318,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl ::toolset::ToolSet for NotebookTools {
+    impl ::toolset::set::ToolSet for NotebookTools {
         type State = Notebook;
         type Call = NotebookToolsCall;
         type Name = NotebookToolsName;

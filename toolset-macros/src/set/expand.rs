@@ -325,7 +325,7 @@ fn set_impl(names: &Names) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl #rt::ToolSet for #ident {
+        impl #rt::set::ToolSet for #ident {
             type State = #state;
             type Call = #call_enum;
             type Name = #name_enum;

@@ -120,7 +120,7 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         &sent_types,
         input_schema,
         Some(
-            quote_spanned!(output_span=> <#output as #rt_at_output::IntoToolOutput>::output_schema),
+            quote_spanned!(output_span=> <#output as #rt_at_output::output::IntoToolOutput>::output_schema),
         ),
     );
     let state_not_sent = state_not_sent(tool, &distinct);
@@ -144,7 +144,7 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             use #rt_at_output::__private::{ConvertsOutput as _, KeepsSource as _};
             #[allow(clippy::let_unit_value)] // A handler returning `()`.
             let output = (&#rt_at_output::__private::Returned::of(&output)).conversion().pass(output);
-            #rt_at_output::IntoToolOutput::into_tool_output(output)
+            #rt_at_output::output::IntoToolOutput::into_tool_output(output)
         }
     };
     let (impl_head, state_type, state_param, take_state) = match &handler.state {

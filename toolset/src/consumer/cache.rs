@@ -2,7 +2,7 @@
 //! the set's default lists rendered once per (format, order), then handed out as the same
 //! bytes on every request so provider prompt caches hit.
 //!
-//! A request's list ([`crate::Request::tool_list`]) is a concatenation of the fragments
+//! A request's list ([`crate::request::Request::tool_list`]) is a concatenation of the fragments
 //! kept here: no schema is adapted or serialized per request.
 
 use super::list::Fragment;

@@ -1,6 +1,6 @@
 //! Who may call a tool, as a format's tool list says it: the `allowed_callers` field of
 //! Anthropic's and OpenAI Responses' tool objects (the strings live in each consumer's
-//! `tools.rs`). A [`Request`](crate::Request) with code execution appends it to each
+//! `tools.rs`). A [`Request`](crate::request::Request) with code execution appends it to each
 //! tool's cached fragment, as it appends `defer_loading`: what code may call is the
 //! request's policy's, so it is no part of a fragment rendered once per format.
 

@@ -95,7 +95,7 @@ pub(crate) fn tool_value_as(spec: &ToolSpec, format: Format, strict: bool) -> Va
 /// The JSON formats render a compact JSON array of tool objects; [`Format::Prompt`]
 /// renders each tool's text, separated by a blank line. The list is held to the
 /// provider's limits on one request's strict tools as a request's list is (see
-/// [`Request::strict_downgrades`](crate::Request::strict_downgrades)): the strict tools
+/// [`Request::strict_downgrades`](crate::request::Request::strict_downgrades)): the strict tools
 /// past them, in list order, are rendered without `strict`.
 pub fn render_specs(specs: &[&ToolSpec], format: Format) -> String {
     render_specs_reporting(specs, format).0

@@ -27,7 +27,7 @@
 //! deterministic: the same specs give the same bytes in every process, so a provider's
 //! prompt cache keeps matching.
 //!
-//! - [`Request::tool_list`](crate::Request::tool_list) composes one request's list (its
+//! - [`Request::tool_list`](crate::request::Request::tool_list) composes one request's list (its
 //!   policy, activated, injected and history tools) from per-tool fragments rendered once
 //!   per format: the list to send when a conversation defers tools or has a policy.
 //! - [`tool_list`] renders a set's default list (a fresh conversation's request) once per
@@ -44,20 +44,20 @@
 //! not), and every list holds its strict tools to the provider's per-request limits
 //! ([`StrictLimit`]): past them, tools lose `strict` first fit in list order, and the list
 //! says which ([`StrictDowngrade`],
-//! [`Request::strict_downgrades`](crate::Request::strict_downgrades)). The gate checks every
+//! [`Request::strict_downgrades`](crate::request::Request::strict_downgrades)). The gate checks every
 //! call's arguments whether or not the provider constrained them.
 //!
 //! # Tool choice
 //!
 //! Where the provider can be told which of the listed tools the model may call (OpenAI's
 //! `tool_choice` `allowed_tools`, Gemini's `toolConfig` `allowedFunctionNames`),
-//! [`Request::tool_choice`](crate::Request::tool_choice) renders exactly what the request's
+//! [`Request::tool_choice`](crate::request::Request::tool_choice) renders exactly what the request's
 //! gate permits, in the [`ChoiceMode`] the host asked for, and
-//! [`Request::fixed_tools`](crate::Request::fixed_tools) gives a list whose bytes stay
+//! [`Request::fixed_tools`](crate::request::Request::fixed_tools) gives a list whose bytes stay
 //! the same for a whole conversation together with the choice that restricts it
 //! ([`FixedTools`]). Anthropic has no such choice; it keeps a list fixed with
 //! mid-conversation tool changes instead:
-//! [`Request::tool_changes`](crate::Request::tool_changes) gives the list (tools that wait
+//! [`Request::tool_changes`](crate::request::Request::tool_changes) gives the list (tools that wait
 //! for an activation marked `defer_loading`) and the `tool_addition` / `tool_removal`
 //! blocks for the next message ([`ToolChanges`], from what the conversation has
 //! [`Announced`]). MCP and prompt text have neither ([`ToolChoiceError`]).
@@ -81,7 +81,8 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolset::{ToolCall, ToolOutput, ToolReply, consumer::openai_chat};
+//! use toolset::{ToolCall, ToolOutput, consumer::openai_chat};
+//! use toolset::output::ToolReply;
 //!
 //! let message = json!({
 //!     "role": "assistant",
@@ -98,7 +99,7 @@
 //! let results = [ToolReply::to(&calls[0], ToolOutput::text("2 hits"))];
 //! let messages = openai_chat::results(&results);
 //! assert_eq!(messages[0]["tool_call_id"], "call_1");
-//! # Ok::<(), toolset::ProviderError>(())
+//! # Ok::<(), toolset::consumer::ProviderError>(())
 //! ```
 //!
 //! Parsing checks the *envelope* strictly: a missing or mistyped field is a
@@ -124,10 +125,10 @@
 //! code execution tool, OpenAI Responses' programmatic tool calling), a call says who
 //! made it ([`ToolCall::caller`](crate::ToolCall::caller): Anthropic's `tool_use.caller`,
 //! OpenAI's `function_call.caller`), and its result goes back to it
-//! ([`ToolReply::caller`](crate::ToolReply::caller), [`ToolReply::to`](crate::ToolReply::to)):
+//! ([`ToolReply::caller`](crate::output::ToolReply::caller), [`ToolReply::to`](crate::output::ToolReply::to)):
 //! Anthropic by the `tool_use_id` as ever, OpenAI Responses naming the caller again in
 //! the `function_call_output`. A request with
-//! [`code_execution`](crate::Request::code_execution) lists each tool's `allowed_callers`
+//! [`code_execution`](crate::request::Request::code_execution) lists each tool's `allowed_callers`
 //! as its gate permits them.
 //!
 //! # Adding a consumer
@@ -168,7 +169,7 @@ pub use format::Format;
 
 #[cfg(doc)]
 use crate::call::ToolCall;
-pub(crate) use error::ProviderError;
+pub use error::ProviderError;
 
 #[cfg(test)]
 mod tests {

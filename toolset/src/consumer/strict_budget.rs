@@ -153,7 +153,7 @@ impl StrictCost {
 
 /// A tool rendered without `strict` in one request because the strict tools listed before
 /// it spent the provider's budget ([`StrictLimit`]); what
-/// [`Request::strict_downgrades`](crate::Request::strict_downgrades) and
+/// [`Request::strict_downgrades`](crate::request::Request::strict_downgrades) and
 /// [`FixedTools::strict_downgrades`](super::FixedTools::strict_downgrades) list, in list
 /// order.
 ///

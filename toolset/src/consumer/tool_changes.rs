@@ -4,7 +4,7 @@
 //! exactly what the request's gate permits.
 //!
 //! The request decides what is listed and permitted
-//! ([`Request::tool_changes`](crate::Request::tool_changes)); this file keeps what the
+//! ([`Request::tool_changes`](crate::request::Request::tool_changes)); this file keeps what the
 //! conversation has announced so far ([`Announced`]) and writes the blocks:
 //!
 //! ```json
@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 /// What an Anthropic conversation has made available to the model so far: the names its
 /// tool list offers from the start, changed by every `tool_addition` and `tool_removal`
 /// block it has sent. Keep it with the conversation (it is serializable) and hand it to
-/// [`Request::tool_changes`](crate::Request::tool_changes) for each request; a new
+/// [`Request::tool_changes`](crate::request::Request::tool_changes) for each request; a new
 /// conversation starts from [`Announced::default`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Announced {
@@ -76,7 +76,7 @@ fn block(kind: &str, name: &str) -> Value {
 }
 
 /// Anthropic's fixed tool list and the changes to send with a request: what
-/// [`Request::tool_changes`](crate::Request::tool_changes) gives.
+/// [`Request::tool_changes`](crate::request::Request::tool_changes) gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ToolChanges {

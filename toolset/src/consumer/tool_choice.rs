@@ -2,8 +2,8 @@
 //! OpenAI's `tool_choice` (`allowed_tools`, Chat Completions and Responses) and Gemini's
 //! `toolConfig` (`functionCallingConfig` with `allowedFunctionNames`).
 //!
-//! The request decides what is permitted ([`Request::tool_choice`](crate::Request::tool_choice),
-//! [`Request::fixed_tools`](crate::Request::fixed_tools)); this file only writes it in each
+//! The request decides what is permitted ([`Request::tool_choice`](crate::request::Request::tool_choice),
+//! [`Request::fixed_tools`](crate::request::Request::fixed_tools)); this file only writes it in each
 //! provider's shape, from the [`ChoiceMode`] the host asked for.
 //!
 //! | format | [`ChoiceMode::Auto`] | [`ChoiceMode::Required`] | [`ChoiceMode::Unrestricted`] | nothing permitted |
@@ -34,8 +34,8 @@ use serde_json::{Value, json};
 use std::fmt;
 
 /// What the host asks of the model's tool calling, rendered by
-/// [`Request::tool_choice`](crate::Request::tool_choice) in the provider's words. Set with
-/// [`Request::choice_mode`](crate::Request::choice_mode); the default is
+/// [`Request::tool_choice`](crate::request::Request::tool_choice) in the provider's words. Set with
+/// [`Request::choice_mode`](crate::request::Request::choice_mode); the default is
 /// [`Auto`](Self::Auto).
 ///
 /// Whatever the mode, what the gate permits is the same: the mode only says whether the
@@ -57,7 +57,7 @@ pub enum ChoiceMode {
     /// Names nothing: OpenAI's `"auto"`, Gemini's mode `AUTO` (which takes no
     /// `allowedFunctionNames`). The model may call any tool the list declares, the
     /// history's included, and the gate refuses what it does not permit, as with no choice
-    /// sent at all. For a composed list ([`Request::tool_list`](crate::Request::tool_list))
+    /// sent at all. For a composed list ([`Request::tool_list`](crate::request::Request::tool_list))
     /// only: a fixed list declares tools the gate refuses, so it needs a choice that names
     /// the permitted ones ([`ToolChoiceError::FixedNeedsNames`]).
     Unrestricted,
@@ -69,7 +69,7 @@ pub enum ChoiceMode {
 pub enum ToolChoiceError {
     /// The format has no tool choice naming the tools that may be called (Anthropic, MCP,
     /// prompt text, or a request given no format). Send the composed list
-    /// ([`Request::tool_list`](crate::Request::tool_list)) without a choice: it offers only
+    /// ([`Request::tool_list`](crate::request::Request::tool_list)) without a choice: it offers only
     /// what the gate permits, but for the history's declarations, which the gate refuses.
     Unsupported(Format),
     /// A fixed list was asked with [`ChoiceMode::Unrestricted`]: it would show the model
@@ -77,13 +77,13 @@ pub enum ToolChoiceError {
     /// [`ChoiceMode::Required`], or the composed list.
     FixedNeedsNames(Format),
     /// Mid-conversation tool changes were asked of a format that has none: only Anthropic
-    /// has them ([`Request::tool_changes`](crate::Request::tool_changes)). OpenAI and
+    /// has them ([`Request::tool_changes`](crate::request::Request::tool_changes)). OpenAI and
     /// Gemini keep a list fixed with a tool choice
-    /// ([`Request::fixed_tools`](crate::Request::fixed_tools)).
+    /// ([`Request::fixed_tools`](crate::request::Request::fixed_tools)).
     NoToolChanges(Format),
     /// Mid-conversation tool changes with the provider's hosted tool search: the search
     /// loads what it finds itself, so the conversation's changes could not be told apart
-    /// from its. Use [`ToolSearch::Local`](crate::ToolSearch::Local) with a fixed list.
+    /// from its. Use [`ToolSearch::Local`](crate::search::ToolSearch::Local) with a fixed list.
     HostedSearch(Format),
 }
 
@@ -122,13 +122,13 @@ impl fmt::Display for ToolChoiceError {
 impl std::error::Error for ToolChoiceError {}
 
 /// A fixed tool list and the tool choice that goes with it: what
-/// [`Request::fixed_tools`](crate::Request::fixed_tools) gives. Send both, always
+/// [`Request::fixed_tools`](crate::request::Request::fixed_tools) gives. Send both, always
 /// together: the list declares every tool the conversation may come to permit, and only
 /// the choice tells the provider which of them the gate permits now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FixedTools {
-    /// The list, as [`Request::tool_list`](crate::Request::tool_list) renders one: the
+    /// The list, as [`Request::tool_list`](crate::request::Request::tool_list) renders one: the
     /// value of the body's `tools` (OpenAI) or of a `Tool`'s `functionDeclarations`
     /// (Gemini). The same bytes for every request of a conversation, but for what the
     /// request injects beyond the policy and the history's names outside the list, which
@@ -139,7 +139,7 @@ pub struct FixedTools {
     pub tool_choice: Value,
     /// The tools the list renders without `strict` because the strict tools listed before
     /// them reached the provider's per-request limits, in list order (see
-    /// [`Request::strict_downgrades`](crate::Request::strict_downgrades)); empty in the
+    /// [`Request::strict_downgrades`](crate::request::Request::strict_downgrades)); empty in the
     /// common case.
     pub strict_downgrades: Vec<super::StrictDowngrade>,
 }

@@ -10,7 +10,7 @@
 //! streamable HTTP ([`McpServer::serve_http`] under an [`HttpConfig`], or
 //! [`McpServer::http_service`] to mount it in your own router).
 //!
-//! - `tools/list` is the list of the session's [`Request`](crate::Request) (the server's
+//! - `tools/list` is the list of the session's [`Request`](crate::request::Request) (the server's
 //!   policy, the served toolbox's runtime tools as they are now, and what the session
 //!   activated) in the MCP rendering ([`crate::consumer`]):
 //!   names, descriptions, input and output schemas, and annotations derived from each
@@ -184,8 +184,7 @@ use crate::context::ToolContext;
 use crate::digest::SealKey;
 use crate::policy::Policy;
 use crate::proposal::Proposal;
-use crate::set::ToolName;
-use crate::set::ToolSet;
+use crate::set::{ToolName, ToolSet};
 use crate::store::{ProposalLimits, ProposalStore};
 use crate::tier::Autonomy;
 use crate::toolbox::Toolbox;
@@ -300,7 +299,7 @@ impl<T: ToolSet> McpServer<T> {
     /// `tools/list` and rejected when called, on top of those hidden or denied before.
     /// Its deferred marks are kept as well, and the runtime tools it names
     /// (by name: [`ToolKey`](crate::policy::ToolKey)): each must be one of the served toolbox's, or
-    /// `tools/list` and every `tools/call` fail with the [`PolicyNameError`](crate::PolicyNameError)
+    /// `tools/list` and every `tools/call` fail with the [`PolicyNameError`](crate::policy::PolicyNameError)
     /// and nothing runs (also after a namespace's refresh dropped the tool: fail closed,
     /// never a restriction silently lost).
     ///

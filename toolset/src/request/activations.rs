@@ -8,7 +8,7 @@ use serde_json::Value;
 /// The deferred tools a conversation has activated, in activation order.
 ///
 /// The host keeps one per conversation (it serializes as a JSON array of names) and hands
-/// it to every [`Request`](crate::Request) of that conversation. Names are only ever appended, so the
+/// it to every [`Request`](crate::request::Request) of that conversation. Names are only ever appended, so the
 /// activated section of a list only grows at its end.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]

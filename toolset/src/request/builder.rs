@@ -5,12 +5,10 @@ use super::activations::Activations;
 use super::layout::Layout;
 use crate::consumer::{ChoiceMode, Format};
 use crate::exposure::Exposure;
-use crate::policy::Policy;
-use crate::policy::ToolKey;
 use crate::policy::{Availability, PolicyNameError};
+use crate::policy::{Policy, ToolKey};
 use crate::search::ToolSearch;
-use crate::set::ToolName;
-use crate::set::ToolSet;
+use crate::set::{ToolName, ToolSet};
 use crate::tier::Autonomy;
 use crate::toolbox::{RuntimeTool, Toolbox};
 use std::fmt;
@@ -40,7 +38,8 @@ use std::sync::{Arc, OnceLock};
 /// ```
 /// use toolset::prelude::*;
 /// use toolset::consumer::Format;
-/// use toolset::{Activations, Autonomy, Request, ToolCall, tool, toolset};
+/// use toolset::{Autonomy, ToolCall, tool, toolset};
+/// use toolset::request::{Activations, Request};
 ///
 /// /// Tell the time.
 /// #[tool(tier = "read_only")]
@@ -66,11 +65,11 @@ use std::sync::{Arc, OnceLock};
 /// activations.record(&report);
 /// let next = Request::new(&policy).format(Format::OpenAiChat).activated(&activations);
 /// assert_eq!(next.offered(), ["now", "tool_search", "convert"]);
-/// # fn futures_executor_free(plan: toolset::Plan<Tools>) -> toolset::Report {
+/// # fn futures_executor_free(plan: toolset::plan::Plan<Tools>) -> toolset::report::Report {
 /// #     tokio::runtime::Builder::new_current_thread().build().unwrap()
 /// #         .block_on(Tools::apply(&mut (), &toolset::ToolContext::default(), plan))
 /// # }
-/// # Ok::<(), toolset::Rejected>(())
+/// # Ok::<(), toolset::report::Rejected>(())
 /// ```
 pub struct Request<'p, T: ToolSet> {
     pub(super) policy: &'p Policy<T>,
@@ -233,7 +232,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// ([`Labels::sends_outside`](crate::Labels::sends_outside)) is held back when the run
     /// has read the user's private data and untrusted content: proposed whatever the
     /// autonomy, with the reason shown to the human, or refused when the policy says
-    /// [`Trifecta::Deny`](crate::Trifecta::Deny); a tool the policy
+    /// [`Trifecta::Deny`](crate::policy::Trifecta::Deny); a tool the policy
     /// [allows sending](Policy::allow_sending) runs as its tier says.
     ///
     /// Within one program the gate counts what every call of the program reads too (a
@@ -302,13 +301,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// one), and the gate permits a call from code ([`ToolCall::caller`](crate::ToolCall::caller)) exactly to those.
     /// Without it the list says nothing (the providers' default is `direct` only) and the
     /// gate refuses every call from code. Either way a refused call from code is answered
-    /// with a problem of kind [`ProblemKind::NotFromCode`](crate::ProblemKind::NotFromCode) telling the model to call the
+    /// with a problem of kind [`ProblemKind::NotFromCode`](crate::report::ProblemKind::NotFromCode) telling the model to call the
     /// tool directly, and a permitted one is gated, split by tier and approved exactly as
     /// a direct call is.
     ///
     /// ```
     /// use toolset::consumer::Format;
-    /// use toolset::{Autonomy, Caller, Policy, ProblemKind, Request, ToolCall, tool, toolset};
+    /// use toolset::{Autonomy, Policy, ToolCall, tool, toolset};
+    /// use toolset::call::Caller;
+    /// use toolset::report::ProblemKind;
+    /// use toolset::request::Request;
     ///
     /// /// Look up an order.
     /// #[tool(tier = "read_only")]

@@ -25,7 +25,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// the gate permits when the request is built: a tool a hosted search loads during the
     /// response is not in it (the provider may refuse the model a call to it until the next
     /// request names it), and the gate still decides, after
-    /// [`Activations::record_hosted`](crate::Activations::record_hosted), what runs.
+    /// [`Activations::record_hosted`](crate::request::Activations::record_hosted), what runs.
     ///
     /// `Err(`[`ToolChoiceError::Unsupported`]`)` for Anthropic, MCP and prompt text (and a
     /// request given no format), which have no choice that names what may be called.
@@ -64,7 +64,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ///
     /// ```
     /// use toolset::consumer::{ChoiceMode, Format, ToolChoiceError};
-    /// use toolset::{Activations, Autonomy, Policy, Request, tool, toolset};
+    /// use toolset::{Autonomy, Policy, tool, toolset};
+    /// use toolset::request::{Activations, Request};
     /// use serde_json::json;
     ///
     /// /// Tell the time.
@@ -151,7 +152,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ///
     /// ```
     /// use toolset::consumer::{Announced, Format};
-    /// use toolset::{Activations, Autonomy, Policy, Request, tool, toolset};
+    /// use toolset::{Autonomy, Policy, tool, toolset};
+    /// use toolset::request::{Activations, Request};
     /// use serde_json::json;
     ///
     /// /// Tell the time.

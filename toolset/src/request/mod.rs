@@ -1,7 +1,7 @@
 //! One request to a model: the one thing that decides what the model is offered, what the
 //! gate permits and therefore what runs (DESIGN.md, "One invariant above all").
 //!
-//! A [`Request`] is built per provider call from the [`Policy`], the conversation's
+//! A [`Request`] is built per provider call from the [`Policy`](crate::Policy), the conversation's
 //! [`Activations`], the tools a procedure injects, and the tool names the history already
 //! uses. Its list is composed in four sections, each appended after the one before, so a
 //! growing conversation never changes the bytes a provider has cached:
@@ -41,7 +41,7 @@
 //! Where the model's code calls tools (programmatic tool calling,
 //! [`Request::code_execution`]), the list says of each tool who may call it
 //! (`allowed_callers`, appended to the cached fragment as `defer_loading` is) from the
-//! policy's one rule ([`Policy::allows_from_code`]), and the gate permits calls from code
+//! policy's one rule ([`Policy::allows_from_code`](crate::Policy::allows_from_code)), and the gate permits calls from code
 //! exactly there.
 //!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one

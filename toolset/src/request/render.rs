@@ -47,7 +47,9 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ///
     /// ```
     /// use toolset::consumer::{Format, StrictLimit};
-    /// use toolset::{Autonomy, Policy, Request, ToolSet, tool, toolset};
+    /// use toolset::{Autonomy, Policy, tool, toolset};
+    /// use toolset::request::Request;
+    /// use toolset::prelude::ToolSet;
     /// # macro_rules! tools { ($($name:ident)*) => { $(
     /// #     /// Look something up.
     /// #     #[tool(tier = "read_only")]

@@ -31,11 +31,11 @@
 //! entry keyed by the proposal's id that never started ([`Ending::Declined`], no
 //! attempts), whose result is the answer the model reads (the human's reason). It waits in
 //! [`Journal::undelivered`] like any ended call's, so a run resumed in another process
-//! finds it ([`Run::collect`](crate::Run::collect)); it is never in doubt, never re-run, and
+//! finds it ([`Run::collect`](crate::run::Run::collect)); it is never in doubt, never re-run, and
 //! never an [`Effect`] (the proposal's [`Stored::effect`](super::Stored::effect) stays
 //! `None`).
 //!
-//! An approved call handed to the host ([`Approved::Handoff`](crate::Approved::Handoff),
+//! An approved call handed to the host ([`Approved::Handoff`](crate::approval::Approved::Handoff),
 //! a propose-only tool's) has its start on record like any approved call, and no handler
 //! to end it: it stays in doubt until the host, having carried it out, marks it done (or
 //! failed). Plans applied without a journal (`Pipeline::apply`) leave their approved calls
@@ -51,8 +51,7 @@ use crate::call::ToolCall;
 use crate::digest::hex;
 use crate::messages;
 use crate::outcome::Outcome;
-use crate::output::ToolOutput;
-use crate::output::ToolReply;
+use crate::output::{ToolOutput, ToolReply};
 use crate::tier::Tier;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -18,7 +18,7 @@
 //! optional seal key and an optional expiry, where proposals are approved and declined.
 //!
 //! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
-//! for [`Runs`](crate::Runs)): one database holds a conversation's proposals, the calls
+//! for [`Runs`](crate::run::Runs)): one database holds a conversation's proposals, the calls
 //! they became and the run waiting on them.
 
 mod journal;

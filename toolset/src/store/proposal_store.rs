@@ -5,8 +5,7 @@
 use super::{Decision, Journal, Resolution, ResolveOutcome, StoreError, Stored, Usage};
 use crate::messages;
 use crate::output::ToolOutput;
-use crate::proposal::Proposal;
-use crate::proposal::ProposalId;
+use crate::proposal::{Proposal, ProposalId};
 
 /// Where proposals wait, resolving each exactly once.
 ///
@@ -43,7 +42,7 @@ pub trait ProposalStore {
     /// keyed by the id that never started ([`Ending::Declined`](super::Ending::Declined)), ended at `at_ms` with
     /// `answer` (what the model reads), waiting in [`Journal::undelivered`] until it is marked
     /// delivered. So a run resumed in another process finds the answer, once
-    /// ([`Run::collect`](crate::Run::collect)).
+    /// ([`Run::collect`](crate::run::Run::collect)).
     ///
     /// The three stores of this crate record it. The provided method only resolves: a
     /// store of a host's own keeps compiling, and a run then finds its declines by the

@@ -1,20 +1,20 @@
-//! Where saved runs wait between requests: the store side of [`Run`](crate::Run), one
+//! Where saved runs wait between requests: the store side of [`Run`](crate::run::Run), one
 //! row per run, written with a compare-and-set on its generation.
 //!
 //! A store keeps each run's newest copy as text (the run's JSON, exactly as
-//! [`Runs`](crate::Runs) wrote it), its seal (when the runs are sealed) and its
+//! [`Runs`](crate::run::Runs) wrote it), its seal (when the runs are sealed) and its
 //! *generation*, the number every save and every resume raises by one. A write names the
 //! generation it expects to replace, and is refused when the stored one is any other: of
 //! two processes that loaded the same copy, one writes and the other is told the run
 //! moved on ([`SaveRunOutcome::Conflict`]); a copy older than the stored one can never
-//! overwrite it. [`Runs`](crate::Runs) turns that into "resumed twice" and "stale copy"
+//! overwrite it. [`Runs`](crate::run::Runs) turns that into "resumed twice" and "stale copy"
 //! refusals, and checks the seal.
 //!
 //! Apart from the row, a store keeps each run's *mark*: the highest generation it ever
 //! saved of the run, raised in the same transaction as each save and never lowered (the
 //! table `toolset_run_marks` in the database stores). A row put back whole (an old copy
 //! with its old seal and its old generation, which the seal cannot tell from the real
-//! thing) sits below the mark: [`Runs`](crate::Runs) refuses it as rolled back, and the
+//! thing) sits below the mark: [`Runs`](crate::run::Runs) refuses it as rolled back, and the
 //! store refuses any save that would not raise the mark.
 //!
 //! `RunStore` is a trait of its own beside [`ProposalStore`](super::ProposalStore) and
@@ -25,7 +25,7 @@ use super::StoreError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The id of a [`Run`](crate::Run): 128 random bits from the operating system as 32
+/// The id of a [`Run`](crate::run::Run): 128 random bits from the operating system as 32
 /// lowercase hex digits ([`RunId::random`]), or a host's own conversation id
 /// ([`RunId::parse`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -90,7 +90,7 @@ pub struct StoredRun {
     pub generation: u64,
     /// The run as JSON, exactly as it was written (its seal covers these bytes).
     pub run: String,
-    /// Its seal, when the runs are sealed ([`Runs::sealed_with`](crate::Runs::sealed_with)).
+    /// Its seal, when the runs are sealed ([`Runs::sealed_with`](crate::run::Runs::sealed_with)).
     pub seal: Option<String>,
 }
 
@@ -171,8 +171,8 @@ pub trait RunStore: Send + Sync {
 
     /// The run `id`'s mark: the highest generation this store ever saved of it (`None`:
     /// never saved). Kept apart from the run's row, so that a row written back whole
-    /// cannot lower it: [`Runs`](crate::Runs) reads it before the row and refuses a row
-    /// below it ([`RunError::RolledBack`](crate::RunError::RolledBack)), and a row
+    /// cannot lower it: [`Runs`](crate::run::Runs) reads it before the row and refuses a row
+    /// below it ([`RunError::RolledBack`](crate::run::RunError::RolledBack)), and a row
     /// without a mark. A store of a host's own must keep it where whoever can write the
     /// rows cannot put an old mark back with an old row.
     fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError>;

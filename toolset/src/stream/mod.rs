@@ -72,14 +72,14 @@
 //! When the provider runs the tool search itself (Anthropic's `tool_search_tool_*`,
 //! OpenAI Responses' hosted `tool_search`), what it loaded is not a call:
 //! [`CallStream::hosted_search`] gives its results as the non-streamed response holds
-//! them, for [`Activations::record_hosted`](crate::Activations::record_hosted) to record
+//! them, for [`Activations::record_hosted`](crate::request::Activations::record_hosted) to record
 //! before the program is gated, exactly as it records them from the non-streamed response.
 //!
 //! # Checking a call before the stream ends
 //!
 //! A complete call can be verified at once, so a host can show a problem or a proposal
-//! while the model is still writing: [`Request::check(&call)`](crate::Request::check) gives
-//! exactly the verdict the request's gate, [`Request::gate`](crate::Request::gate), gives a
+//! while the model is still writing: [`Request::check(&call)`](crate::request::Request::check) gives
+//! exactly the verdict the request's gate, [`Request::gate`](crate::request::Request::gate), gives a
 //! program of that call alone (the same route: what the request offers, activated and
 //! injected tools, the toolbox's runtime tools, the arguments' schema; a property test in
 //! `tests/tests/request.rs` holds them equal); the verdict is for showing. There is no
@@ -91,7 +91,8 @@
 //! use toolset::prelude::*;
 //! use toolset::stream::{Anthropic, CallStream};
 //! use toolset::consumer::Format;
-//! use toolset::{Autonomy, Request, tool, toolset};
+//! use toolset::{Autonomy, tool, toolset};
+//! use toolset::request::Request;
 //!
 //! /// Search the inbox by free text.
 //! #[tool(tier = "read_only")]
@@ -274,7 +275,7 @@ impl<P: Protocol> CallStream<P> {
     /// the response's order, each once it is complete. Empty for providers without a
     /// hosted search.
     ///
-    /// Pass it to [`Activations::record_hosted`](crate::Activations::record_hosted), which
+    /// Pass it to [`Activations::record_hosted`](crate::request::Activations::record_hosted), which
     /// then records exactly what it records from the non-streamed response. Do it before
     /// gating the program (the model may call a tool in the response whose search found
     /// it), so before [`finish`](Self::finish): every result comes before the provider's
@@ -283,7 +284,7 @@ impl<P: Protocol> CallStream<P> {
     /// before it.
     ///
     /// ```
-    /// use toolset::Activations;
+    /// use toolset::request::Activations;
     /// use toolset::stream::{CallStream, OpenAiResponses};
     ///
     /// let body = concat!(

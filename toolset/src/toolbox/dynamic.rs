@@ -6,8 +6,7 @@
 
 use crate::context::ToolContext;
 use crate::error::ToolError;
-use crate::output::IntoToolOutput;
-use crate::output::ToolOutput;
+use crate::output::{IntoToolOutput, ToolOutput};
 use crate::set::Access;
 use crate::spec::Labels;
 use crate::tier::Tier;
@@ -348,7 +347,7 @@ impl DynamicTool {
 
     /// Leaves the tool out of the default list, to be found by tool search, as
     /// `#[tool(deferred)]`: a request offers it, and its gate lets calls to it through,
-    /// once the conversation's [`Activations`](crate::Activations) hold it. A policy can
+    /// once the conversation's [`Activations`](crate::request::Activations) hold it. A policy can
     /// defer a tool too ([`Policy::defer`](crate::Policy::defer)); neither can un-defer it.
     pub fn deferred(mut self) -> Self {
         self.deferred = true;
@@ -362,7 +361,7 @@ impl DynamicTool {
     }
 
     /// The tool returns the user's private data (as `#[tool(reads = "private")]`): a run
-    /// that called it has read private data ([`Exposure`](crate::Exposure)).
+    /// that called it has read private data ([`Exposure`](crate::run::Exposure)).
     pub fn reads_private(mut self) -> Self {
         self.labels = self.labels.reading_private();
         self
@@ -377,7 +376,7 @@ impl DynamicTool {
 
     /// The tool can move data out of the user's control: email, HTTP, a public comment
     /// (as `#[tool(sends = "outside")]`). In a run that has read private and untrusted
-    /// content, the gate holds its calls back ([`Trifecta`](crate::Trifecta)).
+    /// content, the gate holds its calls back ([`Trifecta`](crate::policy::Trifecta)).
     pub fn sends_outside(mut self) -> Self {
         self.labels = self.labels.sending_outside();
         self

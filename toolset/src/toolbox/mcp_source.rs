@@ -32,8 +32,7 @@ use crate::messages;
 use crate::output::ResourceContents as Contents;
 use crate::output::ToolOutput;
 use crate::output::{Audio, Content, EmbeddedResource, ResourceLink};
-use crate::set::ToolName;
-use crate::set::ToolSet;
+use crate::set::{ToolName, ToolSet};
 use crate::spec::Labels;
 use crate::tier::Tier;
 use futures_util::future::BoxFuture;
@@ -325,7 +324,7 @@ impl McpTools {
     }
 
     /// The host's labels for each remote tool ([`Labels`]: what it reads, whether it
-    /// sends outside), which the gate's trifecta rule reads ([`Exposure`](crate::Exposure)).
+    /// sends outside), which the gate's trifecta rule reads ([`Exposure`](crate::run::Exposure)).
     /// Without a mapping every tool counts as reading untrusted content and sending
     /// outside ([`Labels::UNKNOWN_REMOTE`]): another party's server wrote its output, and
     /// it may reach anywhere. Fail closed: label only what you know. Read, like the tiers,

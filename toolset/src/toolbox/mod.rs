@@ -2,9 +2,9 @@
 //! run time"), passing the same gate, plan, apply, proposals and renderers.
 //!
 //! A [`Toolbox`] owns its runtime tools ([`RuntimeTool`], registered from a
-//! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`](crate::Request) built from it offers them after the
+//! [`DynamicTool`] by [`Toolbox::with`]); a [`Request`](crate::request::Request) built from it offers them after the
 //! set's tools, routes their calls to the gate's JSON Schema check (`verify.rs`) and puts
-//! them in the same [`Plan`](crate::Plan), so a program mixing both is gated as one and
+//! them in the same [`Plan`](crate::plan::Plan), so a program mixing both is gated as one and
 //! applied as one, outcomes in the model's order. What a runtime tool is made of lives in
 //! `dynamic.rs`, what registration checks in `register.rs`.
 
@@ -27,8 +27,7 @@ pub use runtime_tool::RuntimeTool;
 
 use crate::declaration::DeclarationProblem;
 use crate::proposal::Proposal;
-use crate::set::ToolName;
-use crate::set::ToolSet;
+use crate::set::{ToolName, ToolSet};
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
@@ -37,7 +36,7 @@ use std::sync::Arc;
 /// The compiled set `T` plus tools defined at run time: one gate, plan and apply for a
 /// program mixing both, one tool list, one MCP server.
 ///
-/// A toolbox joins a [`Request`](crate::Request) ([`Request::toolbox`](crate::Request::toolbox), or [`Toolbox::request`](Toolbox::request)), which
+/// A toolbox joins a [`Request`](crate::request::Request) ([`Request::toolbox`](crate::request::Request::toolbox), or [`Toolbox::request`](Toolbox::request)), which
 /// gates a program mixing both; `Set::apply` runs the plan, the runtime calls included.
 /// Built with `Set::toolbox()` (or [`Toolbox::new`]) and [`with`](Self::with); cloning is
 /// cheap (the runtime tools are shared).

@@ -7,8 +7,8 @@ use rmcp::service::{Peer, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use std::time::Duration;
-use toolset::ToolSet;
 use toolset::mcp::McpServer;
+use toolset::prelude::ToolSet;
 
 /// How long a call may take before the test fails as hung: a guard, not a measurement.
 const ANSWER_WITHIN: Duration = Duration::from_secs(20);

@@ -28,13 +28,13 @@ const PAYLOAD: Payload = Payload {
 /// arguments, serialized as compact JSON text. Its `caller` says who made the call:
 /// absent or `{"type": "direct"}`, the model; a code execution tool
 /// (`{"type": "code_execution_20260120", "tool_id": "srvtoolu_…"}`), code the model wrote
-/// ([`Caller::Code`](crate::Caller::Code), its `type` and `tool_id` kept), which the gate
+/// ([`Caller::Code`](crate::call::Caller::Code), its `type` and `tool_id` kept), which the gate
 /// permits only where the request lets code call the tool; `null`, no caller Anthropic
 /// writes, is a maker not recognized, so code too (kind `unnamed`). Other blocks (text, thinking, the hosted
 /// tool search's `server_tool_use` and `tool_search_tool_result`, other server tools and
 /// their results) are skipped, and a message whose `content` is a plain string has no
 /// calls. What a hosted search loaded is read by
-/// [`Activations::record_hosted`](crate::Activations::record_hosted).
+/// [`Activations::record_hosted`](crate::request::Activations::record_hosted).
 pub fn calls(message: &Value) -> Result<Vec<ToolCall>, ProviderError> {
     let root = Node::root(PAYLOAD, message);
     reject_api_error(&root)?;

@@ -110,7 +110,7 @@ pub(crate) fn cost(spec: &ToolSpec) -> Option<StrictCost> {
 
 /// Why Anthropic strict tool use is off for `spec`, or `None` when its tool is rendered
 /// with `strict: true` (unless a request's budget takes it away: see
-/// [`Request::strict_downgrades`](crate::Request::strict_downgrades)).
+/// [`Request::strict_downgrades`](crate::request::Request::strict_downgrades)).
 ///
 /// The reason names the construct strict mode cannot express and, where there is one,
 /// its place in the schema:

@@ -9,7 +9,7 @@
 //! the strict form of its schema (see [`why_not_strict`](super::why_not_strict)); any other
 //! carries no `strict` key and the plain schema. A request whose strict tools would exceed
 //! Anthropic's per-request limits renders the ones past them without `strict` (see
-//! [`Request::strict_downgrades`](crate::Request::strict_downgrades)).
+//! [`Request::strict_downgrades`](crate::request::Request::strict_downgrades)).
 
 use super::strict::input_schema;
 use crate::consumer::schema_adapt::consumer_schema;
@@ -17,8 +17,8 @@ use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// What a tool's `allowed_callers` says when only the model may call it (a
-/// [`Request`](crate::Request) with code execution appends it: see
-/// [`Request::code_execution`](crate::Request::code_execution)).
+/// [`Request`](crate::request::Request) with code execution appends it: see
+/// [`Request::code_execution`](crate::request::Request::code_execution)).
 pub(crate) const DIRECT_ONLY: &str = r#""allowed_callers":["direct"]"#;
 
 /// What a tool's `allowed_callers` says when the model's code may call it too: every code

@@ -36,7 +36,7 @@ const PAYLOAD: Payload = Payload {
 /// every call before it. So the same message always yields the same ids (a streamed one
 /// too, as it grows), calls of different turns get different ids (unless a turn repeats
 /// an earlier one's calls exactly, from its first call on: key what must be unique by
-/// [`ProposalId`](crate::ProposalId)), and an id the message already uses is never
+/// [`ProposalId`](crate::approval::ProposalId)), and an id the message already uses is never
 /// given again.
 ///
 /// A response without candidates (a blocked prompt: check its `promptFeedback`) or a

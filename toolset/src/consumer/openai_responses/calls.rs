@@ -2,8 +2,7 @@
 //! its `output`.
 
 use super::namespace::local_name;
-use crate::call::Caller;
-use crate::call::ToolCall;
+use crate::call::{Caller, ToolCall};
 use crate::consumer::wire::{Node, NullCaller, Payload, caller, json_text, reject_api_error};
 use crate::consumer::{Format, ProviderError};
 use crate::search::SEARCH_TOOL_NAME;
@@ -37,7 +36,7 @@ const PAYLOAD: Payload = Payload {
 /// says who made the call: absent, `null` (a caller the API's types declare, for a call no
 /// program made) or `{"type": "direct"}`, the model; a program
 /// (programmatic tool calling, `{"type": "program", "caller_id": …}`), code the model
-/// wrote ([`Caller::Code`](crate::Caller::Code) with kind `program` and the `caller_id`,
+/// wrote ([`Caller::Code`](crate::call::Caller::Code) with kind `program` and the `caller_id`,
 /// which the result's `function_call_output` names again), which the gate permits only
 /// where the request lets code call the tool. The `program` item itself, with its
 /// `fingerprint`, is no call: the host sends it back unchanged with the rest of the
@@ -45,7 +44,7 @@ const PAYLOAD: Payload = Payload {
 ///
 /// A `tool_search_call` with `"execution": "client"` is a search the host must answer:
 /// it becomes a call to [`SEARCH_TOOL_NAME`] (its `call_id` as the id, its `arguments`
-/// object as compact JSON text), which a [`crate::Request`] answers with a
+/// object as compact JSON text), which a [`crate::request::Request`] answers with a
 /// `tool_search_output`. Other items (messages, reasoning, the hosted `tool_search_call`
 /// and `tool_search_output`, built-in tool calls the API runs itself) are skipped.
 pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ProviderError> {

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 /// unchanged, with the rest of the response's output.
 ///
 /// The answer of a client-executed tool search (a result for [`SEARCH_TOOL_NAME`] that
-/// activates tools, as [`crate::Request::gate`] makes it) is a `tool_search_output` item
+/// activates tools, as [`crate::request::Request::gate`] makes it) is a `tool_search_output` item
 /// instead, `{"type": "tool_search_output", "call_id": …, "execution": "client",
 /// "tools": [the found tools' definitions]}`; a search that found nothing, or failed,
 /// answers with an empty `tools` array.

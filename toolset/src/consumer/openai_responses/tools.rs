@@ -20,8 +20,8 @@ use crate::spec::ToolSpec;
 use serde_json::{Map, Value};
 
 /// What a function tool's `allowed_callers` says when only the model may call it (a
-/// [`Request`](crate::Request) with code execution appends it: see
-/// [`Request::code_execution`](crate::Request::code_execution)).
+/// [`Request`](crate::request::Request) with code execution appends it: see
+/// [`Request::code_execution`](crate::request::Request::code_execution)).
 pub(crate) const DIRECT_ONLY: &str = r#""allowed_callers":["direct"]"#;
 
 /// What a function tool's `allowed_callers` says when the model's program (programmatic
