@@ -80,51 +80,26 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let mut permitted = vec![false; set + runtime.len()];
         let mut listed = vec![false; set + runtime.len()];
         let mut any_deferred = false;
-        // The policy's one rule decides each tool's place; the request only adds to it.
-        for &tool in T::Name::ALL {
-            let index = tool.index();
-            match self.policy.availability(tool) {
-                Availability::Hidden | Availability::Denied => {}
-                Availability::Deferred => {
-                    any_deferred = true;
-                    if native || fixed {
-                        entries.push(Entry::Tool {
-                            index,
-                            defer_loading: native,
-                        });
-                        listed[index] = true;
-                        permitted[index] = self.activated.contains(&ToolKey::Set(tool));
-                    }
-                }
-                Availability::Offered => {
-                    entries.push(Entry::Tool {
-                        index,
-                        defer_loading: false,
-                    });
-                    listed[index] = true;
-                    permitted[index] = true;
-                }
-            }
-        }
-        // Runtime tools after the set's, in the order they were added, so the cached prefix
-        // of the set's tools stays put; the policy places each by the same rule as the
-        // set's (`Policy::runtime_availability`).
+        // The policy's one rule decides each tool's place, the set's tools first, then the
+        // runtime ones in the order they were added, so the cached prefix of the set's tools
+        // stays put; the request only adds to it.
         let mut activated_runtime = Vec::new();
-        for (position, tool) in runtime.iter().enumerate() {
-            let index = set + position;
-            match self.runtime_availability(tool) {
+        for index in 0..set + runtime.len() {
+            match self.availability_at(index) {
                 Availability::Hidden | Availability::Denied => {}
                 Availability::Deferred => {
                     any_deferred = true;
                     let activated = self.permits(index);
-                    permitted[index] = activated;
                     if native || fixed {
                         entries.push(Entry::Tool {
                             index,
                             defer_loading: native,
                         });
                         listed[index] = true;
-                    } else if activated {
+                        permitted[index] = activated;
+                    } else if activated && index >= set {
+                        // Listed after the set's activated and injected tools, below.
+                        permitted[index] = true;
                         activated_runtime.push(index);
                     }
                 }
@@ -253,6 +228,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 toolset_names::ANTHROPIC_REGEX_SEARCH_NAME
             }
             _ => SEARCH_TOOL_NAME,
+        }
+    }
+
+    /// What the tool at `index` of the request's one index space is in this request: the
+    /// policy's rule for a tool of the set, [`runtime_availability`](Self::runtime_availability)
+    /// for a runtime one.
+    pub(super) fn availability_at(&self, index: usize) -> Availability {
+        match self.runtime_at(index) {
+            Some(tool) => self.runtime_availability(tool),
+            None => self.policy.availability(T::Name::ALL[index]),
         }
     }
 
