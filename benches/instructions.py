@@ -63,7 +63,7 @@ def per_call(binary, before, after, low, high, calls_per_iteration, options=()):
 
 # What a driver's turn spends in its store: saving the run (serializing it and the
 # store's write), the journal's start (the call's idempotency key, the store's write) and
-# end, and gathering and marking what was delivered.
+# end, gathering and marking what was delivered, and freeing what it kept.
 STORE_FUNCTIONS = [
     f"--toggle-collect={pattern}"
     for pattern in [
@@ -72,6 +72,9 @@ STORE_FUNCTIONS = [
         "toolset::apply::journal_end",
         "toolset::run::Run::delivered",
         "toolset::run::Run::collect*",
+        # The store's entries freed when it is dropped: a `MemoryStore` keeps every
+        # run and journal entry, so its drop at the end grows with the calls made.
+        "core::ptr::drop_in_place<toolset::store::memory::MemoryStore>",
     ]
 ]
 

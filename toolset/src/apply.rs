@@ -187,7 +187,7 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
     ctx: &ToolContext,
     plan: Plan<T>,
 ) -> Report {
-    apply_journaled(access, ctx, plan, None).await
+    apply_journaled(access, ctx, plan, None, None).await
 }
 
 /// [`apply`], journaling every call that is not read-only in `journal` (see
@@ -196,12 +196,18 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
 /// end after. A call whose start cannot be recorded, or was recorded before, does not run
 /// (its outcome is [`Outcome::Refused`]); an end that cannot be recorded leaves the outcome
 /// as it is and says so in the entry's [`Journaled::problem`]. The handler's
-/// [`ToolContext::idempotency_key`] is the call's key.
+/// [`ToolContext::idempotency_key`] is the call's key: within the `run` given (the
+/// conversation driver's run, an MCP session), each call's
+/// [`auto_key_in`](crate::store::auto_key_in) the run, so that two runs' calls never
+/// share a key while a call sent again within its run keeps its own; else its
+/// [`auto_key`](crate::store::auto_key). A plan of an approval or of a rerun keeps its
+/// own key.
 pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
     mut access: A,
     ctx: &ToolContext,
     plan: Plan<T>,
     journal: Option<&dyn Journal>,
+    run: Option<&str>,
 ) -> Report {
     let (calls, steps, concealed, mut keys) = plan.into_parts();
     let concealed = &concealed;
@@ -288,7 +294,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
                 None => None,
                 Some(journal) => {
                     let call = &entries[index].call;
-                    match journal_start(journal, &mut keys, spec, call) {
+                    match journal_start(journal, &mut keys, run, spec, call) {
                         Ok(key) => Some((journal, key)),
                         Err((outcome, journaled)) => {
                             trace::not_run(spec, call, job.tool_type(), ctx, &outcome);
@@ -489,6 +495,7 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
 fn journal_start(
     journal: &dyn Journal,
     keys: &mut JournalKeys,
+    run: Option<&str>,
     spec: &ToolSpec,
     call: &ToolCall,
 ) -> Result<String, (Outcome, Journaled)> {
@@ -496,12 +503,10 @@ fn journal_start(
     let start = match keys.take().map(|keys| *keys) {
         Some(Keys::Approved(id)) => return Ok(id.as_str().to_owned()),
         Some(Keys::Rerun(key)) => CallStart::under(key, call, spec.tier(), at_ms),
-        Some(Keys::InRun(scope)) => {
-            let start = CallStart::under(auto_key_in(&scope, call), call, spec.tier(), at_ms);
-            *keys = Some(Box::new(Keys::InRun(scope)));
-            start
-        }
-        None => CallStart::new(call, spec.tier(), at_ms),
+        None => match run {
+            Some(run) => CallStart::under(auto_key_in(run, call), call, spec.tier(), at_ms),
+            None => CallStart::new(call, spec.tier(), at_ms),
+        },
     };
     let (reason, problem) = match journal.start(&start) {
         Ok(StartOutcome::Started) => return Ok(start.key),

@@ -139,7 +139,7 @@ impl<'s, T: ToolSet> ApprovedCall<'s, T> {
     where
         's: 'a,
     {
-        crate::apply::apply_journaled(state, ctx, self.plan, self.journal)
+        crate::apply::apply_journaled(state, ctx, self.plan, self.journal, None)
     }
 
     /// The plan, for a path of this crate that journals it itself (the MCP server).

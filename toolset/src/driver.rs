@@ -33,7 +33,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{ProposalLimits, RunId, Store, StoreError};
+use crate::store::{Journal, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
 use serde_json::Value;
 use std::fmt;
@@ -400,7 +400,7 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
             .format(self.driver.format)
             .activated(self.run.activations())
             .exposure(self.run.exposure())
-            .history(self.run.history()))
+            .history_of(self.run.history()))
     }
 
     /// Prepares the next model request: gathers what was decided since (approvals run
@@ -562,8 +562,9 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
             // leaves a run that gathers their answers.
             driver.runs().save(&mut self.run)?;
         }
-        let plan = plan.in_run(self.run.id().as_str());
-        let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(&driver.store)).await;
+        let journal: &dyn Journal = &driver.store;
+        let run = Some(self.run.id().as_str());
+        let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(journal), run).await;
         self.cap_retries(&mut report);
         for entry in report.entries_mut() {
             let unanswered = entry.outcome.is_none()

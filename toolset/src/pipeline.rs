@@ -66,7 +66,7 @@ pub trait Pipeline: ToolSet {
         plan: Plan<Self>,
         journal: &'a dyn Journal,
     ) -> impl Future<Output = Report> + Send + 'a {
-        crate::apply::apply_journaled(state, ctx, plan, Some(journal))
+        crate::apply::apply_journaled(state, ctx, plan, Some(journal), None)
     }
 
     /// A per-request policy starting at `autonomy`.

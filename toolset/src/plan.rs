@@ -54,23 +54,20 @@ pub struct Plan<T: ToolSet> {
     /// it refuses an unknown name.
     concealed: Concealed,
     /// Under which idempotency keys the journal records the plan's calls: `None` for
-    /// each call's [`auto_key`](crate::store::auto_key) (the gate's plans, an approval in
-    /// flight), the common case, which costs no allocation.
+    /// each call's automatic key (the gate's plans, an approval in flight), the common
+    /// case, which costs no allocation.
     keys: JournalKeys,
 }
 
 /// Under which idempotency keys a plan's calls are journaled: `None` for each call's
-/// [`auto_key`](crate::store::auto_key).
+/// automatic key ([`auto_key`](crate::store::auto_key), or within a run
+/// [`auto_key_in`](crate::store::auto_key_in)).
 pub(crate) type JournalKeys = Option<Box<Keys>>;
 
 /// Under which idempotency keys a plan's calls are journaled, when not each call's
-/// [`auto_key`](crate::store::auto_key).
+/// automatic key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Keys {
-    /// Each call under its [`auto_key_in`](crate::store::auto_key_in) the run: the
-    /// conversation driver's plans, so that two runs' calls never share a key, while a
-    /// call sent again within its run keeps its own.
-    InRun(String),
     /// The one call of the stored proposal a human approved: its id (its effect, recorded
     /// when it was approved, is the call's journaled start).
     Approved(ProposalId),
@@ -175,15 +172,6 @@ pub(crate) fn reason_now(
 }
 
 impl<T: ToolSet> Plan<T> {
-    /// This plan, its calls journaled under keys of the run `scope` (see [`Keys::InRun`]).
-    /// A plan of an approval keeps its key.
-    pub(crate) fn in_run(mut self, scope: &str) -> Self {
-        if self.keys.is_none() {
-            self.keys = Some(Box::new(Keys::InRun(scope.to_owned())));
-        }
-        self
-    }
-
     /// This one-call plan, its call journaled under `key` (an in-doubt entry's, run again).
     pub(crate) fn rerun_as(mut self, key: String) -> Self {
         self.keys = Some(Box::new(Keys::Rerun(key)));

@@ -382,12 +382,11 @@ impl<T: ToolSet> McpServer<T> {
             .input_required
             .as_ref()
             .and_then(|input_required| input_required.journal());
-        let plan = match journal {
-            Some(_) => plan.in_run(self.session.scope()),
-            None => plan,
-        };
+        let run = journal.map(|_| self.session.scope());
         let report = {
-            let mut applying = pin!(crate::apply::apply_journaled(state, &ctx, plan, journal));
+            let mut applying = pin!(crate::apply::apply_journaled(
+                state, &ctx, plan, journal, run
+            ));
             // Most calls finish on their first poll: only one that waits watches the client
             // (boxed, so that the watch does not grow every call's future).
             match poll_fn(|cx| Poll::Ready(applying.as_mut().poll(cx))).await {

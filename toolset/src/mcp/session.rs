@@ -83,10 +83,12 @@ impl<T: ToolSet> Base<T> {
     }
 
     /// [`request`](Self::request), judging calls under the session's `exposure` too.
-    fn gating<'a>(&'a self, session: &Activated) -> Result<Request<'a, T>, PolicyNameError> {
-        Ok(self
-            .request(&session.activations)?
-            .exposure(&session.exposure))
+    fn gating<'a>(
+        &'a self,
+        activations: &Activations,
+        exposure: &'a Exposure,
+    ) -> Result<Request<'a, T>, PolicyNameError> {
+        Ok(self.request(activations)?.exposure(exposure))
     }
 }
 
@@ -207,10 +209,24 @@ impl Session {
         base: &Base<T>,
         call: ToolCall,
     ) -> Result<Result<Plan<T>, Rejected>, PolicyNameError> {
-        // The request copies the names it needs, so the lock is released before gating; a
-        // call to a tool the request plainly permits takes no snapshot of the toolbox.
-        let request = base.gating(&self.lock())?;
-        Ok(request.gate([call]))
+        // A call to a tool the request plainly permits takes no snapshot of the toolbox.
+        self.gating(base, |request| request.gate([call]))
+    }
+
+    /// `judge` under the session's request as it is now. The request copies the names and
+    /// the exposure it needs, so the lock is released before `judge` runs.
+    fn gating<T: ToolSet, R>(
+        &self,
+        base: &Base<T>,
+        judge: impl FnOnce(&Request<'_, T>) -> R,
+    ) -> Result<R, PolicyNameError> {
+        let exposure;
+        let request = {
+            let session = self.lock();
+            exposure = session.exposure.clone();
+            base.gating(&session.activations, &exposure)?
+        };
+        Ok(judge(&request))
     }
 
     /// Approves `proposal`, which the human approved where it was shown to them (by
@@ -222,8 +238,10 @@ impl Session {
         base: &Base<T>,
         proposal: &Proposal,
     ) -> Option<Result<Approved<'static, T>, ApprovalError>> {
-        let request = base.gating(&self.lock()).ok()?;
-        Some(crate::approval::approve_in_flight(proposal, &request))
+        self.gating(base, |request| {
+            crate::approval::approve_in_flight(proposal, request)
+        })
+        .ok()
     }
 
     /// Approves a proposal the human approved by `input_required` (MCP 2026-07-28), which
@@ -236,8 +254,7 @@ impl Session {
         base: &Base<T>,
         approve: impl FnOnce(&Request<'_, T>) -> R,
     ) -> Option<R> {
-        let request = base.gating(&self.lock()).ok()?;
-        Some(approve(&request))
+        self.gating(base, approve).ok()
     }
 
     /// Presumes the session's conversation has read private data and untrusted content,

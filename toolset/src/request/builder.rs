@@ -11,6 +11,7 @@ use crate::search::ToolSearch;
 use crate::set::{ToolName, ToolSet};
 use crate::tier::Autonomy;
 use crate::toolbox::{RuntimeTool, Toolbox};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -81,8 +82,9 @@ pub struct Request<'p, T: ToolSet> {
     /// order.
     pub(super) activated: Vec<ToolKey<T>>,
     pub(super) injected: Vec<T::Name>,
-    /// Names the history uses, in order of first use.
-    pub(super) history: Vec<String>,
+    /// Names the history uses, in order of first use: borrowed from a run's history
+    /// when that is all there is (a conversation's every request), owned once added to.
+    pub(super) history: Cow<'p, [String]>,
     /// The toolbox the request is for (none for a bare set).
     pub(super) toolbox: Option<&'p Toolbox<T>>,
     /// Its runtime tools, offered after the set's offered tools in the order they were
@@ -102,7 +104,7 @@ pub struct Request<'p, T: ToolSet> {
     /// Whether the list may mark tools strict (see [`strict`](Self::strict)).
     pub(super) strict: bool,
     /// What the run has read so far (see [`exposure`](Self::exposure)).
-    pub(super) exposure: Exposure,
+    pub(super) exposure: Cow<'p, Exposure>,
 }
 
 impl<'p, T: ToolSet> Request<'p, T> {
@@ -117,14 +119,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
             search: ToolSearch::default(),
             activated: Vec::new(),
             injected: Vec::new(),
-            history: Vec::new(),
+            history: Cow::Borrowed(&[]),
             toolbox: None,
             runtime: OnceLock::new(),
             decided: OnceLock::new(),
             choice_mode: ChoiceMode::default(),
             code_execution: false,
             strict: true,
-            exposure: Exposure::new(),
+            exposure: Cow::Owned(Exposure::new()),
         }
     }
 
@@ -240,8 +242,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// whole), whatever their order and whether they run now or are proposed: the gate
     /// decides before anything runs, and a proposed read may be approved before the send.
     /// A request given no exposure judges a run that has read nothing before this program.
-    pub fn exposure(mut self, exposure: &Exposure) -> Self {
-        self.exposure = exposure.clone();
+    pub fn exposure(mut self, exposure: &'p Exposure) -> Self {
+        self.exposure = Cow::Borrowed(exposure);
         self
     }
 
@@ -268,10 +270,28 @@ impl<'p, T: ToolSet> Request<'p, T> {
         for name in names {
             let name = name.as_ref();
             if !self.history.iter().any(|known| known == name) {
-                self.history.push(name.to_owned());
+                self.history.to_mut().push(name.to_owned());
             }
         }
         self
+    }
+
+    /// [`history`](Self::history) of a run's names, borrowed rather than copied when the
+    /// request has no history yet and the names are each once (as
+    /// [`Run::history`](crate::run::Run::history) keeps them).
+    pub(crate) fn history_of(self, names: &'p [String]) -> Self {
+        let once = names
+            .iter()
+            .enumerate()
+            .all(|(at, name)| !names[..at].contains(name));
+        if !self.history.is_empty() || !once {
+            return self.history(names);
+        }
+        Request {
+            history: Cow::Borrowed(names),
+            decided: OnceLock::new(),
+            ..self
+        }
     }
 
     /// Who runs tool search (default: [`ToolSearch::Local`] with BM25).

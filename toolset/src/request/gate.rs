@@ -49,7 +49,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         if !calls.iter().any(sends) {
             return None;
         }
-        let mut exposure = self.exposure.clone();
+        let mut exposure = Exposure::clone(&self.exposure);
         for call in calls {
             if let Some(labels) = self.labels_of(&call.name) {
                 exposure.read(&call.name, labels);
