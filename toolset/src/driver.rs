@@ -31,7 +31,7 @@ use crate::policy::{Policy, PolicyNameError};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Request;
-use crate::run::{Run, RunError, Runs};
+use crate::run::{DEFAULT_RETRIES, Run, RunError, Runs};
 use crate::set::ToolSet;
 use crate::store::{Journal, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
@@ -117,10 +117,6 @@ impl<T: ToolSet, S> fmt::Debug for Driver<T, S> {
 /// How long a request holds its conversation unless the host says otherwise
 /// ([`Driver::lease`]).
 const DEFAULT_LEASE: Duration = Duration::from_secs(600);
-
-/// How many retries a tool's handler may ask for within one run unless the host says
-/// otherwise ([`Driver::retries`]).
-const DEFAULT_RETRIES: u32 = 3;
 
 impl<T: ToolSet, S: Store> Driver<T, S> {
     /// A driver for the set's tools under `policy`, keeping proposals, the journal and
@@ -565,7 +561,7 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
         let journal: &dyn Journal = &driver.store;
         let run = Some(self.run.id().as_str());
         let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(journal), run).await;
-        self.cap_retries(&mut report);
+        self.run.cap_retries(&mut report, driver.retries);
         for entry in report.entries_mut() {
             let unanswered = entry.outcome.is_none()
                 && unproposed
@@ -592,19 +588,6 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
             called: true,
             report: Some(report),
         })
-    }
-
-    /// Fails each retry past the driver's limit for its tool within the run, saying so.
-    fn cap_retries(&mut self, report: &mut Report) {
-        let limit = self.driver.retries;
-        for entry in report.entries_mut() {
-            if let Some(Outcome::Retry { hint }) = &entry.outcome
-                && self.run.count_retry(&entry.call.name) > limit
-            {
-                let message = messages::retries_exhausted(&entry.call.name, limit, hint);
-                entry.outcome = Some(Outcome::Failed { message });
-            }
-        }
     }
 }
 

@@ -18,6 +18,7 @@ use crate::call::ToolCall;
 use crate::digest::SealKey;
 use crate::messages;
 use crate::messages::Late;
+use crate::outcome::Outcome;
 use crate::output::{ToolOutput, ToolReply};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
@@ -66,6 +67,11 @@ pub struct LateResult {
     #[serde(default = "Labels::reading_anything")]
     pub labels: Labels,
 }
+
+/// How many retries a tool's handler may ask for within one run (one MCP session) unless
+/// the host says otherwise ([`Driver::retries`](crate::Driver::retries),
+/// `McpServer::with_retries`).
+pub(crate) const DEFAULT_RETRIES: u32 = 3;
 
 /// A conversation's tool state, in one serializable value: its activations, what it has
 /// read ([`Exposure`]), the proposals it waits on, its late results not yet delivered and
@@ -249,11 +255,22 @@ impl Run {
         self.retries.get(tool).copied().unwrap_or(0)
     }
 
-    /// Counts one more retry asked by `tool`'s handler; the count now.
-    pub(crate) fn count_retry(&mut self, tool: &str) -> u32 {
-        let count = self.retries.entry(tool.to_owned()).or_insert(0);
-        *count = count.saturating_add(1);
-        *count
+    /// Counts each retry `report`'s handlers asked for against their tool's count within
+    /// the run, and fails each past `limit` with a message that says the limit (the model
+    /// is told to stop rather than asked again without end). The driver's turns and an
+    /// MCP session's calls are capped here alike.
+    pub(crate) fn cap_retries(&mut self, report: &mut Report, limit: u32) {
+        for entry in report.entries_mut() {
+            let Some(Outcome::Retry { hint }) = &entry.outcome else {
+                continue;
+            };
+            let count = self.retries.entry(entry.call.name.clone()).or_insert(0);
+            *count = count.saturating_add(1);
+            if *count > limit {
+                let message = messages::retries_exhausted(&entry.call.name, limit, hint);
+                entry.outcome = Some(Outcome::Failed { message });
+            }
+        }
     }
 
     /// Records that the run waits for a human on `proposal` (submitted to

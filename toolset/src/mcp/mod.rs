@@ -231,6 +231,9 @@ pub struct McpServer<T: ToolSet> {
     /// then the policy's level is the default, which the first one set replaces.
     autonomy_set: bool,
     call_timeout: Duration,
+    /// How many retries a tool's handler may ask for within one session
+    /// ([`McpServer::with_retries`]).
+    retries: u32,
     /// How long to wait for a human's approval by elicitation, and how long an
     /// `input_required` question stays answerable; `None`: never ask.
     approval_timeout: Option<Duration>,
@@ -270,6 +273,7 @@ impl<T: ToolSet> McpServer<T> {
             session: Arc::default(),
             autonomy_set: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
+            retries: crate::run::DEFAULT_RETRIES,
             approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
             input_required: None,
             proposal_limits: ProposalLimits::default(),
@@ -405,6 +409,17 @@ impl<T: ToolSet> McpServer<T> {
     /// running before it, and the reads after it wait for the write.
     pub fn with_call_timeout(mut self, limit: Duration) -> Self {
         self.call_timeout = limit;
+        self
+    }
+
+    /// How many times a tool's handler may ask the model to retry
+    /// ([`ToolError::retry`](crate::ToolError::retry)) within one session, three unless
+    /// set; the next retry fails the call with a message saying the limit, as the
+    /// conversation driver's [`retries`](crate::Driver::retries) does within a
+    /// conversation. A request that stands alone (2026-07-28 over HTTP, without a session)
+    /// is a session of its own.
+    pub fn with_retries(mut self, retries: u32) -> Self {
+        self.retries = retries;
         self
     }
 
@@ -609,6 +624,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             policy: Arc::clone(&self.policy),
             autonomy_set: self.autonomy_set,
             call_timeout: self.call_timeout,
+            retries: self.retries,
             approval_timeout: self.approval_timeout,
             input_required: self.input_required.clone(),
             proposal_limits: self.proposal_limits,

@@ -399,8 +399,10 @@ impl<T: ToolSet> McpServer<T> {
         if let Some(forwarder) = forwarder {
             Box::pin(forwarder.finish()).await;
         }
-        // What the call read joins the session's exposure: the trifecta rule's memory.
-        self.session.record(&report);
+        // A retry past the limit fails, and what the call read joins the session's
+        // exposure (the trifecta rule's memory), as in the driver's turns.
+        let mut report = report;
+        self.session.record(&mut report, self.retries);
         // Its result goes to the client in this answer, the only delivery MCP has.
         if let Some(journal) = journal {
             for key in report.journaled_keys() {

@@ -20,6 +20,7 @@ use crate::proposal::Proposal;
 use crate::report::Report;
 use crate::request::Activations;
 use crate::request::Request;
+use crate::run::Run;
 use crate::search::SEARCH_TOOL_NAME;
 use crate::set::ToolName;
 use crate::set::ToolSet;
@@ -135,9 +136,10 @@ impl Default for Session {
 
 #[derive(Default)]
 struct Activated {
-    activations: Activations,
-    /// What the session's calls that ran have read (the gate's trifecta rule).
-    exposure: Exposure,
+    /// The session's conversation state, the conversation driver's own type, kept in
+    /// memory for the session's life: its activations, what its calls that ran have read
+    /// (the gate's trifecta rule), and its tools' retries.
+    run: Run,
     /// The list for `activations` and the toolbox generation it was composed at, once
     /// something is activated; `None`: the server's base list.
     listed: Option<(u64, Listed)>,
@@ -194,7 +196,7 @@ impl Session {
             }
             Some(_) => {
                 let generation = base.toolbox.generation();
-                let now = listed_or_error(base.request(&inner.activations));
+                let now = listed_or_error(base.request(inner.run.activations()));
                 inner.listed = Some((generation, now.clone()));
                 now
             }
@@ -223,8 +225,8 @@ impl Session {
         let exposure;
         let request = {
             let session = self.lock();
-            exposure = session.exposure.clone();
-            base.gating(&session.activations, &exposure)?
+            exposure = session.run.exposure().clone();
+            base.gating(session.run.activations(), &exposure)?
         };
         Ok(judge(&request))
     }
@@ -263,15 +265,21 @@ impl Session {
     /// trifecta rule judges it exposed (fail closed). A call that sends outside is then
     /// held for the human (or denied, under `Trifecta::Deny`), whatever was read before.
     pub(super) fn presume_exposed(&self) {
-        self.lock().exposure.read(
+        self.lock().run.exposure_mut().read(
             crate::messages::UNSEEN_REQUESTS,
             Labels::NONE.reading_private().reading_untrusted(),
         );
     }
 
-    /// Records what the calls of `report` that ran have read into the session's exposure.
-    pub(super) fn record(&self, report: &Report) {
-        self.lock().exposure.record(report);
+    /// What a session does with the report of a call that ran before its answer is
+    /// written, as the driver does with a turn's: fails a retry past `retries` for its
+    /// tool within the session ([`Run::cap_retries`]), then records what the calls that
+    /// ran have read into the session's exposure. (What the output activates is
+    /// activated from the answer, by [`activate`](Self::activate).)
+    pub(super) fn record(&self, report: &mut Report, retries: u32) {
+        let mut inner = self.lock();
+        inner.run.cap_retries(report, retries);
+        inner.run.exposure_mut().record(report);
     }
 
     /// Activates `names` (a search's finds, or what any tool's output activates) and
@@ -284,13 +292,13 @@ impl Session {
         let mut inner = self.lock();
         let mut added = false;
         for name in names {
-            added |= inner.activations.activate(name.clone());
+            added |= inner.run.activations_mut().activate(name.clone());
         }
         if !added {
             return false;
         }
         let generation = base.toolbox.generation();
-        let listed = listed_or_error(base.request(&inner.activations));
+        let listed = listed_or_error(base.request(inner.run.activations()));
         // Activating only appends, so a list of the same length is the same list: the
         // names activated were offered already, or are not the policy's to offer.
         let changed = match (&inner.listed, &listed) {
