@@ -1,6 +1,7 @@
 //! A per-request policy: it can only tighten what the set declares.
 
 use crate::set::{ToolName, ToolSet};
+use crate::spec::ToolSpec;
 use crate::tier::{Autonomy, Tier};
 use std::fmt;
 use std::marker::PhantomData;
@@ -25,28 +26,25 @@ use std::marker::PhantomData;
 /// the one rule), and never an irreversible tool, which no method can express.
 pub struct Policy<T: ToolSet> {
     autonomy: Autonomy,
-    /// Indexed by `ToolName::index`; empty until a tool is denied.
-    denied: Vec<bool>,
-    /// Likewise for hidden tools.
-    hidden: Vec<bool>,
+    /// Each rule's tools, of either kind ([`Named`]). Denied tools.
+    denied: Named,
+    /// Hidden tools.
+    hidden: Named,
     /// Tools deferred by this policy, on top of those declared `deferred`.
-    deferred: Vec<bool>,
+    deferred: Named,
     /// The tiers the model's code may call (see [`FromCode`]).
     from_code: FromCode,
     /// Tools code may call above that ceiling ([`allow_from_code`](Policy::allow_from_code);
-    /// never an irreversible one). Empty until one is named.
-    code_allowed: Vec<bool>,
+    /// never an irreversible one).
+    code_allowed: Named,
     /// Tools code may never call ([`direct_only`](Policy::direct_only)); wins over the
     /// ceiling and `code_allowed`.
-    direct_only: Vec<bool>,
-    /// Runtime tools (a toolbox's) this policy names: checked against the toolbox when it
-    /// joins a request ([`Request::toolbox`](crate::request::Request::toolbox)).
-    runtime: RuntimeRules,
+    direct_only: Named,
     /// What the gate does with a call that sends outside in a run exposed to private and
     /// untrusted content ([`Trifecta`]).
     trifecta: Trifecta,
     /// Tools the trifecta rule does not hold back ([`allow_sending`](Policy::allow_sending)).
-    sending_allowed: Vec<bool>,
+    sending_allowed: Named,
     set: PhantomData<fn() -> T>,
 }
 
@@ -166,71 +164,86 @@ impl<T: ToolSet> IntoToolKey<T> for &String {
     }
 }
 
-/// What a policy makes of runtime tools, by name: a toolbox's tools have no typed name,
-/// so a name here is checked when the toolbox joins a request, not by the compiler.
+/// The tools one rule of a policy names, of either kind: the set's by index (flags
+/// allocated at the first one named, so a fresh policy allocates nothing), and a
+/// toolbox's runtime tools by name (they have no typed name: a name here is checked when
+/// the toolbox joins a request, not by the compiler).
 #[derive(Debug, Clone, Default)]
-struct RuntimeRules {
-    denied: Vec<String>,
-    hidden: Vec<String>,
-    deferred: Vec<String>,
-    /// Runtime tools code may call above the policy's [`FromCode`] ceiling.
-    code_allowed: Vec<String>,
-    /// Runtime tools code may never call.
-    direct_only: Vec<String>,
-    /// Runtime tools the trifecta rule does not hold back.
-    sending_allowed: Vec<String>,
+struct Named {
+    flags: Vec<bool>,
+    names: Vec<String>,
 }
 
-impl RuntimeRules {
-    fn is_empty(&self) -> bool {
-        self.denied.is_empty()
-            && self.hidden.is_empty()
-            && self.deferred.is_empty()
-            && self.code_allowed.is_empty()
-            && self.direct_only.is_empty()
-            && self.sending_allowed.is_empty()
-    }
-
-    /// Every name, each once, in the order first named (hidden, denied, deferred, allowed
-    /// from code, direct only).
-    fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        let all = self.hidden.iter().chain(&self.denied).chain(&self.deferred);
-        let code = self.code_allowed.iter().chain(&self.direct_only);
-        for name in all.chain(code).chain(&self.sending_allowed) {
-            if !names.contains(&name.as_str()) {
-                names.push(name);
+impl Named {
+    /// Adds `tool`, once.
+    fn add<T: ToolSet>(&mut self, tool: impl IntoToolKey<T>) {
+        match tool.into_tool_key() {
+            ToolKey::Set(tool) => {
+                if self.flags.is_empty() {
+                    self.flags.resize(T::specs().len(), false);
+                }
+                self.flags[tool.index()] = true;
             }
+            ToolKey::Named(name) => self.add_name(name),
         }
-        names
+    }
+
+    /// Adds the runtime tool `name`, once.
+    fn add_name(&mut self, name: String) {
+        if !self.names.contains(&name) {
+            self.names.push(name);
+        }
+    }
+
+    /// Whether `tool` is named here.
+    fn has<T: ToolSet>(&self, tool: Ruled<'_, T>) -> bool {
+        match tool {
+            Ruled::Set(tool) => self.flags.get(tool.index()).copied().unwrap_or(false),
+            Ruled::Runtime(spec) => self.has_name(spec.name()),
+        }
+    }
+
+    /// Whether the runtime tool `name` is named here.
+    fn has_name(&self, name: &str) -> bool {
+        self.names.iter().any(|known| known == name)
+    }
+
+    /// The set's tools named here, in declared order.
+    fn set_tools<T: ToolSet>(&self) -> Vec<&'static str> {
+        T::Name::ALL
+            .iter()
+            .filter(|tool| self.has(Ruled::<T>::Set(**tool)))
+            .map(|tool| tool.as_str())
+            .collect()
     }
 }
 
-/// Adds `name` to `names` once.
-fn name_once(names: &mut Vec<String>, name: String) {
-    if !names.contains(&name) {
-        names.push(name);
+/// A tool as a policy's rules look it up: one of the set's, by its typed name, or a
+/// toolbox's runtime tool, by what it declares (its name, tier and deferral). Every rule
+/// reads both kinds through this one form.
+pub(crate) enum Ruled<'a, T: ToolSet> {
+    /// A tool of the set.
+    Set(T::Name),
+    /// A runtime tool, by its spec.
+    Runtime(&'a ToolSpec),
+}
+
+impl<T: ToolSet> Clone for Ruled<'_, T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// Records `tool` in `flags` (a tool of the set, by index) or in `names` (by name).
-fn name<T: ToolSet>(flags: &mut Vec<bool>, names: &mut Vec<String>, tool: impl IntoToolKey<T>) {
-    match tool.into_tool_key() {
-        ToolKey::Set(tool) => mark::<T>(flags, tool.index()),
-        ToolKey::Named(name) => name_once(names, name),
-    }
-}
+impl<T: ToolSet> Copy for Ruled<'_, T> {}
 
-/// Sets `flags[index]`, growing the (lazily allocated) flags to the set's size.
-fn mark<T: ToolSet>(flags: &mut Vec<bool>, index: usize) {
-    if flags.is_empty() {
-        flags.resize(T::specs().len(), false);
+impl<'a, T: ToolSet> Ruled<'a, T> {
+    /// What the tool declares.
+    fn spec(self) -> &'a ToolSpec {
+        match self {
+            Ruled::Set(tool) => T::spec_of(tool),
+            Ruled::Runtime(spec) => spec,
+        }
     }
-    flags[index] = true;
-}
-
-fn flag(flags: &[bool], index: usize) -> bool {
-    flags.get(index).copied().unwrap_or(false)
 }
 
 impl<T: ToolSet> Policy<T> {
@@ -238,15 +251,14 @@ impl<T: ToolSet> Policy<T> {
     pub fn new(autonomy: Autonomy) -> Self {
         Policy {
             autonomy,
-            denied: Vec::new(),
-            hidden: Vec::new(),
-            deferred: Vec::new(),
+            denied: Named::default(),
+            hidden: Named::default(),
+            deferred: Named::default(),
             from_code: FromCode::default(),
-            code_allowed: Vec::new(),
-            direct_only: Vec::new(),
-            runtime: RuntimeRules::default(),
+            code_allowed: Named::default(),
+            direct_only: Named::default(),
             trifecta: Trifecta::default(),
-            sending_allowed: Vec::new(),
+            sending_allowed: Named::default(),
             set: PhantomData,
         }
     }
@@ -260,7 +272,7 @@ impl<T: ToolSet> Policy<T> {
     /// Denies `tool` (the set's typed name, or a runtime tool's name: [`ToolKey`]): the
     /// gate rejects any call to it, with a message the model can read.
     pub fn deny(mut self, tool: impl IntoToolKey<T>) -> Self {
-        name::<T>(&mut self.denied, &mut self.runtime.denied, tool);
+        self.denied.add(tool);
         self
     }
 
@@ -278,11 +290,7 @@ impl<T: ToolSet> Policy<T> {
     /// destination the user controls, say). An explicit, per-tool exception to the
     /// trifecta rule; every other tool that sends outside stays held back.
     pub fn allow_sending(mut self, tool: impl IntoToolKey<T>) -> Self {
-        name::<T>(
-            &mut self.sending_allowed,
-            &mut self.runtime.sending_allowed,
-            tool,
-        );
+        self.sending_allowed.add(tool);
         self
     }
 
@@ -295,12 +303,8 @@ impl<T: ToolSet> Policy<T> {
     /// a runtime tool's): not when the policy [allows its sending](Self::allow_sending).
     pub fn holds_back_sending(&self, name: &str) -> bool {
         match T::Name::from_name(name) {
-            Some(tool) => !flag(&self.sending_allowed, tool.index()),
-            None => !self
-                .runtime
-                .sending_allowed
-                .iter()
-                .any(|known| known == name),
+            Some(tool) => !self.sending_allowed.has(Ruled::<T>::Set(tool)),
+            None => !self.sending_allowed.has_name(name),
         }
     }
 
@@ -311,7 +315,7 @@ impl<T: ToolSet> Policy<T> {
     /// it fails as one activating an unknown name. Only [`Request::inject`](crate::request::Request::inject)
     /// brings it back, for that one request.
     pub fn hide(mut self, tool: impl IntoToolKey<T>) -> Self {
-        name::<T>(&mut self.hidden, &mut self.runtime.hidden, tool);
+        self.hidden.add(tool);
         self
     }
 
@@ -319,7 +323,7 @@ impl<T: ToolSet> Policy<T> {
     /// A [`Request`](crate::request::Request) offers it, and its gate lets calls to it through,
     /// once the conversation's [`Activations`](crate::request::Activations) hold it.
     pub fn defer(mut self, tool: impl IntoToolKey<T>) -> Self {
-        name::<T>(&mut self.deferred, &mut self.runtime.deferred, tool);
+        self.deferred.add(tool);
         self
     }
 
@@ -360,7 +364,7 @@ impl<T: ToolSet> Policy<T> {
                 tool: tool.as_str().to_owned(),
             });
         }
-        name::<T>(&mut self.code_allowed, &mut self.runtime.code_allowed, tool);
+        self.code_allowed.add(tool);
         Ok(self)
     }
 
@@ -368,7 +372,7 @@ impl<T: ToolSet> Policy<T> {
     /// directly. Wins over [`from_code`](Self::from_code) and
     /// [`allow_from_code`](Self::allow_from_code).
     pub fn direct_only(mut self, tool: impl IntoToolKey<T>) -> Self {
-        name::<T>(&mut self.direct_only, &mut self.runtime.direct_only, tool);
+        self.direct_only.add(tool);
         self
     }
 
@@ -379,39 +383,29 @@ impl<T: ToolSet> Policy<T> {
     /// [`allow_from_code`](Self::allow_from_code). Whether the tool is offered at all is
     /// the policy's other rules (a denied tool is refused whoever calls it).
     pub fn allows_from_code(&self, tool: T::Name) -> bool {
-        code_may_call(
-            self.from_code,
-            T::spec_of(tool).tier(),
-            flag(&self.code_allowed, tool.index()),
-            flag(&self.direct_only, tool.index()),
-        )
+        self.code_may_call(Ruled::Set(tool))
     }
 
-    /// [`allows_from_code`](Self::allows_from_code) for the runtime tool `name`, whose
-    /// declared tier is `tier`: the same rule, by name.
-    pub(crate) fn runtime_allows_from_code(&self, name: &str, tier: Tier) -> bool {
-        let named = |names: &[String]| names.iter().any(|known| known == name);
-        code_may_call(
-            self.from_code,
-            tier,
-            named(&self.runtime.code_allowed),
-            named(&self.runtime.direct_only),
-        )
+    /// [`allows_from_code`](Self::allows_from_code) of a tool of either kind: the one rule.
+    pub(crate) fn code_may_call(&self, tool: Ruled<'_, T>) -> bool {
+        let tier = tool.spec().tier();
+        tier != Tier::Irreversible
+            && !self.direct_only.has(tool)
+            && (self.code_allowed.has(tool) || self.from_code.covers(tier))
     }
 
     /// This policy, also denying, hiding and deferring every runtime tool `other` does: how
     /// the MCP server's builder merges the policies it is given, loosening nothing.
     #[cfg(feature = "mcp")]
     pub(crate) fn with_runtime_rules_of(mut self, other: &Policy<T>) -> Self {
-        let rules = &other.runtime;
         for (mine, theirs) in [
-            (&mut self.runtime.denied, &rules.denied),
-            (&mut self.runtime.hidden, &rules.hidden),
-            (&mut self.runtime.deferred, &rules.deferred),
-            (&mut self.runtime.direct_only, &rules.direct_only),
+            (&mut self.denied, &other.denied),
+            (&mut self.hidden, &other.hidden),
+            (&mut self.deferred, &other.deferred),
+            (&mut self.direct_only, &other.direct_only),
         ] {
-            for name in theirs {
-                name_once(mine, name.clone());
+            for name in &theirs.names {
+                mine.add_name(name.clone());
             }
         }
         self
@@ -419,29 +413,31 @@ impl<T: ToolSet> Policy<T> {
 
     /// Whether the policy names any runtime tool.
     pub(crate) fn names_runtime_tools(&self) -> bool {
-        !self.runtime.is_empty()
+        self.rules().iter().any(|rule| !rule.names.is_empty())
     }
 
-    /// The runtime tools this policy names (denied, hidden or deferred), each once.
+    /// The runtime tools this policy names (hidden, denied, deferred, allowed from code,
+    /// direct only, allowed sending), each once, in that order.
     pub fn runtime_names(&self) -> Vec<&str> {
-        self.runtime.names()
+        let mut names: Vec<&str> = Vec::new();
+        for name in self.rules().iter().flat_map(|rule| &rule.names) {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
     }
 
-    /// What this policy makes of the runtime tool `name`, with the same precedence as
-    /// for a tool of the set ([`availability`](Self::availability)): hiding wins over
-    /// denying, denying over deferring. At [`Autonomy::Off`] a deferred runtime tool stays
-    /// deferred: only an activation offers it.
-    pub(crate) fn runtime_availability(&self, name: &str) -> Availability {
-        let named = |names: &[String]| names.iter().any(|known| known == name);
-        if named(&self.runtime.hidden) {
-            Availability::Hidden
-        } else if named(&self.runtime.denied) {
-            Availability::Denied
-        } else if named(&self.runtime.deferred) {
-            Availability::Deferred
-        } else {
-            Availability::Offered
-        }
+    /// Every rule's tools, in the order [`runtime_names`](Self::runtime_names) lists them.
+    fn rules(&self) -> [&Named; 6] {
+        [
+            &self.hidden,
+            &self.denied,
+            &self.deferred,
+            &self.code_allowed,
+            &self.direct_only,
+            &self.sending_allowed,
+        ]
     }
 
     /// Checks the tools this policy names by a name that is not the set's against
@@ -454,8 +450,8 @@ impl<T: ToolSet> Policy<T> {
         let tiers = runtime.clone();
         let runtime = runtime.map(|(name, _)| name);
         let irreversible_from_code: Vec<String> = self
-            .runtime
             .code_allowed
+            .names
             .iter()
             .filter(|name| {
                 tiers
@@ -465,7 +461,7 @@ impl<T: ToolSet> Policy<T> {
             .cloned()
             .collect();
         let mut unknown = Vec::new();
-        for name in self.runtime.names() {
+        for name in self.runtime_names() {
             if runtime.clone().any(|known| known == name) {
                 continue;
             }
@@ -496,18 +492,18 @@ impl<T: ToolSet> Policy<T> {
 
     /// Whether calls to `tool` are rejected.
     pub fn is_denied(&self, tool: T::Name) -> bool {
-        flag(&self.denied, tool.index())
+        self.denied.has(Ruled::<T>::Set(tool))
     }
 
     /// Whether `tool` is hidden from the model.
     pub fn is_hidden(&self, tool: T::Name) -> bool {
-        flag(&self.hidden, tool.index())
+        self.hidden.has(Ruled::<T>::Set(tool))
     }
 
     /// Whether `tool` is left out of the initial list: declared `deferred`, or deferred
     /// by this policy.
     pub fn is_deferred(&self, tool: T::Name) -> bool {
-        flag(&self.deferred, tool.index()) || T::spec_of(tool).is_deferred()
+        self.deferred.has(Ruled::<T>::Set(tool)) || T::spec_of(tool).is_deferred()
     }
 
     /// Whether `tool` is offered to the model up front: neither hidden, denied nor
@@ -515,7 +511,7 @@ impl<T: ToolSet> Policy<T> {
     /// from; a [`Request`](crate::request::Request) adds what its conversation activated, injected
     /// and used.
     pub fn offers(&self, tool: T::Name) -> bool {
-        self.availability(tool) == Availability::Offered
+        self.availability(Ruled::Set(tool)) == Availability::Offered
     }
 
     /// The tools to offer the model up front, in declared order: those [`offers`] is
@@ -545,7 +541,7 @@ impl<T: ToolSet> Policy<T> {
     /// The tools this policy conceals from a request injecting `injected` (see
     /// [`conceals`](Self::conceals)), for the stages after the gate.
     pub(crate) fn concealed(&self, injected: &[T::Name]) -> Concealed {
-        if self.hidden.is_empty() {
+        if self.hidden.flags.is_empty() {
             return Concealed::default();
         }
         Concealed {
@@ -556,20 +552,27 @@ impl<T: ToolSet> Policy<T> {
         }
     }
 
-    /// What this policy makes of `tool`. Hiding wins over denying (a hidden tool is
-    /// unknown to the model, so it is never told the tool is denied), denying over
-    /// deferring.
-    pub(crate) fn availability(&self, tool: T::Name) -> Availability {
-        if self.is_hidden(tool) {
+    /// What this policy makes of `tool`, of either kind. Hiding wins over denying (a
+    /// hidden tool is unknown to the model, so it is never told the tool is denied),
+    /// denying over deferring; a tool is deferred by this policy or by its own declaration
+    /// (`#[tool(deferred)]`, [`DynamicTool::deferred`](crate::DynamicTool::deferred)). At
+    /// [`Autonomy::Off`] a deferred tool stays deferred: only an activation offers it.
+    pub(crate) fn availability(&self, tool: Ruled<'_, T>) -> Availability {
+        if self.hidden.has(tool) {
             Availability::Hidden
-        } else if self.is_denied(tool) {
+        } else if self.denied.has(tool) {
             Availability::Denied
-        } else if self.is_deferred(tool) {
+        } else if self.deferred.has(tool) || tool.spec().is_deferred() {
             Availability::Deferred
         } else {
             Availability::Offered
         }
     }
+}
+
+/// Whether `flags` (by a tool's index; empty: none) holds the tool at `index`.
+fn flag(flags: &[bool], index: usize) -> bool {
+    flags.get(index).copied().unwrap_or(false)
 }
 
 /// The tools one request conceals ([`Policy::conceals`]), by index; carried by a
@@ -696,7 +699,6 @@ impl<T: ToolSet> Clone for Policy<T> {
             from_code: self.from_code,
             code_allowed: self.code_allowed.clone(),
             direct_only: self.direct_only.clone(),
-            runtime: self.runtime.clone(),
             trifecta: self.trifecta,
             sending_allowed: self.sending_allowed.clone(),
             set: PhantomData,
@@ -706,30 +708,22 @@ impl<T: ToolSet> Clone for Policy<T> {
 
 impl<T: ToolSet> fmt::Debug for Policy<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = |flags: &[bool]| -> Vec<&'static str> {
-            T::Name::ALL
-                .iter()
-                .filter(|tool| flag(flags, tool.index()))
-                .map(|tool| tool.as_str())
-                .collect()
+        // Each rule's tools of both kinds in one list: the set's, then runtime names.
+        let named = |rule: &Named| -> Vec<String> {
+            let set = rule.set_tools::<T>().into_iter().map(str::to_owned);
+            set.chain(rule.names.iter().cloned()).collect()
         };
         f.debug_struct("Policy")
             .field("set", &T::NAME)
             .field("autonomy", &self.autonomy)
-            .field("denied", &names(&self.denied))
-            .field("hidden", &names(&self.hidden))
-            .field("deferred", &names(&self.deferred))
+            .field("denied", &named(&self.denied))
+            .field("hidden", &named(&self.hidden))
+            .field("deferred", &named(&self.deferred))
             .field("from_code", &self.from_code)
-            .field("allowed_from_code", &names(&self.code_allowed))
-            .field("direct_only", &names(&self.direct_only))
-            .field("runtime_denied", &self.runtime.denied)
-            .field("runtime_hidden", &self.runtime.hidden)
-            .field("runtime_deferred", &self.runtime.deferred)
-            .field("runtime_allowed_from_code", &self.runtime.code_allowed)
-            .field("runtime_direct_only", &self.runtime.direct_only)
+            .field("allowed_from_code", &named(&self.code_allowed))
+            .field("direct_only", &named(&self.direct_only))
             .field("trifecta", &self.trifecta)
-            .field("allowed_sending", &names(&self.sending_allowed))
-            .field("runtime_allowed_sending", &self.runtime.sending_allowed)
+            .field("allowed_sending", &named(&self.sending_allowed))
             .finish()
     }
 }
@@ -763,13 +757,6 @@ impl FromCode {
         };
         tier <= ceiling
     }
-}
-
-/// The one rule of what code may call, for the set's tools and runtime tools alike: never
-/// an `irreversible` tool, never one kept direct-only, otherwise one within the ceiling or
-/// named.
-fn code_may_call(ceiling: FromCode, tier: Tier, named: bool, direct_only: bool) -> bool {
-    tier != Tier::Irreversible && !direct_only && (named || ceiling.covers(tier))
 }
 
 /// A policy was asked to let code call an irreversible tool

@@ -6,7 +6,7 @@ use super::layout::Layout;
 use crate::consumer::{ChoiceMode, Format};
 use crate::exposure::Exposure;
 use crate::policy::{Availability, PolicyNameError};
-use crate::policy::{Policy, ToolKey};
+use crate::policy::{Policy, Ruled, ToolKey};
 use crate::search::ToolSearch;
 use crate::set::{ToolName, ToolSet};
 use crate::tier::Autonomy;
@@ -190,14 +190,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
             .map(|(position, tool)| (set + position, tool))
     }
 
-    /// What the runtime tool `tool` is in this request, with the precedence the set's
-    /// tools have ([`Policy::availability`]): the policy's rules by its name, and deferred
-    /// when the tool declares itself so ([`DynamicTool::deferred`](crate::DynamicTool::deferred)).
+    /// What the runtime tool `tool` is in this request: the policy's one rule
+    /// ([`Policy::availability`]), which reads its spec as it reads a tool of the set's.
     pub(super) fn runtime_availability(&self, tool: &RuntimeTool) -> Availability {
-        match self.policy.runtime_availability(tool.spec().name()) {
-            Availability::Offered if tool.spec().is_deferred() => Availability::Deferred,
-            availability => availability,
-        }
+        self.policy.availability(Ruled::Runtime(tool.spec()))
     }
 
     /// The set's tool `name` names, as the model may know it in this request: `None` for a

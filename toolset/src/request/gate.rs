@@ -16,7 +16,7 @@ use crate::output::ToolOutput;
 use crate::plan::Plan;
 use crate::plan::Split;
 use crate::policy::ToolKey;
-use crate::policy::{Availability, Trifecta};
+use crate::policy::{Availability, Ruled, Trifecta};
 use crate::search::{SEARCH_TOOL_NAME, SearchArgs, nothing_found, search};
 use crate::set::ToolName;
 use crate::set::ToolSet;
@@ -121,13 +121,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// space) in this request: the request runs code, and the policy lets code call it.
     /// What the list renders and the gate permits.
     pub(super) fn code_may_call(&self, index: usize) -> bool {
-        self.code_execution
-            && match self.runtime_at(index) {
-                Some(tool) => self
-                    .policy
-                    .runtime_allows_from_code(tool.spec().name(), tool.spec().tier()),
-                None => self.policy.allows_from_code(T::Name::ALL[index]),
-            }
+        self.code_execution && self.policy.code_may_call(self.ruled_at(index))
     }
 
     /// `Err` when `call` comes from code and `allowed` says code may not make it: the
@@ -273,7 +267,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             };
         }
         let tool = T::Name::ALL[index];
-        match self.policy.availability(tool) {
+        match self.policy.availability(Ruled::Set(tool)) {
             Availability::Offered => true,
             Availability::Deferred => {
                 self.activated.contains(&ToolKey::Set(tool)) || self.injected.contains(&tool)

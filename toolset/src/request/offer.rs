@@ -4,8 +4,8 @@
 use super::builder::Request;
 use super::layout::{Entry, Layout};
 use crate::consumer::Format;
-use crate::policy::Availability;
 use crate::policy::ToolKey;
+use crate::policy::{Availability, Ruled};
 use crate::search::{SEARCH_TOOL_NAME, ToolSearch, lists_deferred};
 use crate::set::ToolName;
 use crate::set::ToolSet;
@@ -18,7 +18,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// Whether `tool` is deferred by the policy (and neither hidden nor denied): what a
     /// search may find and an activation may add.
     pub(super) fn searchable(&self, tool: T::Name) -> bool {
-        self.policy.availability(tool) == Availability::Deferred
+        self.policy.availability(Ruled::Set(tool)) == Availability::Deferred
     }
 
     /// Whether the host answers a tool search in this request: the search is local
@@ -232,12 +232,17 @@ impl<'p, T: ToolSet> Request<'p, T> {
     }
 
     /// What the tool at `index` of the request's one index space is in this request: the
-    /// policy's rule for a tool of the set, [`runtime_availability`](Self::runtime_availability)
-    /// for a runtime one.
+    /// policy's one rule ([`Policy::availability`]).
     pub(super) fn availability_at(&self, index: usize) -> Availability {
+        self.policy.availability(self.ruled_at(index))
+    }
+
+    /// The tool at `index` of the request's one index space, as the policy's rules look
+    /// it up.
+    pub(super) fn ruled_at(&self, index: usize) -> Ruled<'_, T> {
         match self.runtime_at(index) {
-            Some(tool) => self.runtime_availability(tool),
-            None => self.policy.availability(T::Name::ALL[index]),
+            Some(tool) => Ruled::Runtime(tool.spec()),
+            None => Ruled::Set(T::Name::ALL[index]),
         }
     }
 
