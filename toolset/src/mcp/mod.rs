@@ -171,6 +171,8 @@ mod input_required;
 mod line_transport;
 pub(crate) mod lines;
 mod messages;
+mod mount;
+mod mount_handler;
 mod presence;
 mod progress;
 mod request_span;
@@ -198,6 +200,7 @@ use tokio::sync::RwLock;
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
 pub use line_transport::{DEFAULT_MAX_LINE_LENGTH, LineTransport, stdio};
+pub use mount::{Mounted, NameCollision};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
