@@ -129,9 +129,12 @@ impl ServerHandler for Desk {
     }
 }
 
+/// The desk with the inbox set mounted in it.
+pub type MountedDesk = Mounted<Desk, InboxTools>;
+
 /// The desk with the inbox set mounted in it, `inbox` its state: read-only calls run, any
 /// other is put to the human by elicitation.
-pub fn mounted(inbox: Inbox) -> Result<Mounted<Desk, InboxTools>, NameCollision> {
+pub fn mounted(inbox: Inbox) -> Result<MountedDesk, NameCollision> {
     McpServer::<InboxTools>::new(inbox)
         .with_autonomy(Autonomy::ReadOnly)
         .mount_in(Desk::new())

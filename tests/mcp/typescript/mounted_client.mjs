@@ -4,16 +4,18 @@
 // the human, and only the set's tool above the autonomy is put to the human, by
 // elicitation, and runs once when approved.
 //
-// node mounted_client.mjs <mcp_mounted binary>; prints one line a check and
-// "N passed, M failed"; exits non-zero when any failed.
+// node mounted_client.mjs <mcp_mounted binary | http://.../mcp>: over stdio (the client
+// starts the binary) or streamable HTTP (the server already runs there); prints one line a
+// check and "N passed, M failed"; exits non-zero when any failed.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [server] = process.argv.slice(2);
 if (!server) {
-  console.error("usage: node mounted_client.mjs <mcp_mounted binary>");
+  console.error("usage: node mounted_client.mjs <mcp_mounted binary | http://.../mcp>");
   process.exit(2);
 }
 
@@ -44,7 +46,9 @@ client.setRequestHandler(ElicitRequestSchema, async (request) => {
     : { action: "decline" };
 });
 
-const transport = new StdioClientTransport({ command: server, stderr: "inherit" });
+const transport = server.startsWith("http://")
+  ? new StreamableHTTPClientTransport(new URL(server))
+  : new StdioClientTransport({ command: server, stderr: "inherit" });
 const timeout = { timeout: 20000 };
 await client.connect(transport, timeout);
 

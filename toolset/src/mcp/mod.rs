@@ -66,6 +66,16 @@
 //! # }
 //! ```
 //!
+//! ## Mounted in an rmcp server you already have
+//!
+//! A host whose rmcp server has tools of its own (`#[tool_router]`), prompts and resources
+//! keeps it and mounts the set in it: [`McpServer::mount_in`] takes the server's
+//! `ServerHandler` and gives a [`Mounted`] one, served as either would be
+//! ([`Mounted::serve`], [`Mounted::serve_http`], or rmcp's own serving). The set's tools
+//! are listed after the server's and answered exactly as above (the gate, the human's
+//! approval, the journal, the spans); everything else is the server's. A tool name both
+//! would list is refused there ([`NameCollision`]).
+//!
 //! ## Many sessions, one state
 //!
 //! Every session (every stdio connection, every HTTP session) shares the server's state,

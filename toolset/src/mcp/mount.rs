@@ -5,7 +5,7 @@
 //! handler, so a mounted set is gated, approved, journaled and traced by the one path
 //! `McpServer` serves it by.
 
-use super::McpServer;
+use super::{HttpConfig, Listen, McpServer};
 use crate::request::{Activations, Request};
 use crate::set::ToolName;
 use crate::set::ToolSet;
@@ -21,8 +21,11 @@ use std::io;
 /// after its own and answered by toolset, exactly as [`McpServer`] answers them.
 ///
 /// Built by [`McpServer::mount_in`]; it is itself an rmcp [`ServerHandler`], so it is
-/// served as the handler was: [`serve`](Mounted::serve) (toolset's, which also notices a
-/// client that went away), rmcp's `ServiceExt::serve`, or rmcp's `StreamableHttpService`.
+/// served as the handler was, or as toolset serves a set: [`serve`](Mounted::serve) on any
+/// rmcp transport (which also notices a client that went away), over streamable HTTP with
+/// [`serve_http`](Mounted::serve_http) or [`http_service`](Mounted::http_service) (a
+/// session of the set's and a clone of the handler per HTTP session), or with rmcp's own
+/// `ServiceExt::serve` and `StreamableHttpService`.
 ///
 /// What each side answers:
 /// - `tools/list`: the handler's tools, then the set's (the session's list, as
@@ -180,6 +183,37 @@ impl<H: ServerHandler, T: ToolSet> Mounted<H, T> {
                 .get_or_insert_with(Default::default)
                 .entry(extension)
                 .or_insert(settings);
+        }
+    }
+}
+
+impl<H: ServerHandler + Clone, T: ToolSet> Mounted<H, T> {
+    /// Serves the handler with the set mounted over streamable HTTP at `/mcp`
+    /// ([`DEFAULT_HTTP_PATH`](super::DEFAULT_HTTP_PATH)) on `listen`, under `config`, as
+    /// [`McpServer::serve_http`] serves a set alone (the same caps, deadlines, `Host`,
+    /// `Origin` and authentication checks): each HTTP session gets a clone of the handler
+    /// and a new session of the set's, all sharing the set's state.
+    ///
+    /// Fails at once, with [`io::ErrorKind::PermissionDenied`], when the listener is bound
+    /// to a non-loopback address and `config` has no authentication, unless it
+    /// [allows that](HttpConfig::allow_unauthenticated_remote).
+    pub async fn serve_http(self, listen: impl Listen, config: HttpConfig) -> io::Result<()> {
+        super::http::serve_sessions(move || self.for_new_session(), listen, config).await
+    }
+
+    /// The handler with the set mounted as a tower service speaking MCP streamable HTTP,
+    /// to mount in a router of your own, as [`McpServer::http_service`] gives a set alone
+    /// (serve it with axum's `into_make_service_with_connect_info::<SocketAddr>()`).
+    pub fn http_service(self, config: HttpConfig) -> axum::Router {
+        super::http::sessions_service(move || self.for_new_session(), &config)
+    }
+
+    /// This server for a new session (an HTTP session): a clone of the handler, and the
+    /// set's server with nothing activated yet.
+    fn for_new_session(&self) -> Self {
+        Mounted {
+            handler: self.handler.clone(),
+            toolset: self.toolset.for_new_session(),
         }
     }
 }
