@@ -150,6 +150,12 @@ mod readme {}
 #[doc = include_str!("../readme_snippets.md")]
 pub struct ReadmeSnippets;
 
+/// "Coming from rmcp" (`docs/coming-from-rmcp.md`): every code block compiled, and run
+/// unless marked `no_run`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/coming-from-rmcp.md")]
+pub struct ComingFromRmcp;
+
 /// The README's fragment that needs the `mcp-client` feature.
 #[cfg(all(doctest, feature = "mcp-client"))]
 #[doc = include_str!("../readme_snippets_mcp_client.md")]
