@@ -16,7 +16,10 @@ use rmcp::model::{
     JsonObject, ProtocolVersion,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext};
-use rmcp::{ClientHandler, ErrorData, RoleClient, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{
+    ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt, tool, tool_handler,
+    tool_router,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -340,5 +343,114 @@ fn a_mounted_sets_call_is_approved_by_input_required_journaled_and_traced_as_mcp
     assert!(
         !spans.contains("\"hello\""),
         "the host's tool is not toolset's to trace:\n{spans}"
+    );
+}
+
+/// A host's server with prompts or resources but no tools of its own.
+#[derive(Clone)]
+struct Toolless;
+
+impl ServerHandler for Toolless {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_prompts()
+                .build(),
+        )
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_without_tools_of_its_own_declares_and_lists_the_sets() {
+    let mounted = McpServer::<InboxTools>::new(Inbox::default())
+        .mount_in(Toolless)
+        .expect("nothing to collide with");
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(mounted.serve(server_io));
+    let client = ().serve(client_io).await.expect("the client connects");
+    let capabilities = client
+        .peer_info()
+        .expect("initialized")
+        .capabilities
+        .clone();
+    assert!(
+        capabilities.prompts.is_some(),
+        "the host's: {capabilities:?}"
+    );
+    assert_eq!(
+        capabilities.tools.and_then(|tools| tools.list_changed),
+        Some(true),
+        "the set's"
+    );
+    let listed: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list answers")
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(
+        listed,
+        ["set_due_date", "search", "create-item", "now", "send_reply"]
+    );
+    let _ = client.cancel().await;
+}
+
+/// The shelf the deferred tool reads.
+#[derive(Default)]
+pub struct Shelf;
+
+/// Look a word up (deferred: found by the tool search).
+#[toolset::tool(tier = "read_only", deferred)]
+pub async fn lookup(_shelf: &Shelf, word: String) -> String {
+    word
+}
+
+/// Tell the time.
+#[toolset::tool(tier = "read_only")]
+pub async fn clock(_shelf: &Shelf) -> String {
+    "noon".to_owned()
+}
+
+toolset::toolset! {
+    /// The shelf's tools, one deferred.
+    pub ShelfTools<Shelf> = [lookup, clock];
+}
+
+/// A host's server with a tool search and a lookup of its own.
+#[derive(Clone)]
+struct Finder {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Finder {
+    #[tool(description = "Search the tools.")]
+    async fn tool_search(&self) -> String {
+        String::new()
+    }
+
+    #[tool(description = "Look a word up.")]
+    async fn lookup(&self) -> String {
+        String::new()
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Finder {}
+
+#[test]
+fn a_deferred_tool_and_the_tool_search_it_brings_collide_too() {
+    let refused = McpServer::<ShelfTools>::new(Shelf)
+        .mount_in(Finder {
+            tool_router: Finder::tool_router(),
+        })
+        .expect_err("the set lists `tool_search` now and `lookup` once found");
+    assert_eq!(refused.names(), ["lookup", "tool_search"]);
+    assert!(
+        refused
+            .to_string()
+            .contains("both have tools named `lookup`, `tool_search`"),
+        "{refused}"
     );
 }
