@@ -454,3 +454,94 @@ fn a_deferred_tool_and_the_tool_search_it_brings_collide_too() {
         "{refused}"
     );
 }
+
+/// A host's server answering `tools/list` and `tools/call` by hand, without `get_tool`:
+/// its `search` cannot be seen by `mount_in`.
+#[derive(Clone)]
+struct ByHand;
+
+impl ServerHandler for ByHand {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, ErrorData> {
+        let tool = |name: &'static str| {
+            rmcp::model::Tool::new(name, "By hand.", Arc::new(JsonObject::new()))
+        };
+        Ok(rmcp::model::ListToolsResult::with_all_items(vec![
+            tool("search"),
+            tool("weather"),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let answer = format!("by hand: {}", request.name);
+        Ok(
+            rmcp::model::CallToolResult::success(vec![rmcp::model::ContentBlock::text(answer)])
+                .into(),
+        )
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_name_mount_in_could_not_see_is_listed_once_and_answered_by_the_set() {
+    let inbox = Inbox {
+        items: vec![toolset_tests::Item {
+            id: 1,
+            subject: "Invoice".to_owned(),
+            due: None,
+        }],
+        log: Vec::new(),
+    };
+    let mounted = McpServer::<InboxTools>::new(inbox)
+        .mount_in(ByHand)
+        .expect("ByHand has no get_tool: nothing seen to collide");
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(mounted.serve(server_io));
+    let client = ().serve(client_io).await.expect("the client connects");
+    let listed: Vec<String> = client
+        .list_all_tools()
+        .await
+        .expect("tools/list answers")
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "weather",
+            "set_due_date",
+            "search",
+            "create-item",
+            "now",
+            "send_reply"
+        ],
+        "the host's `search` is left out: the set answers that name"
+    );
+    let mut arguments = JsonObject::new();
+    arguments.insert("query".to_owned(), json!("Invoice"));
+    let found = client
+        .call_tool(CallToolRequestParams::new("search").with_arguments(arguments))
+        .await
+        .expect("answered");
+    assert!(text(&found).contains("Invoice"), "{found:?}");
+    let weather = client
+        .call_tool(CallToolRequestParams::new("weather"))
+        .await
+        .expect("answered");
+    assert_eq!(text(&weather), "by hand: weather");
+    let _ = client.cancel().await;
+}
