@@ -2,6 +2,7 @@
 //! parameter and return form `#[tool]` accepts.
 
 pub mod captured;
+pub mod desk;
 pub mod exclusions;
 pub mod ledger;
 pub mod mcp_result;
@@ -148,6 +149,12 @@ mod readme {}
 #[cfg(doctest)]
 #[doc = include_str!("../readme_snippets.md")]
 pub struct ReadmeSnippets;
+
+/// "Coming from rmcp" (`docs/coming-from-rmcp.md`): every code block compiled, and run
+/// unless marked `no_run`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/coming-from-rmcp.md")]
+pub struct ComingFromRmcp;
 
 /// The README's fragment that needs the `mcp-client` feature.
 #[cfg(all(doctest, feature = "mcp-client"))]

@@ -66,6 +66,16 @@
 //! # }
 //! ```
 //!
+//! ## Mounted in an rmcp server you already have
+//!
+//! A host whose rmcp server has tools of its own (`#[tool_router]`), prompts and resources
+//! keeps it and mounts the set in it: [`McpServer::mount_in`] takes the server's
+//! `ServerHandler` and gives a [`Mounted`] one, served as either would be
+//! ([`Mounted::serve`], [`Mounted::serve_http`], or rmcp's own serving). The set's tools
+//! are listed after the server's and answered exactly as above (the gate, the human's
+//! approval, the journal, the spans); everything else is the server's. A tool name both
+//! would list is refused there ([`NameCollision`]).
+//!
 //! ## Many sessions, one state
 //!
 //! Every session (every stdio connection, every HTTP session) shares the server's state,
@@ -171,6 +181,8 @@ mod input_required;
 mod line_transport;
 pub(crate) mod lines;
 mod messages;
+mod mount;
+mod mount_handler;
 mod presence;
 mod progress;
 mod request_span;
@@ -198,6 +210,7 @@ use tokio::sync::RwLock;
 pub use crate::messages::DEFAULT_WITHHELD_MESSAGE;
 pub use http::{DEFAULT_HTTP_PATH, HttpConfig, Listen};
 pub use line_transport::{DEFAULT_MAX_LINE_LENGTH, LineTransport, stdio};
+pub use mount::{Mounted, NameCollision};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;

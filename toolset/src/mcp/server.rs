@@ -106,15 +106,7 @@ impl<T: ToolSet> McpServer<T> {
         Tr: IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let session = self.for_new_session();
-        let running = ServiceExt::serve(session, Watched::new(transport.into_transport()))
-            .await
-            .map_err(|error| io::Error::other(format!("MCP initialization failed: {error}")))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
+        serve_session(self.for_new_session(), transport).await
     }
 
     /// Answers one `tools/call`: gate, then run or withhold, as a `CallToolResult`; or,
@@ -478,6 +470,25 @@ impl<T: ToolSet> McpServer<T> {
             None => (ctx, None),
         }
     }
+}
+
+/// Serves `session`, a new session's handler (a set's server, or a host's server with a
+/// set mounted in it), on `transport` until the client closes the connection, the
+/// connection watched (`presence.rs`) so calls still waiting when it ends do not start.
+pub(super) async fn serve_session<S, Tr, E, A>(session: S, transport: Tr) -> io::Result<()>
+where
+    S: ServerHandler,
+    Tr: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let running = ServiceExt::serve(session, Watched::new(transport.into_transport()))
+        .await
+        .map_err(|error| io::Error::other(format!("MCP initialization failed: {error}")))?;
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|error| io::Error::other(format!("the MCP service stopped: {error}")))
 }
 
 /// Waits for `applying`, the run of a call that did not finish on its first poll, while

@@ -277,6 +277,13 @@ impl Tasks {
         Ok(GetTaskResult::new(entry.detailed()))
     }
 
+    /// Whether the table holds the task `id` (running, or ended and still kept).
+    pub(super) fn holds(&self, id: &str) -> bool {
+        let mut table = self.table();
+        table.sweep(self.limits.ttl);
+        table.entries.contains_key(id)
+    }
+
     /// `tasks/cancel`: cancels the call's context (its handler sees its `ToolContext`'s
     /// token cancelled, or is stopped); the task then ends `cancelled`. A task already
     /// ended keeps its status.

@@ -16,6 +16,7 @@ pub use config::HttpConfig;
 use super::McpServer;
 use crate::set::ToolSet;
 use guard::Guard;
+use rmcp::ServerHandler;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use sessions::CappedSessions;
 use std::future::Future;
@@ -103,23 +104,7 @@ impl<T: ToolSet> McpServer<T> {
     /// # }
     /// ```
     pub async fn serve_http(self, listen: impl Listen, config: HttpConfig) -> io::Result<()> {
-        let listener = listen.listener().await?;
-        let local = listener.local_addr()?;
-        config
-            .check_binding(local)
-            .map_err(|problem| io::Error::new(io::ErrorKind::PermissionDenied, problem))?;
-        let stop = CancellationToken::new();
-        let app = self.http_router(&config, stop.child_token(), DEFAULT_HTTP_PATH);
-        let shutdown = config.shutdown.clone();
-        let shutdown = async move {
-            match shutdown {
-                Some(shutdown) => shutdown.await,
-                None => std::future::pending().await,
-            }
-        };
-        let served = listener::serve(listener, app, &config, shutdown).await;
-        stop.cancel();
-        served
+        serve_sessions(move || self.for_new_session(), listen, config).await
     }
 
     /// The server as a tower service speaking MCP streamable HTTP, to mount in a router
@@ -136,51 +121,91 @@ impl<T: ToolSet> McpServer<T> {
     /// and the shutdown (stop serving the router). Prefer
     /// [`serve_http`](McpServer::serve_http), which does all of it.
     pub fn http_service(self, config: HttpConfig) -> axum::Router {
-        // Nothing stops the sessions but their clients and the idle timeout.
-        self.http_router(&config, CancellationToken::new(), "/")
+        sessions_service(move || self.for_new_session(), &config)
     }
+}
 
-    /// The MCP endpoint at `path` behind `config`'s checks and layers; `stop` closes its
-    /// sessions.
-    fn http_router(self, config: &HttpConfig, stop: CancellationToken, path: &str) -> axum::Router {
-        let sessions = Arc::new(CappedSessions::new(
-            config.max_sessions,
-            config.session_idle_timeout,
-        ));
-        // Hosts and origins are checked by the guard, per connection.
-        let rmcp_config = StreamableHttpServerConfig::default()
-            .disable_allowed_hosts()
-            .disable_allowed_origins()
-            .with_sse_keep_alive(config.sse_keep_alive)
-            .with_max_request_body_bytes(config.max_body_bytes)
-            .with_cancellation_token(stop);
-        let service = StreamableHttpService::new(
-            move || Ok(self.for_new_session()),
-            Arc::clone(&sessions),
-            rmcp_config,
-        );
-        // Innermost, on rmcp's service itself: what reaches it is a JSON-RPC message.
-        let service =
-            axum::middleware::from_fn_with_state(config.max_body_bytes, junk::answer_junk)
-                .layer(service);
-        let guard = Arc::new(Guard {
-            config: config.clone(),
-            sessions,
-        });
-        // Innermost, next to rmcp: the body read whole, and the session cap.
-        let router = if path == "/" {
-            axum::Router::new().fallback_service(service)
-        } else {
-            axum::Router::new().nest_service(path, service)
-        };
-        let mut router = router.layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&guard),
-            guard::whole_body,
-        ));
-        for layer in &config.layers {
-            router = layer(router);
+/// Serves the sessions `new_session` makes (a set's server, or a host's server with a set
+/// mounted in it) over streamable HTTP at [`DEFAULT_HTTP_PATH`] on `listen`, under
+/// `config`: what [`McpServer::serve_http`] does.
+pub(super) async fn serve_sessions<S: ServerHandler>(
+    new_session: impl Fn() -> S + Send + Sync + 'static,
+    listen: impl Listen,
+    config: HttpConfig,
+) -> io::Result<()> {
+    let listener = listen.listener().await?;
+    let local = listener.local_addr()?;
+    config
+        .check_binding(local)
+        .map_err(|problem| io::Error::new(io::ErrorKind::PermissionDenied, problem))?;
+    let stop = CancellationToken::new();
+    let app = http_router(new_session, &config, stop.child_token(), DEFAULT_HTTP_PATH);
+    let shutdown = config.shutdown.clone();
+    let shutdown = async move {
+        match shutdown {
+            Some(shutdown) => shutdown.await,
+            None => std::future::pending().await,
         }
-        // Outermost: hosts, origins, the bearer token and the body's deadline.
-        router.layer(axum::middleware::from_fn_with_state(guard, guard::check))
+    };
+    let served = listener::serve(listener, app, &config, shutdown).await;
+    stop.cancel();
+    served
+}
+
+/// The sessions `new_session` makes as a tower service to mount in the host's router:
+/// what [`McpServer::http_service`] gives.
+pub(super) fn sessions_service<S: ServerHandler>(
+    new_session: impl Fn() -> S + Send + Sync + 'static,
+    config: &HttpConfig,
+) -> axum::Router {
+    // Nothing stops the sessions but their clients and the idle timeout.
+    http_router(new_session, config, CancellationToken::new(), "/")
+}
+
+/// The MCP endpoint at `path`, a session from `new_session` for each HTTP session, behind
+/// `config`'s checks and layers; `stop` closes its sessions.
+fn http_router<S: ServerHandler>(
+    new_session: impl Fn() -> S + Send + Sync + 'static,
+    config: &HttpConfig,
+    stop: CancellationToken,
+    path: &str,
+) -> axum::Router {
+    let sessions = Arc::new(CappedSessions::new(
+        config.max_sessions,
+        config.session_idle_timeout,
+    ));
+    // Hosts and origins are checked by the guard, per connection.
+    let rmcp_config = StreamableHttpServerConfig::default()
+        .disable_allowed_hosts()
+        .disable_allowed_origins()
+        .with_sse_keep_alive(config.sse_keep_alive)
+        .with_max_request_body_bytes(config.max_body_bytes)
+        .with_cancellation_token(stop);
+    let service = StreamableHttpService::new(
+        move || Ok(new_session()),
+        Arc::clone(&sessions),
+        rmcp_config,
+    );
+    // Innermost, on rmcp's service itself: what reaches it is a JSON-RPC message.
+    let service = axum::middleware::from_fn_with_state(config.max_body_bytes, junk::answer_junk)
+        .layer(service);
+    let guard = Arc::new(Guard {
+        config: config.clone(),
+        sessions,
+    });
+    // Innermost, next to rmcp: the body read whole, and the session cap.
+    let router = if path == "/" {
+        axum::Router::new().fallback_service(service)
+    } else {
+        axum::Router::new().nest_service(path, service)
+    };
+    let mut router = router.layer(axum::middleware::from_fn_with_state(
+        Arc::clone(&guard),
+        guard::whole_body,
+    ));
+    for layer in &config.layers {
+        router = layer(router);
     }
+    // Outermost: hosts, origins, the bearer token and the body's deadline.
+    router.layer(axum::middleware::from_fn_with_state(guard, guard::check))
 }
