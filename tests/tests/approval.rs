@@ -141,14 +141,14 @@ fn edit_row(path: &std::path::Path, id: &ProposalId, edit: &str) {
 fn approval_as_shown<S: ProposalStore>(
     approvals: &Approvals<S>,
     id: &ProposalId,
-) -> toolset::approval::Signed {
+) -> toolset::approval::Reviewed {
     approvals
         .store()
         .get(id)
         .expect("the store answers")
         .expect("the row is there")
         .proposal
-        .sign()
+        .reviewed()
 }
 
 #[tokio::test]
@@ -156,7 +156,7 @@ async fn an_approval_runs_its_call_at_most_once() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
     approvals.submit(&proposal).unwrap();
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     let policy = Vault1::policy(Autonomy::Off);
     let mut vault = Vault::default();
     run(
@@ -193,7 +193,7 @@ fn a_declined_proposal_never_runs_and_says_when_it_was_declined() {
     assert_eq!(result.call_id, "call_1");
     assert!(result.output.text_content().contains("keep it"));
     match approvals.approve(
-        &proposal.sign(),
+        &proposal.reviewed(),
         &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
     ) {
         Err(ApprovalError::AlreadyResolved(resolution)) => {
@@ -211,7 +211,7 @@ fn sixteen_concurrent_resolvers_sharing_one_sqlite_file_exactly_one_wins() {
     Approvals::new(SqliteStore::open(&path).unwrap())
         .submit(&proposal)
         .unwrap();
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     let wins = Arc::new(AtomicUsize::new(0));
     let barrier = Arc::new(std::sync::Barrier::new(16));
     let threads: Vec<_> = (0..16)
@@ -256,7 +256,7 @@ fn sixteen_concurrent_resolvers_in_memory_exactly_one_wins() {
             scope.spawn(|| {
                 if approvals
                     .approve(
-                        &proposal.sign(),
+                        &proposal.reviewed(),
                         &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
                     )
                     .is_ok()
@@ -290,7 +290,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     assert_eq!(
         forged
             .approve(
-                &altered.sign(),
+                &altered.reviewed(),
                 &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
@@ -303,7 +303,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     assert_eq!(
         forged
             .approve(
-                &by_hand.sign(),
+                &by_hand.reviewed(),
                 &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
@@ -314,7 +314,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
     assert!(
         approvals
             .approve(
-                &proposal.sign(),
+                &proposal.reviewed(),
                 &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .is_ok()
@@ -325,7 +325,7 @@ fn a_hand_written_or_altered_proposal_is_refused_when_sealed() {
 fn an_altered_proposal_is_refused_even_unsealed() {
     let approvals = Approvals::new(MemoryStore::new());
     let proposal = propose(r#"{"path":"/old"}"#);
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     let json = serde_json::to_string(&proposal).unwrap();
     let altered: Proposal = serde_json::from_str(&json.replace("/old", "/")).unwrap();
     approvals.store().insert(&altered).unwrap();
@@ -354,7 +354,7 @@ fn a_proposal_of_another_set_with_the_same_name_is_refused() {
     assert_eq!(
         approvals
             .approve(
-                &sandbox.sign(),
+                &sandbox.reviewed(),
                 &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
             )
             .err(),
@@ -368,7 +368,7 @@ fn a_tool_denied_after_the_proposal_was_made_is_not_run() {
     let proposal = propose(r#"{"path":"/old"}"#);
     approvals.submit(&proposal).unwrap();
     let now = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
-    match approvals.approve(&proposal.sign(), &toolset::request::Request::new(&now)) {
+    match approvals.approve(&proposal.reviewed(), &toolset::request::Request::new(&now)) {
         Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
         other => panic!("a denied tool was approved: {:?}", other.err()),
     }
@@ -396,7 +396,7 @@ fn the_preview_shown_is_computed_from_the_arguments() {
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).unwrap();
     match approvals.approve(
-        &proposal.sign(),
+        &proposal.reviewed(),
         &toolset::request::Request::new(&Vault1::policy(Autonomy::Off)),
     ) {
         Ok(Approved::Handoff(handoff)) => {
@@ -418,7 +418,7 @@ fn an_expired_proposal_is_refused() {
     std::thread::sleep(Duration::from_millis(5));
     assert!(matches!(
         approvals.approve(
-            &proposal.sign(),
+            &proposal.reviewed(),
             &toolset::request::Request::new(&Vault1::policy(Autonomy::Off))
         ),
         Err(ApprovalError::Expired { .. })
@@ -566,7 +566,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             |row| row.get(0),
         )
         .unwrap();
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     run(
         approvals
             .approve(&approval, &toolset::request::Request::new(&policy))
@@ -614,7 +614,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
             "after `{reset}` it is shown as waiting"
         );
         assert!(
-            approvals.decline(&proposal.sign(), "too late").is_err(),
+            approvals.decline(&proposal.reviewed(), "too late").is_err(),
             "after `{reset}` a call that ran is recorded as declined"
         );
     }
@@ -635,7 +635,10 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         let id = approvals.submit(&proposal).unwrap();
         run(
             approvals
-                .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
+                .approve(
+                    &proposal.reviewed(),
+                    &toolset::request::Request::new(&policy),
+                )
                 .unwrap(),
             &mut vault,
         )
@@ -661,7 +664,10 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
         )
         .unwrap();
     assert!(matches!(
-        approvals.approve(&proposal.sign(), &toolset::request::Request::new(&policy)),
+        approvals.approve(
+            &proposal.reviewed(),
+            &toolset::request::Request::new(&policy)
+        ),
         Err(ApprovalError::AlreadyRan(_))
     ));
     assert_eq!(vault.deleted, ["/old"]);
@@ -672,7 +678,7 @@ async fn a_database_from_before_effects_were_recorded_cannot_replay_its_approval
 mod runtime {
     use super::*;
     use serde_json::{Value, json};
-    use toolset::approval::Signed;
+    use toolset::approval::Reviewed;
     use toolset::request::Request;
     use toolset::{DynamicTool, Toolbox};
 
@@ -707,12 +713,12 @@ mod runtime {
     }
 
     /// The proposal of one call to `name` through `toolbox`, at an autonomy that
-    /// withholds it, submitted to `approvals`: what the human signs.
+    /// withholds it, submitted to `approvals`: what the human reviews.
     fn proposed(
         toolbox: &Toolbox<Vault1>,
         approvals: &Approvals<MemoryStore>,
         name: &str,
-    ) -> Signed {
+    ) -> Reviewed {
         let policy = Vault1::policy(Autonomy::ExternalReversible);
         let plan = toolbox
             .request(&policy)
@@ -722,7 +728,7 @@ mod runtime {
         assert_eq!(plan.approved().count(), 0, "irreversible: withheld");
         let proposal = &plan.proposals()[0];
         approvals.submit(proposal).expect("stored");
-        proposal.sign()
+        proposal.reviewed()
     }
 
     #[tokio::test]
@@ -730,10 +736,10 @@ mod runtime {
         let runs = Arc::new(AtomicUsize::new(0));
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "shred");
+        let reviewed = proposed(&toolbox, &approvals, "shred");
         let policy = Vault1::policy(Autonomy::Off);
         let request = toolbox.request(&policy).expect("no unknown runtime name");
-        let Ok(Approved::Run(call)) = approvals.approve(&signed, &request) else {
+        let Ok(Approved::Run(call)) = approvals.approve(&reviewed, &request) else {
             panic!("the runtime tool's proposal was not approved");
         };
         let report = call
@@ -745,7 +751,7 @@ mod runtime {
         assert_eq!(runs.load(Ordering::SeqCst), 1);
         // Never twice.
         assert!(matches!(
-            approvals.approve(&signed, &request),
+            approvals.approve(&reviewed, &request),
             Err(ApprovalError::AlreadyResolved(_))
         ));
     }
@@ -754,10 +760,10 @@ mod runtime {
     fn a_propose_only_runtime_tool_is_handed_to_the_host() {
         let toolbox = toolbox(Arc::default());
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "courier");
+        let reviewed = proposed(&toolbox, &approvals, "courier");
         let policy = Vault1::policy(Autonomy::Off);
         match approvals.approve(
-            &signed,
+            &reviewed,
             &toolbox.request(&policy).expect("no unknown runtime name"),
         ) {
             Ok(Approved::Handoff(handoff)) => {
@@ -774,15 +780,15 @@ mod runtime {
         let runs = Arc::new(AtomicUsize::new(0));
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "shred");
+        let reviewed = proposed(&toolbox, &approvals, "shred");
         let result = approvals
-            .decline(&signed, "keep it")
+            .decline(&reviewed, "keep it")
             .expect("declined once");
         assert_eq!(result.call_id, "r1");
         assert!(result.output.is_error() && result.output.text_content().contains("keep it"));
         let policy = Vault1::policy(Autonomy::Off);
         match approvals.approve(
-            &signed,
+            &reviewed,
             &toolbox.request(&policy).expect("no unknown runtime name"),
         ) {
             Err(ApprovalError::AlreadyResolved(resolution)) => {
@@ -798,7 +804,7 @@ mod runtime {
         let runs = Arc::new(AtomicUsize::new(0));
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "shred");
+        let reviewed = proposed(&toolbox, &approvals, "shred");
         let policy = Vault1::policy(Autonomy::Off);
         // The request in force now has no such tool: removed from the toolbox, or no
         // toolbox at all.
@@ -807,14 +813,14 @@ mod runtime {
             without.request(&policy).expect("no unknown runtime name"),
             Request::new(&policy),
         ] {
-            match approvals.approve(&signed, &request) {
+            match approvals.approve(&reviewed, &request) {
                 Err(ApprovalError::Invalid(problem)) => {
                     assert_eq!(problem.kind, ProblemKind::UnknownTool)
                 }
                 other => panic!("a tool no longer there was approved: {other:?}"),
             }
         }
-        assert!(approvals.pending(&signed.proposal).is_ok());
+        assert!(approvals.pending(&reviewed.proposal).is_ok());
         assert_eq!(runs.load(Ordering::SeqCst), 0);
     }
 
@@ -822,10 +828,10 @@ mod runtime {
     fn a_compiled_tool_denied_by_the_request_in_force_is_refused_beside_a_toolbox() {
         let toolbox = toolbox(Arc::default());
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "delete_file");
+        let reviewed = proposed(&toolbox, &approvals, "delete_file");
         let denied = Vault1::policy(Autonomy::Off).deny(Vault1Name::DeleteFile);
         match approvals.approve(
-            &signed,
+            &reviewed,
             &toolbox.request(&denied).expect("no unknown runtime name"),
         ) {
             Err(ApprovalError::Invalid(problem)) => assert_eq!(problem.kind, ProblemKind::Denied),
@@ -834,7 +840,7 @@ mod runtime {
         let allowed = Vault1::policy(Autonomy::Off);
         assert!(matches!(
             approvals.approve(
-                &signed,
+                &reviewed,
                 &toolbox.request(&allowed).expect("no unknown runtime name")
             ),
             Ok(Approved::Run(_))
@@ -845,13 +851,13 @@ mod runtime {
     fn what_the_human_signed_must_be_what_is_stored_to_decline_too() {
         let toolbox = toolbox(Arc::default());
         let approvals = Approvals::new(MemoryStore::new());
-        let mut signed = proposed(&toolbox, &approvals, "shred");
-        signed.digest = "0".repeat(64);
+        let mut reviewed = proposed(&toolbox, &approvals, "shred");
+        reviewed.digest = "0".repeat(64);
         assert_eq!(
-            approvals.decline(&signed, "no").err(),
+            approvals.decline(&reviewed, "no").err(),
             Some(ApprovalError::ArgumentsChanged)
         );
-        assert!(approvals.pending(&signed.proposal).is_ok());
+        assert!(approvals.pending(&reviewed.proposal).is_ok());
     }
 
     #[test]
@@ -859,10 +865,10 @@ mod runtime {
         let runs = Arc::new(AtomicUsize::new(0));
         let toolbox = toolbox(Arc::clone(&runs));
         let approvals = Approvals::new(MemoryStore::new());
-        let signed = proposed(&toolbox, &approvals, "shred");
+        let reviewed = proposed(&toolbox, &approvals, "shred");
         let denied = Vault1::policy(Autonomy::Off).deny("shred");
         let request = toolbox.request(&denied).expect("shred is a runtime tool");
-        let error = match approvals.approve(&signed, &request) {
+        let error = match approvals.approve(&reviewed, &request) {
             Err(error @ ApprovalError::Invalid(_)) => error,
             other => panic!("a runtime tool denied now was approved: {other:?}"),
         };
@@ -878,19 +884,22 @@ mod runtime {
         );
         let hidden = Vault1::policy(Autonomy::Off).hide("shred");
         let request = toolbox.request(&hidden).expect("shred is a runtime tool");
-        match approvals.approve(&signed, &request) {
+        match approvals.approve(&reviewed, &request) {
             Err(ApprovalError::Invalid(problem)) => {
                 assert_eq!(problem.kind, ProblemKind::UnknownTool)
             }
             other => panic!("a runtime tool hidden now was approved: {other:?}"),
         }
-        assert!(approvals.pending(&signed.proposal).is_ok(), "still pending");
+        assert!(
+            approvals.pending(&reviewed.proposal).is_ok(),
+            "still pending"
+        );
         assert_eq!(runs.load(Ordering::SeqCst), 0, "never ran");
         // Under a policy that allows it again, it is approved, once.
         let allowed = Vault1::policy(Autonomy::Off);
         let request = toolbox.request(&allowed).expect("no runtime names");
         assert!(matches!(
-            approvals.approve(&signed, &request),
+            approvals.approve(&reviewed, &request),
             Ok(Approved::Run(_))
         ));
     }

@@ -50,7 +50,10 @@ async fn batch_and_late(notes: &mut Notes) -> (Report, Vec<ToolReply>) {
     approvals.submit(&proposal).expect("stored");
     let policy = NoteTools::policy(Autonomy::Reversible);
     let Approved::Run(approved) = approvals
-        .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
+        .approve(
+            &proposal.reviewed(),
+            &toolset::request::Request::new(&policy),
+        )
         .expect("approved")
     else {
         panic!("delete_note has a handler");
@@ -148,7 +151,7 @@ async fn continue_answers_awaiting_approval_now_and_delivers_the_outcome_as_a_fo
     .expect("valid");
     approvals.submit(&plan.proposals()[0]).expect("stored");
     let declined = approvals
-        .decline(&plan.proposals()[0].sign(), "keep it")
+        .decline(&plan.proposals()[0].reviewed(), "keep it")
         .expect("declined once");
     let text = texts(&openai_chat::follow_up(&[declined]));
     assert!(

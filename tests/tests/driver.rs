@@ -178,12 +178,12 @@ async fn an_approval_in_another_process_reaches_the_model_once_with_its_labels()
 
     // Another process approves: a second driver over the same file.
     let elsewhere = driver(SqliteStore::open(&path).expect("a db"), Style::Continue);
-    let signed = elsewhere
+    let reviewed = elsewhere
         .pending(turn.proposals[0].id())
         .expect("pending")
-        .sign();
+        .reviewed();
     let Resolved::Ran(report) = elsewhere
-        .approve(&signed, &mut desk, &ctx)
+        .approve(&reviewed, &mut desk, &ctx)
         .await
         .expect("approved")
     else {
@@ -612,12 +612,12 @@ where
                         continue;
                     }
                     let proposal = pending.remove(n % pending.len());
-                    let signed = proposal.sign();
+                    let reviewed = proposal.reviewed();
                     // Refused when it expired meanwhile: that is an ending too.
                     if yes {
-                        let _ = driver.approve(&signed, &mut desk, &ctx).await;
+                        let _ = driver.approve(&reviewed, &mut desk, &ctx).await;
                     } else {
-                        let _ = driver.decline(&signed, "no");
+                        let _ = driver.decline(&reviewed, "no");
                     }
                 }
                 Step::Expire => {

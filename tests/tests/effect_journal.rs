@@ -273,9 +273,9 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
         None,
         "not before approval"
     );
-    let signed = plan.proposals()[0].sign();
+    let reviewed = plan.proposals()[0].reviewed();
     let policy = Tools::policy(Autonomy::ReadOnly);
-    let Ok(Approved::Run(_)) = approvals.approve(&signed, &Request::new(&policy)) else {
+    let Ok(Approved::Run(_)) = approvals.approve(&reviewed, &Request::new(&policy)) else {
         panic!("approved");
     };
     let entry = store
@@ -303,7 +303,11 @@ fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
         EndOutcome::Ended
     );
     // Ending it leaves the proposal resolved, never again approvable.
-    assert!(approvals.approve(&signed, &Request::new(&policy)).is_err());
+    assert!(
+        approvals
+            .approve(&reviewed, &Request::new(&policy))
+            .is_err()
+    );
 }
 
 #[test]
@@ -567,8 +571,8 @@ fn an_approved_call_runs_under_its_proposal_id_and_a_rerun_passes_the_approval_c
     let policy = Tools::policy(Autonomy::ReadOnly);
     let plan = Tools::gate([call("c1", "approved")], Autonomy::ReadOnly).unwrap();
     let id = approvals.submit(&plan.proposals()[0]).unwrap();
-    let signed = plan.proposals()[0].sign();
-    let Ok(Approved::Run(call)) = approvals.approve(&signed, &Request::new(&policy)) else {
+    let reviewed = plan.proposals()[0].reviewed();
+    let Ok(Approved::Run(call)) = approvals.approve(&reviewed, &Request::new(&policy)) else {
         panic!("approved");
     };
     // The process dies before apply: the approval is in doubt.

@@ -133,7 +133,10 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     approvals.submit(&proposal).expect("stored");
     let policy = Policy::<BankTools>::new(Autonomy::ExternalReversible);
     let Approved::Run(call) = approvals
-        .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
+        .approve(
+            &proposal.reviewed(),
+            &toolset::request::Request::new(&policy),
+        )
         .expect("approved")
     else {
         panic!("transfer has a handler");
@@ -143,7 +146,10 @@ async fn an_approved_escalated_call_runs_once_at_its_raised_tier() {
     assert_eq!(bank.sent_cents, vec![250_000]);
     assert!(
         approvals
-            .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
+            .approve(
+                &proposal.reviewed(),
+                &toolset::request::Request::new(&policy)
+            )
             .is_err(),
         "the approval is used up"
     );

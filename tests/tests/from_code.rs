@@ -705,12 +705,12 @@ fn a_proposal_from_code_is_approved_under_a_request_that_lets_code_call_it_and_a
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).expect("stored");
     // Under a request in force that runs no code, the call from code is not approved.
-    let refused = approvals.approve(&proposal.sign(), &Request::new(&policy));
+    let refused = approvals.approve(&proposal.reviewed(), &Request::new(&policy));
     assert!(
         matches!(&refused, Err(ApprovalError::Invalid(problem)) if problem.kind == ProblemKind::NotFromCode),
         "{refused:?}"
     );
-    let Ok(Approved::Run(call)) = approvals.approve(&proposal.sign(), &request) else {
+    let Ok(Approved::Run(call)) = approvals.approve(&proposal.reviewed(), &request) else {
         panic!("approved under the request that lets code call it");
     };
     let mut shop = Store::default();

@@ -132,7 +132,7 @@ async fn a_resolution_reset_to_pending_never_runs_the_call_a_second_time() {
     let policy = LedgerTools::policy(Autonomy::Off);
     let proposal = proposal("rent");
     let id = approvals.submit(&proposal).expect("stored");
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     match approvals.approve(&approval, &toolset::request::Request::new(&policy)) {
         Ok(toolset::approval::Approved::Run(call)) => {
             call.apply(&mut ledger, &ToolContext::default()).await;

@@ -98,10 +98,15 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
     }
     let mut run = Run::new();
     run.await_approval(&waiting);
-    approvals.decline(&declined.sign(), "no").expect("declined");
+    approvals
+        .decline(&declined.reviewed(), "no")
+        .expect("declined");
     let policy = LedgerTools::policy(Autonomy::ReadOnly);
     let _approved = approvals
-        .approve(&approved.sign(), &toolset::request::Request::new(&policy))
+        .approve(
+            &approved.reviewed(),
+            &toolset::request::Request::new(&policy),
+        )
         .expect("approved");
     let before = store.usage("eve", now_ms()).expect("counts");
     assert_eq!(before.owner.proposals, 2, "waiting and declined count");
@@ -144,7 +149,10 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
     // Approving the swept proposal finds nothing to run.
     assert!(
         approvals
-            .approve(&waiting.sign(), &toolset::request::Request::new(&policy))
+            .approve(
+                &waiting.reviewed(),
+                &toolset::request::Request::new(&policy)
+            )
             .is_err()
     );
 }

@@ -737,7 +737,7 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
     let mut run = Run::new();
     run.await_approval(&proposal);
     approvals
-        .decline(&proposal.sign(), "not now")
+        .decline(&proposal.reviewed(), "not now")
         .expect("declines");
     assert_eq!(store.0.entry(proposal.id().as_str()).expect("reads"), None);
     assert_eq!(run.collect(&Both(&store)).expect("reads"), 1);
@@ -999,8 +999,8 @@ async fn the_follow_up_of_a_call_run_again_after_a_crash_says_a_crash_cut_it_off
         run.await_approval(proposal);
     }
     let approve = |proposal: &toolset::approval::ProposalId| {
-        let signed = approvals.pending(proposal).expect("pending").sign();
-        match approvals.approve(&signed, &toolset::request::Request::new(&policy)) {
+        let reviewed = approvals.pending(proposal).expect("pending").reviewed();
+        match approvals.approve(&reviewed, &toolset::request::Request::new(&policy)) {
             Ok(toolset::approval::Approved::Run(call)) => call,
             other => panic!("pay runs once approved: {other:?}"),
         }

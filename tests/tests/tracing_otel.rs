@@ -475,7 +475,10 @@ fn an_approval_acted_on_is_an_event_of_the_hosts_span() {
         let policy = FileTools::policy(Autonomy::Off);
         tracing::info_span!("review").in_scope(|| {
             approvals
-                .approve(&proposal.sign(), &toolset::request::Request::new(&policy))
+                .approve(
+                    &proposal.reviewed(),
+                    &toolset::request::Request::new(&policy),
+                )
                 .is_ok()
         })
     });

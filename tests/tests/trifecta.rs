@@ -239,7 +239,7 @@ async fn approving_the_held_back_send_lets_it_through_once() {
     let proposal = plan.proposals()[0].clone();
     let approvals = Approvals::new(MemoryStore::new());
     approvals.submit(&proposal).expect("stored");
-    let approval = proposal.sign();
+    let approval = proposal.reviewed();
     let report = match approvals.approve(&approval, &request).expect("approved") {
         Approved::Run(call) => call.apply(&mut (), &ToolContext::default()).await,
         Approved::Handoff(_) => {
@@ -285,7 +285,7 @@ fn a_denying_policy_refuses_the_approval_too() {
     let denying = Mail::policy(Autonomy::ExternalReversible).trifecta(Trifecta::Deny);
     let now = Request::new(&denying).exposure(&exposure);
     for proposal in [&for_tier, &for_rule] {
-        match approvals.approve(&proposal.sign(), &now) {
+        match approvals.approve(&proposal.reviewed(), &now) {
             Err(toolset::approval::ApprovalError::Invalid(problem)) => {
                 assert_eq!(problem.kind, ProblemKind::Denied);
                 assert!(
@@ -297,7 +297,7 @@ fn a_denying_policy_refuses_the_approval_too() {
             other => panic!("approved under a denying policy: {other:?}"),
         }
         approvals
-            .decline(&proposal.sign(), "the policy denies it now")
+            .decline(&proposal.reviewed(), "the policy denies it now")
             .expect("still pending");
     }
 }
@@ -315,7 +315,7 @@ fn before_either_read_a_denying_policy_lets_the_human_approve() {
     let proposal = plan.proposals()[0].clone();
     approvals.submit(&proposal).expect("stored");
     assert!(matches!(
-        approvals.approve(&proposal.sign(), &request),
+        approvals.approve(&proposal.reviewed(), &request),
         Ok(Approved::Run(_))
     ));
 }

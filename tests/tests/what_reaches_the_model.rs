@@ -163,9 +163,9 @@ async fn a_read_a_human_approved_late_enters_the_exposure_in_another_process() {
 
     // A human approves it; it runs, journaled.
     let id = run.pending()[0].proposal.clone();
-    let signed = approvals.pending(&id).expect("pending").sign();
+    let reviewed = approvals.pending(&id).expect("pending").reviewed();
     let Approved::Run(approved) = approvals
-        .approve(&signed, &Request::new(&policy))
+        .approve(&reviewed, &Request::new(&policy))
         .expect("approved")
     else {
         panic!("fetch_unvetted has a handler")
@@ -200,7 +200,7 @@ async fn a_declined_read_brings_nothing_in() {
         approvals.submit(proposal).expect("stored");
         run.await_approval(proposal);
         approvals
-            .decline(&proposal.sign(), "not that site")
+            .decline(&proposal.reviewed(), "not that site")
             .expect("declined");
     }
     assert_eq!(run.collect(&store).expect("collected"), 1);
@@ -254,7 +254,7 @@ async fn an_expired_proposal_ends_the_held_batch_once_and_is_never_approved_afte
     assert!(approvals.pending(proposal.id()).is_err());
     assert!(
         approvals
-            .approve(&proposal.sign(), &Request::new(&policy))
+            .approve(&proposal.reviewed(), &Request::new(&policy))
             .is_err()
     );
     // And its answer is never gathered again.
@@ -306,9 +306,9 @@ async fn the_readmes_approval_snippet_over_sqlite_leaves_nothing_in_doubt() {
     let ctx = ToolContext::default();
     // As the README writes it, for each proposal the human approved:
     for proposal in plan.proposals() {
-        let signed = proposal.sign();
+        let reviewed = proposal.reviewed();
         let request = Request::new(&policy);
-        match approvals.approve(&signed, &request).expect("approved") {
+        match approvals.approve(&reviewed, &request).expect("approved") {
             Approved::Run(call) => {
                 let late = call.apply(&mut state, &ctx).await;
                 assert!(

@@ -2,7 +2,7 @@
 //!
 //! Comes after the plan in the pipeline (call → verify → gate → plan → approval → apply →
 //! outcome). [`Approvals`] is the one place proposals wait and are resolved: a host
-//! submits a plan's proposals there, and a human's decision comes back as a [`Signed`]
+//! submits a plan's proposals there, and a human's decision comes back as a [`Reviewed`]
 //! token that [`Approvals::approve`] or [`Approvals::decline`] acts on, once. Approving
 //! re-verifies the call under the [`Request`] in force *at approval time* (its policy: a
 //! tool denied or hidden since the proposal was made is not run; its toolbox: a runtime
@@ -34,14 +34,14 @@ use std::time::Duration;
 pub use crate::digest::SealKeyTooShort;
 pub use crate::proposal::ProposalId;
 
-/// What a human signed: their decision on one proposal exactly as it was shown to them,
+/// What a human reviewed: their decision on one proposal exactly as it was shown to them,
 /// by its id and the digest of what they reviewed.
 ///
-/// Made by [`Proposal::sign`] when the human decides, and acted on by
+/// Made by [`Proposal::reviewed`] when the human decides, and acted on by
 /// [`Approvals::approve`] or [`Approvals::decline`]. Serializable, so it can come back from
 /// a review screen; approving fails unless the stored proposal still has that digest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Signed {
+pub struct Reviewed {
     /// The proposal decided on.
     pub proposal: ProposalId,
     /// The digest of the proposal as the human reviewed it ([`Proposal::digest`]).
@@ -49,11 +49,11 @@ pub struct Signed {
 }
 
 impl Proposal {
-    /// What the human signs deciding on this proposal exactly as it is now. Any later
+    /// What the human reviewed, deciding on this proposal exactly as it is now. Any later
     /// change to what the digest covers (set, call, tool, arguments, tier, escalation
     /// reason) makes approving it fail.
-    pub fn sign(&self) -> Signed {
-        Signed {
+    pub fn reviewed(&self) -> Reviewed {
+        Reviewed {
             proposal: self.id.clone(),
             digest: self.digest(),
         }
@@ -402,7 +402,7 @@ fn quoted(reason: Option<&str>) -> String {
 /// on, once: a [`ProposalStore`], an optional [`SealKey`] and an optional expiry.
 ///
 /// Submit each proposal of a plan ([`submit`](Self::submit)); show it
-/// ([`pending`](Self::pending)); act on what the human signed ([`Proposal::sign`]) with
+/// ([`pending`](Self::pending)); act on what the human reviewed ([`Proposal::reviewed`]) with
 /// [`approve`](Self::approve), under the request in force then (its policy and toolbox), or
 /// [`decline`](Self::decline). The same for a tool of the set and a runtime tool.
 ///
@@ -425,14 +425,14 @@ fn quoted(reason: Option<&str>) -> String {
 /// let proposal = &plan.proposals()[0];
 /// approvals.submit(proposal)?;
 /// // Later, the human approves what they were shown.
-/// let signed = proposal.sign();
-/// let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
+/// let reviewed = proposal.reviewed();
+/// let Approved::Run(call) = approvals.approve(&reviewed, &Request::new(&policy))? else {
 ///     unreachable!("send has a handler")
 /// };
 /// assert_eq!(call.plan().approved().count(), 1);
 /// // `call.apply(&mut state, &ctx).await` runs it, its end journaled in the store.
 /// // Never twice.
-/// assert!(approvals.approve(&signed, &Request::new(&policy)).is_err());
+/// assert!(approvals.approve(&reviewed, &Request::new(&policy)).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -575,7 +575,7 @@ impl<S: ProposalStore> Approvals<S> {
         }
     }
 
-    /// Approves the proposal `signed` names, once, into a runnable plan (or the arguments
+    /// Approves the proposal `reviewed` names, once, into a runnable plan (or the arguments
     /// for the host, when the tool is propose-only). Checks its seal and expiry, that its
     /// effect is not on record, that it is what the human reviewed, of this set as it is
     /// now, at the tier (and with the escalation reason) the tool gives these arguments
@@ -586,15 +586,15 @@ impl<S: ProposalStore> Approvals<S> {
     /// in the current span.
     pub fn approve<T: ToolSet>(
         &self,
-        signed: &Signed,
+        reviewed: &Reviewed,
         request: &Request<'_, T>,
     ) -> Result<Approved<'_, T>, ApprovalError> {
-        let approved = approve(self, signed, request);
-        trace::proposal_resolved(signed.proposal.as_str(), &approved);
+        let approved = approve(self, reviewed, request);
+        trace::proposal_resolved(reviewed.proposal.as_str(), &approved);
         approved
     }
 
-    /// Declines the proposal `signed` names, once, as the human saw it (its seal, expiry
+    /// Declines the proposal `reviewed` names, once, as the human saw it (its seal, expiry
     /// and digest checked as approving checks them); returns the result to send the model
     /// under the call's id (or as a follow-up). The store records the decline with that
     /// result in its effect journal, in the same atomic step ([`ProposalStore::decline`]),
@@ -603,9 +603,9 @@ impl<S: ProposalStore> Approvals<S> {
     /// itself marks it delivered under the proposal's id ([`Journal::mark_delivered`]). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
-    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<ToolReply, ApprovalError> {
-        let proposal = self.pending(&signed.proposal)?;
-        if signed.digest != proposal.digest() {
+    pub fn decline(&self, reviewed: &Reviewed, reason: &str) -> Result<ToolReply, ApprovalError> {
+        let proposal = self.pending(&reviewed.proposal)?;
+        if reviewed.digest != proposal.digest() {
             return Err(ApprovalError::ArgumentsChanged);
         }
         let output = ToolOutput::error(messages::declined(reason));
@@ -753,15 +753,15 @@ impl<S: ProposalStore + Journal> Approvals<S> {
 /// [`Approvals::approve`], without the trace event.
 fn approve<'s, T: ToolSet, S: ProposalStore>(
     approvals: &'s Approvals<S>,
-    signed: &Signed,
+    reviewed: &Reviewed,
     request: &Request<'_, T>,
 ) -> Result<Approved<'s, T>, ApprovalError> {
-    let stored = approvals.checked(&signed.proposal)?;
+    let stored = approvals.checked(&reviewed.proposal)?;
     if let Some(resolution) = stored.resolution {
         return Err(ApprovalError::AlreadyResolved(resolution));
     }
     let proposal = stored.proposal;
-    if signed.digest != proposal.digest() {
+    if reviewed.digest != proposal.digest() {
         return Err(ApprovalError::ArgumentsChanged);
     }
     // Resolve before running, recording the effect as started in the same step: a crash

@@ -16,7 +16,7 @@
 //! model has read.
 
 use crate::approval::ApprovalError;
-use crate::approval::Signed;
+use crate::approval::Reviewed;
 use crate::approval::{Approvals, Approved, Handoff};
 use crate::call::ToolCall;
 use crate::consumer::Format;
@@ -274,30 +274,30 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
         self.toolbox.preview(proposal)
     }
 
-    /// The human approves what they signed: checked again under the policy and toolbox
+    /// The human approves what they reviewed: checked again under the policy and toolbox
     /// in force (as [`Approvals::approve`] checks it), run once against `state`, its end
     /// journaled; its result reaches the model once, in the conversation that made the
     /// call, at its next request (wherever it goes on). A tool without a handler is handed
     /// to the host instead, and the model told it was.
     pub async fn approve(
         &self,
-        signed: &Signed,
+        reviewed: &Reviewed,
         state: &mut T::State,
         ctx: &ToolContext,
     ) -> Result<Resolved<T>, DriverError> {
         let approvals = self.approvals();
         let request = self.toolbox.request(&self.policy)?;
-        let resolved = match approvals.approve(signed, &request)? {
+        let resolved = match approvals.approve(reviewed, &request)? {
             Approved::Run(call) => Resolved::Ran(call.apply(state, ctx).await),
             Approved::Handoff(handoff) => Resolved::HandedOff(handoff),
         };
         Ok(resolved)
     }
 
-    /// The human declines what they signed, with a reason the model is told, once, in the
+    /// The human declines what they reviewed, with a reason the model is told, once, in the
     /// conversation that made the call, at its next request.
-    pub fn decline(&self, signed: &Signed, reason: &str) -> Result<(), DriverError> {
-        self.approvals().decline(signed, reason)?;
+    pub fn decline(&self, reviewed: &Reviewed, reason: &str) -> Result<(), DriverError> {
+        self.approvals().decline(reviewed, reason)?;
         Ok(())
     }
 }

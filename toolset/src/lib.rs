@@ -95,8 +95,8 @@ mod tier;
 pub mod toolbox;
 mod trace;
 
-// After the whole pipeline: the methods a caller calls on a set (gate, apply, approve).
-mod pipeline;
+// After the whole pipeline: the methods a caller calls on a set (gate, apply, policy).
+mod set_ext;
 
 pub mod consumer;
 #[cfg(feature = "mcp")]
@@ -141,6 +141,6 @@ pub mod __private;
 /// `use toolset::prelude::*;`. (The set's methods are the traits' provided methods, not
 /// an inherent block the macro writes for every set.)
 pub mod prelude {
-    pub use crate::pipeline::Pipeline;
     pub use crate::set::{ToolName, ToolSet};
+    pub use crate::set_ext::ToolSetExt;
 }

@@ -69,7 +69,7 @@ pub(crate) fn now_ms() -> u64 {
 ///
 /// Serializable, so it can wait for hours in a [`ProposalStore`](crate::store::ProposalStore).
 /// Approving it ([`Approvals::approve`](crate::Approvals::approve) with what the human
-/// [signed](Proposal::sign)) re-verifies the call under the request in force then, against
+/// [reviewed](Proposal::reviewed)) re-verifies the call under the request in force then, against
 /// the tool's current declaration, and binds to exactly what was reviewed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
@@ -140,7 +140,7 @@ impl Proposal {
         }
     }
 
-    /// The proposal's unique id; what a human [signs](Proposal::sign) names it.
+    /// The proposal's unique id; what a human [reviewed](Proposal::reviewed) names it.
     pub fn id(&self) -> &ProposalId {
         &self.id
     }

@@ -756,8 +756,8 @@ impl From<StoreError> for RunError {
 ///
 /// // 2. A human approves, and the call runs, journaled.
 /// let id = run.pending()[0].proposal.clone();
-/// let signed = approvals.pending(&id)?.sign();
-/// let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
+/// let reviewed = approvals.pending(&id)?.reviewed();
+/// let Approved::Run(call) = approvals.approve(&reviewed, &Request::new(&policy))? else {
 ///     unreachable!("send has a handler")
 /// };
 /// call.apply(&mut (), &ctx).await; // its end journaled in the store that approved it

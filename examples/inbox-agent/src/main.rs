@@ -188,7 +188,7 @@ async fn run() -> Result<(), String> {
             // What the human declines is the proposal as shown to them.
             let shown = driver.pending(&id).map_err(|error| error.to_string())?;
             driver
-                .decline(&shown.sign(), &reason)
+                .decline(&shown.reviewed(), &reason)
                 .map_err(|error| error.to_string())?;
             let call = shown.call();
             println!("Declined {id} ({} {}).", call.id, call.name);
@@ -222,7 +222,7 @@ async fn approve(
     // This process starts from the sample inbox: the example keeps no inbox on disk.
     let mut inbox = Inbox::sample();
     let resolved = driver
-        .approve(&proposal.sign(), &mut inbox, &ToolContext::default())
+        .approve(&proposal.reviewed(), &mut inbox, &ToolContext::default())
         .await
         .map_err(|error| error.to_string())?;
     match resolved {
@@ -441,7 +441,7 @@ async fn conversation(
                 continue;
             }
             let resolved = driver
-                .approve(&proposal.sign(), &mut inbox, &ctx)
+                .approve(&proposal.reviewed(), &mut inbox, &ctx)
                 .await
                 .map_err(|error| error.to_string())?;
             if let Resolved::HandedOff(Handoff {

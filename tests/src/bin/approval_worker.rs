@@ -63,7 +63,7 @@ fn work<S: ProposalStore>(
         let mut pending = false;
         for id in &ids {
             let approval = match approvals.pending(id) {
-                Ok(proposal) => proposal.sign(),
+                Ok(proposal) => proposal.reviewed(),
                 Err(ApprovalError::AlreadyResolved(_)) => continue,
                 Err(error) => {
                     println!("refused {id}: {error}");

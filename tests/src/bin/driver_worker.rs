@@ -186,7 +186,7 @@ where
             match driver.pending(&id) {
                 Ok(proposal) => {
                     let approved =
-                        runtime.block_on(driver.approve(&proposal.sign(), &mut desk, &ctx));
+                        runtime.block_on(driver.approve(&proposal.reviewed(), &mut desk, &ctx));
                     if let Err(error) = approved {
                         println!("refused: {error}");
                     }
@@ -199,7 +199,7 @@ where
             let id = ProposalId::parse(id).ok_or("not a proposal id")?;
             match driver.pending(&id) {
                 Ok(proposal) => {
-                    if let Err(error) = driver.decline(&proposal.sign(), "no") {
+                    if let Err(error) = driver.decline(&proposal.reviewed(), "no") {
                         println!("refused: {error}");
                     }
                 }

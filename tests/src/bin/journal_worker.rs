@@ -189,13 +189,13 @@ fn approve_first(
             id
         }
     };
-    let signed = match approvals.pending(&id) {
-        Ok(proposal) => proposal.sign(),
+    let reviewed = match approvals.pending(&id) {
+        Ok(proposal) => proposal.reviewed(),
         Err(ApprovalError::AlreadyResolved(_)) => return Ok(()),
         Err(error) => return Err(error.into()),
     };
     let policy = Policy::<EffectTools>::new(Autonomy::ReadOnly);
-    let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
+    let Approved::Run(call) = approvals.approve(&reviewed, &Request::new(&policy))? else {
         return Err("effect has a handler".into());
     };
     runtime.block_on(call.apply(state, ctx));

@@ -172,8 +172,8 @@ where
         }
         ["approve", id] => {
             let id = ProposalId::parse(id).ok_or("not a proposal id")?;
-            let signed = approvals.pending(&id)?.sign();
-            let Approved::Run(call) = approvals.approve(&signed, &Request::new(&policy))? else {
+            let reviewed = approvals.pending(&id)?.reviewed();
+            let Approved::Run(call) = approvals.approve(&reviewed, &Request::new(&policy))? else {
                 return Err("send has a handler".into());
             };
             let report = runtime.block_on(call.apply(&mut outbox, &ctx));
@@ -181,8 +181,8 @@ where
         }
         ["decline", id, reason] => {
             let id = ProposalId::parse(id).ok_or("not a proposal id")?;
-            let signed = approvals.pending(&id)?.sign();
-            let reply = approvals.decline(&signed, reason)?;
+            let reviewed = approvals.pending(&id)?.reviewed();
+            let reply = approvals.decline(&reviewed, reason)?;
             Ok(json!({ "result": pairs(&[reply]) }))
         }
         ["resume", style, id, rest @ ..] => {

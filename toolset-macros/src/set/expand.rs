@@ -2,7 +2,7 @@
 //! enums, the static specs, the dispatch `match`, the compile-time checks that tie them
 //! together (one name per tool, one state type per set). No inherent methods: what a
 //! caller does with a set is the provided methods of `toolset::ToolSet` and
-//! `toolset::Pipeline`, written once in the runtime crate.
+//! `toolset::ToolSetExt`, written once in the runtime crate.
 //!
 //! Every use of an entry is a whole expression (or match arm) spanned at the entry, so a
 //! mistake (a struct without #[tool], a tool taking another state) is reported on what the

@@ -7,7 +7,7 @@
 //! `requestState`. The proposal is submitted to the server's
 //! [`ProposalStore`](crate::store::ProposalStore) through
 //! [`Approvals`], sealed with the server's [`SealKey`] and expiring with the approval
-//! timeout; the `requestState` names it (its id and digest, what [`Proposal::sign`]
+//! timeout; the `requestState` names it (its id and digest, what [`Proposal::reviewed`]
 //! gives) sealed by rmcp's [`RequestStateCodec`] under a key derived from the same
 //! secret, with the same expiry, and bound to the call (the set, the tool, the canonical
 //! arguments). The client retries the call with the human's answer and the state:
@@ -27,7 +27,7 @@ use super::elicit::{self, Shown};
 use crate::approval::ApprovalError;
 use crate::approval::Approvals;
 use crate::approval::Approved;
-use crate::approval::Signed;
+use crate::approval::Reviewed;
 use crate::call::ToolCall;
 use crate::digest::SealKey;
 use crate::plan::Plan;
@@ -81,7 +81,7 @@ impl fmt::Debug for InputRequired {
 /// What the retry of a call carried, once its state opened for it.
 pub(super) struct Answer {
     /// The proposal the human was shown, as the state names it.
-    pub(super) signed: Signed,
+    pub(super) reviewed: Reviewed,
     /// Whether the human explicitly approved it.
     pub(super) approved: bool,
 }
@@ -139,7 +139,7 @@ impl InputRequired {
         let binding = binding::<T>(proposal.call());
         let Ok(state) = self
             .codec
-            .seal_json_with(&proposal.sign(), &options.associated_data(&binding))
+            .seal_json_with(&proposal.reviewed(), &options.associated_data(&binding))
         else {
             return Asked::Not;
         };
@@ -158,12 +158,12 @@ impl InputRequired {
         state: &str,
         responses: Option<&InputResponses>,
     ) -> Option<Answer> {
-        let signed: Signed = self.codec.open_json_with(state, &binding::<T>(call)).ok()?;
+        let reviewed: Reviewed = self.codec.open_json_with(state, &binding::<T>(call)).ok()?;
         let approved = responses
             .and_then(|responses| responses.get(APPROVAL))
             .and_then(|answer| serde_json::from_value::<ElicitResult>(answer.clone()).ok())
             .is_some_and(|answer| elicit::approves(&answer));
-        Some(Answer { signed, approved })
+        Some(Answer { reviewed, approved })
     }
 
     /// Approves what the human approved, through [`Approvals::approve`] under `request`
@@ -173,11 +173,11 @@ impl InputRequired {
     /// server's to apply, journaled in [`journal`](Self::journal).
     pub(super) fn approve<T: ToolSet>(
         &self,
-        signed: &Signed,
+        reviewed: &Reviewed,
         request: &Request<'_, T>,
         limit: Duration,
     ) -> Result<Plan<T>, bool> {
-        match self.approvals(limit).approve(signed, request) {
+        match self.approvals(limit).approve(reviewed, request) {
             Ok(Approved::Run(call)) => Ok(call.into_plan()),
             Err(ApprovalError::AlreadyResolved(resolution)) => {
                 Err(resolution.decision == Decision::Declined)
@@ -190,12 +190,12 @@ impl InputRequired {
     /// proposal already resolved (a replay) stays as it was. The model reads the decline
     /// message in this very answer, so the decline's journal entry is delivered at once
     /// (it never waits among [`Journal::undelivered`]).
-    pub(super) fn decline(&self, signed: &Signed, limit: Duration) {
+    pub(super) fn decline(&self, reviewed: &Reviewed, limit: Duration) {
         let declined = self
             .approvals(limit)
-            .decline(signed, "the human did not approve the call");
+            .decline(reviewed, "the human did not approve the call");
         if let (Ok(_), Some(journal)) = (declined, self.journal()) {
-            let _ = journal.mark_delivered(signed.proposal.as_str(), now_ms());
+            let _ = journal.mark_delivered(reviewed.proposal.as_str(), now_ms());
         }
     }
 

@@ -319,11 +319,11 @@ impl<T: ToolSet> McpServer<T> {
             return withheld;
         };
         if !answer.approved {
-            input.decline(&answer.signed, limit);
+            input.decline(&answer.reviewed, limit);
             return ByInput::Decided(Decided::Declined);
         }
         let approved = self.session.approve_submitted(&self.base, |request| {
-            input.approve(&answer.signed, request, limit)
+            input.approve(&answer.reviewed, request, limit)
         });
         match approved {
             Some(Ok(plan)) => ByInput::Decided(Decided::Approved(plan)),

@@ -38,7 +38,7 @@
 //! An approved call handed to the host ([`Approved::Handoff`](crate::approval::Approved::Handoff),
 //! a propose-only tool's) has its start on record like any approved call, and no handler
 //! to end it: it stays in doubt until the host, having carried it out, marks it done (or
-//! failed). Plans applied without a journal (`Pipeline::apply`) leave their approved calls
+//! failed). Plans applied without a journal (`ToolSetExt::apply`) leave their approved calls
 //! in doubt the same way.
 //!
 //! `Journal` is a trait of its own beside [`ProposalStore`](super::ProposalStore), not more

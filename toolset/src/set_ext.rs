@@ -1,11 +1,11 @@
 //! What a caller does with a set: gate the model's calls and apply the plan (a proposal
 //! is approved in [`Approvals`](crate::Approvals)). The methods every `toolset!` set has, written once here as provided methods
-//! of [`Pipeline`] (implemented for every [`ToolSet`]) instead of once per set by the
+//! of [`ToolSetExt`] (implemented for every [`ToolSet`]) instead of once per set by the
 //! macro.
 //!
 //! This file comes after the whole pipeline (it calls the request's gate and apply), so
 //! `set.rs`, which the stages import, imports none of them. Bring the methods into scope
-//! with `use toolset::prelude::*;` (or `use toolset::prelude::Pipeline;`).
+//! with `use toolset::prelude::*;` (or `use toolset::prelude::ToolSetExt;`).
 
 use crate::call::ToolCall;
 use crate::context::ToolContext;
@@ -20,10 +20,11 @@ use crate::tier::Autonomy;
 use crate::toolbox::Toolbox;
 use std::future::Future;
 
-/// The pipeline of a set of tools: gate the model's calls, apply the plan. Implemented for every [`ToolSet`]; call it on the set's type, as
-/// `InboxTools::gate(calls, Autonomy::ReadOnly)`, with the trait in scope
-/// (`use toolset::prelude::*;`).
-pub trait Pipeline: ToolSet {
+/// The methods every set of tools has: gate the model's calls, apply the plan, and the
+/// policy and toolbox to start a request from. Implemented for every [`ToolSet`]; call
+/// them on the set's type, as `InboxTools::gate(calls, Autonomy::ReadOnly)`, with the
+/// trait in scope (`use toolset::prelude::*;`).
+pub trait ToolSetExt: ToolSet {
     /// Verifies the model's whole program and splits it by tier: calls at or below
     /// `autonomy` are approved, the rest become proposals. One bad call rejects all. The
     /// gate of a fresh [`Request`] (nothing activated, injected, in its history or from a
@@ -81,4 +82,4 @@ pub trait Pipeline: ToolSet {
     }
 }
 
-impl<T: ToolSet> Pipeline for T {}
+impl<T: ToolSet> ToolSetExt for T {}
