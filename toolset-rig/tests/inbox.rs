@@ -1,0 +1,185 @@
+//! A rig agent on the inbox example's tools, offline on rig's own scripted model
+//! (`MockCompletionModel`): what the model is told, what ran, what waited for the human.
+
+use inbox_agent::{Inbox, InboxTools};
+use rig_agent::AgentBuilder;
+use rig_core::completion::{AssistantContent, CompletionRequest};
+use rig_core::message::{
+    Message, ToolCall, ToolFunction, ToolName, ToolResultContent, UserContent,
+};
+use rig_core::test_utils::{MockCompletionModel, MockTurn};
+use serde_json::{Value, json};
+use toolset::driver::Resolved;
+use toolset::prelude::*;
+use toolset::{Autonomy, Driver, MemoryStore, Tier, ToolContext};
+use toolset_rig::{RigTools, WithToolset};
+
+type Error = Box<dyn std::error::Error>;
+
+/// The model's call `id` to `name` with `arguments`, as a turn's content.
+fn call(id: &str, name: &str, arguments: Value) -> Result<AssistantContent, Error> {
+    let function = ToolFunction::new(ToolName::new(name)?, arguments);
+    Ok(AssistantContent::ToolCall(ToolCall::from_wire(
+        id, function,
+    )))
+}
+
+/// What the model read as the result of `call_id` in `request`, and whether rig marked it
+/// an error (failed, refused or skipped).
+fn result_of(request: &CompletionRequest, call_id: &str) -> Option<(String, bool)> {
+    request
+        .chat_history
+        .iter()
+        .find_map(|message| match message {
+            Message::User { content } => content.iter().find_map(|part| match part {
+                UserContent::ToolResult(result) if result.call.to_string() == call_id => {
+                    let text = result
+                        .content
+                        .iter()
+                        .map(|part| match part {
+                            ToolResultContent::Text(text) => text.text.clone(),
+                            ToolResultContent::Json { value } => value.to_string(),
+                            ToolResultContent::Image(_) => "[image]".to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    Some((text, result.is_error))
+                }
+                _ => None,
+            }),
+            _ => None,
+        })
+}
+
+/// Every text the model read in `request`'s user messages, joined.
+fn user_text(request: &CompletionRequest) -> String {
+    request
+        .chat_history
+        .iter()
+        .filter_map(|message| match message {
+            Message::User { content } => Some(content),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|part| match part {
+            UserContent::Text(text) => Some(text.text.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn tools() -> Result<RigTools<InboxTools, MemoryStore>, Error> {
+    // Reads and reversible writes run alone; anything more waits for the user.
+    let driver = Driver::new(InboxTools::policy(Autonomy::Reversible), MemoryStore::new());
+    Ok(RigTools::new(
+        driver,
+        Inbox::sample(),
+        ToolContext::default(),
+    )?)
+}
+
+#[tokio::test]
+async fn a_read_and_a_write_run_in_their_turn_and_an_irreversible_forward_runs_once_when_approved()
+-> Result<(), Error> {
+    const OUTSIDE: &str = "billing@partner.example";
+    // One turn, three calls in parallel: a read, a write within the autonomy, and a
+    // forward outside the company, which the tool escalates to irreversible.
+    let model = MockCompletionModel::from_turns([
+        MockTurn::from_contents([
+            call("c1", "search", json!({"query": "invoice"}))?,
+            call("c2", "archive", json!({"id": 4}))?,
+            call("c3", "forward", json!({"id": 3, "to": OUTSIDE}))?,
+        ]),
+        MockTurn::text("Found the invoice and archived the digest; the forward waits for you."),
+        MockTurn::text("The invoice went to billing."),
+        MockTurn::text("Nothing new."),
+    ]);
+    let tools = tools()?;
+    let agent = AgentBuilder::new(model.clone())
+        .default_max_turns(4)
+        .toolset(&tools)?
+        .build();
+
+    let answer = agent
+        .prompt("Find the invoice, archive the digest and forward the invoice to billing.")
+        .await?;
+    assert_eq!(
+        answer.output(),
+        "Found the invoice and archived the digest; the forward waits for you."
+    );
+
+    // The second request carries the three answers, each under its call id.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    let (search, failed) = result_of(&requests[1], "c1").ok_or("c1 answered")?;
+    assert!(!failed, "{search}");
+    assert!(
+        search.contains("Invoice 4471"),
+        "the search's hits: {search}"
+    );
+    let (archive, failed) = result_of(&requests[1], "c2").ok_or("c2 answered")?;
+    assert!(!failed, "{archive}");
+    assert_eq!(archive, "archived item 4");
+    let (forward, not_run) = result_of(&requests[1], "c3").ok_or("c3 answered")?;
+    assert!(not_run, "a withheld call is a skipped result: {forward}");
+    assert!(
+        forward.to_lowercase().contains("approval"),
+        "the model is told the forward awaits approval: {forward}"
+    );
+    {
+        let inbox = tools.state().await;
+        assert!(inbox.items.iter().any(|item| item.id == 4 && item.archived));
+        assert!(inbox.items.iter().all(|item| item.forwarded_to.is_empty()));
+    }
+
+    // The forward was proposed to the human, at the tier its arguments raised it to.
+    let proposals = tools.take_proposals();
+    assert_eq!(proposals.len(), 1);
+    assert_eq!(proposals[0].call().name, "forward");
+    assert_eq!(proposals[0].tier(), Tier::Irreversible);
+    assert!(tools.take_proposals().is_empty());
+
+    // The human approves it: it runs once; a second approval is refused.
+    let signed = proposals[0].sign();
+    match tools.approve(&signed).await? {
+        Resolved::Ran(report) => assert!(
+            report.entries()[0]
+                .outcome
+                .as_ref()
+                .is_some_and(|outcome| outcome.is_done())
+        ),
+        other => panic!("the approved forward ran: {other:?}"),
+    }
+    assert!(tools.approve(&signed).await.is_err());
+    let forwarded = |inbox: &Inbox| {
+        inbox
+            .items
+            .iter()
+            .filter(|item| item.forwarded_to.iter().any(|to| to == OUTSIDE))
+            .count()
+    };
+    assert_eq!(forwarded(&*tools.state().await), 1);
+
+    // The next run's prompt tells the model how the forward ended, once.
+    agent.prompt("Anything new?").await?;
+    agent.prompt("And now?").await?;
+    let requests = model.requests();
+    assert_eq!(requests.len(), 4);
+    let told = user_text(&requests[2]);
+    assert!(
+        told.contains("c3"),
+        "the late result names its call: {told}"
+    );
+    assert!(
+        told.contains(&format!("forwarded item 3 (Invoice 4471) to {OUTSIDE}")),
+        "{told}"
+    );
+    assert!(
+        told.ends_with("Anything new?"),
+        "the prompt comes after: {told}"
+    );
+    assert_eq!(user_text(&requests[3]), "And now?", "told once, not again");
+    assert_eq!(forwarded(&*tools.state().await), 1, "the forward ran once");
+    Ok(())
+}
