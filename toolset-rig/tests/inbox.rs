@@ -2,7 +2,7 @@
 //! (`MockCompletionModel`): what the model is told, what ran, what waited for the human.
 
 use inbox_agent::{Inbox, InboxTools};
-use rig_agent::AgentBuilder;
+use rig_agent::{Agent, AgentBuilder};
 use rig_core::completion::{AssistantContent, CompletionRequest};
 use rig_core::message::{
     Message, ToolCall, ToolFunction, ToolName, ToolResultContent, UserContent,
@@ -79,13 +79,34 @@ fn tools() -> Result<RigTools<InboxTools, MemoryStore>, Error> {
     )?)
 }
 
+/// A rig agent on the inbox's tools whose model replays `turns`: the model (to read the
+/// requests it was sent), the tools and the agent.
+fn scripted(
+    turns: impl IntoIterator<Item = MockTurn>,
+) -> Result<
+    (
+        MockCompletionModel,
+        RigTools<InboxTools, MemoryStore>,
+        Agent,
+    ),
+    Error,
+> {
+    let model = MockCompletionModel::from_turns(turns);
+    let tools = tools()?;
+    let agent = AgentBuilder::new(model.clone())
+        .default_max_turns(4)
+        .toolset(&tools)?
+        .build();
+    Ok((model, tools, agent))
+}
+
 #[tokio::test]
 async fn a_read_and_a_write_run_in_their_turn_and_an_irreversible_forward_runs_once_when_approved()
 -> Result<(), Error> {
     const OUTSIDE: &str = "billing@partner.example";
     // One turn, three calls in parallel: a read, a write within the autonomy, and a
     // forward outside the company, which the tool escalates to irreversible.
-    let model = MockCompletionModel::from_turns([
+    let (model, tools, agent) = scripted([
         MockTurn::from_contents([
             call("c1", "search", json!({"query": "invoice"}))?,
             call("c2", "archive", json!({"id": 4}))?,
@@ -94,12 +115,7 @@ async fn a_read_and_a_write_run_in_their_turn_and_an_irreversible_forward_runs_o
         MockTurn::text("Found the invoice and archived the digest; the forward waits for you."),
         MockTurn::text("The invoice went to billing."),
         MockTurn::text("Nothing new."),
-    ]);
-    let tools = tools()?;
-    let agent = AgentBuilder::new(model.clone())
-        .default_max_turns(4)
-        .toolset(&tools)?
-        .build();
+    ])?;
 
     let answer = agent
         .prompt("Find the invoice, archive the digest and forward the invoice to billing.")
@@ -181,5 +197,159 @@ async fn a_read_and_a_write_run_in_their_turn_and_an_irreversible_forward_runs_o
     );
     assert_eq!(user_text(&requests[3]), "And now?", "told once, not again");
     assert_eq!(forwarded(&*tools.state().await), 1, "the forward ran once");
+    Ok(())
+}
+
+#[tokio::test]
+async fn one_bad_call_rejects_the_whole_turn_and_nothing_of_it_runs() -> Result<(), Error> {
+    // The archive alone would run; with a due date missing its `due` in the same turn,
+    // the program is rejected whole.
+    let (model, tools, agent) = scripted([
+        MockTurn::from_contents([
+            call("c1", "archive", json!({"id": 2}))?,
+            call("c2", "set_due_date", json!({"id": 1}))?,
+        ]),
+        MockTurn::text("I will fix the call."),
+    ])?;
+    agent
+        .prompt("Archive the lunch and date the report.")
+        .await?;
+
+    let requests = model.requests();
+    let (archive, not_run) = result_of(&requests[1], "c1").ok_or("c1 answered")?;
+    assert!(not_run, "{archive}");
+    let (due, not_run) = result_of(&requests[1], "c2").ok_or("c2 answered")?;
+    assert!(not_run, "{due}");
+    assert!(
+        due.contains("due"),
+        "the problem names the missing field: {due}"
+    );
+    let inbox = tools.state().await;
+    assert!(inbox.items.iter().all(|item| !item.archived), "nothing ran");
+    assert!(tools.take_proposals().is_empty());
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_declined_call_never_runs_and_the_model_is_told_the_reason_once() -> Result<(), Error> {
+    let (model, tools, agent) = scripted([
+        MockTurn::from_contents([call(
+            "c1",
+            "forward",
+            json!({"id": 3, "to": "x@else.example"}),
+        )?]),
+        MockTurn::text("Waiting for you."),
+        MockTurn::text("Understood."),
+        MockTurn::text("Nothing new."),
+    ])?;
+    agent
+        .prompt("Forward the invoice to x@else.example.")
+        .await?;
+    let proposals = tools.take_proposals();
+    assert_eq!(proposals.len(), 1);
+    tools.decline(&proposals[0].sign(), "not to that address")?;
+
+    agent.prompt("Well?").await?;
+    agent.prompt("And now?").await?;
+    let requests = model.requests();
+    let told = user_text(&requests[2]);
+    assert!(told.contains("not to that address"), "{told}");
+    assert_eq!(user_text(&requests[3]), "And now?");
+    let inbox = tools.state().await;
+    assert!(inbox.items.iter().all(|item| item.forwarded_to.is_empty()));
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_tools_without_their_hook_answer_that_they_were_not_checked_and_run_nothing()
+-> Result<(), Error> {
+    let model = MockCompletionModel::from_turns([
+        MockTurn::from_contents([call("c1", "archive", json!({"id": 2}))?]),
+        MockTurn::text("Hm."),
+    ]);
+    let tools = tools()?;
+    // The tools registered by hand, their hook forgotten.
+    let agent = AgentBuilder::new(model.clone())
+        .default_max_turns(2)
+        .dynamic_tools(tools.tools()?)
+        .build();
+    agent.prompt("Archive the lunch.").await?;
+    let (archive, refused) = result_of(&model.requests()[1], "c1").ok_or("c1 answered")?;
+    assert!(refused, "{archive}");
+    assert!(archive.contains("not checked by toolset"), "{archive}");
+    assert!(tools.state().await.items.iter().all(|item| !item.archived));
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_agents_own_rig_tools_run_beside_the_set_untouched() -> Result<(), Error> {
+    use rig_core::tool::{DynamicTool, ToolOutput};
+    let clock = DynamicTool::new(
+        ToolName::new("clock")?,
+        "The time.",
+        json!({"type": "object", "properties": {}}),
+        |_| Box::pin(async { Ok(ToolOutput::text("noon")) }),
+    );
+    let model = MockCompletionModel::from_turns([
+        MockTurn::from_contents([
+            call("c1", "clock", json!({}))?,
+            call("c2", "archive", json!({"id": 2}))?,
+        ]),
+        MockTurn::text("Done."),
+    ]);
+    let tools = tools()?;
+    let agent = AgentBuilder::new(model.clone())
+        .default_max_turns(2)
+        .dynamic_tool(clock)
+        .toolset(&tools)?
+        .build();
+    agent
+        .prompt("What time is it? And archive the lunch.")
+        .await?;
+    let requests = model.requests();
+    assert_eq!(
+        result_of(&requests[1], "c1"),
+        Some(("noon".to_owned(), false))
+    );
+    assert_eq!(
+        result_of(&requests[1], "c2"),
+        Some(("archived item 2".to_owned(), false))
+    );
+    // Both were offered: the set's tools after the agent's own.
+    let offered: Vec<String> = requests[0]
+        .tools
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert!(offered.contains(&"clock".to_owned()) && offered.contains(&"archive".to_owned()));
+    Ok(())
+}
+
+#[test]
+fn rig_is_given_the_tools_a_fresh_conversation_offers() -> Result<(), Error> {
+    // The deferred `add_label` and the tool search that finds it are not listed: rig's list
+    // is fixed when the agent is built.
+    let tools = tools()?;
+    assert_eq!(
+        tools.names(),
+        [
+            "search",
+            "read_item",
+            "set_due_date",
+            "archive",
+            "forward",
+            "send_reply"
+        ]
+    );
+    // Each with the tool's own description and schema, not a provider's strict form: the
+    // optional `limit` is not required.
+    let rig_tools = tools.tools()?;
+    let search = rig_tools[0].definition();
+    assert!(
+        search
+            .description
+            .starts_with("Search the inbox by free text")
+    );
+    assert_eq!(search.parameters["required"], json!(["query"]));
     Ok(())
 }
