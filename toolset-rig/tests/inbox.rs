@@ -353,3 +353,50 @@ fn rig_is_given_the_tools_a_fresh_conversation_offers() -> Result<(), Error> {
     assert_eq!(search.parameters["required"], json!(["query"]));
     Ok(())
 }
+
+#[tokio::test]
+async fn a_streamed_turns_calls_are_gated_as_one_program_too() -> Result<(), Error> {
+    use futures_util::StreamExt;
+    use rig_core::completion::Usage;
+    use rig_core::test_utils::{MockStreamEvent, mock_final};
+    let tool_call = |id: &str, name: &str, arguments: Value| MockStreamEvent::ToolCall {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        arguments,
+        call_id: None,
+    };
+    let model = MockCompletionModel::from_stream_turns([
+        vec![
+            tool_call("c1", "archive", json!({"id": 2})),
+            tool_call("c2", "forward", json!({"id": 3, "to": "x@else.example"})),
+            MockStreamEvent::FinalResponse(mock_final(Usage::default())),
+        ],
+        vec![
+            MockStreamEvent::Text("Done; the forward waits.".to_owned()),
+            MockStreamEvent::FinalResponse(mock_final(Usage::default())),
+        ],
+    ]);
+    let tools = tools()?;
+    let agent = AgentBuilder::new(model.clone())
+        .default_max_turns(4)
+        .toolset(&tools)?
+        .build();
+    let mut stream = agent
+        .prompt("Archive the lunch, forward the invoice.")
+        .stream();
+    while let Some(item) = stream.next().await {
+        item?;
+    }
+    let requests = model.requests();
+    assert_eq!(
+        result_of(&requests[1], "c1"),
+        Some(("archived item 2".to_owned(), false))
+    );
+    let (forward, not_run) = result_of(&requests[1], "c2").ok_or("c2 answered")?;
+    assert!(
+        not_run && forward.contains("Awaiting approval"),
+        "{forward}"
+    );
+    assert_eq!(tools.take_proposals().len(), 1);
+    Ok(())
+}
