@@ -276,3 +276,8 @@ impl WithToolset for AgentBuilder<WithBuilderTools> {
 }
 
 pub use tools::ToolNameError;
+
+// The "coming from rig" page's code, compiled as this crate's doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/coming-from-rig.md")]
+pub struct ComingFromRig;
