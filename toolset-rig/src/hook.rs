@@ -13,11 +13,12 @@ use crate::answer::{self, Answer};
 use crate::{Shared, lock};
 use rig_agent::agent::hook::{
     AgentHook, DispatchAction, DispatchEvent, HookContext, ModelTurnAction, ModelTurnFinished,
-    OutcomeAction, OutcomeEvent, RunStart, RunStartAction,
+    OutcomeAction, OutcomeEvent, RunSettled, RunStart, RunStartAction,
 };
 use rig_core::completion::AssistantContent;
 use rig_core::effect::Outcome;
 use rig_core::error::{ErrorKind, ErrorReport};
+use rig_core::id::RunId;
 use rig_core::message::{Message, UserContent};
 use std::fmt;
 use std::sync::Arc;
@@ -61,7 +62,7 @@ impl<T: ToolSet, S: Store + Send + Sync + 'static> Shared<T, S> {
 
     /// Gates, proposes, applies and answers the turn's `calls` as one program; each call's
     /// answer kept for rig's dispatch of it.
-    async fn respond(&self, calls: Vec<ToolCall>) -> Result<(), DriverError> {
+    async fn respond(&self, run: RunId, calls: Vec<ToolCall>) -> Result<(), DriverError> {
         let mut conversation = self.driver.resume(&self.run)?;
         // Every request of a conversation is prepared first. What came late in the
         // meantime has no place in a run under way: the next run's prompt carries it.
@@ -74,10 +75,8 @@ impl<T: ToolSet, S: Store + Send + Sync + 'static> Shared<T, S> {
                 .await?
         };
         lock(&self.proposals).extend(turn.proposals.iter().cloned());
-        // One turn's calls are dispatched before the next turn is gated (and one request
-        // of a conversation runs at a time): what an earlier turn left undispatched (a call
-        // rig answered itself, as one whose arguments are not an object) is dropped.
-        *lock(&self.answers) = answer::answers(&turn).into_iter().collect();
+        let answers = answer::answers(&turn).into_iter();
+        lock(&self.answers).extend(answers.map(|(id, answer)| ((run, id), answer)));
         Ok(())
     }
 
@@ -116,9 +115,14 @@ fn follow_ups(messages: &[serde_json::Value]) -> Vec<String> {
         .collect()
 }
 
-/// What a step that could not be taken tells rig: the run stops, with the driver's words.
+/// What a turn the driver could not see through tells rig: the run stops, with the
+/// driver's words. Most such errors come before anything ran (another request holds the
+/// conversation, a stale copy, a store that cannot be read); a call that ran before a
+/// later step failed is in the store's effect journal.
 fn stopped(error: &DriverError) -> String {
-    format!("toolset could not gate the tool calls, so none ran: {error}")
+    format!(
+        "toolset could not gate and answer this turn's tool calls, so the run stops ({error}); a call that ran before this is in the store's effect journal"
+    )
 }
 
 impl<T: ToolSet, S: Store + Send + Sync + 'static> AgentHook for ToolsetHook<T, S> {
@@ -150,24 +154,24 @@ impl<T: ToolSet, S: Store + Send + Sync + 'static> AgentHook for ToolsetHook<T, 
 
     async fn on_model_turn_finished(
         &self,
-        _ctx: &HookContext,
+        ctx: &HookContext,
         event: ModelTurnFinished<'_>,
     ) -> ModelTurnAction {
         let calls = self.shared.calls_in(event.content);
         if calls.is_empty() {
             return ModelTurnAction::Continue;
         }
-        match self.shared.respond(calls).await {
+        match self.shared.respond(ctx.run_id(), calls).await {
             Ok(()) => ModelTurnAction::Continue,
             Err(error) => ModelTurnAction::Stop(stopped(&error)),
         }
     }
 
-    async fn on_dispatch(&self, _ctx: &HookContext, event: DispatchEvent<'_>) -> DispatchAction {
+    async fn on_dispatch(&self, ctx: &HookContext, event: DispatchEvent<'_>) -> DispatchAction {
         let Some(call_id) = event.call_id else {
             return DispatchAction::Proceed;
         };
-        match lock(&self.shared.answers).get(&call_id.to_string()) {
+        match lock(&self.shared.answers).get(&(ctx.run_id(), call_id.to_string())) {
             // Nothing ran and nothing may: rig skips the call, the model reads why.
             Some(Answer::NotRun(text)) => {
                 DispatchAction::Deny(ErrorReport::new(ErrorKind::Denied, text.clone()))
@@ -176,15 +180,22 @@ impl<T: ToolSet, S: Store + Send + Sync + 'static> AgentHook for ToolsetHook<T, 
         }
     }
 
-    async fn on_outcome(&self, _ctx: &HookContext, event: OutcomeEvent<'_>) -> OutcomeAction {
+    async fn on_outcome(&self, ctx: &HookContext, event: OutcomeEvent<'_>) -> OutcomeAction {
         let Some(call_id) = event.call_id else {
             return OutcomeAction::Proceed;
         };
-        match lock(&self.shared.answers).remove(&call_id.to_string()) {
+        match lock(&self.shared.answers).remove(&(ctx.run_id(), call_id.to_string())) {
             Some(Answer::Ran(result)) => OutcomeAction::Replace(Ok(Outcome::ToolResult { result })),
             // A skipped call already carries its words; a call no hook decided keeps the
             // tool's own answer, that it was not gated.
             Some(Answer::NotRun(_)) | None => OutcomeAction::Proceed,
         }
+    }
+
+    async fn on_run_settled(&self, ctx: &HookContext, _event: RunSettled<'_>) {
+        // What the run left undispatched (a call rig answered itself, as one whose
+        // arguments are not an object; a run that stopped) is answered by nobody now.
+        let run = ctx.run_id();
+        lock(&self.shared.answers).retain(|(of, _), _| *of != run);
     }
 }

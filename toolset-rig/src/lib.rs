@@ -55,6 +55,10 @@
 //!   skipped result with toolset's words ("awaiting approval", what to fix).
 //! - **Late results** (a withheld call approved or declined later) are put before the
 //!   prompt of the agent's next run (`AgentHook::on_run_start`), once.
+//! - **One conversation**: a `RigTools` is one toolset conversation
+//!   ([`RigTools::conversation`]), and the agent's runs go on it, one request at a time
+//!   (a turn gated while another holds the conversation stops its run, saying so). Give
+//!   each conversation of yours its own `RigTools` and agent.
 //! - **State and context**: the handlers borrow the set's state, held here
 //!   ([`RigTools::state`]), and read the toolset
 //!   [`ToolContext`] given to [`RigTools::new`] (put services in
@@ -114,8 +118,8 @@ pub(crate) struct Shared<T: ToolSet, S> {
     state: tokio::sync::Mutex<T::State>,
     ctx: ToolContext,
     definitions: Vec<tools::Definition>,
-    /// The current turn's answers, by rig call id, until rig dispatches each call.
-    answers: Mutex<HashMap<String, Answer>>,
+    /// Each gated turn's answers, by rig run and call id, until rig dispatches each call.
+    answers: Mutex<HashMap<(rig_core::id::RunId, String), Answer>>,
     /// Proposals submitted since the host last took them.
     proposals: Mutex<Vec<Proposal>>,
     /// Late results the driver handed over in the middle of a run, for the next run's

@@ -79,6 +79,13 @@ fn tools() -> Result<RigTools<InboxTools, MemoryStore>, Error> {
     )?)
 }
 
+/// The model's turn forwarding the invoice (item 3) outside the company: call `c1`, which
+/// the tool escalates to irreversible.
+fn forward_outside() -> Result<MockTurn, Error> {
+    let forward = call("c1", "forward", json!({"id": 3, "to": "x@else.example"}))?;
+    Ok(MockTurn::from_contents([forward]))
+}
+
 /// A rig agent on the inbox's tools whose model replays `turns`: the model (to read the
 /// requests it was sent), the tools and the agent.
 fn scripted(
@@ -233,11 +240,7 @@ async fn one_bad_call_rejects_the_whole_turn_and_nothing_of_it_runs() -> Result<
 #[tokio::test]
 async fn a_declined_call_never_runs_and_the_model_is_told_the_reason_once() -> Result<(), Error> {
     let (model, tools, agent) = scripted([
-        MockTurn::from_contents([call(
-            "c1",
-            "forward",
-            json!({"id": 3, "to": "x@else.example"}),
-        )?]),
+        forward_outside()?,
         MockTurn::text("Waiting for you."),
         MockTurn::text("Understood."),
         MockTurn::text("Nothing new."),
@@ -398,5 +401,46 @@ async fn a_streamed_turns_calls_are_gated_as_one_program_too() -> Result<(), Err
         "{forward}"
     );
     assert_eq!(tools.take_proposals().len(), 1);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_conversation_goes_on_in_another_rig_tools_over_the_same_store() -> Result<(), Error> {
+    // One store, as two processes would share a database.
+    let store: &'static MemoryStore = Box::leak(Box::new(MemoryStore::new()));
+    let driver = || Driver::new(InboxTools::policy(Autonomy::Reversible), store);
+    let first = RigTools::new(driver(), Inbox::sample(), ToolContext::default())?;
+    let model =
+        MockCompletionModel::from_turns([forward_outside()?, MockTurn::text("Waiting for you.")]);
+    let agent = AgentBuilder::new(model)
+        .default_max_turns(2)
+        .toolset(&first)?
+        .build();
+    agent
+        .prompt("Forward the invoice to x@else.example.")
+        .await?;
+    let conversation = first.conversation().clone();
+    let proposal = first
+        .take_proposals()
+        .pop()
+        .ok_or("the forward was proposed")?;
+    drop((agent, first));
+
+    // Elsewhere: the same conversation, its proposal approved there, its result told there.
+    let second = RigTools::resume(
+        driver(),
+        &conversation,
+        Inbox::sample(),
+        ToolContext::default(),
+    )?;
+    second.approve(&proposal.sign()).await?;
+    let model = MockCompletionModel::from_turns([MockTurn::text("Sent.")]);
+    let agent = AgentBuilder::new(model.clone()).toolset(&second)?.build();
+    agent.prompt("Well?").await?;
+    let told = user_text(&model.requests()[0]);
+    assert!(
+        told.contains("forwarded item 3 (Invoice 4471) to x@else.example"),
+        "{told}"
+    );
     Ok(())
 }
