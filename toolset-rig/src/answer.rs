@@ -1,6 +1,7 @@
 //! What the driver answered each call of a turn, in rig's shapes: a call that ran answers
 //! with a rig tool result, one that did not run with the words the model reads.
 
+use rig_core::message::{ImageMediaType, MimeType, ToolResultContent};
 use rig_core::tool::{ToolExecutionError, ToolOutput, ToolResult};
 use serde_json::Value;
 use toolset::driver::Turn;
@@ -54,9 +55,9 @@ pub(crate) fn answers(turn: &Turn) -> Vec<(String, Answer)> {
 }
 
 /// A toolset output as a rig result: an error as a failed result whose model output is
-/// toolset's text; a structured result as JSON content; else its parts, text as text and
-/// every other part described in words (rig's results hold text, JSON and images, and
-/// toolset's images are named by MIME type only here).
+/// toolset's text; a structured result as JSON content; else its parts, text as text,
+/// images as images, and the parts rig's results cannot hold (audio, resources) named in
+/// words.
 fn result(output: &toolset::ToolOutput) -> ToolResult {
     if output.is_error() {
         return ToolResult::failed(ToolExecutionError::other(output.text_content()));
@@ -64,18 +65,26 @@ fn result(output: &toolset::ToolOutput) -> ToolResult {
     if let Some(value) = output.structured_content() {
         return ToolResult::success(ToolOutput::json(value.clone()));
     }
-    let texts: Vec<String> = output
-        .content()
-        .iter()
-        .map(|part| match part {
-            Content::Text { text } => text.clone(),
-            other => describe(other),
-        })
-        .collect();
-    ToolResult::success(ToolOutput::text(texts.join("\n")))
+    let parts: Vec<ToolResultContent> = output.content().iter().map(part).collect();
+    // rig holds no empty output: a handler that returned nothing answers with empty text.
+    let output = ToolOutput::content(parts).unwrap_or_else(|_| ToolOutput::text(""));
+    ToolResult::success(output)
 }
 
-/// A part that is not text, in words.
+/// One part of a toolset output as rig's.
+fn part(part: &Content) -> ToolResultContent {
+    match part {
+        Content::Text { text } => ToolResultContent::text(text.clone()),
+        Content::Image { data, mime_type } => ToolResultContent::image_base64(
+            data.clone(),
+            ImageMediaType::from_mime_type(mime_type),
+            None,
+        ),
+        other => ToolResultContent::text(describe(other)),
+    }
+}
+
+/// A part rig's results cannot hold, in words.
 fn describe(part: &Content) -> String {
     match serde_json::to_value(part) {
         Ok(value) => match value.get("type").and_then(Value::as_str) {
@@ -83,5 +92,34 @@ fn describe(part: &Content) -> String {
             None => "[content not shown]".to_owned(),
         },
         Err(_) => "[content not shown]".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_images_and_what_rig_cannot_hold_keep_their_order() {
+        let output = toolset::ToolOutput::text("a chart")
+            .with_image("aGk=", "image/png")
+            .with_audio("aGk=", "audio/wav");
+        let result = result(&output);
+        assert!(!result.is_error());
+        let parts = result.output().as_content();
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[0].as_text(), Some("a chart"));
+        assert!(matches!(&parts[1], ToolResultContent::Image(image)
+            if image.media_type == Some(ImageMediaType::PNG)));
+        assert_eq!(parts[2].as_text(), Some("[audio content not shown]"));
+    }
+
+    #[test]
+    fn an_empty_output_is_empty_text_and_an_error_a_failed_result() {
+        let empty = result(&toolset::ToolOutput::empty());
+        assert_eq!(empty.output().as_text(), Some(""));
+        let failed = result(&toolset::ToolOutput::error("Failed: no such item"));
+        assert!(failed.is_error());
+        assert_eq!(failed.output().as_text(), Some("Failed: no such item"));
     }
 }
