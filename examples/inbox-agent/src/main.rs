@@ -508,5 +508,8 @@ fn print_spans() {
         .with_span_events(FmtSpan::CLOSE)
         .with_target(false)
         .without_time()
+        // Plain text, whatever else in the build turns on tracing-subscriber's colours (a
+        // workspace build unifies its features: rig's default ones include `ansi`).
+        .with_ansi(false)
         .init();
 }
