@@ -104,6 +104,13 @@ impl<H: ServerHandler, T: ToolSet> ServerHandler for Mounted<H, T> {
         request: rmcp::model::SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // The level is the session's, for the set's tools and the host's alike: the set's
+        // server records it, and a host that logs too is told.
+        let host_logs = self.handler.get_info().capabilities.logging.is_some();
+        if !host_logs {
+            return ServerHandler::set_level(&self.toolset, request, context).await;
+        }
+        ServerHandler::set_level(&self.toolset, request.clone(), context.clone()).await?;
         self.handler.set_level(request, context).await
     }
 
