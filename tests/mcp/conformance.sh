@@ -148,7 +148,8 @@ run "$inbox_port" dns-rebinding-protection pass
 run "$inbox_port" server-sse-multiple-streams pass
 run "$inbox_port" http-header-validation pass
 run "$inbox_port" sep-2164-resource-not-found pass
-run "$inbox_port" caching gap "no ttlMs/cacheScope hints on list results"
+run "$inbox_port" caching gap \
+  "tools/list carries ttlMs and cacheScope, but the scenario also lists prompts and resources, which toolset does not serve"
 run "$fixture_port" tools-list pass
 run "$fixture_port" tools-call-simple-text pass
 run "$fixture_port" tools-call-image pass

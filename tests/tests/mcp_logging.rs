@@ -5,7 +5,16 @@
 //! every level until it asks. Read as raw JSON-RPC lines, so the order checked is the
 //! order written.
 
+use rmcp::model::{CallToolRequestParams, ProtocolVersion, RequestMetaObject};
+#[allow(
+    deprecated,
+    reason = "MCP logging is deprecated from 2026-07-28 on, still served"
+)]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines, ReadHalf, WriteHalf};
 use toolset::context::LogLevel;
@@ -200,4 +209,73 @@ async fn a_tool_that_does_not_log_sends_nothing_before_its_result() {
         .await;
     assert_eq!(answer["result"]["content"][0]["text"], "quiet", "{answer}");
     assert_eq!(before, Vec::<Value>::new());
+}
+
+/// A client on 2026-07-28 (no session level): the levels of the messages it received.
+#[derive(Clone, Default)]
+struct Received(Arc<Mutex<Vec<String>>>);
+
+#[allow(
+    deprecated,
+    reason = "MCP logging is deprecated from 2026-07-28 on, still served"
+)]
+impl ClientHandler for Received {
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let level = serde_json::to_value(params.level).expect("a level serializes");
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .push(level.as_str().unwrap_or_default().to_owned());
+    }
+}
+
+/// A 2026-07-28 client (`server/discover`, no `initialize`) of a fresh server.
+async fn modern() -> (RunningService<RoleClient, Received>, Received) {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(McpServer::<ChattyTools>::new(()).serve(server_io));
+    let received = Received::default();
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = received
+        .clone()
+        .serve_with_lifecycle(client_io, lifecycle)
+        .await
+        .expect("the client connects");
+    (client, received)
+}
+
+#[tokio::test]
+async fn on_2026_07_28_a_request_gets_messages_only_when_its_meta_asks_for_a_level() {
+    let (client, received) = modern().await;
+    let plain = CallToolRequestParams::new("chatty");
+    client.call_tool(plain).await.expect("the call answers");
+    // Notifications are handled in tasks of their own: give them the time to land.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        *received.0.lock().expect("not poisoned"),
+        Vec::<String>::new()
+    );
+
+    let mut asking = CallToolRequestParams::new("chatty");
+    let mut meta = RequestMetaObject::new();
+    #[allow(deprecated, reason = "MCP logging is deprecated from 2026-07-28 on")]
+    meta.set_log_level(LoggingLevel::Error);
+    asking.meta = Some(meta);
+    client.call_tool(asking).await.expect("the call answers");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut got = received.0.lock().expect("not poisoned").clone();
+    got.sort();
+    assert_eq!(got, ["alert", "critical", "emergency", "error"]);
+
+    // logging/setLevel is gone from that revision: an unknown method.
+    #[allow(deprecated, reason = "MCP logging is deprecated from 2026-07-28 on")]
+    let set = client
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Debug))
+        .await;
+    assert!(set.is_err(), "{set:?}");
 }

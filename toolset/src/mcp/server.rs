@@ -678,7 +678,16 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // rmcp takes the tools by value: a copy of the shared list, whose schemas are
         // `Arc`s and whose names and descriptions borrow the specs.
         match self.session.listed(&self.base) {
-            Ok(tools) => Ok(ListToolsResult::with_all_items(tools.to_vec())),
+            Ok(tools) => {
+                let listed = ListToolsResult::with_all_items(tools.to_vec());
+                // The caching hints are 2026-07-28's (SEP-2549), required there.
+                match input_required::speaks(context.protocol_version().as_ref()) {
+                    true => Ok(listed
+                        .with_ttl_ms(self.list_caching.0)
+                        .with_cache_scope(self.list_caching.1)),
+                    false => Ok(listed),
+                }
+            }
             Err(error) => {
                 super::trace::record_error(&span, &ErrorCode::INTERNAL_ERROR.0.to_string());
                 Err(ErrorData::internal_error(error.to_string(), None))
