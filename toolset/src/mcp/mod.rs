@@ -47,6 +47,17 @@
 //! - A request's `progressToken` turns [`ToolContext::report_progress`] into MCP
 //!   `notifications/progress`, in bounded memory: up to 32 reports wait for a slow
 //!   client, and beyond that the latest replaces the newest one waiting.
+//! - [`ToolContext::log`] becomes MCP `notifications/message` (the server declares the
+//!   `logging` capability), written before the result, at or above the level the client
+//!   asked for: `logging/setLevel` for its session (every level until it asks), or a
+//!   request's `_meta` `io.modelcontextprotocol/logLevel` for that request; a request on
+//!   2026-07-28 or later without one gets none, as that revision requires. Up to 64
+//!   messages wait for a slow client; beyond that they are dropped, and a last warning
+//!   says how many. Over streamable HTTP with a session, rmcp writes them on the
+//!   session's standalone stream (its GET), not the request's: it routes only progress
+//!   and cancellation to a request's stream.
+//! - `tools/list` carries `ttlMs` and `cacheScope` for a client on 2026-07-28 or later
+//!   ([`McpServer::with_list_caching`]).
 //!
 //! ```no_run
 //! # use toolset::{tool, toolset, Autonomy};
