@@ -382,6 +382,19 @@ async fn a_server_without_tools_of_its_own_declares_and_lists_the_sets() {
         Some(true),
         "the set's"
     );
+    // The set's handlers log: logging is declared, and its level kept by the set's side
+    // when the host does not log.
+    assert!(capabilities.logging.is_some(), "the set's");
+    #[allow(
+        deprecated,
+        reason = "MCP logging is deprecated from 2026-07-28 on, still served"
+    )]
+    let answered = client
+        .set_level(rmcp::model::SetLevelRequestParams::new(
+            rmcp::model::LoggingLevel::Warning,
+        ))
+        .await;
+    answered.expect("logging/setLevel is answered");
     let listed: Vec<String> = client
         .list_all_tools()
         .await

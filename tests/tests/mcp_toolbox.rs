@@ -755,3 +755,51 @@ async fn a_request_without_a_session_is_presumed_to_have_read_both_kinds() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(10), served).await;
 }
+
+/// A runtime tool's input schema is listed as it was registered: a `$schema` and the
+/// JSON Schema 2020-12 keywords no `#[tool]` writes (`$anchor`, `allOf`/`anyOf`,
+/// `if`/`then`/`else`) are kept, as the conformance suite's `json-schema-2020-12` checks.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runtime_tools_2020_12_schema_is_listed_with_every_keyword_it_has() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"city": {"type": "string"}}
+        }},
+        "properties": {
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
+    let toolbox = ShelfTools::toolbox()
+        .with(
+            DynamicTool::new("contact", Tier::ReadOnly, "Record a contact.")
+                .input_schema(schema.clone())
+                .handler(|_args: Value, _ctx: &ToolContext| async { "recorded" }),
+        )
+        .expect("the runtime tool registers");
+    let server = McpServer::<ShelfTools>::new(Shelf::default()).with_toolbox(toolbox);
+    let connected = connect(server, None).await;
+    let tools = connected
+        .client
+        .list_all_tools()
+        .await
+        .expect("tools/list answers");
+    let contact = tools
+        .iter()
+        .find(|tool| tool.name == "contact")
+        .expect("the runtime tool is listed");
+    assert_eq!(Value::Object((*contact.input_schema).clone()), schema);
+    let reply = call(&connected, "contact", json!({"email": "a@b.c"})).await;
+    assert_eq!(text(&reply), "recorded");
+}

@@ -1,5 +1,5 @@
 //! The per-call context a handler may take as `&ToolContext`: call id, cancellation,
-//! progress and host services.
+//! progress, log messages and host services.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -23,6 +23,82 @@ pub struct Progress {
 pub trait ProgressSink: Send + Sync {
     /// Called for every report of the call `call_id`.
     fn report(&self, call_id: &str, progress: Progress);
+}
+
+/// The severity of a handler's log message: the syslog levels of RFC 5424 that MCP uses,
+/// least severe first, so `a < b` when `a` is less severe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    /// Detailed debugging information.
+    Debug,
+    /// General information: what the call is doing.
+    Info,
+    /// A normal but significant event.
+    Notice,
+    /// Something may be wrong.
+    Warning,
+    /// Something failed.
+    Error,
+    /// A component failed.
+    Critical,
+    /// Action must be taken at once.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least severe first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The level's name as MCP writes it: `"debug"`, `"info"`, ..., `"emergency"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A log message from a running call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogMessage {
+    /// Its severity.
+    pub level: LogLevel,
+    /// What the handler logged: a string, or any JSON value (MCP's `data`).
+    pub data: serde_json::Value,
+}
+
+/// Receives a call's log messages; the host plugs one in (an MCP server forwards them to
+/// the client as `notifications/message`, at or above the level the client asked for).
+pub trait LogSink: Send + Sync {
+    /// The least severe level the sink takes; `None`: it takes none. A message below it
+    /// is not built: [`ToolContext::log`] drops it before calling [`LogSink::log`].
+    fn level(&self) -> Option<LogLevel>;
+
+    /// Called for every message of the call `call_id` at or above [`LogSink::level`].
+    fn log(&self, call_id: &str, message: LogMessage);
 }
 
 /// Host services a handler can fetch by type, e.g. an HTTP client or a clock.
@@ -64,6 +140,8 @@ pub struct ToolContext {
     idempotency_key: Option<Arc<str>>,
     cancellation: CancellationToken,
     progress: Option<Arc<dyn ProgressSink>>,
+    /// Where log messages go; `None`: a `tracing` event each.
+    log: Option<Arc<dyn LogSink>>,
     extensions: Arc<Extensions>,
     /// Whether call spans record arguments, results and error texts (off by default).
     traced_content: bool,
@@ -79,6 +157,12 @@ impl ToolContext {
     /// Sends progress reports to `sink`.
     pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> Self {
         self.progress = Some(sink);
+        self
+    }
+
+    /// Sends log messages ([`ToolContext::log`]) to `sink` instead of `tracing`.
+    pub fn with_log(mut self, sink: Arc<dyn LogSink>) -> Self {
+        self.log = Some(sink);
         self
     }
 
@@ -170,6 +254,65 @@ impl ToolContext {
         }
     }
 
+    /// Logs `data` (a string, or any JSON value such as `serde_json::json!({..})`) at
+    /// `level`, for whoever runs the call to read while it runs.
+    ///
+    /// - Served over MCP (`toolset::mcp::McpServer`), it is sent to the client as a
+    ///   `notifications/message` (its `logger` the tool's name) before the call's result,
+    ///   when the client asked for that level or a less severe one: by `logging/setLevel`
+    ///   for its session (until then every level is sent, as the MCP SDKs do), or on
+    ///   2026-07-28 and later by the request's `_meta` `io.modelcontextprotocol/logLevel`
+    ///   (without it nothing is sent, as that revision requires). A client slower than the
+    ///   tool loses messages past a bounded queue, and is told how many in a last warning.
+    /// - Anywhere else (a provider loop, the driver, a test), it is a `tracing` event of
+    ///   target `toolset::tool_log`, inside the call's `execute_tool` span when `apply` runs
+    ///   it: `debug` as `DEBUG`, `info` and `notice` as `INFO`, `warning` as `WARN`, the
+    ///   rest as `ERROR`, with the call id (`gen_ai.tool.call.id`) and the MCP level (`mcp.log.level`) as fields. Without a
+    ///   subscriber it costs a level check.
+    /// - A host's own [`LogSink`] ([`ToolContext::with_log`]) gets it otherwise.
+    ///
+    /// So a handler written once logs the same way wherever it runs. What it logs may be
+    /// shown to users and kept: leave secrets and personal data out.
+    ///
+    /// ```
+    /// use toolset::context::LogLevel;
+    /// use toolset::{ToolContext, tool};
+    ///
+    /// /// Archive old mail.
+    /// #[tool(tier = "reversible")]
+    /// async fn archive(ctx: &ToolContext, older_than_days: u32) -> String {
+    ///     ctx.log(LogLevel::Info, format!("archiving mail older than {older_than_days} days"));
+    ///     if ctx.log_enabled(LogLevel::Debug) {
+    ///         ctx.log(LogLevel::Debug, serde_json::json!({ "scanned": 120, "matched": 7 }));
+    ///     }
+    ///     "archived 7 messages".to_owned()
+    /// }
+    /// ```
+    pub fn log(&self, level: LogLevel, data: impl Into<serde_json::Value>) {
+        match &self.log {
+            Some(sink) => {
+                if sink.level().is_some_and(|least| level >= least) {
+                    let data = data.into();
+                    sink.log(self.call_id(), LogMessage { level, data });
+                }
+            }
+            None => {
+                if traced(level) {
+                    trace_log(self.call_id(), level, &data.into());
+                }
+            }
+        }
+    }
+
+    /// Whether a message at `level` would go anywhere ([`ToolContext::log`]): to check
+    /// before building an expensive one.
+    pub fn log_enabled(&self, level: LogLevel) -> bool {
+        match &self.log {
+            Some(sink) => sink.level().is_some_and(|least| level >= least),
+            None => traced(level),
+        }
+    }
+
     /// The host service of type `T`, if provided.
     pub fn extension<T: Any + Send + Sync>(&self) -> Option<&T> {
         self.extensions.get::<T>()
@@ -183,9 +326,52 @@ impl fmt::Debug for ToolContext {
             .field("idempotency_key", &self.idempotency_key())
             .field("cancelled", &self.is_cancelled())
             .field("progress", &self.progress.is_some())
+            .field("log", &self.log.is_some())
             .field("extensions", &self.extensions)
             .field("traced_content", &self.traced_content)
             .finish()
+    }
+}
+
+/// The target of a log message's `tracing` event ([`ToolContext::log`] without a sink).
+const LOG_TARGET: &str = "toolset::tool_log";
+
+/// Whether a `tracing` subscriber records the event of a message at `level`.
+fn traced(level: LogLevel) -> bool {
+    match level {
+        LogLevel::Debug => tracing::event_enabled!(target: LOG_TARGET, tracing::Level::DEBUG),
+        LogLevel::Info | LogLevel::Notice => {
+            tracing::event_enabled!(target: LOG_TARGET, tracing::Level::INFO)
+        }
+        LogLevel::Warning => tracing::event_enabled!(target: LOG_TARGET, tracing::Level::WARN),
+        _ => tracing::event_enabled!(target: LOG_TARGET, tracing::Level::ERROR),
+    }
+}
+
+/// A log message as a `tracing` event. Written here, not in `trace.rs` (which owns the
+/// pipeline's other events): `trace.rs` reads the context, so the context cannot call it.
+fn trace_log(call_id: &str, level: LogLevel, data: &serde_json::Value) {
+    let text = match data {
+        serde_json::Value::String(text) => std::borrow::Cow::Borrowed(text.as_str()),
+        other => std::borrow::Cow::Owned(other.to_string()),
+    };
+    let mcp_level = level.as_str();
+    macro_rules! event {
+        ($level:expr) => {
+            tracing::event!(
+                target: LOG_TARGET,
+                $level,
+                gen_ai.tool.call.id = call_id,
+                mcp.log.level = mcp_level,
+                "{text}"
+            )
+        };
+    }
+    match level {
+        LogLevel::Debug => event!(tracing::Level::DEBUG),
+        LogLevel::Info | LogLevel::Notice => event!(tracing::Level::INFO),
+        LogLevel::Warning => event!(tracing::Level::WARN),
+        _ => event!(tracing::Level::ERROR),
     }
 }
 
@@ -212,6 +398,44 @@ mod tests {
         assert_eq!(*recorder.0.lock().unwrap(), vec![("c1".to_owned(), 0.5)]);
         // Nobody listening: nothing happens, nothing fails.
         ToolContext::default().report_progress(1.0, None, Some("done"));
+    }
+
+    struct Logs(Mutex<Vec<(String, LogLevel, serde_json::Value)>>);
+    impl LogSink for Logs {
+        fn level(&self) -> Option<LogLevel> {
+            Some(LogLevel::Warning)
+        }
+        fn log(&self, call_id: &str, message: LogMessage) {
+            self.0
+                .lock()
+                .unwrap()
+                .push((call_id.to_owned(), message.level, message.data));
+        }
+    }
+
+    #[test]
+    fn a_sink_gets_the_messages_at_or_above_its_level_with_the_call_id() {
+        let logs = Arc::new(Logs(Mutex::new(Vec::new())));
+        let ctx = ToolContext::default().with_log(logs.clone()).for_call("c1");
+        for level in LogLevel::ALL {
+            ctx.log(level, level.as_str());
+        }
+        assert!(!ctx.log_enabled(LogLevel::Notice));
+        assert!(ctx.log_enabled(LogLevel::Error));
+        let got: Vec<_> = logs
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(id, level, _)| (id.clone(), *level))
+            .collect();
+        let expected: Vec<_> = LogLevel::ALL[3..]
+            .iter()
+            .map(|level| ("c1".to_owned(), *level))
+            .collect();
+        assert_eq!(got, expected);
+        // No sink and no subscriber: a level check, nothing fails.
+        ToolContext::default().log(LogLevel::Emergency, serde_json::json!({"a": 1}));
     }
 
     #[test]

@@ -245,3 +245,13 @@ pub(crate) const TASK_AWAITING_APPROVAL: &str = "Waiting for a human to approve 
 
 /// The status message of a task cancelled and not yet ended.
 pub(crate) const TASK_CANCELLING: &str = "Cancelling: the call was told to stop.";
+
+/// The last log message of a call whose client read its messages slower than the tool
+/// wrote them: how many were dropped.
+pub(crate) fn logs_dropped(dropped: usize, queued: usize) -> String {
+    format!(
+        "{dropped} log message(s) of this call were dropped: the client read them slower than \
+         the tool wrote them (at most {queued} wait); ask for a more severe level \
+         (logging/setLevel) to receive fewer"
+    )
+}

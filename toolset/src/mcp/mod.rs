@@ -47,6 +47,17 @@
 //! - A request's `progressToken` turns [`ToolContext::report_progress`] into MCP
 //!   `notifications/progress`, in bounded memory: up to 32 reports wait for a slow
 //!   client, and beyond that the latest replaces the newest one waiting.
+//! - [`ToolContext::log`] becomes MCP `notifications/message` (the server declares the
+//!   `logging` capability), written before the result, at or above the level the client
+//!   asked for: `logging/setLevel` for its session (every level until it asks), or a
+//!   request's `_meta` `io.modelcontextprotocol/logLevel` for that request; a request on
+//!   2026-07-28 or later without one gets none, as that revision requires. Up to 64
+//!   messages wait for a slow client; beyond that they are dropped, and a last warning
+//!   says how many. Over streamable HTTP with a session, rmcp writes them on the
+//!   session's standalone stream (its GET), not the request's: it routes only progress
+//!   and cancellation to a request's stream.
+//! - `tools/list` carries `ttlMs` and `cacheScope` for a client on 2026-07-28 or later
+//!   ([`McpServer::with_list_caching`]).
 //!
 //! ```no_run
 //! # use toolset::{tool, toolset, Autonomy};
@@ -214,6 +225,8 @@ pub use mount::{Mounted, NameCollision};
 /// The rmcp this server is built on, for [`McpServer::serve`]'s transports: a host naming
 /// rmcp types through this path cannot mismatch versions.
 pub use rmcp;
+/// Who may keep a `tools/list` result ([`McpServer::with_list_caching`]).
+pub use rmcp::model::CacheScope;
 pub use tasks::{
     DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL,
     TaskLimits,
@@ -271,6 +284,9 @@ pub struct McpServer<T: ToolSet> {
     continue_trace: Option<trace::ContinueTrace>,
     /// The tools run as tasks and the server's task table, shared by every session.
     tasks: tasks::Tasks,
+    /// The caching hints of `tools/list` ([`McpServer::with_list_caching`]): `ttlMs`, and
+    /// who may keep it.
+    list_caching: (u64, CacheScope),
 }
 
 impl<T: ToolSet> McpServer<T> {
@@ -297,6 +313,7 @@ impl<T: ToolSet> McpServer<T> {
             instructions: None,
             continue_trace: None,
             tasks: tasks::Tasks::default(),
+            list_caching: (0, CacheScope::Private),
         }
     }
 
@@ -558,6 +575,38 @@ impl<T: ToolSet> McpServer<T> {
         self
     }
 
+    /// How long a client may keep a `tools/list` result before it lists again, and who may
+    /// keep it: the `ttlMs` and `cacheScope` a result carries for a client on 2026-07-28 or
+    /// later, which that revision requires (SEP-2549; older clients are sent neither).
+    /// Unless set, `0` ms and [`CacheScope::Private`]: always listed afresh, kept by the
+    /// one client.
+    ///
+    /// The list is a session's: a tool search's activations and a toolbox namespace's
+    /// refresh change it, and the client is then sent `notifications/tools/list_changed`,
+    /// so a longer time is safe for a client that reads those. [`CacheScope::Public`]
+    /// (shared across users, by intermediaries too) only where every user is listed the
+    /// same tools: no deferred tools, one policy and toolbox for all. A `ttl` past
+    /// `u64::MAX` milliseconds is written as `u64::MAX`.
+    ///
+    /// ```
+    /// # use toolset::{tool, toolset};
+    /// # /// Say hello.
+    /// # #[tool(tier = "read_only")]
+    /// # pub async fn hello() -> &'static str { "hello" }
+    /// # toolset! { /// Greetings.
+    /// #   pub Greetings = [hello]; }
+    /// use std::time::Duration;
+    /// use toolset::mcp::{CacheScope, McpServer};
+    ///
+    /// let server = McpServer::<Greetings>::new(())
+    ///     .with_list_caching(Duration::from_secs(300), CacheScope::Private);
+    /// # drop(server);
+    /// ```
+    pub fn with_list_caching(mut self, ttl: Duration, scope: CacheScope) -> Self {
+        self.list_caching = (u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX), scope);
+        self
+    }
+
     /// Instructions for the client's model, sent in the `initialize` result.
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(Arc::from(instructions.into()));
@@ -650,6 +699,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             session: Arc::clone(&self.session),
             continue_trace: self.continue_trace.clone(),
             tasks: self.tasks.clone(),
+            list_caching: self.list_caching,
         }
     }
 }

@@ -169,10 +169,13 @@ impl<H: ServerHandler, T: ToolSet> Mounted<H, T> {
     }
 
     /// `capabilities`, the handler's, with what the set needs declared: tools (with
-    /// `listChanged`, for activations) and the Tasks extension when the set runs some tool
-    /// as a task. Taken from `McpServer`'s own capabilities, so both declare alike.
+    /// `listChanged`, for activations), logging (its handlers log through their context)
+    /// and the Tasks extension when the set runs some tool as a task. Taken from `McpServer`'s own capabilities, so both declare alike.
     pub(super) fn widen(&self, capabilities: &mut ServerCapabilities) {
         let ours = ServerHandler::get_info(&self.toolset).capabilities;
+        if capabilities.logging.is_none() {
+            capabilities.logging = ours.logging.clone();
+        }
         let tools = capabilities.tools.get_or_insert_with(Default::default);
         if let Some(listed) = ours.tools.and_then(|tools| tools.list_changed) {
             tools.list_changed = Some(tools.list_changed.unwrap_or(false) || listed);

@@ -11,15 +11,15 @@ use super::Mounted;
 use super::trace::record_error;
 use crate::set::ToolSet;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
-    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
-    DiscoverResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
-    GetSkillResult, GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams,
+    CancelledNotificationParam, CompleteRequestParams, CompleteResult, CustomNotification,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -104,6 +104,13 @@ impl<H: ServerHandler, T: ToolSet> ServerHandler for Mounted<H, T> {
         request: rmcp::model::SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // The level is the session's, for the set's tools and the host's alike: the set's
+        // server records it, and a host that logs too is told.
+        let host_logs = self.handler.get_info().capabilities.logging.is_some();
+        if !host_logs {
+            return ServerHandler::set_level(&self.toolset, request, context).await;
+        }
+        ServerHandler::set_level(&self.toolset, request.clone(), context.clone()).await?;
         self.handler.set_level(request, context).await
     }
 
@@ -353,7 +360,15 @@ fn merged(mut theirs: ListToolsResult, ours: ListToolsResult) -> ListToolsResult
         !shadowed
     });
     theirs.tools.extend(ours.tools);
-    theirs.ttl_ms = ours.ttl_ms;
-    theirs.cache_scope = ours.cache_scope;
+    // One list of both: kept no longer, and by no more clients, than either side allows.
+    theirs.ttl_ms = match (theirs.ttl_ms, ours.ttl_ms) {
+        (Some(theirs), Some(ours)) => Some(theirs.min(ours)),
+        (theirs, ours) => theirs.or(ours),
+    };
+    theirs.cache_scope = match (theirs.cache_scope, ours.cache_scope) {
+        (Some(CacheScope::Public), Some(CacheScope::Public)) => Some(CacheScope::Public),
+        (None, scope) | (scope, None) => scope,
+        _ => Some(CacheScope::Private),
+    };
     theirs
 }

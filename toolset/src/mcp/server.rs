@@ -13,7 +13,7 @@ use super::progress::Forwarder;
 use crate::apply::Locked;
 use crate::approval::Approved;
 use crate::call::ToolCall;
-use crate::context::ToolContext;
+use crate::context::{LogLevel, ToolContext};
 use crate::messages::Next;
 use crate::outcome::Outcome;
 use crate::output::ToolOutput;
@@ -354,9 +354,14 @@ impl<T: ToolSet> McpServer<T> {
     /// before the result. Says what the model reads about the call.
     async fn apply(&self, plan: Plan<T>, context: &RequestContext<RoleServer>) -> ToolOutput {
         let client = Client::of(context);
-        // Only a handler given its context can report progress.
+        // Only a handler given its context can report progress or log.
         let reports = plan.specs().flatten().any(ToolSpec::takes_context);
-        let (ctx, forwarder) = self.request_context(context, reports);
+        let logger = plan
+            .specs()
+            .flatten()
+            .next()
+            .map(|spec| spec.name().to_owned());
+        let (ctx, forwarder) = self.request_context(context, reports, logger);
         if client.is_gone() {
             ctx.cancellation().cancel();
         }
@@ -386,7 +391,7 @@ impl<T: ToolSet> McpServer<T> {
                 Poll::Pending => Box::pin(watched(applying, &client, &ctx)).await,
             }
         };
-        // Every progress notification goes out before the result.
+        // Every progress notification and log message goes out before the result.
         drop(ctx);
         if let Some(forwarder) = forwarder {
             Box::pin(forwarder.finish()).await;
@@ -450,25 +455,54 @@ impl<T: ToolSet> McpServer<T> {
     }
 
     /// The context a call of this request runs with: the server's, cancelled with the
-    /// request, and reporting progress to the client when the request carries a progress
-    /// token and the handler can `report` (it takes its context); with the forwarder to
-    /// finish before the result is sent. rmcp's client sends a token with every request,
-    /// so the forwarding task is spawned only by a first report (see `progress`).
+    /// request, reporting progress to the client when the request carries a progress
+    /// token, and logging to it at the level it asked for ([`log_level`](Self::log_level)),
+    /// as `logger` (the tool's name), when the handler can (it takes its context); with
+    /// the forwarder to finish before the result is sent. rmcp's client sends a token with
+    /// every request, so the forwarding task is spawned only by a first report or message
+    /// (see `progress`).
     pub(super) fn request_context(
         &self,
         context: &RequestContext<RoleServer>,
         reports: bool,
+        logger: Option<String>,
     ) -> (ToolContext, Option<Forwarder>) {
-        let progress = context
-            .meta
-            .get_progress_token()
-            .filter(|_| reports)
-            .and_then(|token| Forwarder::start(context.peer.clone(), token));
         let ctx = self.context.clone().with_cancellation(context.ct.clone());
-        match progress {
-            Some((sink, forwarder)) => (ctx.with_progress(sink), Some(forwarder)),
+        if !reports {
+            return (ctx, None);
+        }
+        let token = context.meta.get_progress_token();
+        let level = self.log_level(context);
+        match Forwarder::start(context.peer.clone(), token, level, logger) {
+            Some((sinks, forwarder)) => {
+                let ctx = match sinks.progress {
+                    Some(sink) => ctx.with_progress(sink),
+                    None => ctx,
+                };
+                let ctx = match sinks.log {
+                    Some(sink) => ctx.with_log(sink),
+                    None => ctx,
+                };
+                (ctx, Some(forwarder))
+            }
             None => (ctx, None),
         }
+    }
+
+    /// The least severe level of the log messages the client of `context` wants; `None`:
+    /// none. A request's `_meta` `io.modelcontextprotocol/logLevel` decides for that
+    /// request; without it, a client on 2026-07-28 or later wants none (that revision
+    /// forbids messages the request did not ask for), an older one what its session set
+    /// by `logging/setLevel` (every level until it sets one).
+    fn log_level(&self, context: &RequestContext<RoleServer>) -> Option<LogLevel> {
+        #[allow(deprecated, reason = "MCP logging is deprecated from 2026-07-28 on")]
+        if let Some(level) = context.meta.log_level() {
+            return Some(super::progress::log_level(level));
+        }
+        if input_required::speaks(context.protocol_version().as_ref()) {
+            return None;
+        }
+        Some(self.session.log_level())
     }
 }
 
@@ -583,6 +617,7 @@ const TASK_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
 const KNOWN_METHODS: &[&str] = &[
     "initialize",
     "ping",
+    "logging/setLevel",
     "tools/list",
     "tools/call",
     "server/discover",
@@ -591,7 +626,13 @@ const KNOWN_METHODS: &[&str] = &[
 impl<T: ToolSet> ServerHandler for McpServer<T> {
     fn get_info(&self) -> ServerConfig {
         // `listChanged`: a search activates tools for the session that ran it.
+        // `logging`: handlers log to the client through their context.
+        #[allow(
+            deprecated,
+            reason = "MCP logging is deprecated from 2026-07-28 on, still served"
+        )]
         let capabilities = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_tool_list_changed();
         // The Tasks extension only when some tool runs as a task (`tasks.rs`).
@@ -637,12 +678,43 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         // rmcp takes the tools by value: a copy of the shared list, whose schemas are
         // `Arc`s and whose names and descriptions borrow the specs.
         match self.session.listed(&self.base) {
-            Ok(tools) => Ok(ListToolsResult::with_all_items(tools.to_vec())),
+            Ok(tools) => {
+                let listed = ListToolsResult::with_all_items(tools.to_vec());
+                // The caching hints are 2026-07-28's (SEP-2549), required there.
+                match input_required::speaks(context.protocol_version().as_ref()) {
+                    true => Ok(listed
+                        .with_ttl_ms(self.list_caching.0)
+                        .with_cache_scope(self.list_caching.1)),
+                    false => Ok(listed),
+                }
+            }
             Err(error) => {
                 super::trace::record_error(&span, &ErrorCode::INTERNAL_ERROR.0.to_string());
                 Err(ErrorData::internal_error(error.to_string(), None))
             }
         }
+    }
+
+    #[allow(
+        deprecated,
+        reason = "MCP logging is deprecated from 2026-07-28 on, still served"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // 2026-07-28 removed the method: a request asks for its level in its `_meta`.
+        if input_required::speaks(context.protocol_version().as_ref()) {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                messages::unknown_method("logging/setLevel"),
+                None,
+            ));
+        }
+        self.session
+            .set_log_level(super::progress::log_level(request.level));
+        Ok(())
     }
 
     async fn call_tool(
@@ -722,6 +794,10 @@ fn malformed_params_error(method: &str, params: Option<&serde_json::Value>) -> S
         "tasks/cancel" => serde_json::from_value::<CancelTaskParams>(params).map(|_| ()),
         "tools/list" => {
             serde_json::from_value::<Option<PaginatedRequestParams>>(params).map(|_| ())
+        }
+        #[allow(deprecated, reason = "MCP logging is deprecated from 2026-07-28 on")]
+        "logging/setLevel" => {
+            serde_json::from_value::<rmcp::model::SetLevelRequestParams>(params).map(|_| ())
         }
         _ => return "they do not have the method's shape".to_owned(),
     };

@@ -11,6 +11,7 @@ use crate::approval::ApprovalError;
 use crate::approval::Approved;
 use crate::call::ToolCall;
 use crate::consumer::Format;
+use crate::context::LogLevel;
 use crate::exposure::Exposure;
 use crate::gate::Rejected;
 use crate::plan::Plan;
@@ -122,6 +123,10 @@ pub(super) struct Session {
     /// This session's random name: its share of the proposal store's limits, and the scope
     /// of its calls' journal keys (a JSON-RPC id is unique only within its session).
     id: String,
+    /// The least severe level of the log messages its client wants: what it set by
+    /// `logging/setLevel`, or until then every level (the MCP specification sets no
+    /// default; its SDKs send every message until the client sets a level).
+    log_level: Mutex<LogLevel>,
 }
 
 impl Default for Session {
@@ -129,6 +134,7 @@ impl Default for Session {
         Session {
             inner: Mutex::default(),
             ended: CancellationToken::new(),
+            log_level: Mutex::new(LogLevel::Debug),
             id: format!("mcp-session-{}", crate::proposal::ProposalId::random()),
         }
     }
@@ -178,6 +184,23 @@ impl Session {
     /// without a session has a session of its own.
     pub(super) fn scope(&self) -> &str {
         &self.id
+    }
+
+    /// Records the least severe level of the log messages the session's client wants
+    /// (`logging/setLevel`).
+    pub(super) fn set_log_level(&self, level: LogLevel) {
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = level;
+    }
+
+    /// The least severe level of the log messages the session's client wants.
+    pub(super) fn log_level(&self) -> LogLevel {
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Completes when the session has ended.

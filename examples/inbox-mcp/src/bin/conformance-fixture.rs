@@ -7,14 +7,15 @@
 //! ```
 //!
 //! Used by `tests/mcp/conformance.sh`. The suite's other tool scenarios need
-//! server-to-client requests (sampling, elicitation, logging), so they have no tool here.
+//! server-to-client requests (sampling, elicitation), so they have no tool here.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
+use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::time::Duration;
+use toolset::context::LogLevel;
 use toolset::mcp::{HttpConfig, McpServer};
-use toolset::{ToolContext, ToolError, ToolOutput, tool, toolset};
+use toolset::prelude::*;
+use toolset::{DynamicTool, Tier, ToolContext, ToolError, ToolOutput, tool, toolset};
 
 /// A 1×1 transparent PNG.
 const PIXEL: &str =
@@ -81,25 +82,49 @@ pub async fn test_tool_with_progress(ctx: &ToolContext) -> &'static str {
     "Progress test completed"
 }
 
-/// A postal address.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[schemars(rename = "address")]
-pub struct Address {
-    /// The street.
-    pub street: Option<String>,
-    /// The city.
-    pub city: Option<String>,
+/// Log three messages at `info`, 50 ms apart.
+#[tool(tier = "read_only")]
+pub async fn test_tool_with_logging(ctx: &ToolContext) -> &'static str {
+    ctx.log(LogLevel::Info, "Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool execution completed");
+    "Logging test completed"
 }
 
-/// Tool with JSON Schema 2020-12 features.
-#[tool(tier = "read_only")]
-pub async fn json_schema_2020_12_tool(
-    /// A name.
-    name: Option<String>,
-    /// An address.
-    address: Option<Address>,
-) -> String {
-    format!("name: {name:?}, address: {address:?}")
+/// The input schema of `json_schema_2020_12_tool`, as the suite gives it: `$schema`,
+/// `$defs` with an `$anchor`, `allOf`/`anyOf` and `if`/`then`/`else`, which no
+/// `#[tool]`'s arguments produce, so the tool is a runtime one.
+fn json_schema_2020_12() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": { "street": { "type": "string" }, "city": { "type": "string" } }
+            }
+        },
+        "properties": {
+            "name": { "type": "string" },
+            "address": { "$ref": "#/$defs/address" },
+            "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+            "phone": { "type": "string" },
+            "email": { "type": "string" }
+        },
+        "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+        "if": { "properties": { "contactMethod": { "const": "phone" } }, "required": ["contactMethod"] },
+        "then": { "required": ["phone"] },
+        "else": { "required": ["email"] },
+        "additionalProperties": false
+    })
+}
+
+/// Echoes its arguments.
+async fn echo_arguments(arguments: Value, _ctx: &ToolContext) -> String {
+    arguments.to_string()
 }
 
 toolset! {
@@ -112,7 +137,7 @@ toolset! {
         test_multiple_content_types,
         test_error_handling,
         test_tool_with_progress,
-        json_schema_2020_12_tool,
+        test_tool_with_logging,
     ];
 }
 
@@ -122,8 +147,25 @@ async fn main() -> ExitCode {
         eprintln!("usage: conformance-fixture HOST:PORT");
         return ExitCode::from(2);
     };
+    let toolbox = ConformanceTools::toolbox().with(
+        DynamicTool::new(
+            "json_schema_2020_12_tool",
+            Tier::ReadOnly,
+            "Tool with JSON Schema 2020-12 features",
+        )
+        .input_schema(json_schema_2020_12())
+        .handler(echo_arguments),
+    );
+    let toolbox = match toolbox {
+        Ok(toolbox) => toolbox,
+        Err(error) => {
+            eprintln!("conformance-fixture: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     eprintln!("conformance-fixture: serving MCP at http://{addr}/mcp");
     match McpServer::<ConformanceTools>::new(())
+        .with_toolbox(toolbox)
         .serve_http(addr, HttpConfig::new())
         .await
     {

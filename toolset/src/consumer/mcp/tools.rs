@@ -2,8 +2,10 @@
 //! `{"name","title"?,"description","inputSchema","outputSchema"?,"annotations"}`.
 //!
 //! - `inputSchema` is the canonical schema with integer bounds and an object root (see
-//!   [`schema_adapt`](crate::consumer::schema_adapt)); it carries no `$schema`, so clients read it as 2020-12,
-//!   MCP's default dialect.
+//!   [`schema_adapt`](crate::consumer::schema_adapt)); a `#[tool]`'s carries no `$schema`,
+//!   so clients read it as 2020-12, MCP's default dialect, and a runtime tool's keeps
+//!   the `$schema` and every other keyword it was registered with (`$defs`, `$anchor`,
+//!   `allOf`, `if`/`then`/`else`, ...).
 //!   Its `format`s are the standard ones only (numeric bounds instead of `uint32`, …), as
 //!   in `outputSchema`.
 //! - `outputSchema` is given only for tools returning `Json<T>`, and only when `T`'s
