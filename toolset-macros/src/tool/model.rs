@@ -65,6 +65,8 @@ pub struct Handler {
 pub struct State {
     pub ty: Type,
     pub mutable: bool,
+    /// The parameter's type as written (`&mut S`), where a broken rule is underlined.
+    pub written: syn::TypeReference,
 }
 
 /// A parameter the model sends, as the user wrote it.
