@@ -952,7 +952,7 @@ fn compiler_says(case: &str) -> String {
 #[test]
 fn registration_refuses_a_broken_declaration_in_the_compilers_words() {
     // Each runtime tool breaks one rule as a ui-test's `#[tool]` does (`ui-tests/fail/`):
-    // one checker (`toolset_names::declaration`) refuses both, so the words are the same.
+    // one checker (`toolset_rules::declaration`) refuses both, so the words are the same.
     let cases = [
         (
             "bad_name",

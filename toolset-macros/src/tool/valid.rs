@@ -13,7 +13,7 @@ use crate::symbol;
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type, Visibility};
-use toolset_names::declaration::{self, Declaration, JsonKind, Part, StateUse};
+use toolset_rules::declaration::{self, Declaration, JsonKind, Part, StateUse};
 
 /// The checked tool, or `None` with every reason recorded in `cx`.
 pub fn tool(
@@ -143,7 +143,7 @@ struct Declared<'a> {
     examples: &'a [(String, Option<JsonKind>)],
 }
 
-/// The rules every declaration keeps, compiled or runtime (`toolset_names::declaration`,
+/// The rules every declaration keeps, compiled or runtime (`toolset_rules::declaration`,
 /// which registration runs too): each broken one recorded at the part it is about, in the
 /// words registration uses.
 fn declaration_rules(declared: &Declared<'_>, cx: &mut Ctxt) {

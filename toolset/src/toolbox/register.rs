@@ -2,7 +2,7 @@
 //! before it joins a toolbox, every problem at once.
 //!
 //! The rules every declaration keeps are not written here but run here: the checker
-//! `toolset_names::declaration::check`, which `#[tool]` runs at compile time, so both
+//! `toolset_rules::declaration::check`, which `#[tool]` runs at compile time, so both
 //! refuse a mistake in the same words (the name grammar every provider accepts, no name
 //! reserved for a tool search, a description, a propose-only tool's tier that never
 //! auto-runs, a time limit of at least 1 ms, a `read_only` tool not writing the state,
@@ -18,7 +18,7 @@ use crate::declaration::DeclarationProblem;
 use crate::spec::{RuntimeSpec, ToolSpec};
 use serde_json::{Value, json};
 use std::fmt;
-use toolset_names::declaration::{self, Declaration, JsonKind, Part, StateUse};
+use toolset_rules::declaration::{self, Declaration, JsonKind, Part, StateUse};
 
 /// Runtime tools that could not join a toolbox: every problem of every tool, at once.
 /// The toolbox they were offered to is left as it was.
