@@ -3,7 +3,7 @@
 # declaring N tools (default 100), with its dependencies already built, three ways —
 # toolset's macros, rmcp's macros, and hand-written dispatch — plus the clean build of
 # the toolset-macros crate (and of rmcp-macros, for reference), and a clean build of each
-# crate together with its framework's own crates (toolset, toolset-macros, toolset-names;
+# crate together with its framework's own crates (toolset, toolset-macros, toolset-rules;
 # rmcp, rmcp-macros; none for hand-written), third-party dependencies warm. Incremental
 # compilation is off, so each rebuild compiles the whole crate.
 #
@@ -125,7 +125,7 @@ done
 echo "== clean build of the crate and its framework's crates (debug, third-party deps warm), median of $runs"
 for kind in toolset rmcp hand; do
     case $kind in
-        toolset) own='-p toolset -p toolset-macros -p toolset-names' ;;
+        toolset) own='-p toolset -p toolset-macros -p toolset-rules' ;;
         rmcp) own='-p rmcp -p rmcp-macros' ;;
         hand) own='' ;;
     esac

@@ -276,9 +276,9 @@ fn a_spec_built_outside_a_set_cannot_check_its_examples_and_says_so() {
 }
 
 /// A runtime tool's examples (`DynamicTool::example`) are checked at registration as the
-/// gate checks a call: one the input schema refuses, or that is not an object, refuses the
-/// tool, naming the example and why; good ones are rendered as Anthropic's
-/// `input_examples`, as a compiled tool's are.
+/// gate checks a call: one the input schema refuses, or that is not an object (in the
+/// compiler's words), refuses the tool, naming the example and why; good ones are
+/// rendered as Anthropic's `input_examples`, as a compiled tool's are.
 #[test]
 fn a_runtime_tool_s_examples_are_checked_at_registration_and_rendered() {
     use toolset::{DynamicTool, Tier, ToolContext};
@@ -316,7 +316,10 @@ fn a_runtime_tool_s_examples_are_checked_at_registration_and_rendered() {
         (json!({"city": 42}), "/city"),
         (json!({"city": "Oslo", "days": 30}), "/days"),
         (json!({"town": "Oslo"}), "city"),
-        (json!(["Oslo"]), "expected an object"),
+        (
+            json!(["Oslo"]),
+            "which are a JSON object, but example 2 is an array",
+        ),
     ] {
         let error = GoodExamples::toolbox()
             .with(weather(vec![json!({"city": "Oslo"}), bad.clone()]))

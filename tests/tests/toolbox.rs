@@ -340,14 +340,14 @@ fn registration_reports_every_problem_at_once() {
     assert_eq!(about("suggest"), 1, "{problems:#?}");
     let text = error.to_string();
     for needle in [
-        "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+        "`bad name!` cannot be a tool name",
         "the description is empty",
         "must say `\"type\": \"object\"`",
         "it has no handler",
         "already has this name",
         "not a JSON Schema object but \"object\"",
         "not a valid JSON Schema (at /properties/a/type",
-        "never runs unattended",
+        "must never auto-run, but tier `reversible` can",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
@@ -686,10 +686,9 @@ fn registration_refuses_a_read_only_tool_writing_the_state_and_a_handler_of_anot
     assert_eq!(problems.len(), 2, "{error}");
     assert_eq!(problems[0].tool, "sneaky_write");
     assert!(
-        problems[0]
-            .message
-            .contains("`read_only` tool may not write the state")
-            && problems[0].message.contains(".reads_state(..)"),
+        problems[0].message.contains(
+            "a `read_only` tool takes the state as `&toolbox::Desk`, not `&mut toolbox::Desk`"
+        ),
         "{}",
         problems[0].message
     );
@@ -934,4 +933,69 @@ fn a_name_of_the_sets_tool_names_that_tool_as_its_typed_name_does() {
     assert_eq!(by_name.offered(), typed.offered());
     assert!(!by_name.offered().contains(&"read_note"), "hidden");
     assert!(by_name.offered().contains(&"weather"));
+}
+
+/// The first message of a ui-test's `.stderr`: what the compiler says of that `#[tool]`.
+fn compiler_says(case: &str) -> String {
+    let path = format!(
+        "{}/../ui-tests/fail/{case}.stderr",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    text.lines()
+        .next()
+        .and_then(|line| line.strip_prefix("error: "))
+        .unwrap_or_else(|| panic!("{path} starts with no error"))
+        .to_owned()
+}
+
+#[test]
+fn registration_refuses_a_broken_declaration_in_the_compilers_words() {
+    // Each runtime tool breaks one rule as a ui-test's `#[tool]` does (`ui-tests/fail/`):
+    // one checker (`toolset_rules::declaration`) refuses both, so the words are the same.
+    let cases = [
+        (
+            "bad_name",
+            DynamicTool::new("inbox.search", Tier::ReadOnly, "Searches.").handler(weather),
+        ),
+        (
+            "reserved_search_name",
+            DynamicTool::new("tool_search", Tier::ReadOnly, "Searches.").handler(weather),
+        ),
+        (
+            "empty_description",
+            DynamicTool::new("search", Tier::ReadOnly, "  ").handler(weather),
+        ),
+        (
+            "propose_only_auto_runnable_tier",
+            DynamicTool::new("suggest", Tier::Reversible, "Suggests.").propose_only(),
+        ),
+        (
+            "timeout_zero",
+            DynamicTool::new("search", Tier::ReadOnly, "Searches.")
+                .timeout_ms(0)
+                .handler(weather),
+        ),
+        (
+            "example_not_an_object",
+            DynamicTool::new("search", Tier::ReadOnly, "Searches.")
+                .example(json!(["invoices"]))
+                .handler(weather),
+        ),
+        (
+            "mut_state_on_read_only",
+            DynamicTool::new("search", Tier::ReadOnly, "Searches.")
+                .input_schema(key_schema())
+                .writes_state(stamp_note),
+        ),
+    ];
+    for (case, tool) in cases {
+        let error = toolbox().with(tool).expect_err(case);
+        let [problem] = error.problems() else {
+            panic!("{case}: one problem expected: {error}");
+        };
+        // The ui-test's state is `Inbox`; this toolbox's is the desk.
+        let said = problem.message.replace("toolbox::Desk", "Inbox");
+        assert_eq!(said, compiler_says(case), "{case}");
+    }
 }

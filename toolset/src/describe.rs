@@ -29,13 +29,13 @@ pub(crate) fn unknown_key(schema: &Value, path: &[String]) -> String {
 
 /// The longest name a suggestion is looked for, and echoed whole: the tool-name grammar's
 /// 64 characters; no schema key a model should send is longer.
-const LONGEST_NAME: usize = toolset_names::MAX_NAME_LEN;
+const LONGEST_NAME: usize = toolset_rules::MAX_NAME_LEN;
 
-/// The name of `known` that `name` is probably a misspelling of: `toolset-names`' one
+/// The name of `known` that `name` is probably a misspelling of: `toolset-rules`' one
 /// did-you-mean rule, shared with the compile errors. Bounded: a name longer than the
 /// grammar's 64 characters gets no suggestion before any distance is computed.
 pub(crate) fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    toolset_names::closest(name, known.iter().copied())
+    toolset_rules::closest(name, known.iter().copied())
 }
 
 /// `name` as a message may echo it: cut after [`LONGEST_NAME`] characters, so a message

@@ -468,7 +468,7 @@ impl<T: ToolSet> Policy<T> {
             let known = runtime
                 .clone()
                 .chain(T::Name::ALL.iter().map(|tool| tool.as_str()));
-            let suggestion = toolset_names::closest(name, known).map(str::to_owned);
+            let suggestion = toolset_rules::closest(name, known).map(str::to_owned);
             unknown.push(UnknownName {
                 name: name.to_owned(),
                 suggestion,

@@ -9,7 +9,7 @@ pub use crate::spec::ToolMeta;
 pub use schemars;
 pub use serde;
 pub use serde_json;
-pub use toolset_names::NameIndex;
+pub use toolset_rules::NameIndex;
 
 use serde_json::Value;
 
@@ -101,7 +101,7 @@ pub const PLACEHOLDER_META: ToolMeta =
     ToolMeta::new("", "", crate::tier::Tier::Irreversible, || Value::Null).propose_only();
 
 // The one-name-per-set rule the generated code asserts in constant evaluation.
-pub use toolset_names::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
+pub use toolset_rules::{ConstMessage, duplicate_name_message, earlier_same_name, same_name};
 
 /// Implemented by `toolset!` for its per-run state and the state's `Arc`, `Rc`, `Box`,
 /// `Mutex` and `RwLock` forms, `Set` being the set's own type: the types no parameter the

@@ -21,8 +21,8 @@ use std::sync::OnceLock;
 /// The name the local search tool is called by, in every format (OpenAI Responses sends a
 /// client-executed `tool_search_call` under it too). No tool may take it, nor the names
 /// of the providers' hosted searches: `#[tool]` refuses them at compile time and a
-/// toolbox at registration (the list is `toolset_names::RESERVED_NAMES`).
-pub const SEARCH_TOOL_NAME: &str = toolset_names::SEARCH_TOOL_NAME;
+/// toolbox at registration (the list is `toolset_rules::RESERVED_NAMES`).
+pub const SEARCH_TOOL_NAME: &str = toolset_rules::SEARCH_TOOL_NAME;
 
 /// How many tools one search returns when the model does not say.
 pub const DEFAULT_RESULTS: usize = 5;
@@ -162,11 +162,11 @@ pub(crate) fn search_fragment(search: ToolSearch, format: Format) -> &'static Fr
                 let (kind, name) = match ranking {
                     Ranking::Bm25 => (
                         "tool_search_tool_bm25_20251119",
-                        toolset_names::ANTHROPIC_BM25_SEARCH_NAME,
+                        toolset_rules::ANTHROPIC_BM25_SEARCH_NAME,
                     ),
                     Ranking::Regex => (
                         "tool_search_tool_regex_20251119",
-                        toolset_names::ANTHROPIC_REGEX_SEARCH_NAME,
+                        toolset_rules::ANTHROPIC_REGEX_SEARCH_NAME,
                     ),
                 };
                 Fragment::fixed(

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How much harm a tool call can do (defined in `toolset-names`, which the macros share,
+/// How much harm a tool call can do (defined in `toolset-rules`, which the macros share,
 /// so `#[tool(tier = "...")]` and the runtime spell each tier alike).
-pub use toolset_names::Tier;
+pub use toolset_rules::Tier;
 
 /// The highest tier that may run without a human's approval.
 ///

@@ -239,8 +239,8 @@ fn name_impl(names: &Names) -> TokenStream {
         .map(|entry| &entry.variant)
         .collect();
     let count = names.set.entries.len();
-    let buckets = Literal::usize_unsuffixed(toolset_names::bucket_count(count));
-    let slots = Literal::usize_unsuffixed(toolset_names::slot_count(count));
+    let buckets = Literal::usize_unsuffixed(toolset_rules::bucket_count(count));
+    let slots = Literal::usize_unsuffixed(toolset_rules::slot_count(count));
     quote! {
         static NAME_INDEX: #rt::__private::NameIndex<#buckets, #slots> =
             #rt::__private::NameIndex::new(&NAMES);

@@ -97,7 +97,7 @@ impl ToolAttr {
             symbol::CRATE => self.krate = parse_crate(input, &key, cx)?,
             _ => {
                 self.meant
-                    .extend(toolset_names::closest(&name, KEYS.iter().copied()));
+                    .extend(toolset_rules::closest(&name, KEYS.iter().copied()));
                 cx.error_at(
                     &key,
                     format!(
@@ -194,7 +194,7 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
 
 /// `" (did you mean `x`?)"` when a known word is close to `word`.
 pub fn did_you_mean(word: &str, known: &[&str]) -> String {
-    toolset_names::closest(word, known.iter().copied())
+    toolset_rules::closest(word, known.iter().copied())
         .map(|candidate| format!(" (did you mean `{candidate}`?)"))
         .unwrap_or_default()
 }

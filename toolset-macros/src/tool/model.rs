@@ -5,8 +5,8 @@ use crate::runtime::Runtime;
 use syn::{Attribute, Ident, Path, Type, Visibility};
 
 /// A risk tier, as `tier = "..."` spells it: the runtime's `toolset::Tier` itself,
-/// shared through `toolset-names`.
-pub use toolset_names::Tier;
+/// shared through `toolset-rules`.
+pub use toolset_rules::Tier;
 
 /// A tool, as declared, every rule checked.
 pub struct Tool {
@@ -65,6 +65,8 @@ pub struct Handler {
 pub struct State {
     pub ty: Type,
     pub mutable: bool,
+    /// The parameter's type as written (`&mut S`), where a broken rule is underlined.
+    pub written: syn::TypeReference,
 }
 
 /// A parameter the model sends, as the user wrote it.

@@ -13,6 +13,7 @@ use crate::symbol;
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type, Visibility};
+use toolset_rules::declaration::{self, Declaration, JsonKind, Part, StateUse};
 
 /// The checked tool, or `None` with every reason recorded in `cx`.
 pub fn tool(
@@ -25,7 +26,7 @@ pub fn tool(
     let timeout_ms = timeout_ms(attr, cx);
     let (kind, ident, vis, attrs, is_struct) = match item {
         UserItem::Fn(func) => {
-            let handler = handler(func, params, tier, cx);
+            let handler = handler(func, params, cx);
             if let Some(propose_only) = &attr.propose_only {
                 cx.error_at(
                     propose_only,
@@ -45,18 +46,6 @@ pub fn tool(
                         "#[tool] on a struct declares a tool with no handler, which can only be proposed: add `propose_only` \
                          to the attribute, or put #[tool] on an `async fn {}(...)` handler instead",
                         snake_case(&item.ident.to_string())
-                    ),
-                );
-            }
-            if let (Some(tier), Some(written)) = (tier, &attr.tier)
-                && tier != Tier::Irreversible
-            {
-                cx.error_at(
-                    written,
-                    format!(
-                        "a `propose_only` tool has no handler, so it must never auto-run, but tier \"{}\" can: \
-                         use `tier = \"irreversible\"`",
-                        tier.as_str()
                     ),
                 );
             }
@@ -87,14 +76,41 @@ pub fn tool(
         None
     });
     let description = description(attr, ident, attrs, cx);
-    let name = name(attr, ident, is_struct, cx);
+    let (name, name_at) = name(attr, ident, is_struct);
     let reads = labels(attr.reads.as_ref(), symbol::READS, symbol::READ_LABELS, cx);
     let sends = labels(attr.sends.as_ref(), symbol::SENDS, symbol::SEND_LABELS, cx);
+    let examples = examples(attr, cx);
+    let state = match &kind {
+        Some(Kind::Handler(handler)) => handler.state.as_ref(),
+        _ => None,
+    };
+    let errors_before = cx.error_count();
+    declaration_rules(
+        &Declared {
+            attr,
+            name: &name,
+            name_at: &name_at,
+            description: description.as_deref(),
+            tier,
+            propose_only: is_struct,
+            timeout_ms: timeout_ms.flatten(),
+            state,
+            examples: &examples,
+        },
+        cx,
+    );
+    let rules_hold = cx.error_count() == errors_before;
+    let escalate = escalate(attr, tier, cx);
     let runtime = Runtime::read(attr.krate.as_ref(), cx);
+    let examples: Option<Vec<String>> = examples
+        .into_iter()
+        .map(|(text, kind)| kind.map(|_| text))
+        .collect();
+    rules_hold.then_some(())?;
     Some(Tool {
         ident: ident.clone(),
         vis: Visibility::clone(vis),
-        name: name?,
+        name,
         description: description?,
         title: attr.title.as_ref().map(syn::LitStr::value),
         tier: tier?,
@@ -102,14 +118,65 @@ pub fn tool(
         deferred: attr.deferred.is_some(),
         idempotent: attr.idempotent.is_some(),
         preview: attr.preview.clone(),
-        escalate: escalate(attr, tier, cx),
+        escalate,
         reads_private: reads.as_ref()?.contains(&"private"),
         reads_untrusted: reads.as_ref()?.contains(&"untrusted"),
         sends_outside: sends?.contains(&"outside"),
-        examples: examples(attr, cx)?,
+        examples: examples?,
         kind: kind?,
         runtime: runtime?,
     })
+}
+
+/// What the shared rules read of a `#[tool]`, and where each part is written.
+struct Declared<'a> {
+    attr: &'a ToolAttr,
+    name: &'a str,
+    /// The name as written: `name = "..."`, or the item's identifier.
+    name_at: &'a proc_macro2::TokenStream,
+    description: Option<&'a str>,
+    tier: Option<Tier>,
+    propose_only: bool,
+    timeout_ms: Option<u64>,
+    state: Option<&'a State>,
+    /// Each `example = "..."`'s text and what JSON it is (`None`: not JSON, said already).
+    examples: &'a [(String, Option<JsonKind>)],
+}
+
+/// The rules every declaration keeps, compiled or runtime (`toolset_rules::declaration`,
+/// which registration runs too): each broken one recorded at the part it is about, in the
+/// words registration uses.
+fn declaration_rules(declared: &Declared<'_>, cx: &mut Ctxt) {
+    let state_name = declared.state.map(|state| tidy(&state.ty));
+    let kinds: Vec<Option<JsonKind>> = declared.examples.iter().map(|(_, kind)| *kind).collect();
+    let declaration = Declaration {
+        name: declared.name,
+        description: declared.description,
+        tier: declared.tier,
+        propose_only: declared.propose_only,
+        timeout_ms: declared.timeout_ms,
+        state: declared
+            .state
+            .zip(state_name.as_deref())
+            .map(|(state, type_name)| StateUse {
+                type_name,
+                writes: state.mutable,
+            }),
+        examples: &kinds,
+    };
+    let attr = declared.attr;
+    for problem in declaration::check(&declaration) {
+        let at = match problem.part() {
+            Part::Name => Some(declared.name_at.clone()),
+            Part::Description => attr.description.as_ref().map(ToTokens::to_token_stream),
+            Part::Tier => attr.tier.as_ref().map(ToTokens::to_token_stream),
+            Part::TimeoutMs => attr.timeout_ms.as_ref().map(ToTokens::to_token_stream),
+            Part::State => declared.state.map(|state| state.written.to_token_stream()),
+            Part::Example(position) => attr.examples.get(position).map(ToTokens::to_token_stream),
+        };
+        // A part the macro read has tokens; were one missing, the item still carries it.
+        cx.error_at(at.unwrap_or_else(|| declared.name_at.clone()), problem);
+    }
 }
 
 /// `escalate = path` can only raise a tier, so on an `irreversible` tool (or a
@@ -128,45 +195,41 @@ fn escalate(attr: &ToolAttr, tier: Option<Tier>, cx: &mut Ctxt) -> Option<syn::P
     Some(path.clone())
 }
 
-/// Each `example = "..."` is a JSON object: the arguments a model would send. Whether the
-/// tool's types accept it is known only to the set (`toolset::check_declarations`).
-fn examples(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Vec<String>> {
-    let errors_before = cx.error_count();
-    let mut examples = Vec::new();
-    for example in &attr.examples {
-        let text = example.value();
-        match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(serde_json::Value::Object(_)) => examples.push(text),
-            Ok(other) => cx.error_at(
-                example,
-                format!(
-                    "an example is the arguments a model sends, which are a JSON object, but this is {}: \
-                     write the arguments by name, e.g. `example = r#\"{{\"query\": \"invoices\"}}\"#` \
-                     (`{{}}` for a tool without arguments)",
-                    json_kind(&other)
-                ),
-            ),
-            Err(error) => cx.error_at(
-                example,
-                format!(
-                    "this example is not JSON ({error}): write the arguments as a JSON object, keys in \
-                     double quotes, e.g. `example = r#\"{{\"query\": \"invoices\"}}\"#`"
-                ),
-            ),
-        }
-    }
-    (cx.error_count() == errors_before).then_some(examples)
+/// Each `example = "..."` as JSON: its text and what it is, `None` where it is not JSON
+/// (reported here). That it is an object is the shared rule (`declaration_rules`); whether
+/// the tool's types accept it is known only to the set (`toolset::check_declarations`).
+fn examples(attr: &ToolAttr, cx: &mut Ctxt) -> Vec<(String, Option<JsonKind>)> {
+    attr.examples
+        .iter()
+        .map(|example| {
+            let text = example.value();
+            let kind = match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(value) => Some(json_kind(&value)),
+                Err(error) => {
+                    cx.error_at(
+                        example,
+                        format!(
+                            "this example is not JSON ({error}): write the arguments as a JSON object, keys in \
+                             double quotes, e.g. `example = r#\"{{\"query\": \"invoices\"}}\"#`"
+                        ),
+                    );
+                    None
+                }
+            };
+            (text, kind)
+        })
+        .collect()
 }
 
-/// "an array", "a string", … for messages.
-fn json_kind(value: &serde_json::Value) -> &'static str {
+/// What `value` is, as the shared rules name it.
+fn json_kind(value: &serde_json::Value) -> JsonKind {
     match value {
-        serde_json::Value::Null => "`null`",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
+        serde_json::Value::Null => JsonKind::Null,
+        serde_json::Value::Bool(_) => JsonKind::Bool,
+        serde_json::Value::Number(_) => JsonKind::Number,
+        serde_json::Value::String(_) => JsonKind::String,
+        serde_json::Value::Array(_) => JsonKind::Array,
+        serde_json::Value::Object(_) => JsonKind::Object,
     }
 }
 
@@ -289,7 +352,7 @@ fn timeout_ms(attr: &ToolAttr, cx: &mut Ctxt) -> Option<Option<u64>> {
     }
 }
 
-/// The description is the prompt: `description = "..."`, else the doc comment, never empty.
+/// The description is the prompt: `description = "..."`, else the doc comment.
 fn description(
     attr: &ToolAttr,
     ident: &Ident,
@@ -297,13 +360,7 @@ fn description(
     cx: &mut Ctxt,
 ) -> Option<String> {
     match (&attr.description, doc_text(attrs)) {
-        (Some(text), _) if text.value().trim().is_empty() => {
-            cx.error_at(
-                text,
-                "the description is empty, but it is the prompt the model reads: say what the tool does and when to use it",
-            );
-            None
-        }
+        // An empty one is the shared rule's (`declaration_rules`).
         (Some(text), _) => Some(text.value().trim().to_owned()),
         (None, Some(doc)) => Some(doc),
         // A misspelled `description` key already has its did-you-mean.
@@ -321,10 +378,11 @@ fn description(
     }
 }
 
-/// The name the model calls: `name = "..."`, else the identifier (a struct's snake_cased),
-/// in the grammar every provider accepts, and not a name reserved for a tool search.
-fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool, cx: &mut Ctxt) -> Option<String> {
-    let (name, at) = match &attr.name {
+/// The name the model calls, and where it is written: `name = "..."`, else the
+/// identifier (a struct's snake_cased). Its grammar and the reserved names are the shared
+/// rules (`declaration_rules`).
+fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool) -> (String, proc_macro2::TokenStream) {
+    match &attr.name {
         Some(name) => (name.value(), name.to_token_stream()),
         None => {
             let raw = ident.to_string();
@@ -333,34 +391,12 @@ fn name(attr: &ToolAttr, ident: &Ident, is_struct: bool, cx: &mut Ctxt) -> Optio
             let name = if is_struct { snake_case(&raw) } else { raw };
             (name, ident.to_token_stream())
         }
-    };
-    if let Some(owner) = toolset_names::reserved_for(&name) {
-        // A list would declare the name twice, and the gate could not tell the calls apart.
-        cx.error_at(at, toolset_names::reserved_name_message(&name, owner));
-        return None;
     }
-    if toolset_names::is_valid_tool_name(&name) {
-        return Some(name);
-    }
-    cx.error_at(
-        at,
-        format!(
-            "`{name}` cannot be a tool name: providers and MCP clients accept 1 to 64 characters, \
-             ASCII letters, digits, `_` and `-`, not starting with a digit or `-`. \
-             Choose another with `name = \"...\"`"
-        ),
-    );
-    None
 }
 
 /// The handler's signature: async, not generic, no `self`, at most one state and one
 /// context, `&S` on a read-only tool, owned arguments with plain names, one argument form.
-fn handler(
-    func: &ItemFn,
-    params: &[ParamAttrs],
-    tier: Option<Tier>,
-    cx: &mut Ctxt,
-) -> Option<Handler> {
+fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handler> {
     let sig = &func.sig;
     let errors_before = cx.error_count();
     if sig.asyncness.is_none() {
@@ -372,8 +408,6 @@ fn handler(
             ),
         );
     }
-    let read_only = tier == Some(Tier::ReadOnly);
-
     let mut state: Option<State> = None;
     let mut context_seen = false;
     let mut classified = Vec::new();
@@ -490,20 +524,12 @@ fn handler(
                         "a tool handler takes at most one state parameter (`&S` or `&mut S`): put everything the tools \
                          share into one state type. Arguments the model passes are owned values, not references",
                     );
-                } else if mutable && read_only {
-                    let elem = &reference.elem;
-                    cx.error_at(
-                        reference,
-                        format!(
-                            "a `read_only` tool takes the state as `&{0}`, not `&mut {0}`, so read-only calls can run together. \
-                             Write `&{0}`, or declare the tier of a tool that writes, such as `tier = \"reversible\"`",
-                            elem.to_token_stream()
-                        ),
-                    );
                 }
+                // A `read_only` tool writing it is the shared rule (`declaration`, in `tool`).
                 state = Some(State {
                     ty: (*reference.elem).clone(),
                     mutable,
+                    written: reference.clone(),
                 });
                 classified.push(Param::State);
             }

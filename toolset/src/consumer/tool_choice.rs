@@ -162,7 +162,7 @@ impl Allowed<'_> {
     pub(crate) fn name(&self) -> &str {
         match self {
             Allowed::Function(name) | Allowed::Namespaced { local: name, .. } => name,
-            Allowed::Search => toolset_names::SEARCH_TOOL_NAME,
+            Allowed::Search => toolset_rules::SEARCH_TOOL_NAME,
         }
     }
 }

@@ -222,10 +222,10 @@ impl<'p, T: ToolSet> Request<'p, T> {
         let format = self.rendered_as();
         match (self.search.hosted_in(format), format, self.search.ranking()) {
             (true, Format::Anthropic, crate::search::Ranking::Bm25) => {
-                toolset_names::ANTHROPIC_BM25_SEARCH_NAME
+                toolset_rules::ANTHROPIC_BM25_SEARCH_NAME
             }
             (true, Format::Anthropic, crate::search::Ranking::Regex) => {
-                toolset_names::ANTHROPIC_REGEX_SEARCH_NAME
+                toolset_rules::ANTHROPIC_REGEX_SEARCH_NAME
             }
             _ => SEARCH_TOOL_NAME,
         }

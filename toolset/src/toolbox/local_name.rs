@@ -12,7 +12,7 @@
 //! is also caught: registration refuses a name already taken, see `Shared::rebuild`).
 
 use sha2::{Digest, Sha256};
-use toolset_names::{MAX_NAME_LEN, is_valid_tool_name};
+use toolset_rules::{MAX_NAME_LEN, is_valid_tool_name};
 
 /// How many hex digits of the remote name's SHA-256 a shortened name ends with.
 const DIGEST_DIGITS: usize = 10;

@@ -1,20 +1,24 @@
 //! Registration: what the compiler checks of a `#[tool]`, checked of a [`DynamicTool`]
 //! before it joins a toolbox, every problem at once.
 //!
-//! The rules mirror `toolset-macros/src/tool/valid.rs`: the name grammar every provider
-//! accepts, no name reserved for a tool search (`toolset_names::RESERVED_NAMES`; a proxied
-//! MCP tool's `label_tool` too), one tool per name (the compiled set's included), a
-//! description, a handler or `propose_only` (and then a tier that never auto-runs); and
-//! what only run time can get wrong: a schema that is not a JSON Schema object or that the
-//! gate's validator cannot compile, since the gate must be able to check every call.
+//! The rules every declaration keeps are not written here but run here: the checker
+//! `toolset_rules::declaration::check`, which `#[tool]` runs at compile time, so both
+//! refuse a mistake in the same words (the name grammar every provider accepts, no name
+//! reserved for a tool search, a description, a propose-only tool's tier that never
+//! auto-runs, a time limit of at least 1 ms, a `read_only` tool not writing the state,
+//! examples that are JSON objects). What only run time can get wrong is checked here: one
+//! tool per name (the compiled set's included; a proxied MCP tool's `label_tool` too), a
+//! handler or `propose_only`, a handler borrowing the toolbox's state type, a schema that
+//! is not a JSON Schema object or that the gate's validator cannot compile (the gate must
+//! be able to check every call), and examples the input schema refuses.
 
 use super::dynamic::{DynamicTool, Handler};
 use super::runtime_tool::RuntimeTool;
 use crate::declaration::DeclarationProblem;
 use crate::spec::{RuntimeSpec, ToolSpec};
-use crate::tier::Autonomy;
 use serde_json::{Value, json};
 use std::fmt;
+use toolset_rules::declaration::{self, Declaration, JsonKind, Part, StateUse};
 
 /// Runtime tools that could not join a toolbox: every problem of every tool, at once.
 /// The toolbox they were offered to is left as it was.
@@ -77,26 +81,37 @@ pub(crate) fn register(
 ) -> Result<RuntimeTool, Vec<DeclarationProblem>> {
     let mut messages: Vec<String> = Vec::new();
     let mut problem = |message: String| messages.push(message);
-    if !toolset_names::is_valid_tool_name(&tool.name) {
-        problem(
-            "the name must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$ (a letter or `_` first, then at \
-             most 63 letters, digits, `_` or `-`), the grammar every provider and MCP client \
-             accepts; rename it"
-                .to_owned(),
-        );
-    } else if let Some(owner) = toolset_names::reserved_for(&tool.name) {
-        problem(toolset_names::reserved_name_message(&tool.name, owner));
-    } else if taken(&tool.name) {
+    // The rules every declaration keeps, compiled or runtime, in the compiler's words.
+    let examples: Vec<Option<JsonKind>> = tool
+        .examples
+        .iter()
+        .map(|example| Some(json_kind(example)))
+        .collect();
+    let declaration = Declaration {
+        name: &tool.name,
+        description: Some(&tool.description),
+        tier: Some(tool.tier),
+        propose_only: tool.propose_only,
+        timeout_ms: tool.timeout_ms,
+        state: match &tool.handler {
+            Some(Handler::Stateful(handler)) => Some(StateUse {
+                type_name: handler.state_name,
+                writes: handler.writes,
+            }),
+            _ => None,
+        },
+        examples: &examples,
+    };
+    let shared = declaration::check(&declaration);
+    let name_holds = !shared.iter().any(|found| found.part() == Part::Name);
+    for found in shared {
+        problem(found.to_string());
+    }
+    // What only run time can get wrong.
+    if name_holds && taken(&tool.name) {
         problem(
             "another tool of the toolbox (compiled or runtime) already has this name; rename one \
              of them (proxied tools are namespaced `label_tool`)"
-                .to_owned(),
-        );
-    }
-    if tool.description.trim().is_empty() {
-        problem(
-            "the description is empty, and it is the tool's prompt: say what the tool does and \
-             when to call it"
                 .to_owned(),
         );
     }
@@ -132,31 +147,7 @@ pub(crate) fn register(
                 handler.state_name
             )),
         }
-        if handler.writes && tool.tier == crate::tier::Tier::ReadOnly {
-            problem(
-                "a `read_only` tool may not write the state (read-only calls run together, \
-                 sharing it): give it `.reads_state(..)`, or a writing tier such as \
-                 `reversible`"
-                    .to_owned(),
-            );
-        }
     }
-    if tool.propose_only && Autonomy::ExternalReversible.allows(tool.tier) {
-        problem(format!(
-            "a propose-only tool must have a tier that never runs unattended (`irreversible`), \
-             not `{}`",
-            tool.tier
-        ));
-    }
-    let timeout_ms = match tool.timeout_ms {
-        Some(0) => {
-            problem(
-                "the timeout is zero: every call would time out; give at least 1 ms".to_owned(),
-            );
-            None
-        }
-        limit => limit,
-    };
     let input_schema = tool.input_schema.unwrap_or_else(no_arguments);
     for message in schema_problems("input schema", &input_schema, true) {
         problem(message);
@@ -174,7 +165,7 @@ pub(crate) fn register(
         input_schema,
         output_schema: tool.output_schema,
         examples: tool.examples,
-        timeout_ms,
+        timeout_ms: tool.timeout_ms,
         deferred: tool.deferred,
         has_preview: tool.preview.is_some(),
         idempotent: tool.idempotent,
@@ -215,16 +206,22 @@ pub(crate) fn register(
     Ok(RuntimeTool::new(spec, tool.handler, tool.preview))
 }
 
-/// Why the gate would refuse `example` as a call's arguments, if it would: not an object,
-/// or a violation of the input schema. Without the `constraints` feature nothing can check
-/// it, so it is refused (fail closed).
-fn example_problem(spec: &ToolSpec, example: &Value) -> Option<String> {
-    if !example.is_object() {
-        return Some(crate::messages::not_an_object(
-            &crate::arguments::pointer(&[]),
-            &crate::arguments::got(example),
-        ));
+/// What `value` is, as the shared rules name it.
+fn json_kind(value: &Value) -> JsonKind {
+    match value {
+        Value::Null => JsonKind::Null,
+        Value::Bool(_) => JsonKind::Bool,
+        Value::Number(_) => JsonKind::Number,
+        Value::String(_) => JsonKind::String,
+        Value::Array(_) => JsonKind::Array,
+        Value::Object(_) => JsonKind::Object,
     }
+}
+
+/// Why the gate would refuse `example`, an object (the shared rules refuse any other
+/// value first), as a call's arguments, if it would: a violation of the input schema.
+/// Without the `constraints` feature nothing can check it, so it is refused (fail closed).
+fn example_problem(spec: &ToolSpec, example: &Value) -> Option<String> {
     if !cfg!(feature = "constraints") {
         return Some(
             "nothing can check a runtime tool's example without the `constraints` feature; \

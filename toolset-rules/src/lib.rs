@@ -1,8 +1,11 @@
-//! Names, shared by `toolset` and `toolset-macros` so that a compile error and a run-time
-//! rejection agree: the tool-name grammar every provider and MCP client accepts, the edit
-//! distance between two names, and the one rule that turns it into a "did you mean"; and
-//! the perfect hash `toolset!` generates to find a tool by name in constant time; the risk
-//! tiers and their spellings; the one-name-per-set rule the generated code asserts.
+//! The rules of a tool's declaration, shared by `toolset` and `toolset-macros` so that a
+//! compile error and a run-time rejection agree: the tool-name grammar every provider and
+//! MCP client accepts, the edit distance between two names, and the one rule that turns it
+//! into a "did you mean"; the perfect hash `toolset!` generates to find a tool by name in
+//! constant time; the risk tiers and their spellings; the one-name-per-set rule the
+//! generated code asserts; and the rules of a tool's declaration
+//! ([`declaration::check`]), one checker run by `#[tool]` at compile time and by a
+//! toolbox's registration at run time.
 //!
 //! Not meant to be used directly; `toolset` re-exports [`Tier`] as `toolset::Tier`.
 //!
@@ -13,6 +16,7 @@
 
 extern crate alloc;
 
+pub mod declaration;
 mod index;
 mod same_name;
 mod tier;
