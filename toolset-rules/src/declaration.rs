@@ -176,7 +176,8 @@ impl fmt::Display for Problem {
                 f,
                 "`{name}` cannot be a tool name: providers and MCP clients accept 1 to 64 \
                  characters, ASCII letters, digits, `_` and `-`, not starting with a digit or \
-                 `-`. Choose another name"
+                 `-`. Choose another name (`#[tool(name = \"...\")]`, or the name given to \
+                 `DynamicTool::new`)"
             ),
             Problem::ReservedName { name, owner } => {
                 f.write_str(&crate::reserved_name_message(name, owner))
