@@ -198,7 +198,7 @@ impl Named {
     /// Whether `tool` is named here.
     fn has<T: ToolSet>(&self, tool: Ruled<'_, T>) -> bool {
         match tool {
-            Ruled::Set(tool) => self.flags.get(tool.index()).copied().unwrap_or(false),
+            Ruled::Set(tool) => flag(&self.flags, tool.index()),
             Ruled::Runtime(spec) => self.has_name(spec.name()),
         }
     }

@@ -380,7 +380,7 @@ impl<T: ToolSet> McpServer<T> {
             .as_ref()
             .and_then(|input_required| input_required.journal());
         let run = journal.map(|_| self.session.scope());
-        let report = {
+        let mut report = {
             let mut applying = pin!(crate::apply::apply_journaled(
                 state, &ctx, plan, journal, run
             ));
@@ -398,7 +398,6 @@ impl<T: ToolSet> McpServer<T> {
         }
         // A retry past the limit fails, and what the call read joins the session's
         // exposure (the trifecta rule's memory), as in the driver's turns.
-        let mut report = report;
         self.session.record(&mut report, self.retries);
         // Its result goes to the client in this answer, the only delivery MCP has.
         if let Some(journal) = journal {

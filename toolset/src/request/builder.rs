@@ -276,11 +276,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// request has no history yet and the names are each once (as
     /// [`Run::history`](crate::run::Run::history) keeps them).
     pub(crate) fn history_of(self, names: &'p [String]) -> Self {
-        let once = names
-            .iter()
-            .enumerate()
-            .all(|(at, name)| !names[..at].contains(name));
-        if !self.history.is_empty() || !once {
+        let once = || {
+            names
+                .iter()
+                .enumerate()
+                .all(|(at, name)| !names[..at].contains(name))
+        };
+        if !self.history.is_empty() || !once() {
             return self.history(names);
         }
         Request {
