@@ -47,8 +47,9 @@ impl<'de, T: serde::Deserialize<'de>> DeserializeArgument<'de> for T {}
 pub trait SchemaArgument: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema> SchemaArgument for T {}
 
-/// `#[schemars(schema_with)]` of a generated argument field: `subschema_for::<T>()`,
-/// with the bound that explains a missing derive.
+/// The schema of a generated argument field: `subschema_for::<T>()`, with the bound that
+/// explains a missing derive. Named by the struct's [`Argument`] list, or by
+/// `#[schemars(schema_with)]` where schemars' derive writes the struct's schema.
 pub fn argument_schema<T: SchemaArgument>(
     generator: &mut schemars::SchemaGenerator,
 ) -> schemars::Schema {
@@ -60,6 +61,93 @@ pub fn optional_argument_schema<T: SchemaArgument>(
     generator: &mut schemars::SchemaGenerator,
 ) -> schemars::Schema {
     generator.subschema_for::<Option<T>>()
+}
+
+/// One field of a generated arguments struct, as its `JsonSchema` impl lists it for
+/// [`arguments_schema`]: what schemars' derive writes per field, as data.
+pub struct Argument {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    optional: bool,
+    schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+}
+
+impl Argument {
+    /// A field the model must send.
+    pub const fn required(
+        name: &'static str,
+        schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    ) -> Argument {
+        Argument {
+            name,
+            title: "",
+            description: "",
+            optional: false,
+            schema,
+        }
+    }
+
+    /// A field the model may leave out (an `Option`).
+    pub const fn optional(
+        name: &'static str,
+        schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    ) -> Argument {
+        Argument {
+            optional: true,
+            ..Argument::required(name, schema)
+        }
+    }
+
+    /// The field's title: the first line of its doc comment, when that starts with `#`
+    /// (schemars' rule).
+    pub const fn title(mut self, title: &'static str) -> Argument {
+        self.title = title;
+        self
+    }
+
+    /// The field's description: its doc comment (after the title line, if any).
+    pub const fn description(mut self, description: &'static str) -> Argument {
+        self.description = description;
+        self
+    }
+}
+
+/// The `JsonSchema` of a generated arguments struct whose fields carry no `#[serde]` or
+/// `#[schemars]` attribute: the object schema schemars' derive writes for it under
+/// `deny_unknown_fields` (each field's subschema with its title and description, the
+/// fields without a default `required`), built here once rather than expanded per field.
+pub fn arguments_schema(
+    generator: &mut schemars::SchemaGenerator,
+    arguments: &[Argument],
+) -> schemars::Schema {
+    let mut object = serde_json::Map::new();
+    object.insert("type".into(), "object".into());
+    object.insert("additionalProperties".into(), false.into());
+    let mut properties = serde_json::Map::new();
+    let mut required = Vec::new();
+    for argument in arguments {
+        let mut schema = (argument.schema)(generator);
+        for (key, text) in [
+            ("title", argument.title),
+            ("description", argument.description),
+        ] {
+            if !text.is_empty() {
+                schema.insert(key.into(), text.into());
+            }
+        }
+        properties.insert(argument.name.into(), schema.into());
+        if !argument.optional {
+            required.push(Value::from(argument.name));
+        }
+    }
+    if !arguments.is_empty() {
+        object.insert("properties".into(), properties.into());
+    }
+    if !required.is_empty() {
+        object.insert("required".into(), required.into());
+    }
+    object.into()
 }
 
 /// A tool's whole arguments type (an `#[args]` type or a propose-only struct) must

@@ -17,7 +17,7 @@ pub async fn set_due_date(
     item.push_str(due.as_deref().unwrap_or("someday"));
     Ok(())
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
 #[serde(
@@ -25,17 +25,41 @@ pub async fn set_due_date(
         deserialize = "u32: ::toolset::__private::DeserializeArgument<'de>, String: ::toolset::__private::DeserializeArgument<'de>"
     )
 )]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct set_due_date {
     /// The item to change.
-    #[schemars(schema_with = "::toolset::__private::argument_schema::<u32>")]
     pub id: u32,
     /// The deadline, as an ISO-8601 date.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[schemars(schema_with = "::toolset::__private::optional_argument_schema::<String>")]
     pub due: Option<String>,
 }
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for set_due_date {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("set_due_date")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest000::set_due_date")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(
+                generator,
+                &[
+                    ::toolset::__private::Argument::required(
+                            "id",
+                            ::toolset::__private::argument_schema::<u32>,
+                        )
+                        .description("The item to change."),
+                    ::toolset::__private::Argument::optional(
+                            "due",
+                            ::toolset::__private::optional_argument_schema::<String>,
+                        )
+                        .description("The deadline, as an ISO-8601 date."),
+                ],
+            )
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for set_due_date {
         type Args = Self;
@@ -119,16 +143,36 @@ pub async fn search(
     ctx.report_progress(1.0, None, None);
     Json(state.items.iter().filter(|item| item.contains(&query)).cloned().collect())
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
 #[serde(bound(deserialize = "String: ::toolset::__private::DeserializeArgument<'de>"))]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct search {
-    #[schemars(schema_with = "::toolset::__private::argument_schema::<String>")]
     pub query: String,
 }
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for search {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("search")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest000::search")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(
+                generator,
+                &[
+                    ::toolset::__private::Argument::required(
+                        "query",
+                        ::toolset::__private::argument_schema::<String>,
+                    ),
+                ],
+            )
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for search {
         type Args = Self;

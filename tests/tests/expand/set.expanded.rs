@@ -4,12 +4,25 @@ use toolset::{tool, toolset};
 pub async fn now() -> &'static str {
     "2026-11-30T00:00:00Z"
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct now {}
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for now {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("now")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest001::now")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(generator, &[])
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for now {
         type Args = Self;

@@ -8,12 +8,25 @@ pub struct Notebook {
 pub async fn count(notebook: &Notebook) -> String {
     notebook.notes.len().to_string()
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct count {}
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for count {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("count")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest002::count")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(generator, &[])
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for count {
         type Args = Self;
@@ -67,16 +80,36 @@ pub async fn add_note(notebook: &mut Notebook, text: String) -> Result<(), ToolE
     notebook.notes.push(text);
     Ok(())
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
 #[serde(bound(deserialize = "String: ::toolset::__private::DeserializeArgument<'de>"))]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct add_note {
-    #[schemars(schema_with = "::toolset::__private::argument_schema::<String>")]
     pub text: String,
 }
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for add_note {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("add_note")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest002::add_note")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(
+                generator,
+                &[
+                    ::toolset::__private::Argument::required(
+                        "text",
+                        ::toolset::__private::argument_schema::<String>,
+                    ),
+                ],
+            )
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for add_note {
         type Args = Self;
@@ -144,12 +177,25 @@ const _: () = {
 pub async fn now() -> &'static str {
     "2026-11-30T00:00:00Z"
 }
-#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[derive(serde::Deserialize)]
 #[allow(non_camel_case_types, missing_docs)]
 #[serde(crate = "::toolset::__private::serde", deny_unknown_fields)]
-#[schemars(crate = "::toolset::__private::schemars")]
 pub struct now {}
 const _: () = {
+    #[automatically_derived]
+    impl ::toolset::__private::schemars::JsonSchema for now {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("now")
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("macrotest002::now")
+        }
+        fn json_schema(
+            generator: &mut ::toolset::__private::schemars::SchemaGenerator,
+        ) -> ::toolset::__private::schemars::Schema {
+            ::toolset::__private::arguments_schema(generator, &[])
+        }
+    }
     #[automatically_derived]
     impl ::toolset::set::Tool for now {
         type Args = Self;

@@ -25,10 +25,18 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     let vis = &tool.vis;
     let whole_args = handler.whole_args();
 
+    // Fields with doc comments only (the common case) get a `JsonSchema` impl listing them
+    // for the library's one builder; fields with `#[serde]` or `#[schemars]` attributes,
+    // which only schemars' derive reads in full, keep the derive.
+    let listed_schema = match whole_args {
+        Some(_) => None,
+        None => listed_schema(ident, &handler.args, rt),
+    };
+    let derived_schema = listed_schema.is_none();
     let checks: Vec<ArgumentChecks> = handler
         .args
         .iter()
-        .map(|arg| argument_checks(arg, rt))
+        .map(|arg| argument_checks(arg, rt, derived_schema))
         .collect();
     let bounded: Vec<syn::Type> = checks
         .iter()
@@ -67,13 +75,21 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             let doc = format!(
                 "The arguments of the tool [`{ident}`](fn@{ident}), as the model passes them."
             );
+            let (derive_schema, schemars_crate) = if derived_schema {
+                (
+                    quote!(, #rt::__private::schemars::JsonSchema),
+                    quote!(#[schemars(crate = #schemars)]),
+                )
+            } else {
+                (quote!(), quote!())
+            };
             quote! {
                 #[cfg_attr(doc, doc = #doc)]
                 #[allow(non_camel_case_types, missing_docs)]
-                #[derive(#rt::__private::serde::Deserialize, #rt::__private::schemars::JsonSchema)]
+                #[derive(#rt::__private::serde::Deserialize #derive_schema)]
                 #[serde(crate = #serde, deny_unknown_fields)]
                 #bound
-                #[schemars(crate = #schemars)]
+                #schemars_crate
                 #vis struct #ident {
                     #(#fields)*
                 }
@@ -180,6 +196,8 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         #args_struct
 
         const _: () = {
+            #listed_schema
+
             #tool_impl
 
             #state_not_sent
@@ -301,7 +319,16 @@ struct ArgumentChecks {
 /// expansion. The schema stays routed: schemars writes far less for it, and a bound cannot
 /// be written (a `JsonSchema` bound has no lifetime, so on a concrete type it is a "trivial
 /// bound" rustc rejects).
-fn argument_checks(arg: &Arg, rt: &Runtime) -> ArgumentChecks {
+fn argument_checks(arg: &Arg, rt: &Runtime, derived_schema: bool) -> ArgumentChecks {
+    if !derived_schema {
+        // No user attribute: serde deserializes the field (a missing `Option` as `None`),
+        // and the listed schema names the type through `argument_schema`.
+        let ty = &arg.ty;
+        return ArgumentChecks {
+            field_attrs: TokenStream::new(),
+            deserialize_bound: Some(option_inner(ty).unwrap_or(ty).clone()),
+        };
+    }
     let unchecked = ArgumentChecks {
         field_attrs: TokenStream::new(),
         deserialize_bound: None,
@@ -375,6 +402,86 @@ fn argument_checks(arg: &Arg, rt: &Runtime) -> ArgumentChecks {
     ArgumentChecks {
         field_attrs,
         deserialize_bound,
+    }
+}
+
+/// The arguments struct's `JsonSchema` impl when every field carries doc comments only:
+/// one `__private::Argument` per field (its name, its doc split into title and description
+/// as schemars splits it, whether it may be left out, and its type's schema through
+/// `argument_schema`, whose bound explains a missing derive at the type), for the library's
+/// `arguments_schema` to build the object schema schemars' derive would. A few lines a
+/// field where the derive expands about forty. `None` when a field has another attribute
+/// (`#[serde]`, `#[schemars]`) or a doc that is not a literal: the derive reads those.
+fn listed_schema(ident: &syn::Ident, args: &[Arg], rt: &Runtime) -> Option<TokenStream> {
+    let mut listed = Vec::with_capacity(args.len());
+    for arg in args {
+        let mut lines = Vec::new();
+        for attr in &arg.attrs {
+            let syn::Meta::NameValue(syn::MetaNameValue {
+                path,
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(line),
+                        ..
+                    }),
+                ..
+            }) = &attr.meta
+            else {
+                return None;
+            };
+            if !path.is_ident("doc") {
+                return None;
+            }
+            let line = line.value();
+            lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
+        }
+        let (title, description) = title_and_description(&lines.join("\n"));
+        let name = syn::ext::IdentExt::unraw(&arg.ident).to_string();
+        let ty = &arg.ty;
+        let (kind, function, checked) = match option_inner(ty) {
+            Some(inner) => (quote!(optional), quote!(optional_argument_schema), inner),
+            None => (quote!(required), quote!(argument_schema), ty),
+        };
+        let rt_at = rt.at(checked.span());
+        let schema = quote_spanned!(checked.span()=> #rt_at::__private::#function::<#checked>);
+        let title = (!title.is_empty()).then(|| quote!(.title(#title)));
+        let description = (!description.is_empty()).then(|| quote!(.description(#description)));
+        listed.push(quote!(#rt::__private::Argument::#kind(#name, #schema) #title #description));
+    }
+    let name = ident.to_string();
+    let schemars = quote!(#rt::__private::schemars);
+    Some(quote! {
+        #[automatically_derived]
+        impl #schemars::JsonSchema for #ident {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(#name)
+            }
+
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(::std::concat!(::std::module_path!(), "::", #name))
+            }
+
+            fn json_schema(generator: &mut #schemars::SchemaGenerator) -> #schemars::Schema {
+                #rt::__private::arguments_schema(generator, &[#(#listed),*])
+            }
+        }
+    })
+}
+
+/// A doc comment's title and description as schemars' derive splits them
+/// (`schemars::_private::get_title_and_description`): the text trimmed; when it starts with
+/// `#`, its first line without the `#`s is the title and the rest the description.
+fn title_and_description(doc: &str) -> (String, String) {
+    let doc = doc.trim_ascii();
+    match doc.strip_prefix('#') {
+        Some(_) => {
+            let (first, rest) = doc.split_once('\n').unwrap_or((doc, ""));
+            (
+                first.trim_start_matches('#').trim_ascii().to_owned(),
+                rest.trim_ascii().to_owned(),
+            )
+        }
+        None => (String::new(), doc.to_owned()),
     }
 }
 
