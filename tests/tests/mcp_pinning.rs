@@ -30,12 +30,17 @@ pub async fn hello(_log: &Log) -> String {
 
 toolset! { pub Host<Log> = [hello]; }
 
-/// The fixture server with `echo` listed with `changes` from the start, every tool
-/// read-only to the host (so calls run at once under `ReadOnly`).
+/// The fixture server with `echo` listed with `changes` from the start, as the namespace
+/// `fix`, every tool read-only to the host (so calls run at once under `ReadOnly`).
 async fn fixture(changes: &str) -> McpTools {
+    fixture_as("fix", changes).await
+}
+
+/// [`fixture`] as the namespace `label`.
+async fn fixture_as(label: &str, changes: &str) -> McpTools {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_mcp"));
     command.env("FIXTURE_DRIFT", changes);
-    McpTools::connect_stdio("fix", command)
+    McpTools::connect_stdio(label, command)
         .await
         .expect("the fixture server starts")
         .tier(|_| Tier::ReadOnly)
@@ -72,7 +77,8 @@ async fn run(toolbox: &Toolbox<Host>, name: &str, arguments: Value) -> Result<Ou
 async fn change(toolbox: &Toolbox<Host>, tools: &McpTools, change: &str) {
     let mut refreshes = tools.refreshes();
     let before = *refreshes.borrow();
-    let outcome = run(toolbox, "fix_drift", json!({ "text": change })).await;
+    let drift = tools.local_name("drift");
+    let outcome = run(toolbox, &drift, json!({ "text": change })).await;
     assert!(matches!(outcome, Ok(Outcome::Done(_))), "{outcome:?}");
     tokio::time::timeout(
         Duration::from_secs(10),
@@ -130,6 +136,43 @@ async fn a_changed_description_is_withheld_unoffered_and_its_call_refused_naming
         run(&toolbox, "fix_fail", json!({})).await,
         Ok(Outcome::Failed { .. })
     ));
+}
+
+/// Every event of this test binary, from the first call on: a global subscriber, since a
+/// scoped one misses events whose callsite another test's thread registered first.
+fn captured() -> &'static toolset_tests::captured::Captured {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    static CAPTURED: std::sync::OnceLock<toolset_tests::captured::Captured> =
+        std::sync::OnceLock::new();
+    CAPTURED.get_or_init(|| {
+        let captured = toolset_tests::captured::Captured::default();
+        let subscriber = tracing_subscriber::registry().with(captured.clone());
+        tracing::subscriber::set_global_default(subscriber).expect("the only global subscriber");
+        captured
+    })
+}
+
+#[tokio::test]
+async fn a_withheld_tool_is_reported_once_by_a_warning_naming_the_change() {
+    let captured = captured();
+    // A label of its own: the other tests' events are captured too.
+    let tools = fixture_as("warned", "").await;
+    let toolbox = registered(&tools);
+    change(&toolbox, &tools, "annotations").await;
+    change(&toolbox, &tools, "nothing").await;
+    let text = captured.text();
+    let warnings: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("toolset.mcp.tool_withheld") && line.contains("\"warned\""))
+        .collect();
+    assert_eq!(warnings.len(), 1, "once, not at every listing: {text}");
+    assert!(
+        warnings[0].contains("WARN")
+            && warnings[0].contains("\"echo\"")
+            && warnings[0].contains("annotations"),
+        "{}",
+        warnings[0]
+    );
 }
 
 #[tokio::test]

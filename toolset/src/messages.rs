@@ -551,10 +551,12 @@ pub fn proxied_tool_withheld(name: &str, new: bool, changed: &[&str]) -> String 
     let what = if new {
         "its server added it after the host approved the server's tools".to_owned()
     } else {
-        format!(
-            "its server changed its {} since the host approved it",
-            changed.join(", ")
-        )
+        let fields = match changed {
+            [] => "definition".to_owned(),
+            [one] => (*one).to_owned(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        };
+        format!("its server changed its {fields} since the host approved it")
     };
     format!(
         "The tool \"{name}\" is withheld: {what}, and the host has not accepted the change. \

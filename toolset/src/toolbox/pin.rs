@@ -185,11 +185,11 @@ pub(super) fn withheld(
     hold_new: bool,
     local: impl Fn(&str) -> String,
 ) -> Result<Vec<Drift>, StoreError> {
-    let mut pins: HashMap<String, Pin> = store
-        .pins(source)?
-        .into_iter()
-        .map(|pin| (pin.tool.clone(), pin))
-        .collect();
+    let by_tool = || -> Result<HashMap<String, Pin>, StoreError> {
+        let pins = store.pins(source)?.into_iter();
+        Ok(pins.map(|pin| (pin.tool.clone(), pin)).collect())
+    };
+    let mut pins = by_tool()?;
     let first_listing = pins.is_empty();
     let mut drift = Vec::new();
     for tool in listed {
@@ -204,11 +204,7 @@ pub(super) fn withheld(
                 continue;
             }
             // Someone pinned it first: read their pin.
-            pins = store
-                .pins(source)?
-                .into_iter()
-                .map(|pin| (pin.tool.clone(), pin))
-                .collect();
+            pins = by_tool()?;
         }
         match pins.get(name) {
             Some(pin) if pin.fingerprint == definition.fingerprint => {}
