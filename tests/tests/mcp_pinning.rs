@@ -377,6 +377,80 @@ async fn two_replicas_on_one_postgres_database_agree() {
     second.close().await;
 }
 
+/// A pin store that fails once it is broken.
+#[derive(Default)]
+struct Breakable {
+    pins: MemoryStore,
+    broken: std::sync::atomic::AtomicBool,
+}
+
+impl Breakable {
+    fn check(&self) -> Result<(), toolset::store::StoreError> {
+        if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(toolset::store::StoreError::new("the disk is gone"));
+        }
+        Ok(())
+    }
+}
+
+impl PinStore for Breakable {
+    fn pins(&self, source: &str) -> Result<Vec<toolset::store::Pin>, toolset::store::StoreError> {
+        self.check()?;
+        self.pins.pins(source)
+    }
+    fn pin(
+        &self,
+        source: &str,
+        pin: &toolset::store::Pin,
+        replacing: Option<&str>,
+    ) -> Result<bool, toolset::store::StoreError> {
+        self.check()?;
+        self.pins.pin(source, pin, replacing)
+    }
+}
+
+#[tokio::test]
+async fn a_pin_store_that_fails_withholds_every_tool_of_the_namespace() {
+    let store = std::sync::Arc::new(Breakable::default());
+    let tools = fixture("").await.pinned_in(std::sync::Arc::clone(&store));
+    let toolbox = registered(&tools);
+    assert!(has(&offered(&toolbox), "fix_echo"));
+    let plan = toolbox
+        .request(&Host::policy(Autonomy::ReadOnly))
+        .expect("no unknown runtime name")
+        .gate([ToolCall::new("1", "fix_echo", r#"{"text":"hi"}"#)])
+        .expect("valid while the store works");
+    store
+        .broken
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    change(&toolbox, &tools, "nothing").await;
+    let names = offered(&toolbox);
+    assert!(
+        !names.iter().any(|name| name.starts_with("fix_")),
+        "{names:?}"
+    );
+    let refused = run(&toolbox, "fix_fail", json!({}))
+        .await
+        .expect_err("refused");
+    assert!(refused.contains("could not be checked"), "{refused}");
+    assert!(tools.problems()[0].message.contains("the disk is gone"));
+    // A call gated while the store worked is refused at apply too.
+    let report = Host::apply(&mut Log, &ToolContext::default(), plan).await;
+    let outcome = report.outcomes().next().expect("one outcome").1;
+    assert!(
+        matches!(outcome, Outcome::Failed { message } if message.contains("could not be checked")),
+        "{outcome:?}"
+    );
+    // A registration whose pins cannot be read fails, saying why.
+    let refused = Host::toolbox()
+        .with_namespace(fixture("").await.pinned_in(store))
+        .expect_err("the store fails");
+    assert!(
+        refused.to_string().contains("the disk is gone"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn the_memory_store_pins_once_and_replaces_only_the_pin_read() {
     let store = MemoryStore::new();

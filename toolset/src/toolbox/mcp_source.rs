@@ -191,6 +191,13 @@ type LabelFn = Arc<dyn Fn(&RemoteTool) -> Labels + Send + Sync>;
 /// An MCP server's tools, to add to a toolbox with
 /// [`Toolbox::with_namespace`](crate::Toolbox::with_namespace).
 ///
+/// Its tools are pinned when it is added: a tool whose name, title, description, schemas
+/// or annotations the server changes afterwards is withheld (not offered, its calls
+/// refused naming the change) until the host reviews [`drift`](Self::drift) and
+/// [`accept`](Self::accept)s the new definition. The pins are kept in the host's store
+/// with [`pinned_in`](Self::pinned_in), so restarts and replicas agree; without one they
+/// live in memory for the process, and a restarted host pins what the server lists then.
+///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// use toolset::{Tier, toolbox::McpTools};
