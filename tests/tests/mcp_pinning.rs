@@ -451,9 +451,9 @@ async fn a_pin_store_that_fails_withholds_every_tool_of_the_namespace() {
     );
 }
 
-#[test]
-fn the_memory_store_pins_once_and_replaces_only_the_pin_read() {
-    let store = MemoryStore::new();
+/// A pin is written once, and replaced only over the fingerprint its writer read; each
+/// source's pins are its own.
+fn pins_once_and_replaces_only_the_pin_read(store: &dyn PinStore) {
     let pin = |fingerprint: &str| toolset::store::Pin::new("echo", fingerprint, "{}");
     assert!(store.pin("fix", &pin("a"), None).expect("pins"));
     assert!(
@@ -466,9 +466,28 @@ fn the_memory_store_pins_once_and_replaces_only_the_pin_read() {
     );
     assert!(store.pin("fix", &pin("b"), Some("a")).expect("replaces"));
     let pins = store.pins("fix").expect("reads");
-    assert_eq!(pins.len(), 1);
-    assert_eq!(pins[0].fingerprint, "b");
+    assert_eq!(pins, [pin("b")]);
     assert!(store.pins("other").expect("reads").is_empty());
+    assert!(
+        !store.pin("other", &pin("c"), Some("b")).expect("answers"),
+        "another source"
+    );
+}
+
+#[test]
+fn every_store_pins_once_and_replaces_only_the_pin_read() {
+    pins_once_and_replaces_only_the_pin_read(&MemoryStore::new());
+    let dir = std::env::temp_dir().join(format!("toolset-pin-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let path = dir.join("pins.db");
+    let _ = std::fs::remove_file(&path);
+    pins_once_and_replaces_only_the_pin_read(&SqliteStore::open(&path).expect("opens"));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(url) = postgres::url("every_store_pins_once_and_replaces_only_the_pin_read") {
+        let url = postgres::fresh_database(&url, "pin_store");
+        let store = toolset::PostgresStore::connect(&url).expect("connects");
+        pins_once_and_replaces_only_the_pin_read(&store);
+    }
 }
 
 /// A tool definition as a server lists it.
