@@ -54,6 +54,22 @@ fn all_messages() -> Vec<(&'static str, String)> {
             messages::unknown_tool("read_note", None, &[]),
         ),
         ("denied", messages::denied("write_note")),
+        (
+            "denied: a proxied tool its server changed since it was pinned",
+            messages::proxied_tool_withheld(
+                "github_create_issue",
+                false,
+                &["description", "inputSchema"],
+            ),
+        ),
+        (
+            "denied: a proxied tool added while the host holds new tools",
+            messages::proxied_tool_withheld("github_delete_repo", true, &[]),
+        ),
+        (
+            "denied: a proxied tool whose pin could not be compared",
+            messages::proxied_tool_unverified("github_create_issue"),
+        ),
         ("not_from_code", messages::not_from_code("write_note")),
         (
             "irreversible_from_code",

@@ -212,8 +212,8 @@ fn stores_connecting_at_once_to_an_empty_database_create_the_schema_once() {
         &url,
         "DO $$ BEGIN
              IF (SELECT count(*) FROM toolset_schema_version) <> 1
-                OR (SELECT max(version) FROM toolset_schema_version) <> 6 THEN
-                 RAISE EXCEPTION 'the schema version is not one row of 6';
+                OR (SELECT max(version) FROM toolset_schema_version) <> 7 THEN
+                 RAISE EXCEPTION 'the schema version is not one row of 7';
              END IF;
          END $$",
     );

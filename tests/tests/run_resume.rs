@@ -602,7 +602,7 @@ fn a_sqlite_database_at_version_1_gets_runs() {
         .expect("opens")
         .query_row("PRAGMA user_version", [], |row| row.get(0))
         .expect("reads");
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
 }
 
 /// A SQLite database at schema version 2 (runs, no marks) is migrated when opened: each

@@ -544,6 +544,35 @@ pub fn proxy_unreachable(label: &str, error: &dyn Display) -> String {
     )
 }
 
+/// A call to a proxied tool withheld because its server changed its definition since the
+/// host accepted it (`changed` names the fields), or listed it new while the host holds
+/// new tools.
+pub fn proxied_tool_withheld(name: &str, new: bool, changed: &[&str]) -> String {
+    let what = if new {
+        "its server added it after the host approved the server's tools".to_owned()
+    } else {
+        let fields = match changed {
+            [] => "definition".to_owned(),
+            [one] => (*one).to_owned(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        };
+        format!("its server changed its {fields} since the host approved it")
+    };
+    format!(
+        "The tool \"{name}\" is withheld: {what}, and the host has not accepted the change. \
+         Do not call it; use another tool, or tell the user it needs the host's review."
+    )
+}
+
+/// A call to a proxied tool whose definition could not be compared with its pin (the
+/// store failed): withheld, as every tool of its namespace.
+pub fn proxied_tool_unverified(name: &str) -> String {
+    format!(
+        "The tool \"{name}\" is withheld: its definition could not be checked against the one \
+         the host approved. Do not call it now; use another tool, or tell the user."
+    )
+}
+
 /// A proxied MCP server that wrote something that is not JSON-RPC while a forwarded call
 /// waited for its answer.
 pub fn proxy_not_json_rpc(label: &str) -> String {

@@ -14,7 +14,10 @@
 //!   `execute_tool` span per rejected call (outcome `rejected`, `error.type` its problem
 //!   kind), so that a call the model made but that never ran is still seen;
 //! - proposals: events `toolset.proposal.created`, `toolset.proposal.resolved` and
-//!   `toolset.proposal.declined`.
+//!   `toolset.proposal.declined`;
+//! - a proxied tool withheld because its server changed it after it was pinned: a warning
+//!   `toolset.mcp.tool_withheld` (`toolset.mcp.tool_accepted` when the host accepts it,
+//!   an error `toolset.mcp.pins_failed` when its pins could not be compared).
 //!
 //! Arguments and results (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) and the
 //! handler's own error text (`otel.status_description`) may hold secrets: they are
@@ -380,6 +383,41 @@ pub(crate) fn misdeclared_set(set: &str, problems: &str) {
         toolset.set = set,
         toolset.problems = problems,
         "toolset.set.misdeclared"
+    );
+}
+
+/// A warning event: the proxied tool `tool` of the namespace `namespace` is withheld,
+/// changed since it was pinned (`changed` names the fields) or, `new`, added while the
+/// host holds new tools.
+#[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
+pub(crate) fn proxied_tool_withheld(namespace: &str, tool: &str, new: bool, changed: &str) {
+    tracing::warn!(
+        toolset.namespace = namespace,
+        gen_ai.tool.name = tool,
+        toolset.new = new,
+        toolset.changed = changed,
+        "toolset.mcp.tool_withheld"
+    );
+}
+
+/// An event: the host accepted the changed or new definition of the proxied tool `tool`.
+#[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
+pub(crate) fn proxied_tool_accepted(namespace: &str, tool: &str) {
+    tracing::info!(
+        toolset.namespace = namespace,
+        gen_ai.tool.name = tool,
+        "toolset.mcp.tool_accepted"
+    );
+}
+
+/// An error event: the pins of the namespace `namespace` could not be compared (the
+/// store failed), so every tool of it is withheld.
+#[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
+pub(crate) fn pins_failed(namespace: &str, error: &dyn std::fmt::Display) {
+    tracing::error!(
+        toolset.namespace = namespace,
+        toolset.error = %error,
+        "toolset.mcp.pins_failed"
     );
 }
 

@@ -230,7 +230,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
             return Ok(ToolRef::Runtime(Arc::clone(tool)));
         }
         let known = self.lookup(&call.name).is_some() || runtime.is_some();
-        let (kind, message) = if known {
+        let withheld = self
+            .toolbox
+            .and_then(|toolbox| toolbox.withheld(&call.name));
+        let (kind, message) = if let Some(reason) = withheld {
+            (ProblemKind::Denied, reason)
+        } else if known {
             (ProblemKind::Denied, messages::denied(&call.name))
         } else {
             (
@@ -328,6 +333,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 ));
             }
             // Deferred and not activated: unknown, as a compiled deferred tool is.
+        }
+        if let Some(reason) = self
+            .toolbox
+            .and_then(|toolbox| toolbox.withheld(&call.name))
+        {
+            // A proxied tool its server changed after it was pinned: say what changed.
+            return Err(problem(ProblemKind::Denied, reason));
         }
         if call.name == SEARCH_TOOL_NAME && layout.search_callable {
             // The search's entry has no `allowed_callers`: only the model calls it.

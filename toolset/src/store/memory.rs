@@ -1,6 +1,7 @@
 //! The in-memory proposal store: one process, gone when it exits.
 
 use super::journal::{CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome};
+use super::pins::{Pin, PinStore};
 use super::runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
 use super::{
     Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored, Tally, Usage,
@@ -31,6 +32,8 @@ struct Inner {
     runs: HashMap<RunId, StoredRun>,
     /// Each run's mark: the highest generation saved, never lowered.
     run_marks: HashMap<RunId, u64>,
+    /// The pins of proxied tools, by source and tool.
+    pins: HashMap<(String, String), Pin>,
 }
 
 impl MemoryStore {
@@ -257,6 +260,29 @@ impl RunStore for MemoryStore {
 
     fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
         Ok(self.locked()?.run_marks.get(id).copied())
+    }
+}
+
+impl PinStore for MemoryStore {
+    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError> {
+        let inner = self.locked()?;
+        Ok(inner
+            .pins
+            .iter()
+            .filter(|((of, _), _)| of == source)
+            .map(|(_, pin)| pin.clone())
+            .collect())
+    }
+
+    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError> {
+        let mut inner = self.locked()?;
+        let key = (source.to_owned(), pin.tool.clone());
+        let stored = inner.pins.get(&key).map(|pin| pin.fingerprint.as_str());
+        if stored != replacing {
+            return Ok(false);
+        }
+        inner.pins.insert(key, pin.clone());
+        Ok(true)
     }
 }
 

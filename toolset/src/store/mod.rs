@@ -19,10 +19,13 @@
 //!
 //! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
 //! for [`Runs`](crate::run::Runs)): one database holds a conversation's proposals, the calls
-//! they became and the run waiting on them.
+//! they became and the run waiting on them. They keep the pins of proxied tools too
+//! ([`PinStore`], for [`McpTools`](crate::toolbox::McpTools) with the feature
+//! `mcp-client`): the definitions of another server's tools the host accepted.
 
 mod journal;
 mod memory;
+mod pins;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod proposal_store;
@@ -40,6 +43,7 @@ pub use journal::{
     auto_key_in,
 };
 pub use memory::MemoryStore;
+pub use pins::{Pin, PinStore};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use proposal_store::{ProposalStore, sweep};

@@ -9,7 +9,7 @@
 //! does).
 
 use super::row::{Cell, Cells, ProposalRow};
-use super::sql::{self, Database, Param, Statement, journal_over_sql, ms};
+use super::sql::{self, Database, Param, Statement, journal_over_sql, ms, pins_over_sql};
 use super::{
     CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
     SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
@@ -36,7 +36,8 @@ use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 /// after an effect is on record. A decline writes its journal entry in the same
 /// transaction. Saved runs are in the table `toolset_runs`, each written by one statement
 /// conditioned on the generation expected and on the run's mark in `toolset_run_marks`,
-/// which the same statement raises ([`RunStore`]).
+/// which the same statement raises ([`RunStore`]). The pins of proxied tools are in the
+/// table `toolset_pins`, each written by one statement conditioned on the pin it replaces.
 ///
 /// The store creates its tables itself and migrates an older schema, under a transaction
 /// holding an advisory lock, so replicas starting together do not race; the version is in
@@ -55,7 +56,7 @@ pub struct PostgresStore {
 
 /// The schema this version of toolset writes. Each migration takes a database from the
 /// version before it to its own; a database at a later version is refused.
-const SCHEMA_VERSION: i32 = 6;
+const SCHEMA_VERSION: i32 = 7;
 
 /// The steps through which every database reaches [`SCHEMA_VERSION`], run once each, in
 /// order, in the transaction that holds the schema's advisory lock.
@@ -129,6 +130,16 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
          bytes = octet_length(proposal);
      CREATE INDEX IF NOT EXISTS toolset_proposals_expiry
          ON toolset_proposals (expires_ms) WHERE expires_ms IS NOT NULL",
+    // 7: the pins of proxied tools: each tool's accepted definition (JSON) and its
+    // fingerprint, by source (a namespace's label) and tool (its name on its server),
+    // replaced only over the fingerprint its writer read.
+    "CREATE TABLE IF NOT EXISTS toolset_pins (
+         source TEXT NOT NULL,
+         tool TEXT NOT NULL,
+         fingerprint TEXT NOT NULL,
+         definition TEXT NOT NULL,
+         PRIMARY KEY (source, tool)
+     )",
 ];
 
 /// The advisory lock held while the schema is created or migrated: `toolset` in ASCII.
@@ -649,6 +660,9 @@ impl Database for PostgresStore {
 // Each journal operation is one statement, atomic on its own (`sql.rs`): concurrent
 // callers on any connection see one winner.
 journal_over_sql!(PostgresStore);
+
+// A pin is one statement, atomic on its own (`sql.rs`).
+pins_over_sql!(PostgresStore);
 
 /// A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for a
 /// new run, an `UPDATE … WHERE generation = <expected>` for the others, each only above

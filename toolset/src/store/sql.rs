@@ -2,12 +2,13 @@
 //! `$1` placeholders (which SQLite reads as named parameters and `sqlite.rs` binds by
 //! name, so one text serves both dialects), and the sequencing of every operation that is
 //! one statement at a time, each atomic on its own: inserting, reading and counting
-//! proposals, the whole journal, reading runs and their marks. A resolution's checks and
+//! proposals, the whole journal, reading runs and their marks, the pins of proxied tools. A resolution's checks and
 //! writes are here too ([`settled`], [`resolution_writes`]); each store runs them in a
 //! transaction of its own, with its own lock. What stays in each store's file: its schema
 //! and migrations, its transactions, and the statements only its dialect can write
 //! (PostgreSQL's data-modifying `WITH`).
 
+use super::pins::Pin;
 use super::row::{Cells, ProposalRow, caller_column, effect, journal_entry, resolution};
 use super::runs::{RunId, StoredRun, mark_from_row};
 use super::{
@@ -174,6 +175,18 @@ const LOAD_RUN: &str = "SELECT generation, run, seal FROM toolset_runs WHERE id 
 
 /// A run's mark, the highest generation saved.
 const RUN_MARK: &str = "SELECT generation FROM toolset_run_marks WHERE id = $1";
+
+/// The pins of the source `$1`: each tool's name, fingerprint and accepted definition.
+const PINS: &str = "SELECT tool, fingerprint, definition FROM toolset_pins WHERE source = $1";
+
+/// Pins the tool `$2` of the source `$1`, unless it has a pin.
+const PIN_NEW: &str = "INSERT INTO toolset_pins (source, tool, fingerprint, definition)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (source, tool) DO NOTHING";
+
+/// Replaces the pin of the tool `$2` of the source `$1`, if its fingerprint is `$5`.
+const REPIN: &str = "UPDATE toolset_pins SET fingerprint = $3, definition = $4
+     WHERE source = $1 AND tool = $2 AND fingerprint = $5";
 
 /// [`INSERT_PROPOSAL`].
 pub(super) fn insert(db: &impl Database, proposal: &Proposal) -> Result<(), StoreError> {
@@ -459,6 +472,62 @@ pub(super) fn run_mark(db: &impl Database, id: &RunId) -> Result<Option<i64>, St
 pub(super) fn newest_generation(db: &impl Database, id: &RunId) -> Result<Option<u64>, StoreError> {
     mark_from_row(id, run_mark(db, id)?)
 }
+
+/// [`PINS`].
+pub(super) fn pins(db: &impl Database, source: &str) -> Result<Vec<Pin>, StoreError> {
+    let params = vec![Param::Text(source.to_owned())];
+    db.query("could not read the pins of proxied tools", PINS, params)?
+        .into_iter()
+        .map(|mut row| Ok(Pin::new(row.text(0)?, row.text(1)?, row.text(2)?)))
+        .collect()
+}
+
+/// [`PIN_NEW`] when `replacing` is `None`, else [`REPIN`]: one statement, so of
+/// concurrent writers on any connection one changes the row.
+pub(super) fn pin(
+    db: &impl Database,
+    source: &str,
+    pin: &Pin,
+    replacing: Option<&str>,
+) -> Result<bool, StoreError> {
+    let mut params = vec![
+        Param::Text(source.to_owned()),
+        Param::Text(pin.tool.clone()),
+        Param::Text(pin.fingerprint.clone()),
+        Param::Text(pin.definition.clone()),
+    ];
+    let sql = match replacing {
+        None => PIN_NEW,
+        Some(fingerprint) => {
+            params.push(Param::Text(fingerprint.to_owned()));
+            REPIN
+        }
+    };
+    Ok(db.execute("could not pin the proxied tool", sql, params)? == 1)
+}
+
+/// `PinStore` for a database store: the two functions above, for both.
+macro_rules! pins_over_sql {
+    ($store:ty) => {
+        impl $crate::store::PinStore for $store {
+            fn pins(
+                &self,
+                source: &str,
+            ) -> Result<Vec<$crate::store::Pin>, $crate::store::StoreError> {
+                super::sql::pins(self, source)
+            }
+            fn pin(
+                &self,
+                source: &str,
+                pin: &$crate::store::Pin,
+                replacing: Option<&str>,
+            ) -> Result<bool, $crate::store::StoreError> {
+                super::sql::pin(self, source, pin, replacing)
+            }
+        }
+    };
+}
+pub(super) use pins_over_sql;
 
 /// `Journal` for a database store: each method the one written above, for both.
 macro_rules! journal_over_sql {

@@ -2,7 +2,7 @@
 //! processes of one machine (SQLite is compiled in; no system library is needed).
 
 use super::row::{Cell, Cells};
-use super::sql::{self, Database, Param, Statement, journal_over_sql, ms};
+use super::sql::{self, Database, Param, Statement, journal_over_sql, ms, pins_over_sql};
 use super::{
     CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
     SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
@@ -23,7 +23,8 @@ use std::time::Duration;
 /// A decline writes its journal entry in the same transaction. Saved runs are in the table
 /// `toolset_runs`, each written by an `UPDATE … WHERE generation = <expected>` (or an
 /// `INSERT` that does nothing when the id is taken), its mark in `toolset_run_marks`
-/// raised in the same transaction.
+/// raised in the same transaction. The pins of proxied tools are in the table
+/// `toolset_pins`, each written by one statement conditioned on the pin it replaces.
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
@@ -99,8 +100,9 @@ impl SqliteStore {
 /// toolset cannot read: it refuses the database by its version); 3 adds the table
 /// `toolset_run_marks` (each run's highest generation saved, apart from its row), marking
 /// each stored run at its generation; 4 adds to `toolset_proposals` the columns the
-/// limits and the sweep read (`owner`, `expires_ms`, `bytes`), filled in for the rows there.
-const SCHEMA_VERSION: i64 = 4;
+/// limits and the sweep read (`owner`, `expires_ms`, `bytes`), filled in for the rows there;
+/// 5 adds the table `toolset_pins` (the accepted definitions of proxied tools).
+const SCHEMA_VERSION: i64 = 5;
 
 /// Takes a database from before the journal to [`SCHEMA_VERSION`], in one write
 /// transaction (a process opening it at the same time waits, then finds it done). The
@@ -197,7 +199,21 @@ fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
             ))?;
     }
     transaction
-        .execute_batch("PRAGMA user_version = 4;")
+        .execute_batch(
+            "-- The pins of proxied tools: each tool's accepted definition (JSON) and its
+             -- fingerprint, by source (a namespace's label) and tool (its name on its
+             -- server), replaced only over the fingerprint its writer read.
+             CREATE TABLE IF NOT EXISTS toolset_pins (
+                 source TEXT NOT NULL,
+                 tool TEXT NOT NULL,
+                 fingerprint TEXT NOT NULL,
+                 definition TEXT NOT NULL,
+                 PRIMARY KEY (source, tool)
+             );",
+        )
+        .map_err(failed("could not add the pins table to the database"))?;
+    transaction
+        .execute_batch("PRAGMA user_version = 5;")
         .map_err(failed("could not record the schema version"))?;
     transaction
         .commit()
@@ -391,6 +407,7 @@ impl SqliteStore {
 }
 
 journal_over_sql!(SqliteStore);
+pins_over_sql!(SqliteStore);
 
 impl RunStore for SqliteStore {
     fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {

@@ -19,10 +19,16 @@
 //! to the next request's gate. The namespace has a description (the server's words from
 //! its `initialize` answer, or the host's, [`McpTools::describe`]), which OpenAI Responses
 //! shows on the namespace's one `namespace` entry.
+//!
+//! Every tool is pinned when the namespace is registered (`pin.rs`): a later listing that
+//! changes a tool's name, title, description, schemas or annotations withholds it (not
+//! offered, its calls refused naming the change, a `toolset.mcp.tool_withheld` event)
+//! until the host accepts the new definition ([`McpTools::drift`], [`McpTools::accept`]).
 
 use super::dynamic::{DynamicHandler, DynamicTool};
 use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
+use super::pin::{self, Drift};
 use super::register::{RegistrationError, register};
 use super::{Namespace, RuntimeTool, Source, Toolbox};
 use crate::context::ToolContext;
@@ -34,6 +40,7 @@ use crate::output::ToolOutput;
 use crate::output::{Audio, Content, EmbeddedResource, ResourceLink};
 use crate::set::{ToolName, ToolSet};
 use crate::spec::Labels;
+use crate::store::{MemoryStore, PinStore, StoreError};
 use crate::tier::Tier;
 use futures_util::future::BoxFuture;
 use rmcp::model::{
@@ -142,6 +149,39 @@ impl fmt::Display for McpSourceError {
 
 impl std::error::Error for McpSourceError {}
 
+/// Why [`McpTools::accept`] accepted nothing.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AcceptError {
+    /// The namespace is not registered in a toolbox yet: nothing is pinned or withheld.
+    NotRegistered,
+    /// The tool is no longer withheld as the [`Drift`] says: it was accepted (here or by
+    /// another replica), the server changed it again, or it is no longer listed.
+    Stale(String),
+    /// The pin store failed.
+    Store(StoreError),
+}
+
+impl fmt::Display for AcceptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AcceptError::NotRegistered => f.write_str(
+                "the namespace is not registered in a toolbox yet, so nothing is withheld; \
+                 add it with `Toolbox::with_namespace` first",
+            ),
+            AcceptError::Stale(tool) => write!(
+                f,
+                "the tool `{tool}` is no longer withheld as this drift says (it was accepted, \
+                 changed again or removed); read `McpTools::drift()` again and review what it \
+                 lists now"
+            ),
+            AcceptError::Store(error) => write!(f, "could not accept the tool: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for AcceptError {}
+
 /// The host's mapping of remote tools to tiers.
 type TierFn = Arc<dyn Fn(&RemoteTool) -> Option<Tier> + Send + Sync>;
 
@@ -150,6 +190,13 @@ type LabelFn = Arc<dyn Fn(&RemoteTool) -> Labels + Send + Sync>;
 
 /// An MCP server's tools, to add to a toolbox with
 /// [`Toolbox::with_namespace`](crate::Toolbox::with_namespace).
+///
+/// Its tools are pinned when it is added: a tool whose name, title, description, schemas
+/// or annotations the server changes afterwards is withheld (not offered, its calls
+/// refused naming the change) until the host reviews [`drift`](Self::drift) and
+/// [`accept`](Self::accept)s the new definition. The pins are kept in the host's store
+/// with [`pinned_in`](Self::pinned_in), so restarts and replicas agree; without one they
+/// live in memory for the process, and a restarted host pins what the server lists then.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -189,6 +236,29 @@ struct Shared {
     generation: tokio::sync::watch::Sender<u64>,
     /// The context of each forwarded call, by its progress token.
     progress: Mutex<HashMap<String, ToolContext>>,
+    /// Where the tools' pins are kept and whether new tools are held.
+    pinning: RwLock<Pinning>,
+    /// The tools the last listing withheld.
+    withheld: RwLock<Withheld>,
+}
+
+/// How the namespace's tools are pinned.
+#[derive(Default)]
+struct Pinning {
+    /// The host's store; `None`: a `MemoryStore` of the namespace's own, once registered.
+    store: Option<Arc<dyn PinStore>>,
+    /// Whether a tool first listed after the first listing is held until accepted.
+    hold_new: bool,
+    /// Whether the tools are pinned: from the namespace's registration in a toolbox on.
+    active: bool,
+}
+
+/// The tools the last listing withheld, or why every tool was.
+#[derive(Default)]
+struct Withheld {
+    drift: Vec<Drift>,
+    /// The pin store failed: every tool is withheld (its pins could not be compared).
+    failure: Option<String>,
 }
 
 /// rmcp's client handler: routes progress to the calls, refreshes on `list_changed`.
@@ -305,6 +375,8 @@ impl McpTools {
             renamed: RwLock::new(Vec::new()),
             generation,
             progress: Mutex::new(HashMap::new()),
+            pinning: RwLock::new(Pinning::default()),
+            withheld: RwLock::new(Withheld::default()),
         });
         let _ = cell.set(Arc::downgrade(&shared));
         shared.refresh().await?;
@@ -373,6 +445,73 @@ impl McpTools {
             .write()
             .unwrap_or_else(PoisonError::into_inner) = limit;
         self
+    }
+
+    /// Keeps the pins of this namespace's tools in `store` (the host's SQLite or
+    /// PostgreSQL store, shared by its replicas), under the namespace's label and each
+    /// tool's name on its server: a process restarted, or another replica, compares the
+    /// server's listing against the same pins, and a tool changed while it was down is
+    /// withheld from its first listing. Without it the pins are kept in memory and last as
+    /// long as the process: a restart pins whatever the server lists then.
+    ///
+    /// Read when the namespace is added to a toolbox, which pins every tool the server
+    /// lists then that has no pin yet.
+    pub fn pinned_in(self, store: impl PinStore + 'static) -> Self {
+        self.shared
+            .pinning
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .store = Some(Arc::new(store));
+        self
+    }
+
+    /// Holds a tool the server adds after its first listing as a changed one is held:
+    /// withheld, with a [`Drift`] whose `pinned` is `None`, until the host accepts it.
+    /// Without it a new tool is pinned as it is first listed and offered at once. The
+    /// first listing (no tool of the namespace pinned in the store yet) is always pinned
+    /// as it comes: that is when the host approves the server.
+    pub fn hold_new_tools(self) -> Self {
+        self.shared
+            .pinning
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .hold_new = true;
+        self
+    }
+
+    /// The tools the last listing withheld, each with its pinned and listed definitions
+    /// and the fields that changed: not offered to the model, their calls refused, until
+    /// [`accept`](Self::accept)ed. Empty before the namespace is registered.
+    pub fn drift(&self) -> Vec<Drift> {
+        self.shared
+            .withheld
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drift
+            .clone()
+    }
+
+    /// Accepts the definition `drift` lists (read from [`drift`](Self::drift) and reviewed):
+    /// it becomes the tool's pin, in the store, and the tool is offered again, as the
+    /// server lists it now. Only that definition is accepted: when the tool is no longer
+    /// withheld as `drift` says (accepted already, here or by a replica sharing the store,
+    /// changed again, or gone), nothing changes and [`AcceptError::Stale`] says to read
+    /// the drift again. Replicas sharing the store offer it at their next listing.
+    pub fn accept(&self, drift: &Drift) -> Result<(), AcceptError> {
+        let store = self.shared.pin_store().ok_or(AcceptError::NotRegistered)?;
+        let current = self.drift().into_iter().any(|withheld| withheld == *drift);
+        if !current {
+            return Err(AcceptError::Stale(drift.tool.clone()));
+        }
+        let accepted =
+            pin::accept(&*store, &self.shared.label, drift).map_err(AcceptError::Store)?;
+        // Compared again either way: a pin someone else wrote is read back.
+        self.shared.rebuild();
+        if !accepted {
+            return Err(AcceptError::Stale(drift.tool.clone()));
+        }
+        crate::trace::proxied_tool_accepted(&self.shared.label, &drift.tool);
+        Ok(())
     }
 
     /// The namespace's label.
@@ -503,7 +642,22 @@ impl Shared {
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
         let namespace = Arc::new(Namespace::new(self.label.clone(), description));
+        let withheld = self.check_pins(&listed);
+        if let Some(failure) = &withheld.failure {
+            problems.push(DeclarationProblem {
+                tool: format!("{}_", self.label),
+                message: failure.clone(),
+            });
+        }
         for remote in listed {
+            if withheld.failure.is_some()
+                || withheld
+                    .drift
+                    .iter()
+                    .any(|drift| drift.tool == *remote.name)
+            {
+                continue;
+            }
             let local = local_name(&self.label, &remote.name);
             if local != format!("{}_{}", self.label, remote.name) {
                 tracing::info!(
@@ -534,8 +688,87 @@ impl Shared {
             .write()
             .unwrap_or_else(PoisonError::into_inner) = problems.clone();
         *self.renamed.write().unwrap_or_else(PoisonError::into_inner) = renamed;
+        *self
+            .withheld
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = withheld;
         self.generation.send_modify(|generation| *generation += 1);
         problems
+    }
+
+    /// The pin store, once the namespace is registered.
+    fn pin_store(&self) -> Option<Arc<dyn PinStore>> {
+        let pinning = self.pinning.read().unwrap_or_else(PoisonError::into_inner);
+        pinning.active.then(|| pinning.store.clone()).flatten()
+    }
+
+    /// Pins the tools from now on (the namespace is being registered): in the host's
+    /// store, or in one of the namespace's own.
+    fn start_pinning(&self) {
+        let mut pinning = self.pinning.write().unwrap_or_else(PoisonError::into_inner);
+        if pinning.store.is_none() {
+            pinning.store = Some(Arc::new(MemoryStore::new()));
+        }
+        pinning.active = true;
+    }
+
+    /// Which tools of `listed` are withheld against their pins; each one newly withheld
+    /// is reported by an event. Fails closed: a store that fails withholds every tool.
+    fn check_pins(&self, listed: &[Tool]) -> Withheld {
+        let Some(store) = self.pin_store() else {
+            return Withheld::default();
+        };
+        let hold_new = self
+            .pinning
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .hold_new;
+        let checked = pin::withheld(&*store, &self.label, listed, hold_new, |name| {
+            local_name(&self.label, name)
+        });
+        let drift = match checked {
+            Ok(drift) => drift,
+            Err(error) => {
+                crate::trace::pins_failed(&self.label, &error);
+                return Withheld {
+                    drift: Vec::new(),
+                    failure: Some(format!(
+                        "every tool of the namespace `{}` is withheld: its pins could not be \
+                         compared ({error}); check the store, then re-list the tools",
+                        self.label
+                    )),
+                };
+            }
+        };
+        let before = self.withheld.read().unwrap_or_else(PoisonError::into_inner);
+        for found in &drift {
+            if !before.drift.contains(found) {
+                crate::trace::proxied_tool_withheld(
+                    &self.label,
+                    &found.tool,
+                    found.is_new(),
+                    &found.changed.join(", "),
+                );
+            }
+        }
+        Withheld {
+            drift,
+            failure: None,
+        }
+    }
+
+    /// Why the tool `local` (its name in the toolbox) is withheld, as the model reads it;
+    /// `None` when it is not.
+    fn withheld_reason(&self, local: &str) -> Option<String> {
+        let withheld = self.withheld.read().unwrap_or_else(PoisonError::into_inner);
+        if withheld.failure.is_some() && local.starts_with(&format!("{}_", self.label)) {
+            return Some(messages::proxied_tool_unverified(local));
+        }
+        withheld
+            .drift
+            .iter()
+            .find(|drift| drift.local == local)
+            .map(|drift| messages::proxied_tool_withheld(local, drift.is_new(), &drift.changed))
     }
 
     /// The remote tool as a runtime tool of this namespace, with the host's tier.
@@ -617,6 +850,10 @@ impl Source for Shared {
     fn refreshes(&self) -> tokio::sync::watch::Receiver<u64> {
         self.generation.subscribe()
     }
+
+    fn withheld(&self, name: &str) -> Option<String> {
+        self.withheld_reason(name)
+    }
 }
 
 /// The handler of a proxied tool: forwards the call to the server.
@@ -655,6 +892,10 @@ impl DynamicHandler for Forward {
                     &"the connection was closed",
                 )));
             };
+            // Gated before its server changed it, the call still never reaches the server.
+            if let Some(reason) = shared.withheld_reason(&local_name(&self.label, &self.remote)) {
+                return Err(ToolError::failed(reason));
+            }
             let mut params = CallToolRequestParams::new(self.remote.clone());
             params.arguments = match args {
                 Value::Object(map) => Some(map),
@@ -867,7 +1108,8 @@ impl<T: ToolSet> Toolbox<T> {
                 ),
             });
         }
-        // The tiers are final now: register the listing with them.
+        // The tiers are final now: pin the listing and register it with them.
+        tools.shared.start_pinning();
         problems.extend(tools.shared.rebuild());
         if !problems.is_empty() {
             return Err(RegistrationError::new(problems));

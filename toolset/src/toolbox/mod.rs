@@ -15,12 +15,18 @@ mod local_name;
 mod mcp_source;
 #[cfg(feature = "mcp-client")]
 mod mcp_stdio;
+#[cfg(feature = "mcp-client")]
+mod pin;
 mod register;
 mod runtime_tool;
 
 pub use dynamic::{DynamicHandler, DynamicTool, HandlerFn, ReadStateFn, WriteStateFn};
 #[cfg(feature = "mcp-client")]
-pub use mcp_source::{DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool, Renamed};
+pub use mcp_source::{
+    AcceptError, DEFAULT_CALL_TIMEOUT, Hints, McpSourceError, McpTools, RemoteTool, Renamed,
+};
+#[cfg(feature = "mcp-client")]
+pub use pin::{Drift, PINNED_FIELDS, ToolDefinition};
 pub use register::RegistrationError;
 pub(crate) use runtime_tool::Namespace;
 pub use runtime_tool::RuntimeTool;
@@ -96,6 +102,9 @@ pub(crate) trait Source: Send + Sync {
     #[cfg(feature = "mcp")]
     /// A receiver told of every refresh (its value is the generation).
     fn refreshes(&self) -> tokio::sync::watch::Receiver<u64>;
+    /// Why its tool `name` is withheld (a pinned tool its server changed), as the model
+    /// reads it; `None` when it is not.
+    fn withheld(&self, name: &str) -> Option<String>;
 }
 
 impl<T: ToolSet> Toolbox<T> {
@@ -218,6 +227,12 @@ impl<T: ToolSet> Toolbox<T> {
                 .map(|source| source.refreshes())
                 .collect(),
         )
+    }
+
+    /// Why the tool `name` of one of the toolbox's namespaces is withheld now (its server
+    /// changed it since it was pinned), as the model reads it; `None` when it is not.
+    pub(crate) fn withheld(&self, name: &str) -> Option<String> {
+        self.sources.iter().find_map(|source| source.withheld(name))
     }
 
     /// The runtime tool `name`, if the toolbox has one now: its spec and what renders it.
