@@ -33,7 +33,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{DEFAULT_RETRIES, Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{Journal, ProposalLimits, RunId, Store, StoreError};
+use crate::store::{EndOutcome, Journal, JournalEntry, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
 use serde_json::Value;
 use std::fmt;
@@ -299,6 +299,81 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
     pub fn decline(&self, reviewed: &Reviewed, reason: &str) -> Result<(), DriverError> {
         self.approvals().decline(reviewed, reason)?;
         Ok(())
+    }
+
+    /// The human decides a call in doubt (started, never ended: a crash cut it off), as
+    /// the journal listed it ([`Journal::in_doubt`]), once: its effect happened
+    /// ([`Verdict::Done`]), it did not ([`Verdict::Failed`]), or run it again under the same
+    /// idempotency key ([`Verdict::Rerun`]: checked again first, under the policy and
+    /// toolbox in force, as [`Approvals::rerun`] checks it, then run against `state`).
+    /// Refused ([`ApprovalError::NotInDoubt`]) when the journal no longer shows it in doubt
+    /// as listed (decided elsewhere, or re-run since). Returns what the model will be
+    /// told, late, at the next request of the conversation that made the call.
+    pub async fn resolve_in_doubt(
+        &self,
+        entry: &JournalEntry,
+        verdict: Verdict,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<ToolReply, DriverError> {
+        let store = &self.store;
+        let not_in_doubt = || DriverError::Approval(ApprovalError::NotInDoubt(entry.key.clone()));
+        let now = store.entry(&entry.key)?.ok_or_else(not_in_doubt)?;
+        if !now.in_doubt() || now.rerun || now.attempts != entry.attempts {
+            return Err(not_in_doubt());
+        }
+        let ended = match verdict {
+            Verdict::Done => store.mark_done(&entry.key, now_ms())?,
+            Verdict::Failed => store.mark_failed(&entry.key, now_ms())?,
+            Verdict::Rerun => {
+                let approvals = self.approvals();
+                let request = self.toolbox.request(&self.policy)?;
+                // A handed-off call was ended in the journal as handed to the host.
+                if let Approved::Run(call) = approvals.rerun(&now, &request)? {
+                    call.apply(state, ctx).await;
+                }
+                EndOutcome::Ended
+            }
+        };
+        if ended != EndOutcome::Ended {
+            return Err(not_in_doubt());
+        }
+        store
+            .entry(&entry.key)?
+            .and_then(|entry| entry.late_reply())
+            .ok_or_else(not_in_doubt)
+    }
+
+    /// The conversation `id` as saved, read without claiming it (its pending calls, late
+    /// results and exposure, for a review screen): checked as [`resume`](Self::resume)
+    /// checks it, and never saved back.
+    pub fn run(&self, id: &RunId) -> Result<Run, DriverError> {
+        Ok(self.runs().load(id)?)
+    }
+}
+
+/// What a human decides for a call in doubt ([`Driver::resolve_in_doubt`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its effect happened: end it as done; the model reads that it ran and its result was
+    /// lost.
+    Done,
+    /// Its effect did not happen: end it as failed; the model reads that it did not
+    /// complete.
+    Failed,
+    /// Run it again under the same idempotency key, checked again first.
+    Rerun,
+}
+
+impl Verdict {
+    /// `done`, `failed` or `rerun`.
+    pub fn parse(text: &str) -> Option<Verdict> {
+        match text {
+            "done" => Some(Verdict::Done),
+            "failed" => Some(Verdict::Failed),
+            "rerun" => Some(Verdict::Rerun),
+            _ => None,
+        }
     }
 }
 

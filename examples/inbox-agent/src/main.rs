@@ -40,7 +40,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolset::approval::{Handoff, ProposalId};
 use toolset::consumer::Format;
-use toolset::driver::Resolved;
+use toolset::driver::{Resolved, Verdict};
 use toolset::prelude::*;
 use toolset::run::Run;
 use toolset::store::{Journal, RunId};
@@ -69,7 +69,7 @@ enum Command {
     /// List the calls in doubt.
     InDoubt,
     /// Decide a call in doubt, by its idempotency key.
-    Resolve(String, crash::Decision),
+    Resolve(String, Verdict),
 }
 
 const USAGE: &str = "usage: inbox-agent [--db <path>] [--run <run id>] [--trace] [--stream | approve <id> | decline <id> [reason] | resume | crash-demo | in-doubt | resolve <key> done|failed|rerun]";
@@ -127,12 +127,12 @@ fn parse_args() -> Result<Args, String> {
                 let key = args
                     .next()
                     .ok_or_else(|| format!("resolve needs a key; {USAGE}"))?;
-                let decision = args
+                let verdict = args
                     .next()
                     .as_deref()
-                    .and_then(crash::Decision::parse)
+                    .and_then(Verdict::parse)
                     .ok_or_else(|| format!("resolve needs done, failed or rerun; {USAGE}"))?;
-                command = Command::Resolve(key, decision);
+                command = Command::Resolve(key, verdict);
             }
             other => return Err(format!("unknown argument {other:?}; {USAGE}")),
         }
@@ -201,9 +201,7 @@ async fn run() -> Result<(), String> {
         Command::CrashDemo => crash::demo(&db),
         Command::CrashChild => crash::child(&driver.approvals()).await,
         Command::InDoubt => crash::in_doubt(driver.store(), &db),
-        Command::Resolve(key, decision) => {
-            crash::resolve(&driver.approvals(), &key, decision).await
-        }
+        Command::Resolve(key, verdict) => crash::resolve(&driver, &key, verdict).await,
     }
 }
 
