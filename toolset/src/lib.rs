@@ -99,8 +99,12 @@ mod trace;
 mod set_ext;
 
 pub mod consumer;
+// Host and Origin checks, shared by the MCP server and the console.
+#[cfg(feature = "mcp")]
+mod http_checks;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+
 pub mod report;
 pub mod schema;
 pub mod search;
