@@ -100,11 +100,13 @@ mod set_ext;
 
 pub mod consumer;
 // Host and Origin checks, shared by the MCP server and the console.
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "console"))]
 mod http_checks;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-
+// After the driver: the human's side of it, as a web page.
+#[cfg(feature = "console")]
+pub mod console;
 pub mod report;
 pub mod schema;
 pub mod search;
