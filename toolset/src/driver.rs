@@ -202,6 +202,11 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
         &self.store
     }
 
+    /// The policy in force: what the agent may do alone, and what it may not do at all.
+    pub fn policy(&self) -> &Policy<T> {
+        &self.policy
+    }
+
     /// The approvals over the store, for what the driver does not do itself (listing and
     /// showing proposals; [`Approvals::pending`]).
     pub fn approvals(&self) -> Approvals<&S> {

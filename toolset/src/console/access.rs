@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// lets the request in.
 pub type Check = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
 
-/// The session cookie's name.
+/// The session cookie's name, before the port.
 const COOKIE: &str = "toolset_console";
 /// The header the page sends its CSRF token in.
 pub(super) const CSRF_HEADER: &str = "x-toolset-csrf";
@@ -77,7 +77,8 @@ impl Access {
 
     /// The session the request's cookie names, if it is one of ours and not too old.
     fn session(&self, headers: &HeaderMap) -> Option<(String, String)> {
-        let id = cookie(headers, COOKIE)?;
+        let host = headers.get(header::HOST)?.to_str().ok()?;
+        let id = cookie(headers, &cookie_name(host))?;
         let sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         let session = sessions.get(id)?;
         (session.began.elapsed() < SESSION_LIFETIME).then(|| (id.to_owned(), session.csrf.clone()))
@@ -177,10 +178,11 @@ async fn admit(access: &Access, mut request: Request, next: Next) -> Response {
     let Some(host) = headers
         .get(header::HOST)
         .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
     else {
         return refuse(StatusCode::BAD_REQUEST, "a Host header is required");
     };
-    if !host_allowed(host, connection, &access.allowed_hosts) {
+    if !host_allowed(&host, connection, &access.allowed_hosts) {
         return refuse(
             StatusCode::FORBIDDEN,
             &format!(
@@ -192,7 +194,7 @@ async fn admit(access: &Access, mut request: Request, next: Next) -> Response {
         .get(header::ORIGIN)
         .map(|value| value.to_str().unwrap_or_default());
     if let Some(origin) = origin
-        && !origin_allowed(origin, host, &access.allowed_origins)
+        && !origin_allowed(origin, &host, &access.allowed_origins)
     {
         return refuse(
             StatusCode::FORBIDDEN,
@@ -246,7 +248,7 @@ async fn admit(access: &Access, mut request: Request, next: Next) -> Response {
         }
         let (id, _) = access.open_session();
         let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response();
-        set_cookie(&mut response, &id);
+        set_cookie(&mut response, &host, &id);
         return response;
     }
     let admitted = token.is_some_and(|token| bearer_matches(headers, token))
@@ -271,16 +273,29 @@ async fn admit(access: &Access, mut request: Request, next: Next) -> Response {
     let (id, csrf) = access.open_session();
     request.extensions_mut().insert(SessionCsrf(csrf));
     let mut response = next.run(request).await;
-    set_cookie(&mut response, &id);
+    set_cookie(&mut response, &host, &id);
     response
 }
 
-/// Gives the browser the session `id`: never readable by script, never sent by another
-/// site's request.
-fn set_cookie(response: &mut Response, id: &str) {
-    // `id` is hex: always a valid header value.
+/// The session cookie's name for a console reached at `host`: a browser sends a host's
+/// cookies to every port of it, so two consoles on one machine (two replicas, say) would
+/// each overwrite the other's session under one name.
+fn cookie_name(host: &str) -> String {
+    match host.rsplit_once(':') {
+        Some((_, port)) if !port.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit()) => {
+            format!("{COOKIE}_{port}")
+        }
+        _ => COOKIE.to_owned(),
+    }
+}
+
+/// Gives the browser the session `id` for the console at `host`: never readable by
+/// script, never sent by another site's request.
+fn set_cookie(response: &mut Response, host: &str, id: &str) {
+    let name = cookie_name(host);
+    // `name` is letters, digits and `_`, `id` is hex: always a valid header value.
     if let Ok(value) =
-        HeaderValue::from_str(&format!("{COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/"))
+        HeaderValue::from_str(&format!("{name}={id}; HttpOnly; SameSite=Strict; Path=/"))
     {
         response.headers_mut().append(header::SET_COOKIE, value);
     }

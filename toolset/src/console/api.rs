@@ -11,6 +11,7 @@ use crate::outcome::Outcome;
 use crate::proposal::{Proposal, now_ms};
 use crate::set::ToolSet;
 use crate::store::{JournalEntry, RunId, Store};
+use crate::tier::Autonomy;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Extension, Path, RawQuery, State};
@@ -165,10 +166,23 @@ where
 /// A proposal as the human reviews it; `digest` is what approving it signs.
 fn proposal_view<T: ToolSet, S: Store>(driver: &Driver<T, S>, proposal: &Proposal) -> Value {
     let call = proposal.call();
-    let mut reasons = vec![json!({
-        "kind": "tier",
-        "text": format!("its tier is `{}`: above what the agent may do alone, or held by a rule below", proposal.tier()),
-    })];
+    let autonomy = driver.policy().autonomy();
+    let mut reasons = Vec::new();
+    if proposal.is_propose_only() {
+        reasons.push(json!({
+            "kind": "propose_only",
+            "text": "the tool only proposes: once approved, the host carries the call out",
+        }));
+    } else if !autonomy.allows(proposal.tier()) {
+        reasons.push(json!({
+            "kind": "tier",
+            "text": format!(
+                "its tier, `{}`, is above what the agent may do alone (autonomy: {})",
+                proposal.tier(),
+                autonomy_name(autonomy)
+            ),
+        }));
+    }
     if let Some(reason) = proposal.escalated_because() {
         let (raised, held) = match reason.find(TRIFECTA) {
             Some(0) => (None, Some(reason)),
@@ -198,6 +212,16 @@ fn proposal_view<T: ToolSet, S: Store>(driver: &Driver<T, S>, proposal: &Proposa
         "expires_at_ms": proposal.expires_at_ms(),
         "digest": proposal.digest(),
     })
+}
+
+/// The autonomy level as the page names it.
+fn autonomy_name(autonomy: Autonomy) -> &'static str {
+    match autonomy {
+        Autonomy::Off => "off",
+        Autonomy::ReadOnly => "read-only calls",
+        Autonomy::Reversible => "reversible calls",
+        Autonomy::ExternalReversible => "all but irreversible calls",
+    }
 }
 
 /// A call in doubt as the human deciding sees it; `attempts` is what deciding names.

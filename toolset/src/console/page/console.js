@@ -243,8 +243,11 @@
     $("filter-run").addEventListener("change", refilter);
     $("filter-tool").addEventListener("change", refilter);
     $("run-form").addEventListener("submit", showRun);
+    // Live: what waits is fetched again every two seconds; a reviewer may hold the list
+    // still while reading (a decision is still checked against the store when sent).
+    $("live").addEventListener("change", () => { if ($("live").checked) refresh(); });
     await refresh();
-    setInterval(refresh, POLL_MS);
+    setInterval(() => { if ($("live").checked) refresh(); }, POLL_MS);
   }
 
   document.addEventListener("DOMContentLoaded", start);
