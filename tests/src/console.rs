@@ -10,7 +10,7 @@ use toolset::console::Console;
 use toolset::consumer::Format;
 use toolset::prelude::*;
 use toolset::store::{CallStart, Store};
-use toolset::{Autonomy, Driver, Proposal, Tier, ToolCall, ToolContext, tool, toolset};
+use toolset::{Autonomy, Driver, Escalation, Proposal, Tier, ToolCall, ToolContext, tool, toolset};
 
 /// What `send` did: every message it sent, in order (one entry per run).
 #[derive(Debug, Default)]
@@ -19,8 +19,24 @@ pub struct Outbox {
     pub sent: Vec<String>,
 }
 
-/// Send a message outside, for good; each run is counted in the outbox.
-#[tool(tier = "irreversible")]
+/// A message outside the company is sent for good: one the tool cannot take back.
+fn outside(args: &send) -> Option<Escalation> {
+    (!args.to.ends_with("@example.com")).then(|| {
+        Escalation::to(
+            Tier::Irreversible,
+            format!("{} is outside example.com", args.to),
+        )
+    })
+}
+
+/// What the human reads before approving a message.
+fn message_preview(args: &send) -> String {
+    format!("To: {}\n\n{}", args.to, args.body)
+}
+
+/// Send a message; one inside the company can be recalled. Each run is counted in the
+/// outbox.
+#[tool(tier = "external_reversible", escalate = outside, preview = message_preview)]
 pub async fn send(
     outbox: &mut Outbox,
     /// Who receives it.

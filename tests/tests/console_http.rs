@@ -187,7 +187,10 @@ async fn a_request_without_credentials_or_with_a_wrong_token_is_refused_and_the_
     assert_eq!(right.status(), StatusCode::OK);
     let state = json_of(right).await;
     assert_eq!(state["proposals"][0]["id"], served.proposal.as_str());
-    assert_eq!(state["proposals"][0]["reasons"][0]["kind"], "tier", "why it was held");
+    assert_eq!(
+        state["proposals"][0]["reasons"][0]["kind"], "tier",
+        "why it was held"
+    );
     assert_eq!(
         state["proposals"][0]["arguments"],
         r#"{"to":"ana@example.com","body":"the report"}"#
