@@ -96,6 +96,7 @@ pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderValue;
 
     fn connection(local: &str, peer: &str) -> Connection {
         Connection {

@@ -297,19 +297,26 @@ struct Resolution {
     attempts: u32,
 }
 
-/// The body as `B`, or the answer saying what is wrong with it.
-fn body<B: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<B, Response> {
+/// The body as `B`, or the `400` saying what is wrong with it.
+fn body<B: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<B, BadRequest> {
     serde_json::from_slice(bytes).map_err(|error| {
-        refusal(
-            StatusCode::BAD_REQUEST,
-            &format!("the request body is not what the console sends: {error}"),
-        )
+        BadRequest(format!(
+            "the request body is not what the console sends: {error}"
+        ))
     })
 }
 
-fn proposal_id(id: &str) -> Result<ProposalId, Response> {
-    ProposalId::parse(id)
-        .ok_or_else(|| refusal(StatusCode::BAD_REQUEST, "that is not a proposal id"))
+fn proposal_id(id: &str) -> Result<ProposalId, BadRequest> {
+    ProposalId::parse(id).ok_or_else(|| BadRequest("that is not a proposal id".to_owned()))
+}
+
+/// A request the page never sends: answered `400` with what is wrong.
+struct BadRequest(String);
+
+impl IntoResponse for BadRequest {
+    fn into_response(self) -> Response {
+        refusal(StatusCode::BAD_REQUEST, &self.0)
+    }
 }
 
 /// A refused decision: 409, with the driver's words (what was refused, and what to do).
@@ -332,7 +339,7 @@ where
 {
     let (proposal, Approval { digest }) = match (proposal_id(&id), body(&bytes)) {
         (Ok(id), Ok(approval)) => (id, approval),
-        (Err(answer), _) | (_, Err(answer)) => return answer,
+        (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
     };
     let reviewed = Reviewed { proposal, digest };
     let ctx = app.state.context();
@@ -375,7 +382,7 @@ where
 {
     let (proposal, Decline { digest, reason }) = match (proposal_id(&id), body(&bytes)) {
         (Ok(id), Ok(decline)) => (id, decline),
-        (Err(answer), _) | (_, Err(answer)) => return answer,
+        (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
     };
     let reason = match reason.trim() {
         "" => "the user said no",
@@ -401,7 +408,7 @@ where
 {
     let Resolution { verdict, attempts } = match body(&bytes) {
         Ok(resolution) => resolution,
-        Err(answer) => return answer,
+        Err(answer) => return answer.into_response(),
     };
     let Some(verdict) = Verdict::parse(&verdict) else {
         return refusal(
