@@ -313,20 +313,22 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
     /// toolbox in force, as [`Approvals::rerun`] checks it, then run against `state`).
     /// Refused ([`ApprovalError::NotInDoubt`]) when the journal no longer shows it in doubt
     /// as listed (decided elsewhere, or re-run since). Returns what the model will be
-    /// told, late, at the next request of the conversation that made the call.
+    /// told, late, at the next request of the conversation that made the call, and the
+    /// re-run's report.
     pub async fn resolve_in_doubt(
         &self,
         entry: &JournalEntry,
         verdict: Verdict,
         state: &mut T::State,
         ctx: &ToolContext,
-    ) -> Result<ToolReply, DriverError> {
+    ) -> Result<Settled, DriverError> {
         let store = &self.store;
         let not_in_doubt = || DriverError::Approval(ApprovalError::NotInDoubt(entry.key.clone()));
         let now = store.entry(&entry.key)?.ok_or_else(not_in_doubt)?;
         if !now.in_doubt() || now.rerun || now.attempts != entry.attempts {
             return Err(not_in_doubt());
         }
+        let mut report = None;
         let ended = match verdict {
             Verdict::Done => store.mark_done(&entry.key, now_ms())?,
             Verdict::Failed => store.mark_failed(&entry.key, now_ms())?,
@@ -335,7 +337,7 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
                 let request = self.toolbox.request(&self.policy)?;
                 // A handed-off call was ended in the journal as handed to the host.
                 if let Approved::Run(call) = approvals.rerun(&now, &request)? {
-                    call.apply(state, ctx).await;
+                    report = Some(call.apply(state, ctx).await);
                 }
                 EndOutcome::Ended
             }
@@ -343,10 +345,11 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
         if ended != EndOutcome::Ended {
             return Err(not_in_doubt());
         }
-        store
+        let told = store
             .entry(&entry.key)?
             .and_then(|entry| entry.late_reply())
-            .ok_or_else(not_in_doubt)
+            .ok_or_else(not_in_doubt)?;
+        Ok(Settled { told, report })
     }
 
     /// The conversation `id` as saved, read without claiming it (its pending calls, late
@@ -355,6 +358,17 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
     pub fn run(&self, id: &RunId) -> Result<Run, DriverError> {
         Ok(self.runs().load(id)?)
     }
+}
+
+/// What deciding a call in doubt did ([`Driver::resolve_in_doubt`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Settled {
+    /// What the model will be told, late, under the call's id (the run delivers it once).
+    pub told: ToolReply,
+    /// The re-run's report, when the call ran again ([`Verdict::Rerun`] of a tool with a
+    /// handler).
+    pub report: Option<Report>,
 }
 
 /// What a human decides for a call in doubt ([`Driver::resolve_in_doubt`]).

@@ -140,20 +140,23 @@ pub async fn resolve(
     print_entry(&entry);
     // This process starts from the sample inbox: the example keeps no inbox on disk.
     let mut inbox = Inbox::sample();
-    let reply = driver
+    let settled = driver
         .resolve_in_doubt(&entry, verdict, &mut inbox, &ToolContext::default())
         .await
         .map_err(|error| error.to_string())?;
-    println!(
-        "{}",
-        match verdict {
-            Verdict::Done => "Marked done: the effect happened.",
-            Verdict::Failed => "Marked failed: the effect did not happen.",
-            Verdict::Rerun => "Ran again under the same key.",
+    match (verdict, &settled.report) {
+        (Verdict::Done, _) => println!("Marked done: the effect happened."),
+        (Verdict::Failed, _) => println!("Marked failed: the effect did not happen."),
+        (Verdict::Rerun, Some(report)) => {
+            println!("Ran again under the same key:");
+            for (call, outcome) in report.outcomes() {
+                show::outcome(&call.id, &call.name, outcome);
+            }
         }
-    );
+        (Verdict::Rerun, None) => println!("Handed to the host again under the same key."),
+    }
     println!("What the model is told, once:");
-    show::messages(&[toolset::consumer::openai_chat::follow_up(&[reply])]);
+    show::messages(&[toolset::consumer::openai_chat::follow_up(&[settled.told])]);
     store
         .mark_delivered(key, now_ms())
         .map_err(|error| error.to_string())?;

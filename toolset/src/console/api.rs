@@ -433,9 +433,9 @@ where
         .resolve_in_doubt(&entry, verdict, &mut state, &ctx)
         .await
     {
-        Ok(told) => reply(
+        Ok(settled) => reply(
             StatusCode::OK,
-            &json!({ "resolved": true, "told": told.output.text_content() }),
+            &json!({ "resolved": true, "told": settled.told.output.text_content() }),
         ),
         Err(error) => refused(&error),
     }
