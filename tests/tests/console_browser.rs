@@ -207,8 +207,8 @@ impl Browser {
         }
     }
 
-    /// Clicks the element `css` selects, as a user would.
-    async fn click(&self, css: &str) {
+    /// The WebDriver reference of the element `css` selects.
+    async fn element(&self, css: &str) -> String {
         let found = self
             .session_command(
                 "POST",
@@ -216,27 +216,22 @@ impl Browser {
                 Some(json!({"using": "css selector", "value": css})),
             )
             .await;
-        let id = found[ELEMENT]
+        found[ELEMENT]
             .as_str()
             .unwrap_or_else(|| panic!("no element {css}: {found}"))
-            .to_owned();
+            .to_owned()
+    }
+
+    /// Clicks the element `css` selects, as a user would.
+    async fn click(&self, css: &str) {
+        let id = self.element(css).await;
         self.session_command("POST", &format!("/element/{id}/click"), None)
             .await;
     }
 
     /// Types `text` into the element `css` selects.
     async fn type_into(&self, css: &str, text: &str) {
-        let found = self
-            .session_command(
-                "POST",
-                "/element",
-                Some(json!({"using": "css selector", "value": css})),
-            )
-            .await;
-        let id = found[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("no element {css}: {found}"))
-            .to_owned();
+        let id = self.element(css).await;
         self.session_command(
             "POST",
             &format!("/element/{id}/value"),

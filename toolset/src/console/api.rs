@@ -27,10 +27,6 @@ const PAGE: &str = include_str!("page/index.html");
 const STYLE: &str = include_str!("page/console.css");
 const SCRIPT: &str = include_str!("page/console.js");
 
-/// How the escalation reason of the gate's lethal-trifecta rule begins (the tool's own
-/// escalation, when both hold a call, comes first, joined by "; ").
-const TRIFECTA: &str = "this run has read private data";
-
 /// What the handlers share.
 struct App<T: ToolSet, S, C> {
     driver: Arc<Driver<T, S>>,
@@ -183,21 +179,11 @@ fn proposal_view<T: ToolSet, S: Store>(driver: &Driver<T, S>, proposal: &Proposa
             ),
         }));
     }
-    if let Some(reason) = proposal.escalated_because() {
-        let (raised, held) = match reason.find(TRIFECTA) {
-            Some(0) => (None, Some(reason)),
-            Some(at) => (
-                Some(reason[..at].trim_end_matches("; ")),
-                Some(&reason[at..]),
-            ),
-            None => (Some(reason), None),
-        };
-        if let Some(raised) = raised {
-            reasons.push(json!({ "kind": "escalation", "text": raised }));
-        }
-        if let Some(held) = held {
-            reasons.push(json!({ "kind": "trifecta", "text": held }));
-        }
+    if let Some(raised) = proposal.raised_because() {
+        reasons.push(json!({ "kind": "escalation", "text": raised }));
+    }
+    if let Some(held) = proposal.held_by_trifecta() {
+        reasons.push(json!({ "kind": "trifecta", "text": held }));
     }
     json!({
         "id": proposal.id().as_str(),
