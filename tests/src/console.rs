@@ -88,6 +88,15 @@ pub async fn propose<S: Store>(
     turn.proposals
 }
 
+/// [`propose`] of one `send(to, body)`: its proposal.
+pub async fn propose_one<S: Store>(
+    driver: &Driver<ConsoleTools, S>,
+    to: &str,
+    body: &str,
+) -> Proposal {
+    propose(driver, &[(to, body)]).await.remove(0)
+}
+
 /// A `send` cut off by a crash: started in the journal under `key`, never ended.
 pub fn in_doubt<S: Store>(driver: &Driver<ConsoleTools, S>, key: &str, to: &str) {
     let call = ToolCall::new(

@@ -56,6 +56,8 @@ fn program(var: &str, name: &str) -> Option<PathBuf> {
 
 /// A headless Chromium under chromedriver, with one WebDriver session; killed on drop.
 struct Browser {
+    /// Held while the browser lives.
+    _one: tokio::sync::MutexGuard<'static, ()>,
     chromedriver: Child,
     profile: PathBuf,
     endpoint: String,
@@ -78,6 +80,7 @@ impl Browser {
     /// A fresh browser, or `None` (after saying why) when none is installed and none is
     /// required.
     async fn launch(test: &str) -> Option<Browser> {
+        let one = ONE_BROWSER.lock().await;
         let (Some(chromium), Some(chromedriver)) = (
             program("TOOLSET_CHROMIUM", "chromium"),
             program("TOOLSET_CHROMEDRIVER", "chromedriver"),
@@ -109,6 +112,7 @@ impl Browser {
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let chromedriver = command.spawn().expect("chromedriver starts");
         let mut browser = Browser {
+            _one: one,
             chromedriver,
             profile,
             endpoint: format!("http://127.0.0.1:{port}"),
@@ -222,6 +226,18 @@ impl Browser {
             .to_owned()
     }
 
+    /// Waits until the page has an element `css` selects.
+    async fn shows(&self, what: &str, css: &str) {
+        let script = format!("return document.querySelector({css:?}) !== null;");
+        self.until(what, &script).await;
+    }
+
+    /// Waits until the page has no element `css` selects.
+    async fn drops(&self, what: &str, css: &str) {
+        let script = format!("return document.querySelector({css:?}) === null;");
+        self.until(what, &script).await;
+    }
+
     /// Clicks the element `css` selects, as a user would.
     async fn click(&self, css: &str) {
         let id = self.element(css).await;
@@ -324,28 +340,15 @@ async fn console<S: Store + Send + Sync + 'static>(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_proposal_approved_by_a_click_runs_once_and_the_page_shows_its_result() {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("approved").await else {
         return;
     };
     let (driver, outbox, address, token) = console(MemoryStore::new()).await;
-    let first = fixture::propose(&driver, &[("ana@example.com", "the report")])
-        .await
-        .remove(0);
+    let first = fixture::propose_one(&driver, "ana@example.com", "the report").await;
     browser.open_console(address, &token, 1).await;
     // Live: a proposal made after the page loaded appears without a reload.
-    let second = fixture::propose(&driver, &[("bo@example.com", "the minutes")])
-        .await
-        .remove(0);
-    browser
-        .until(
-            "the new proposal",
-            &format!(
-                "return document.querySelector(\"{}\") !== null;",
-                card(&second)
-            ),
-        )
-        .await;
+    let second = fixture::propose_one(&driver, "bo@example.com", "the minutes").await;
+    browser.shows("the new proposal", &card(&second)).await;
 
     browser.click(&format!("{} .approve", card(&first))).await;
     let result = result_of(&browser, &card(&first)).await;
@@ -379,14 +382,11 @@ async fn a_proposal_approved_by_a_click_runs_once_and_the_page_shows_its_result(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_tabs_click_on_the_same_proposal_is_refused_and_a_proposal_resolved_elsewhere_disappears()
  {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("second-tab").await else {
         return;
     };
     let (driver, outbox, address, token) = console(MemoryStore::new()).await;
-    let proposal = fixture::propose(&driver, &[("ana@example.com", "the report")])
-        .await
-        .remove(0);
+    let proposal = fixture::propose_one(&driver, "ana@example.com", "the report").await;
     let first = browser.tab().await;
     browser.open_console(address, &token, 1).await;
     let second = browser.new_tab().await;
@@ -416,37 +416,26 @@ async fn a_second_tabs_click_on_the_same_proposal_is_refused_and_a_proposal_reso
 
     // A third tab, live: a proposal declined elsewhere (here, the host's own CLI path)
     // disappears without a reload.
-    let other = fixture::propose(&driver, &[("bo@example.com", "the minutes")])
-        .await
-        .remove(0);
+    let other = fixture::propose_one(&driver, "bo@example.com", "the minutes").await;
     browser.new_tab().await;
     browser.open_console(address, &token, 1).await;
     driver
         .decline(&other.reviewed(), "not today")
         .expect("declined");
     browser
-        .until(
-            "the declined proposal gone",
-            &format!(
-                "return document.querySelector(\"{}\") === null;",
-                card(&other)
-            ),
-        )
+        .drops("the declined proposal gone", &card(&other))
         .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_proposal_altered_in_the_store_after_the_page_loaded_is_refused() {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("altered").await else {
         return;
     };
     let dir = tempdir("altered");
     let path = dir.join("console.db");
     let (driver, outbox, address, token) = console(SqliteStore::open(&path).expect("opens")).await;
-    let proposal = fixture::propose(&driver, &[("ana@example.com", "the report")])
-        .await
-        .remove(0);
+    let proposal = fixture::propose_one(&driver, "ana@example.com", "the report").await;
     browser.open_console(address, &token, 1).await;
     // Someone with write access to the database redirects the message.
     let changed = rusqlite::Connection::open(&path)
@@ -491,14 +480,13 @@ async fn a_proposal_altered_in_the_store_after_the_page_loaded_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_argument_renders_as_text_and_runs_no_script() {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("hostile").await else {
         return;
     };
     let (driver, outbox, address, token) = console(MemoryStore::new()).await;
     let to = r#"<img src=x onerror="window.__pwned='img'">"#;
     let body = r#"</pre><script>window.__pwned='script'</script>"#;
-    let proposal = fixture::propose(&driver, &[(to, body)]).await.remove(0);
+    let proposal = fixture::propose_one(&driver, to, body).await;
     browser.open_console(address, &token, 1).await;
     // Long enough for an image's error to fire, were there one.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -527,7 +515,6 @@ async fn a_hostile_argument_renders_as_text_and_runs_no_script() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_in_doubt_call_resolved_by_a_click_ends_once_and_shows_what_the_model_is_told() {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("in-doubt").await else {
         return;
     };
@@ -535,21 +522,11 @@ async fn an_in_doubt_call_resolved_by_a_click_ends_once_and_shows_what_the_model
     fixture::in_doubt(&driver, "send-cut-off", "ana@example.com");
     browser.open_console(address, &token, 0).await;
     let entry = "#in-doubt .card[data-key='send-cut-off']";
-    browser
-        .until(
-            "the call in doubt",
-            &format!("return document.querySelector(\"{entry}\") !== null;"),
-        )
-        .await;
+    browser.shows("the call in doubt", entry).await;
     let second = browser.tab().await;
     let first = browser.new_tab().await;
     browser.open_console(address, &token, 0).await;
-    browser
-        .until(
-            "the call in doubt",
-            &format!("return document.querySelector(\"{entry}\") !== null;"),
-        )
-        .await;
+    browser.shows("the call in doubt", entry).await;
     browser.switch_to(&second).await;
     browser.click("#live").await;
     browser.switch_to(&first).await;
@@ -587,7 +564,6 @@ async fn an_in_doubt_call_resolved_by_a_click_ends_once_and_shows_what_the_model
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_console_as_the_readme_shows_it() {
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("screenshot").await else {
         return;
     };
@@ -630,7 +606,6 @@ async fn two_consoles_on_one_postgresql_database_agree() {
     let Some(url) = postgres::url("two_consoles_on_one_postgresql_database_agree") else {
         return;
     };
-    let _one = ONE_BROWSER.lock().await;
     let Some(browser) = Browser::launch("replicas").await else {
         return;
     };
@@ -639,9 +614,7 @@ async fn two_consoles_on_one_postgresql_database_agree() {
         console(PostgresStore::connect(&database).expect("connects")).await;
     let (_driver_b, outbox_b, address_b, token_b) =
         console(PostgresStore::connect(&database).expect("connects")).await;
-    let proposal = fixture::propose(&driver_a, &[("ana@example.com", "the report")])
-        .await
-        .remove(0);
+    let proposal = fixture::propose_one(&driver_a, "ana@example.com", "the report").await;
     let on_a = browser.tab().await;
     browser.open_console(address_a, &token_a, 1).await;
     browser.new_tab().await;
@@ -659,13 +632,7 @@ async fn two_consoles_on_one_postgresql_database_agree() {
     // Replica A's page drops it on its own, and A's API refuses it.
     browser.switch_to(&on_a).await;
     browser
-        .until(
-            "the proposal gone from replica A",
-            &format!(
-                "return document.querySelector(\"{}\") === null;",
-                card(&proposal)
-            ),
-        )
+        .drops("the proposal gone from replica A", &card(&proposal))
         .await;
     let refused = driver_a
         .approve(
