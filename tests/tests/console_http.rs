@@ -100,6 +100,16 @@ impl Served {
         (cookie, csrf)
     }
 
+    /// `GET path` with the headers `pairs`, nothing else.
+    async fn get(&self, path: &str, pairs: &[(&'static str, &str)]) -> Response {
+        client()
+            .get(self.url(path))
+            .headers(headers(pairs))
+            .send()
+            .await
+            .expect("answered")
+    }
+
     /// `POST /api/proposals/{id}/approve` with the digest shown and the given headers.
     async fn approve(&self, headers: HeaderMap) -> Response {
         client()
@@ -121,6 +131,16 @@ async fn json_of(response: Response) -> Value {
     serde_json::from_str(&response.text().await.expect("a body")).expect("JSON")
 }
 
+/// `pairs` after `Authorization: {bearer}`.
+fn with_bearer<'a>(
+    bearer: &'a str,
+    pairs: &[(&'static str, &'a str)],
+) -> Vec<(&'static str, &'a str)> {
+    let mut all = vec![("authorization", bearer)];
+    all.extend_from_slice(pairs);
+    all
+}
+
 fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
     let mut headers = HeaderMap::new();
     for (name, value) in pairs {
@@ -133,57 +153,32 @@ fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
 async fn a_request_without_credentials_or_with_a_wrong_token_is_refused_and_the_right_token_gets_in()
  {
     let served = with_token().await;
-    let bare = client()
-        .get(served.url("/api/state"))
-        .send()
-        .await
-        .expect("answered");
+    let wrong = "0".repeat(64);
+    let bare = served.get("/api/state", &[]).await;
     assert_eq!(bare.status(), StatusCode::UNAUTHORIZED);
+    let said = bare.text().await.expect("text");
     assert!(
-        bare.text().await.expect("text").contains("token"),
-        "the refusal says what to send"
+        said.contains("token"),
+        "the refusal says what to send: {said}"
     );
-    let page = client()
-        .get(served.url("/"))
-        .send()
-        .await
-        .expect("answered");
+    let page = served.get("/", &[]).await;
     assert_eq!(page.status(), StatusCode::UNAUTHORIZED, "not even the page");
-    let wrong = client()
-        .get(served.url("/api/state"))
-        .bearer_auth("0".repeat(64))
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
-    let wrong_in_url = client()
-        .get(served.url(&format!("/?token={}", "0".repeat(64))))
-        .send()
-        .await
-        .expect("answered");
+    let bearer = format!("Bearer {wrong}");
+    let by_wrong_token = served
+        .get("/api/state", &[("authorization", &bearer)])
+        .await;
+    assert_eq!(by_wrong_token.status(), StatusCode::UNAUTHORIZED);
+    let wrong_in_url = served.get(&format!("/?token={wrong}"), &[]).await;
     assert_eq!(wrong_in_url.status(), StatusCode::UNAUTHORIZED);
     assert!(wrong_in_url.headers().get("set-cookie").is_none());
-    let forged_cookie = client()
-        .get(served.url("/api/state"))
-        .header(
-            "cookie",
-            format!(
-                "toolset_console_{}={}",
-                served.address.port(),
-                "0".repeat(64)
-            ),
-        )
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(forged_cookie.status(), StatusCode::UNAUTHORIZED);
+    let forged = format!("toolset_console_{}={wrong}", served.address.port());
+    let by_forged_cookie = served.get("/api/state", &[("cookie", &forged)]).await;
+    assert_eq!(by_forged_cookie.status(), StatusCode::UNAUTHORIZED);
 
-    let right = client()
-        .get(served.url("/api/state"))
-        .bearer_auth(&served.token)
-        .send()
-        .await
-        .expect("answered");
+    let bearer = format!("Bearer {}", served.token);
+    let right = served
+        .get("/api/state", &[("authorization", &bearer)])
+        .await;
     assert_eq!(right.status(), StatusCode::OK);
     let state = json_of(right).await;
     assert_eq!(state["proposals"][0]["id"], served.proposal.as_str());
@@ -196,30 +191,17 @@ async fn a_request_without_credentials_or_with_a_wrong_token_is_refused_and_the_
         r#"{"to":"ana@example.com","body":"the report"}"#
     );
     let (cookie, _) = served.session().await;
-    let by_cookie = client()
-        .get(served.url("/api/state"))
-        .header("cookie", cookie)
-        .send()
-        .await
-        .expect("answered");
+    let by_cookie = served.get("/api/state", &[("cookie", &cookie)]).await;
     assert_eq!(by_cookie.status(), StatusCode::OK);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_console_the_host_opened_to_nobody_refuses_even_loopback() {
     let closed = served(|console, _| console).await;
-    let refused = client()
-        .get(closed.url("/api/state"))
-        .send()
-        .await
-        .expect("answered");
+    let refused = closed.get("/api/state", &[]).await;
     assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
     let open = served(|console, _| console.open_on_loopback()).await;
-    let admitted = client()
-        .get(open.url("/api/state"))
-        .send()
-        .await
-        .expect("answered");
+    let admitted = open.get("/api/state", &[]).await;
     assert_eq!(
         admitted.status(),
         StatusCode::OK,
@@ -235,58 +217,43 @@ async fn the_hosts_own_check_lets_in_what_it_accepts_and_nothing_else() {
         })
     })
     .await;
-    let ana = client()
-        .get(served.url("/api/state"))
-        .header("x-host-user", "ana")
-        .send()
-        .await
-        .expect("answered");
+    let ana = served.get("/api/state", &[("x-host-user", "ana")]).await;
     assert_eq!(ana.status(), StatusCode::OK);
-    let eve = client()
-        .get(served.url("/api/state"))
-        .header("x-host-user", "eve")
-        .send()
-        .await
-        .expect("answered");
+    let eve = served.get("/api/state", &[("x-host-user", "eve")]).await;
     assert_eq!(eve.status(), StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_foreign_host_or_origin_is_refused_even_with_the_token() {
     let served = with_token().await;
-    let rebound = client()
-        .get(served.url("/api/state"))
-        .bearer_auth(&served.token)
-        .header("host", "evil.example")
-        .send()
-        .await
-        .expect("answered");
+    let bearer = format!("Bearer {}", served.token);
+    let rebound = served
+        .get(
+            "/api/state",
+            &with_bearer(&bearer, &[("host", "evil.example")]),
+        )
+        .await;
     assert_eq!(rebound.status(), StatusCode::FORBIDDEN, "DNS rebinding");
-    let foreign = client()
-        .get(served.url("/api/state"))
-        .bearer_auth(&served.token)
-        .header("origin", "http://evil.example")
-        .send()
-        .await
-        .expect("answered");
+    let foreign = served
+        .get(
+            "/api/state",
+            &with_bearer(&bearer, &[("origin", "http://evil.example")]),
+        )
+        .await;
     assert_eq!(foreign.status(), StatusCode::FORBIDDEN);
-    let own = client()
-        .get(served.url("/api/state"))
-        .bearer_auth(&served.token)
-        .header("origin", served.origin())
-        .header("host", format!("localhost:{}", served.address.port()))
-        .send()
-        .await
-        .expect("answered");
+    let origin = served.origin();
+    let localhost = format!("localhost:{}", served.address.port());
     // Host localhost:port, Origin 127.0.0.1:port: not the same origin.
-    assert_eq!(own.status(), StatusCode::FORBIDDEN);
-    let own = client()
-        .get(served.url("/api/state"))
-        .bearer_auth(&served.token)
-        .header("origin", served.origin())
-        .send()
-        .await
-        .expect("answered");
+    let crossed = served
+        .get(
+            "/api/state",
+            &with_bearer(&bearer, &[("origin", &origin), ("host", &localhost)]),
+        )
+        .await;
+    assert_eq!(crossed.status(), StatusCode::FORBIDDEN);
+    let own = served
+        .get("/api/state", &with_bearer(&bearer, &[("origin", &origin)]))
+        .await;
     assert_eq!(own.status(), StatusCode::OK);
 }
 
