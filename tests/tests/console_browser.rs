@@ -256,6 +256,12 @@ impl Browser {
         .await;
     }
 
+    /// Clicks Approve on `proposal`'s card; the result line the page then shows.
+    async fn approve(&self, proposal: &Proposal) -> String {
+        self.click(&format!("{} .approve", card(proposal))).await;
+        result_of(self, &card(proposal)).await
+    }
+
     /// Opens a new tab and switches to it; its handle.
     async fn new_tab(&self) -> String {
         let tab = self
@@ -350,8 +356,7 @@ async fn a_proposal_approved_by_a_click_runs_once_and_the_page_shows_its_result(
     let second = fixture::propose_one(&driver, "bo@example.com", "the minutes").await;
     browser.shows("the new proposal", &card(&second)).await;
 
-    browser.click(&format!("{} .approve", card(&first))).await;
-    let result = result_of(&browser, &card(&first)).await;
+    let result = browser.approve(&first).await;
     assert!(
         result.contains("Approved and ran")
             && result.contains("sent to ana@example.com (message 1)"),
@@ -394,20 +399,15 @@ async fn a_second_tabs_click_on_the_same_proposal_is_refused_and_a_proposal_reso
     // The second tab's reviewer holds the list still while the first tab approves.
     browser.click("#live").await;
     browser.switch_to(&first).await;
-    browser
-        .click(&format!("{} .approve", card(&proposal)))
-        .await;
     assert!(
-        result_of(&browser, &card(&proposal))
+        browser
+            .approve(&proposal)
             .await
             .contains("Approved and ran")
     );
 
     browser.switch_to(&second).await;
-    browser
-        .click(&format!("{} .approve", card(&proposal)))
-        .await;
-    let refused = result_of(&browser, &card(&proposal)).await;
+    let refused = browser.approve(&proposal).await;
     assert!(
         refused.starts_with("Refused:") && refused.contains("already approved"),
         "{refused}"
@@ -463,10 +463,7 @@ async fn a_proposal_altered_in_the_store_after_the_page_loaded_is_refused() {
         ))
         .await;
     assert_eq!(shown, r#"{"to":"ana@example.com","body":"the report"}"#);
-    browser
-        .click(&format!("{} .approve", card(&proposal)))
-        .await;
-    let refused = result_of(&browser, &card(&proposal)).await;
+    let refused = browser.approve(&proposal).await;
     assert!(
         refused.starts_with("Refused:") && refused.contains("not what was reviewed"),
         "{refused}"
@@ -620,11 +617,9 @@ async fn two_consoles_on_one_postgresql_database_agree() {
     browser.new_tab().await;
     // Made by replica A, shown and approved by replica B.
     browser.open_console(address_b, &token_b, 1).await;
-    browser
-        .click(&format!("{} .approve", card(&proposal)))
-        .await;
     assert!(
-        result_of(&browser, &card(&proposal))
+        browser
+            .approve(&proposal)
             .await
             .contains("Approved and ran")
     );

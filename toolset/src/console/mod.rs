@@ -111,7 +111,8 @@ where
     }
 
     /// Lets in, without credentials, a client connecting from loopback (never one from
-    /// afar): for a console only its own machine reaches.
+    /// afar): for a console only its own machine reaches. Not behind a reverse proxy on
+    /// the same machine: every client it forwards comes from loopback.
     pub fn open_on_loopback(mut self) -> Self {
         self.access.open_on_loopback = true;
         self
