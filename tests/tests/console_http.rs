@@ -8,8 +8,8 @@ use reqwest::{Client, Response, StatusCode, redirect};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use toolset::MemoryStore;
 use toolset::console::{Console, random_token};
+use toolset::{Driver, MemoryStore};
 use toolset_tests::console::{self as fixture, ConsoleTools, SharedOutbox};
 
 /// A console over a memory store with one `send` waiting, behind `token`.
@@ -17,8 +17,10 @@ struct Served {
     address: SocketAddr,
     token: String,
     outbox: SharedOutbox,
+    driver: Arc<Driver<ConsoleTools, MemoryStore>>,
     proposal: String,
     digest: String,
+    run: String,
 }
 
 async fn served(
@@ -33,13 +35,21 @@ async fn served(
         .remove(0);
     let outbox = SharedOutbox::default();
     let token = random_token();
-    let console = open(Console::new(driver, outbox.clone()), &token);
+    let console = open(Console::new(driver.clone(), outbox.clone()), &token);
+    let run = driver
+        .pending(proposal.id())
+        .expect("waiting")
+        .owner()
+        .to_owned();
     Served {
         address: fixture::serve(console).await,
         token,
         outbox,
+        driver,
         proposal: proposal.id().as_str().to_owned(),
         digest: proposal.digest(),
+        // The stored copy names its run (the turn's copy was made before it was stored).
+        run,
     }
 }
 
@@ -384,4 +394,80 @@ async fn every_answer_forbids_inline_script_framing_and_sniffing() {
         !html.contains("<script>") && html.contains(r#"<script src="/console.js""#),
         "no inline script"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_list_filters_by_run_and_tool_and_a_decline_reaches_the_runs_late_results() {
+    let served = with_token().await;
+    let other = fixture::propose_one(&served.driver, "bo@example.com", "the minutes").await;
+    let bearer = format!("Bearer {}", served.token);
+    let auth = [("authorization", bearer.as_str())];
+    let ids = |state: &Value| -> Vec<String> {
+        state["proposals"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|proposal| proposal["id"].as_str().expect("an id").to_owned())
+            .collect()
+    };
+    let all = json_of(served.get("/api/state", &auth).await).await;
+    assert_eq!(ids(&all).len(), 2);
+    assert_eq!(all["runs"].as_array().expect("runs").len(), 2);
+    let of_run = json_of(
+        served
+            .get(&format!("/api/state?run={}", served.run), &auth)
+            .await,
+    )
+    .await;
+    assert_eq!(ids(&of_run), [served.proposal.clone()]);
+    let of_send = json_of(served.get("/api/state?tool=send", &auth).await).await;
+    assert_eq!(ids(&of_send).len(), 2);
+    let of_other = json_of(served.get("/api/state?tool=archive", &auth).await).await;
+    assert!(ids(&of_other).is_empty());
+
+    let run = json_of(
+        served
+            .get(&format!("/api/runs/{}", served.run), &auth)
+            .await,
+    )
+    .await;
+    assert_eq!(run["pending"][0]["proposal"], served.proposal.as_str());
+    assert_eq!(run["late"].as_array().map(Vec::len), Some(0));
+
+    let (cookie, csrf) = served.session().await;
+    let origin = served.origin();
+    let declined = client()
+        .post(served.url(&format!("/api/proposals/{}/decline", served.proposal)))
+        .headers(headers(&[
+            ("cookie", &cookie),
+            ("origin", &origin),
+            ("x-toolset-csrf", &csrf),
+        ]))
+        .body(json!({"digest": served.digest, "reason": "not before the audit"}).to_string())
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(declined.status(), StatusCode::OK);
+    let left = json_of(served.get("/api/state", &auth).await).await;
+    assert_eq!(
+        ids(&left),
+        [other.id().as_str().to_owned()],
+        "the declined one is gone"
+    );
+    // What the conversation's next request gives the model: the human's reason, once.
+    let run = json_of(
+        served
+            .get(&format!("/api/runs/{}", served.run), &auth)
+            .await,
+    )
+    .await;
+    assert_eq!(run["pending"].as_array().map(Vec::len), Some(0));
+    let told = run["late"][0]["text"].as_str().expect("a late result");
+    assert!(told.contains("not before the audit"), "{told}");
+    assert!(
+        served.outbox.lock().await.sent.is_empty(),
+        "a decline runs nothing"
+    );
+    let unknown = served.get("/api/runs/no-such-run", &auth).await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
 }

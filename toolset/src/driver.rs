@@ -352,11 +352,16 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
         Ok(Settled { told, report })
     }
 
-    /// The conversation `id` as saved, read without claiming it (its pending calls, late
-    /// results and exposure, for a review screen): checked as [`resume`](Self::resume)
-    /// checks it, and never saved back.
+    /// The conversation `id` as its next request would find it, read without claiming it
+    /// (for a review screen): its saved copy, checked as [`resume`](Self::resume) checks
+    /// it, with what was decided since gathered ([`Run::collect`]: what still waits,
+    /// the late results the model gets next, what they bring into its exposure). Never
+    /// saved back; the only write is the one `collect` makes of any proposal expired by
+    /// now, which it ends as declined.
     pub fn run(&self, id: &RunId) -> Result<Run, DriverError> {
-        Ok(self.runs().load(id)?)
+        let mut run = self.runs().load(id)?;
+        run.collect(&self.store)?;
+        Ok(run)
     }
 }
 
