@@ -419,7 +419,7 @@ async fn the_list_filters_by_run_and_tool_and_a_decline_reaches_the_runs_late_re
             .await,
     )
     .await;
-    assert_eq!(ids(&of_run), [served.proposal.clone()]);
+    assert_eq!(ids(&of_run), std::slice::from_ref(&served.proposal));
     let of_send = json_of(served.get("/api/state?tool=send", &auth).await).await;
     assert_eq!(ids(&of_send).len(), 2);
     let of_other = json_of(served.get("/api/state?tool=archive", &auth).await).await;
