@@ -471,3 +471,46 @@ async fn the_list_filters_by_run_and_tool_and_a_decline_reaches_the_runs_late_re
     let unknown = served.get("/api/runs/no-such-run", &auth).await;
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_in_doubt_call_is_rerun_only_as_the_gate_allows_and_decided_once() {
+    let served = with_token().await;
+    fixture::in_doubt(&served.driver, "send-cut-off", "ana@example.com");
+    let (cookie, csrf) = served.session().await;
+    let origin = served.origin();
+    let resolve = |verdict: &'static str, attempts: u32| {
+        client()
+            .post(served.url("/api/in-doubt/send-cut-off/resolve"))
+            .headers(headers(&[
+                ("cookie", &cookie),
+                ("origin", &origin),
+                ("x-toolset-csrf", &csrf),
+            ]))
+            .body(json!({"verdict": verdict, "attempts": attempts}).to_string())
+            .send()
+    };
+    // The driver's policy holds `send` for a human: a re-run is no way around it.
+    let rerun = resolve("rerun", 1).await.expect("answered");
+    assert_eq!(rerun.status(), StatusCode::CONFLICT);
+    let said = json_of(rerun).await["error"]
+        .as_str()
+        .expect("a message")
+        .to_owned();
+    assert!(said.contains("would propose it now"), "{said}");
+    let stale = resolve("done", 2).await.expect("answered");
+    assert_eq!(
+        stale.status(),
+        StatusCode::CONFLICT,
+        "not the attempt the page listed"
+    );
+    let done = resolve("done", 1).await.expect("answered");
+    assert_eq!(done.status(), StatusCode::OK);
+    let told = json_of(done).await["told"]
+        .as_str()
+        .expect("told")
+        .to_owned();
+    assert!(told.contains("its result was lost"), "{told}");
+    let again = resolve("failed", 1).await.expect("answered");
+    assert_eq!(again.status(), StatusCode::CONFLICT, "decided once");
+    assert!(served.outbox.lock().await.sent.is_empty(), "nothing ran");
+}
