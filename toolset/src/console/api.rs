@@ -60,11 +60,11 @@ where
             get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
         )
         .route("/api/session", get(session))
-        .route("/api/state", get(overview::<T, S, C>))
-        .route("/api/runs/{id}", get(run::<T, S, C>))
-        .route("/api/proposals/{id}/approve", post(approve::<T, S, C>))
-        .route("/api/proposals/{id}/decline", post(decline::<T, S, C>))
-        .route("/api/in-doubt/{key}/resolve", post(resolve::<T, S, C>))
+        .route("/api/state", get(App::<T, S, C>::overview))
+        .route("/api/runs/{id}", get(App::<T, S, C>::run))
+        .route("/api/proposals/{id}/approve", post(App::<T, S, C>::approve))
+        .route("/api/proposals/{id}/decline", post(App::<T, S, C>::decline))
+        .route("/api/in-doubt/{key}/resolve", post(App::<T, S, C>::resolve))
         .fallback(|| async { refusal(StatusCode::NOT_FOUND, "no such page in the console") })
         .with_state(app)
         .layer(axum::middleware::from_fn_with_state(access, access::check))
@@ -110,53 +110,6 @@ fn filters(query: Option<&str>) -> (Option<String>, Option<String>) {
         }
     }
     (run, tool)
-}
-
-/// Everything that waits: proposals (filtered by run and tool), calls in doubt, and the
-/// runs the proposals belong to.
-async fn overview<T, S, C>(
-    State(app): State<Arc<App<T, S, C>>>,
-    RawQuery(query): RawQuery,
-) -> Response
-where
-    T: ToolSet,
-    S: Store,
-{
-    let (run, tool) = filters(query.as_deref());
-    let driver = &app.driver;
-    let waiting = match driver.approvals().waiting() {
-        Ok(waiting) => waiting,
-        Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
-    };
-    let mut runs: Vec<&str> = waiting
-        .iter()
-        .map(Proposal::owner)
-        .filter(|owner| !owner.is_empty())
-        .collect();
-    runs.sort_unstable();
-    runs.dedup();
-    let proposals: Vec<Value> = waiting
-        .iter()
-        .filter(|proposal| run.as_deref().is_none_or(|run| proposal.owner() == run))
-        .filter(|proposal| {
-            tool.as_deref()
-                .is_none_or(|tool| proposal.call().name == tool)
-        })
-        .map(|proposal| proposal_view(driver, proposal))
-        .collect();
-    let in_doubt = match driver.store().in_doubt() {
-        Ok(entries) => entries,
-        Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
-    };
-    let in_doubt: Vec<Value> = in_doubt
-        .iter()
-        .filter(|entry| tool.as_deref().is_none_or(|tool| entry.call.name == tool))
-        .map(entry_view)
-        .collect();
-    reply(
-        StatusCode::OK,
-        &json!({ "now": now_ms(), "proposals": proposals, "in_doubt": in_doubt, "runs": runs }),
-    )
 }
 
 /// A proposal as the human reviews it; `digest` is what approving it signs.
@@ -223,45 +176,6 @@ fn entry_view(entry: &JournalEntry) -> Value {
     })
 }
 
-/// One conversation, read only: its pending calls, late results and exposure.
-async fn run<T, S, C>(State(app): State<Arc<App<T, S, C>>>, Path(id): Path<String>) -> Response
-where
-    T: ToolSet,
-    S: Store,
-{
-    let Some(id) = RunId::parse(&id) else {
-        return refusal(
-            StatusCode::BAD_REQUEST,
-            "that is not a run id: copy it as the host printed it",
-        );
-    };
-    let run = match app.driver.run(&id) {
-        Ok(run) => run,
-        Err(error) => return refusal(StatusCode::NOT_FOUND, &error.to_string()),
-    };
-    let pending: Vec<Value> = run
-        .pending()
-        .iter()
-        .map(|pending| json!({ "proposal": pending.proposal.as_str(), "call_id": pending.call_id, "tool": pending.tool }))
-        .collect();
-    let late: Vec<Value> = run
-        .late()
-        .iter()
-        .map(|late| json!({ "call_id": late.reply.call_id, "tool": late.reply.name, "text": late.reply.output.text_content() }))
-        .collect();
-    let exposure = run.exposure();
-    reply(
-        StatusCode::OK,
-        &json!({
-            "id": id.as_str(),
-            "generation": run.generation(),
-            "pending": pending,
-            "late": late,
-            "exposure": { "private_from": exposure.private_from(), "untrusted_from": exposure.untrusted_from() },
-        }),
-    )
-}
-
 /// An approval as the page sends it: the digest it displayed.
 #[derive(Deserialize)]
 struct Approval {
@@ -310,119 +224,188 @@ fn refused(error: &DriverError) -> Response {
     refusal(StatusCode::CONFLICT, &error.to_string())
 }
 
-/// Approves the proposal as the page showed it, through the driver: run once against the
-/// host's state, or handed to the host.
-async fn approve<T, S, C>(
-    State(app): State<Arc<App<T, S, C>>>,
-    Path(id): Path<String>,
-    bytes: Bytes,
-) -> Response
-where
-    T: ToolSet,
-    T::State: Send,
-    S: Store,
-    C: ConsoleState<T>,
-{
-    let (proposal, Approval { digest }) = match (proposal_id(&id), body(&bytes)) {
-        (Ok(id), Ok(approval)) => (id, approval),
-        (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
-    };
-    let reviewed = Reviewed { proposal, digest };
-    let ctx = app.state.context();
-    let mut state = app.state.lock().await;
-    match app.driver.approve(&reviewed, &mut state, &ctx).await {
-        Ok(Resolved::Ran(report)) => {
-            let results: Vec<Value> = report
-                .outcomes()
-                .map(|(call, outcome)| {
-                    json!({ "call_id": call.id, "tool": call.name, "kind": outcome.kind(), "text": outcome_text(outcome) })
-                })
-                .collect();
-            reply(
-                StatusCode::OK,
-                &json!({ "approved": true, "ran": true, "results": results }),
-            )
-        }
-        Ok(_) => reply(
-            StatusCode::OK,
-            &json!({ "approved": true, "ran": false, "results": [], "message": "approved: handed to the host to carry out" }),
-        ),
-        Err(error) => refused(&error),
-    }
-}
-
 /// What an outcome says, as the page shows it.
 fn outcome_text(outcome: &Outcome) -> String {
     outcome.to_tool_output().text_content()
 }
 
-/// Declines the proposal as the page showed it, with the human's reason.
-async fn decline<T, S, C>(
-    State(app): State<Arc<App<T, S, C>>>,
-    Path(id): Path<String>,
-    bytes: Bytes,
-) -> Response
-where
-    T: ToolSet,
-    S: Store,
-{
-    let (proposal, Decline { digest, reason }) = match (proposal_id(&id), body(&bytes)) {
-        (Ok(id), Ok(decline)) => (id, decline),
-        (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
-    };
-    let reason = match reason.trim() {
-        "" => "the user said no",
-        reason => reason,
-    };
-    match app.driver.decline(&Reviewed { proposal, digest }, reason) {
-        Ok(()) => reply(StatusCode::OK, &json!({ "declined": true })),
-        Err(error) => refused(&error),
-    }
-}
-
-/// Decides a call in doubt as the page listed it, through the driver.
-async fn resolve<T, S, C>(
-    State(app): State<Arc<App<T, S, C>>>,
-    Path(key): Path<String>,
-    bytes: Bytes,
-) -> Response
+/// The handlers that reach the driver and the host's state, under the bounds the router
+/// needs once.
+impl<T, S, C> App<T, S, C>
 where
     T: ToolSet,
     T::State: Send,
     S: Store,
     C: ConsoleState<T>,
 {
-    let Resolution { verdict, attempts } = match body(&bytes) {
-        Ok(resolution) => resolution,
-        Err(answer) => return answer.into_response(),
-    };
-    let Some(verdict) = Verdict::parse(&verdict) else {
-        return refusal(
-            StatusCode::BAD_REQUEST,
-            "the verdict is done, failed or rerun",
-        );
-    };
-    let entry = match app.driver.store().entry(&key) {
-        Ok(Some(entry)) if entry.attempts == attempts => entry,
-        Ok(_) => {
-            return refusal(
-                StatusCode::CONFLICT,
-                "the journal does not show this call in doubt as the page listed it (decided elsewhere, or re-run since): reload the list",
-            );
-        }
-        Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
-    };
-    let ctx = app.state.context();
-    let mut state = app.state.lock().await;
-    match app
-        .driver
-        .resolve_in_doubt(&entry, verdict, &mut state, &ctx)
-        .await
-    {
-        Ok(settled) => reply(
+    /// Everything that waits: proposals (filtered by run and tool), calls in doubt, and the
+    /// runs the proposals belong to.
+    async fn overview(State(app): State<Arc<Self>>, RawQuery(query): RawQuery) -> Response {
+        let (run, tool) = filters(query.as_deref());
+        let driver = &app.driver;
+        let waiting = match driver.approvals().waiting() {
+            Ok(waiting) => waiting,
+            Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
+        };
+        let mut runs: Vec<&str> = waiting
+            .iter()
+            .map(Proposal::owner)
+            .filter(|owner| !owner.is_empty())
+            .collect();
+        runs.sort_unstable();
+        runs.dedup();
+        let proposals: Vec<Value> = waiting
+            .iter()
+            .filter(|proposal| run.as_deref().is_none_or(|run| proposal.owner() == run))
+            .filter(|proposal| {
+                tool.as_deref()
+                    .is_none_or(|tool| proposal.call().name == tool)
+            })
+            .map(|proposal| proposal_view(driver, proposal))
+            .collect();
+        let in_doubt = match driver.store().in_doubt() {
+            Ok(entries) => entries,
+            Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
+        };
+        let in_doubt: Vec<Value> = in_doubt
+            .iter()
+            .filter(|entry| tool.as_deref().is_none_or(|tool| entry.call.name == tool))
+            .map(entry_view)
+            .collect();
+        reply(
             StatusCode::OK,
-            &json!({ "resolved": true, "told": settled.told.output.text_content() }),
-        ),
-        Err(error) => refused(&error),
+            &json!({ "now": now_ms(), "proposals": proposals, "in_doubt": in_doubt, "runs": runs }),
+        )
+    }
+
+    /// One conversation, read only: its pending calls, late results and exposure.
+    async fn run(State(app): State<Arc<Self>>, Path(id): Path<String>) -> Response {
+        let Some(id) = RunId::parse(&id) else {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "that is not a run id: copy it as the host printed it",
+            );
+        };
+        let run = match app.driver.run(&id) {
+            Ok(run) => run,
+            Err(error) => return refusal(StatusCode::NOT_FOUND, &error.to_string()),
+        };
+        let pending: Vec<Value> = run
+        .pending()
+        .iter()
+        .map(|pending| json!({ "proposal": pending.proposal.as_str(), "call_id": pending.call_id, "tool": pending.tool }))
+        .collect();
+        let late: Vec<Value> = run
+        .late()
+        .iter()
+        .map(|late| json!({ "call_id": late.reply.call_id, "tool": late.reply.name, "text": late.reply.output.text_content() }))
+        .collect();
+        let exposure = run.exposure();
+        reply(
+            StatusCode::OK,
+            &json!({
+                "id": id.as_str(),
+                "generation": run.generation(),
+                "pending": pending,
+                "late": late,
+                "exposure": { "private_from": exposure.private_from(), "untrusted_from": exposure.untrusted_from() },
+            }),
+        )
+    }
+
+    /// Approves the proposal as the page showed it, through the driver: run once against the
+    /// host's state, or handed to the host.
+    async fn approve(
+        State(app): State<Arc<Self>>,
+        Path(id): Path<String>,
+        bytes: Bytes,
+    ) -> Response {
+        let (proposal, Approval { digest }) = match (proposal_id(&id), body(&bytes)) {
+            (Ok(id), Ok(approval)) => (id, approval),
+            (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
+        };
+        let reviewed = Reviewed { proposal, digest };
+        let ctx = app.state.context();
+        let mut state = app.state.lock().await;
+        match app.driver.approve(&reviewed, &mut state, &ctx).await {
+            Ok(Resolved::Ran(report)) => {
+                let results: Vec<Value> = report
+                .outcomes()
+                .map(|(call, outcome)| {
+                    json!({ "call_id": call.id, "tool": call.name, "kind": outcome.kind(), "text": outcome_text(outcome) })
+                })
+                .collect();
+                reply(
+                    StatusCode::OK,
+                    &json!({ "approved": true, "ran": true, "results": results }),
+                )
+            }
+            Ok(_) => reply(
+                StatusCode::OK,
+                &json!({ "approved": true, "ran": false, "results": [], "message": "approved: handed to the host to carry out" }),
+            ),
+            Err(error) => refused(&error),
+        }
+    }
+
+    /// Declines the proposal as the page showed it, with the human's reason.
+    async fn decline(
+        State(app): State<Arc<Self>>,
+        Path(id): Path<String>,
+        bytes: Bytes,
+    ) -> Response {
+        let (proposal, Decline { digest, reason }) = match (proposal_id(&id), body(&bytes)) {
+            (Ok(id), Ok(decline)) => (id, decline),
+            (Err(answer), _) | (_, Err(answer)) => return answer.into_response(),
+        };
+        let reason = match reason.trim() {
+            "" => "the user said no",
+            reason => reason,
+        };
+        match app.driver.decline(&Reviewed { proposal, digest }, reason) {
+            Ok(()) => reply(StatusCode::OK, &json!({ "declined": true })),
+            Err(error) => refused(&error),
+        }
+    }
+
+    /// Decides a call in doubt as the page listed it, through the driver.
+    async fn resolve(
+        State(app): State<Arc<Self>>,
+        Path(key): Path<String>,
+        bytes: Bytes,
+    ) -> Response {
+        let Resolution { verdict, attempts } = match body(&bytes) {
+            Ok(resolution) => resolution,
+            Err(answer) => return answer.into_response(),
+        };
+        let Some(verdict) = Verdict::parse(&verdict) else {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "the verdict is done, failed or rerun",
+            );
+        };
+        let entry = match app.driver.store().entry(&key) {
+            Ok(Some(entry)) if entry.attempts == attempts => entry,
+            Ok(_) => {
+                return refusal(
+                    StatusCode::CONFLICT,
+                    "the journal does not show this call in doubt as the page listed it (decided elsewhere, or re-run since): reload the list",
+                );
+            }
+            Err(error) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &error.to_string()),
+        };
+        let ctx = app.state.context();
+        let mut state = app.state.lock().await;
+        match app
+            .driver
+            .resolve_in_doubt(&entry, verdict, &mut state, &ctx)
+            .await
+        {
+            Ok(settled) => reply(
+                StatusCode::OK,
+                &json!({ "resolved": true, "told": settled.told.output.text_content() }),
+            ),
+            Err(error) => refused(&error),
+        }
     }
 }
