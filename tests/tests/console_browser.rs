@@ -21,6 +21,7 @@
 use base64::Engine;
 use reqwest::Client;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -90,7 +91,9 @@ impl Browser {
                     "{REQUIRE} is set but chromium or chromedriver is not installed: run the tests through scripts/test (or scripts/chromium <command>), which installs Debian's chromium and chromium-driver"
                 );
             }
-            eprintln!(
+            // Past the test harness's capture, so a passing run shows it too.
+            let _ = writeln!(
+                std::io::stderr(),
                 "skipped {test}: no chromium or chromedriver in PATH; run scripts/chromium to install them"
             );
             return None;
