@@ -2,6 +2,7 @@
 //! parameter and return form `#[tool]` accepts.
 
 pub mod captured;
+pub mod console;
 pub mod desk;
 pub mod exclusions;
 pub mod ledger;

@@ -575,6 +575,25 @@ impl<S: ProposalStore> Approvals<S> {
         }
     }
 
+    /// Every proposal that waits for a human, checked as [`pending`](Self::pending) checks
+    /// one, oldest first: what a review screen lists. One that fails its checks (altered,
+    /// forged, expired, resolved meanwhile) is left out of the list and logged: it can
+    /// never be approved, and showing it would invite the attempt.
+    pub fn waiting(&self) -> Result<Vec<Proposal>, StoreError> {
+        let mut waiting = Vec::new();
+        for id in self.store.waiting()? {
+            match self.pending(&id) {
+                Ok(proposal) => waiting.push(proposal),
+                Err(ApprovalError::Store(error)) => return Err(error),
+                Err(refused) => {
+                    tracing::debug!(proposal = id.as_str(), %refused, "not listed as waiting");
+                }
+            }
+        }
+        waiting.sort_by(|a, b| (a.created_ms, a.id.as_str()).cmp(&(b.created_ms, b.id.as_str())));
+        Ok(waiting)
+    }
+
     /// Approves the proposal `reviewed` names, once, into a runnable plan (or the arguments
     /// for the host, when the tool is propose-only). Checks its seal and expiry, that its
     /// effect is not on record, that it is what the human reviewed, of this set as it is

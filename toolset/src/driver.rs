@@ -33,7 +33,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{DEFAULT_RETRIES, Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{Journal, ProposalLimits, RunId, Store, StoreError};
+use crate::store::{EndOutcome, Journal, JournalEntry, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
 use serde_json::Value;
 use std::fmt;
@@ -202,6 +202,11 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
         &self.store
     }
 
+    /// The policy in force: what the agent may do alone, and what it may not do at all.
+    pub fn policy(&self) -> &Policy<T> {
+        &self.policy
+    }
+
     /// The approvals over the store, for what the driver does not do itself (listing and
     /// showing proposals; [`Approvals::pending`]).
     pub fn approvals(&self) -> Approvals<&S> {
@@ -299,6 +304,100 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
     pub fn decline(&self, reviewed: &Reviewed, reason: &str) -> Result<(), DriverError> {
         self.approvals().decline(reviewed, reason)?;
         Ok(())
+    }
+
+    /// The human decides a call in doubt (started, never ended: a crash cut it off), as
+    /// the journal listed it ([`Journal::in_doubt`]), once: its effect happened
+    /// ([`Verdict::Done`]), it did not ([`Verdict::Failed`]), or run it again under the same
+    /// idempotency key ([`Verdict::Rerun`]: checked again first, under the policy and
+    /// toolbox in force, as [`Approvals::rerun`] checks it, then run against `state`).
+    /// Refused ([`ApprovalError::NotInDoubt`]) when the journal no longer shows it in doubt
+    /// as listed (decided elsewhere, or re-run since). Returns what the model will be
+    /// told, late, at the next request of the conversation that made the call, and the
+    /// re-run's report.
+    pub async fn resolve_in_doubt(
+        &self,
+        entry: &JournalEntry,
+        verdict: Verdict,
+        state: &mut T::State,
+        ctx: &ToolContext,
+    ) -> Result<Settled, DriverError> {
+        let store = &self.store;
+        let not_in_doubt = || DriverError::Approval(ApprovalError::NotInDoubt(entry.key.clone()));
+        let now = store.entry(&entry.key)?.ok_or_else(not_in_doubt)?;
+        if !now.in_doubt() || now.rerun || now.attempts != entry.attempts {
+            return Err(not_in_doubt());
+        }
+        let mut report = None;
+        let ended = match verdict {
+            Verdict::Done => store.mark_done(&entry.key, now_ms())?,
+            Verdict::Failed => store.mark_failed(&entry.key, now_ms())?,
+            Verdict::Rerun => {
+                let approvals = self.approvals();
+                let request = self.toolbox.request(&self.policy)?;
+                // A handed-off call was ended in the journal as handed to the host.
+                if let Approved::Run(call) = approvals.rerun(&now, &request)? {
+                    report = Some(call.apply(state, ctx).await);
+                }
+                EndOutcome::Ended
+            }
+        };
+        if ended != EndOutcome::Ended {
+            return Err(not_in_doubt());
+        }
+        let told = store
+            .entry(&entry.key)?
+            .and_then(|entry| entry.late_reply())
+            .ok_or_else(not_in_doubt)?;
+        Ok(Settled { told, report })
+    }
+
+    /// The conversation `id` as its next request would find it, read without claiming it
+    /// (for a review screen): its saved copy, checked as [`resume`](Self::resume) checks
+    /// it, with what was decided since gathered ([`Run::collect`]: what still waits,
+    /// the late results the model gets next, what they bring into its exposure). Never
+    /// saved back; the only write is the one `collect` makes of any proposal expired by
+    /// now, which it ends as declined.
+    pub fn run(&self, id: &RunId) -> Result<Run, DriverError> {
+        let mut run = self.runs().load(id)?;
+        run.collect(&self.store)?;
+        Ok(run)
+    }
+}
+
+/// What deciding a call in doubt did ([`Driver::resolve_in_doubt`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Settled {
+    /// What the model will be told, late, under the call's id (the run delivers it once).
+    pub told: ToolReply,
+    /// The re-run's report, when the call ran again ([`Verdict::Rerun`] of a tool with a
+    /// handler).
+    pub report: Option<Report>,
+}
+
+/// What a human decides for a call in doubt ([`Driver::resolve_in_doubt`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its effect happened: end it as done; the model reads that it ran and its result was
+    /// lost.
+    Done,
+    /// Its effect did not happen: end it as failed; the model reads that it did not
+    /// complete.
+    Failed,
+    /// Run it again under the same idempotency key, checked again first.
+    Rerun,
+}
+
+impl Verdict {
+    /// `done`, `failed` or `rerun`.
+    pub fn parse(text: &str) -> Option<Verdict> {
+        match text {
+            "done" => Some(Verdict::Done),
+            "failed" => Some(Verdict::Failed),
+            "rerun" => Some(Verdict::Rerun),
+            _ => None,
+        }
     }
 }
 

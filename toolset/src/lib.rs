@@ -99,8 +99,14 @@ mod trace;
 mod set_ext;
 
 pub mod consumer;
+// Host and Origin checks, shared by the MCP server and the console.
+#[cfg(any(feature = "mcp", feature = "console"))]
+mod http_checks;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+// After the driver: the human's side of it, as a web page.
+#[cfg(feature = "console")]
+pub mod console;
 pub mod report;
 pub mod schema;
 pub mod search;

@@ -169,6 +169,26 @@ impl Proposal {
         self.escalation.as_deref()
     }
 
+    /// The tool's own reason for raising its tier (its [`Escalation`](crate::Escalation)),
+    /// without the gate's: what [`escalated_because`](Self::escalated_because) says before
+    /// the lethal-trifecta rule's reason, when both held the call.
+    pub fn raised_because(&self) -> Option<&str> {
+        let shown = self.escalation.as_deref()?;
+        match messages::held_part(shown) {
+            Some(held) => {
+                let raised = shown[..shown.len() - held.len()].trim_end_matches("; ");
+                (!raised.is_empty()).then_some(raised)
+            }
+            None => Some(shown),
+        }
+    }
+
+    /// The gate's lethal-trifecta rule's reason for holding the call (what the run has read,
+    /// and that the tool sends data outside), when the rule held it.
+    pub fn held_by_trifecta(&self) -> Option<&str> {
+        self.escalation.as_deref().and_then(messages::held_part)
+    }
+
     /// The tool's title in the set `T` as declared now, if it declares one.
     pub fn title<T: ToolSet>(&self) -> Option<&'static str> {
         let name = <T::Name as ToolName>::from_name(&self.call.name)?;

@@ -14,34 +14,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
-use toolset::approval::Approved;
+use toolset::driver::Verdict;
 use toolset::prelude::*;
-use toolset::request::Request;
-use toolset::store::{EndOutcome, Journal, JournalEntry};
-use toolset::{Approvals, Autonomy, SqliteStore, ToolCall, ToolContext};
-
-/// What the user decides for a call in doubt.
-#[derive(Debug, Clone, Copy)]
-pub enum Decision {
-    /// Its effect happened: end it as done.
-    Done,
-    /// Its effect did not happen: end it as failed.
-    Failed,
-    /// Run it again, under the same idempotency key.
-    Rerun,
-}
-
-impl Decision {
-    /// `done`, `failed` or `rerun`.
-    pub fn parse(text: &str) -> Option<Decision> {
-        match text {
-            "done" => Some(Decision::Done),
-            "failed" => Some(Decision::Failed),
-            "rerun" => Some(Decision::Rerun),
-            _ => None,
-        }
-    }
-}
+use toolset::store::{Journal, JournalEntry};
+use toolset::{Approvals, Autonomy, Driver, SqliteStore, ToolCall, ToolContext};
 
 /// Milliseconds since the Unix epoch, as the journal keeps time.
 pub fn now_ms() -> u64 {
@@ -141,22 +117,15 @@ fn print_entry(entry: &JournalEntry) {
     );
 }
 
-/// Prints a journal operation's refusal as an error.
-fn ended(outcome: EndOutcome) -> Result<(), String> {
-    match outcome {
-        EndOutcome::Ended => Ok(()),
-        refused => Err(refused.to_string()),
-    }
-}
-
-/// `resolve <key> done|failed|rerun`: ends (or re-runs) the call in doubt under `key`, then
-/// delivers its result to the model once, as a follow-up message.
+/// `resolve <key> done|failed|rerun`: ends (or re-runs) the call in doubt under `key`
+/// through the driver (a re-run checked again under its policy first), then delivers what
+/// the model is told to it once, as a follow-up message.
 pub async fn resolve(
-    approvals: &Approvals<&SqliteStore>,
+    driver: &Driver<InboxTools, SqliteStore>,
     key: &str,
-    decision: Decision,
+    verdict: Verdict,
 ) -> Result<(), String> {
-    let store = approvals.store();
+    let store = driver.store();
     let entry = store
         .entry(key)
         .map_err(|error| error.to_string())?
@@ -169,51 +138,25 @@ pub async fn resolve(
     }
     show::heading(&format!("Resolving {key}"));
     print_entry(&entry);
-    match decision {
-        Decision::Done => {
-            ended(
-                store
-                    .mark_done(key, now_ms())
-                    .map_err(|error| error.to_string())?,
-            )?;
-            println!("Marked done: the effect happened.");
-        }
-        Decision::Failed => {
-            ended(
-                store
-                    .mark_failed(key, now_ms())
-                    .map_err(|error| error.to_string())?,
-            )?;
-            println!("Marked failed: the effect did not happen.");
-        }
-        Decision::Rerun => {
-            // Checked again under the request in force now: the gate for a call that ran
-            // without a proposal, the approval's checks for one a human approved.
-            let policy = InboxTools::policy(Autonomy::Reversible);
-            let approved = approvals
-                .rerun(&entry, &Request::new(&policy))
-                .map_err(|error| error.to_string())?;
-            let Approved::Run(call) = approved else {
-                return Err("a handed-off call is the host's to carry out again".to_owned());
-            };
-            // This process starts from the sample inbox: the example keeps no inbox on disk.
-            let mut inbox = Inbox::sample();
-            // Journaled in the store under the same key: it ends there.
-            let report = call.apply(&mut inbox, &ToolContext::default()).await;
+    // This process starts from the sample inbox: the example keeps no inbox on disk.
+    let mut inbox = Inbox::sample();
+    let settled = driver
+        .resolve_in_doubt(&entry, verdict, &mut inbox, &ToolContext::default())
+        .await
+        .map_err(|error| error.to_string())?;
+    match (verdict, &settled.report) {
+        (Verdict::Done, _) => println!("Marked done: the effect happened."),
+        (Verdict::Failed, _) => println!("Marked failed: the effect did not happen."),
+        (Verdict::Rerun, Some(report)) => {
             println!("Ran again under the same key:");
             for (call, outcome) in report.outcomes() {
                 show::outcome(&call.id, &call.name, outcome);
             }
         }
+        (Verdict::Rerun, None) => println!("Handed to the host again under the same key."),
     }
-    let reply = store
-        .entry(key)
-        .map_err(|error| error.to_string())?
-        // Late, and told how: cut off by the crash, then run again or marked.
-        .and_then(|entry| entry.late_reply())
-        .ok_or_else(|| format!("{key} has no result to deliver"))?;
     println!("What the model is told, once:");
-    show::messages(&[toolset::consumer::openai_chat::follow_up(&[reply])]);
+    show::messages(&[toolset::consumer::openai_chat::follow_up(&[settled.told])]);
     store
         .mark_delivered(key, now_ms())
         .map_err(|error| error.to_string())?;

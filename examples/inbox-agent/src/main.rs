@@ -26,6 +26,9 @@
 //! starts and after it ends, and its result marked delivered once sent. `-- crash-demo`
 //! kills a process inside a journaled call and lists the call it left in doubt;
 //! `-- in-doubt` lists them again, and `-- resolve <key> done|failed|rerun` decides.
+//!
+//! `-- console` serves the same decisions as a web page on loopback (toolset's approval
+//! console): what waits, the calls in doubt, a run; it prints the URL with its token.
 
 mod crash;
 mod scripted_model;
@@ -40,7 +43,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use toolset::approval::{Handoff, ProposalId};
 use toolset::consumer::Format;
-use toolset::driver::Resolved;
+use toolset::driver::{Resolved, Verdict};
 use toolset::prelude::*;
 use toolset::run::Run;
 use toolset::store::{Journal, RunId};
@@ -69,10 +72,12 @@ enum Command {
     /// List the calls in doubt.
     InDoubt,
     /// Decide a call in doubt, by its idempotency key.
-    Resolve(String, crash::Decision),
+    Resolve(String, Verdict),
+    /// Serve the approval console on loopback.
+    Console,
 }
 
-const USAGE: &str = "usage: inbox-agent [--db <path>] [--run <run id>] [--trace] [--stream | approve <id> | decline <id> [reason] | resume | crash-demo | in-doubt | resolve <key> done|failed|rerun]";
+const USAGE: &str = "usage: inbox-agent [--db <path>] [--run <run id>] [--trace] [--stream | approve <id> | decline <id> [reason] | resume | crash-demo | in-doubt | resolve <key> done|failed|rerun | console]";
 
 /// The command line: what to do, the database, the saved run (`--run`), and `--trace`.
 struct Args {
@@ -123,16 +128,17 @@ fn parse_args() -> Result<Args, String> {
             "crash-demo" => command = Command::CrashDemo,
             "crash-child" => command = Command::CrashChild,
             "in-doubt" => command = Command::InDoubt,
+            "console" => command = Command::Console,
             "resolve" => {
                 let key = args
                     .next()
                     .ok_or_else(|| format!("resolve needs a key; {USAGE}"))?;
-                let decision = args
+                let verdict = args
                     .next()
                     .as_deref()
-                    .and_then(crash::Decision::parse)
+                    .and_then(Verdict::parse)
                     .ok_or_else(|| format!("resolve needs done, failed or rerun; {USAGE}"))?;
-                command = Command::Resolve(key, decision);
+                command = Command::Resolve(key, verdict);
             }
             other => return Err(format!("unknown argument {other:?}; {USAGE}")),
         }
@@ -201,9 +207,8 @@ async fn run() -> Result<(), String> {
         Command::CrashDemo => crash::demo(&db),
         Command::CrashChild => crash::child(&driver.approvals()).await,
         Command::InDoubt => crash::in_doubt(driver.store(), &db),
-        Command::Resolve(key, decision) => {
-            crash::resolve(&driver.approvals(), &key, decision).await
-        }
+        Command::Resolve(key, verdict) => crash::resolve(&driver, &key, verdict).await,
+        Command::Console => console(driver, &db).await,
     }
 }
 
@@ -242,6 +247,33 @@ async fn approve(
         Some(run) => deliver(driver, run),
         None => Ok(()),
     }
+}
+
+/// `console`: the approval page over the database, on a loopback port, behind a fresh
+/// token (the printed URL carries it once; the page trades it for a session cookie).
+/// Approved calls run against the sample inbox, as `approve` does.
+async fn console(
+    driver: Driver<InboxTools, SqliteStore>,
+    db: &std::path::Path,
+) -> Result<(), String> {
+    let token = toolset::console::random_token();
+    let state = tokio::sync::Mutex::new(Inbox::sample());
+    let console =
+        toolset::console::Console::new(std::sync::Arc::new(driver), state).with_token(&token);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|error| format!("no loopback port to serve the console on: {error}"))?;
+    let address = listener.local_addr().map_err(|error| error.to_string())?;
+    println!("Approval console for {} (Ctrl-C stops it):", db.display());
+    println!("  http://{address}/?token={token}");
+    println!(
+        "Nothing waits yet? Run `cargo run -p inbox-agent -- --db {}` first: its forward waits for you.",
+        db.display()
+    );
+    console
+        .serve(listener)
+        .await
+        .map_err(|error| format!("the console stopped: {error}"))
 }
 
 /// Resumes the conversation `id` (claiming it: a copy resumed elsewhere since is

@@ -44,9 +44,6 @@ pub fn tool_list(specs: &[ToolSpec]) {
     }
 }
 
-/// How the trifecta rule's reason opens.
-const TRIFECTA: &str = "this run has read private data";
-
 /// One proposal, as a person reviewing it would see it.
 pub fn proposal(proposal: &Proposal) {
     let call = proposal.call();
@@ -57,23 +54,12 @@ pub fn proposal(proposal: &Proposal) {
         call.name,
         call.arguments
     );
-    if let Some(reason) = proposal.escalated_because() {
-        // The tool's own escalation, then the gate's lethal-trifecta rule (both when both
-        // hold the call back, joined by "; "): one line each.
-        let (raised, held) = match reason.find(TRIFECTA) {
-            Some(0) => (None, Some(reason)),
-            Some(at) => (
-                Some(reason[..at].trim_end_matches("; ")),
-                Some(&reason[at..]),
-            ),
-            None => (Some(reason), None),
-        };
-        if let Some(raised) = raised {
-            println!("    escalated: {raised}");
-        }
-        if let Some(held) = held {
-            println!("    held by the trifecta rule: {held}");
-        }
+    // The tool's own escalation, then the gate's lethal-trifecta rule: one line each.
+    if let Some(raised) = proposal.raised_because() {
+        println!("    escalated: {raised}");
+    }
+    if let Some(held) = proposal.held_by_trifecta() {
+        println!("    held by the trifecta rule: {held}");
     }
     if let Some(preview) = proposal.preview::<inbox_agent::InboxTools>() {
         for line in preview.lines() {

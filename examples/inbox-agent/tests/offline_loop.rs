@@ -404,3 +404,73 @@ fn the_traced_run_prints_an_execute_tool_span_for_each_call_and_the_gates_decisi
     };
     assert_eq!(outcomes(&stdout), outcomes(&run(&[])));
 }
+
+/// The console the example serves, killed when the test ends.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One raw HTTP/1.1 request to `address`; the whole answer (the server closes it).
+fn http(address: &str, request: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).expect("the console listens");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("a timeout");
+    stream.write_all(request.as_bytes()).expect("sent");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+#[test]
+fn the_console_command_serves_the_waiting_proposal_to_the_printed_url_only() {
+    use std::io::BufRead;
+    let dir = fresh_dir("console");
+    let db = dir.join("proposals.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    run(&["--db", db]);
+    let mut served = Served(
+        Command::new(env!("CARGO_BIN_EXE_inbox-agent"))
+            .args(["--db", db, "console"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the example binary runs"),
+    );
+    let stdout = served.0.stdout.take().expect("piped");
+    let url = std::io::BufReader::new(stdout)
+        .lines()
+        .map(|line| line.expect("a line"))
+        .find_map(|line| line.trim().strip_prefix("http://").map(str::to_owned))
+        .expect("the console prints its URL");
+    let (address, token) = url
+        .split_once("/?token=")
+        .expect("the URL carries the token");
+    let ask = |path: &str, extra: &str| {
+        http(
+            address,
+            &format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{extra}Connection: close\r\n\r\n"),
+        )
+    };
+    assert!(
+        ask("/api/state", "").starts_with("HTTP/1.1 401"),
+        "closed without the token"
+    );
+    let login = ask(&format!("/?token={token}"), "");
+    assert!(login.starts_with("HTTP/1.1 303"), "{login}");
+    let cookie = login
+        .lines()
+        .find_map(|line| line.strip_prefix("set-cookie: "))
+        .and_then(|value| value.split(';').next())
+        .expect("a session cookie");
+    let state = ask("/api/state", &format!("Cookie: {cookie}\r\n"));
+    assert!(state.starts_with("HTTP/1.1 200"), "{state}");
+    // The forward the trifecta rule held waits, with every reason it was held.
+    assert!(state.contains(r#""tool":"forward""#), "{state}");
+    assert!(state.contains(r#""kind":"trifecta""#), "{state}");
+}

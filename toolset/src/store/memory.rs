@@ -107,6 +107,16 @@ impl ProposalStore for MemoryStore {
         Some(self)
     }
 
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        let inner = self.locked()?;
+        Ok(inner
+            .proposals
+            .values()
+            .filter(|stored| stored.resolution.is_none())
+            .map(|stored| stored.proposal.id().clone())
+            .collect())
+    }
+
     fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
         let inner = self.locked()?;
         let mut usage = Usage::default();

@@ -602,6 +602,10 @@ impl ProposalStore for PostgresStore {
         sql::expired(self, now_ms)
     }
 
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        sql::waiting(self)
+    }
+
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         // One statement, so one transaction: the row goes and its decline's arguments with it.
         let rows = self.query(

@@ -80,6 +80,19 @@ pub trait ProposalStore {
     /// not declined. Called by [`sweep`] once a declined proposal has expired, so approving
     /// or declining it again is answered "unknown", as an expired one would be refused.
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError>;
+
+    /// The ids of the proposals that wait for a human (not resolved; expired ones
+    /// included until [`sweep`] ends them), in no particular order: what a review screen
+    /// lists ([`Approvals::waiting`](crate::Approvals::waiting) reads and checks each).
+    ///
+    /// The three stores of this crate list them. The provided method refuses, so a store of
+    /// a host's own keeps compiling and a console over it says what is missing rather than
+    /// showing an empty list.
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        Err(StoreError::new(
+            "this proposal store cannot list the proposals that wait: implement ProposalStore::waiting for it",
+        ))
+    }
 }
 
 /// Ends every proposal of `store` expired at `now_ms` and frees what it held: a pending one
@@ -159,6 +172,10 @@ impl<P: ProposalStore + ?Sized> ProposalStore for std::sync::Arc<P> {
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         (**self).forget(id)
     }
+
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        (**self).waiting()
+    }
 }
 
 /// A store borrowed: [`Approvals`](crate::Approvals) over `&store`, where the host keeps
@@ -203,5 +220,9 @@ impl<P: ProposalStore + ?Sized> ProposalStore for &P {
 
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         (**self).forget(id)
+    }
+
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        (**self).waiting()
     }
 }

@@ -120,6 +120,9 @@ const EXPIRED: &str = "SELECT id FROM toolset_proposals
      WHERE expires_ms IS NOT NULL AND expires_ms <= $1
          AND (decision IS NULL OR decision = 'declined')";
 
+/// The proposals that wait for a human.
+const WAITING: &str = "SELECT id FROM toolset_proposals WHERE decision IS NULL";
+
 /// Resolves the pending proposal `$3` as `$1` at `$2`.
 const RESOLVE: &str = "UPDATE toolset_proposals SET decision = $1, resolved_at_ms = $2
      WHERE id = $3 AND decision IS NULL";
@@ -243,6 +246,16 @@ pub(super) fn expired(db: &impl Database, now_ms: u64) -> Result<Vec<ProposalId>
         EXPIRED,
         vec![Param::Int(ms(now_ms))],
     )?;
+    ids(rows)
+}
+
+/// [`WAITING`].
+pub(super) fn waiting(db: &impl Database) -> Result<Vec<ProposalId>, StoreError> {
+    ids(db.query("could not list the waiting proposals", WAITING, Vec::new())?)
+}
+
+/// The proposal ids in the first column of `rows`.
+fn ids(rows: Vec<Cells>) -> Result<Vec<ProposalId>, StoreError> {
     rows.into_iter()
         .map(|mut row| {
             let id = row.text(0)?;

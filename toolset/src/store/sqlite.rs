@@ -347,6 +347,10 @@ impl ProposalStore for SqliteStore {
         sql::expired(self, now_ms)
     }
 
+    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
+        sql::waiting(self)
+    }
+
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         let mut connection = self.connection()?;
         let transaction = connection

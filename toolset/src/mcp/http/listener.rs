@@ -4,7 +4,7 @@
 
 use super::super::messages;
 use super::config::HttpConfig;
-use super::guard::Connection;
+use crate::http_checks::Connection;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
