@@ -20,7 +20,7 @@
 //! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
 //! for [`Runs`](crate::run::Runs)): one database holds a conversation's proposals, the calls
 //! they became and the run waiting on them. They keep the pins of proxied tools too
-//! ([`PinStore`], for [`McpTools`](crate::toolbox::McpTools) with the feature
+//! ([`PinStore`], for `toolbox::McpTools` with the feature
 //! `mcp-client`): the definitions of another server's tools the host accepted.
 
 mod journal;

@@ -4,7 +4,7 @@
 //!
 //! A pin is the definition of a remote tool the host accepted (its name, title,
 //! description, schemas and annotations, as JSON) and that definition's fingerprint.
-//! Pins are keyed by the source (an [`McpTools`](crate::toolbox::McpTools) namespace's
+//! Pins are keyed by the source (a `toolbox::McpTools` namespace's
 //! label) and the tool's name on its server, so every process and replica sharing a store
 //! compares a server's listing against the same pins: the first to see a tool pins it,
 //! and a replica started after a server changed a tool withholds the change as the others
