@@ -443,10 +443,19 @@ fn the_console_command_serves_the_waiting_proposal_to_the_printed_url_only() {
             .expect("the example binary runs"),
     );
     let stdout = served.0.stdout.take().expect("piped");
-    let url = std::io::BufReader::new(stdout)
-        .lines()
-        .map(|line| line.expect("a line"))
-        .find_map(|line| line.trim().strip_prefix("http://").map(str::to_owned))
+    // Read on a thread that keeps reading after the URL: closing the pipe early would
+    // make the console's next line to stdout fail (a broken pipe) and end it.
+    let (sender, urls) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Some(url) = line.trim().strip_prefix("http://") {
+                let _ = sender.send(url.to_owned());
+            }
+        }
+    });
+    let url = urls
+        .recv_timeout(std::time::Duration::from_secs(60))
         .expect("the console prints its URL");
     let (address, token) = url
         .split_once("/?token=")
