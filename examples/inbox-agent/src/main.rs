@@ -256,6 +256,11 @@ async fn console(
     driver: Driver<InboxTools, SqliteStore>,
     db: &std::path::Path,
 ) -> Result<(), String> {
+    let waiting = driver
+        .approvals()
+        .waiting()
+        .map_err(|error| format!("cannot list the proposals in {}: {error}", db.display()))?
+        .len();
     let token = toolset::console::random_token();
     let state = tokio::sync::Mutex::new(Inbox::sample());
     let console =
@@ -266,10 +271,14 @@ async fn console(
     let address = listener.local_addr().map_err(|error| error.to_string())?;
     println!("Approval console for {} (Ctrl-C stops it):", db.display());
     println!("  http://{address}/?token={token}");
-    println!(
-        "Nothing waits yet? Run `cargo run -p inbox-agent -- --db {}` first: its forward waits for you.",
-        db.display()
-    );
+    if waiting == 0 {
+        println!(
+            "Nothing waits yet: run `cargo run -p inbox-agent -- --db {}` first; its forward waits for you.",
+            db.display()
+        );
+    } else {
+        println!("{waiting} proposal(s) wait for you there.");
+    }
     console
         .serve(listener)
         .await
