@@ -301,8 +301,8 @@ fn state_not_sent(tool: &Tool, sent: &[&SentParam]) -> TokenStream {
 /// What makes a missing derive on an argument's type one error, at that type, saying
 /// which derive to add (the runtime traits' `on_unimplemented` messages).
 struct ArgumentChecks {
-    /// The field's extra attributes: `#[schemars(schema_with)]` through
-    /// `__private::argument_schema`, whose bound explains a missing `JsonSchema`.
+    /// The field's extra attributes, under schemars' derive only: `#[schemars(schema_with)]`
+    /// through `__private::argument_schema`, whose bound explains a missing `JsonSchema`.
     field_attrs: TokenStream,
     /// The type to bound the arguments struct's `Deserialize` impl by, as
     /// `T: __private::DeserializeArgument<'de>`: serde's derived code then type-checks
@@ -310,8 +310,10 @@ struct ArgumentChecks {
     deserialize_bound: Option<syn::Type>,
 }
 
-/// The checks of one argument. Fields whose user attributes take over deserializing or the
-/// schema (`with`, `flatten`, …) are not checked for what those take over.
+/// The checks of one argument. With a listed schema (`listed_schema`: no field has a
+/// `#[serde]` or `#[schemars]` attribute) only the deserialize bound is needed; with the
+/// derived one, fields whose user attributes take over deserializing or the schema
+/// (`with`, `flatten`, …) are not checked for what those take over.
 ///
 /// Deserializing is checked with a bound, not by routing each field through
 /// `#[serde(deserialize_with)]`: serde writes a wrapper type and impl per routed field in
@@ -473,16 +475,14 @@ fn listed_schema(ident: &syn::Ident, args: &[Arg], rt: &Runtime) -> Option<Token
 /// `#`, its first line without the `#`s is the title and the rest the description.
 fn title_and_description(doc: &str) -> (String, String) {
     let doc = doc.trim_ascii();
-    match doc.strip_prefix('#') {
-        Some(_) => {
-            let (first, rest) = doc.split_once('\n').unwrap_or((doc, ""));
-            (
-                first.trim_start_matches('#').trim_ascii().to_owned(),
-                rest.trim_ascii().to_owned(),
-            )
-        }
-        None => (String::new(), doc.to_owned()),
+    if !doc.starts_with('#') {
+        return (String::new(), doc.to_owned());
     }
+    let (first, rest) = doc.split_once('\n').unwrap_or((doc, ""));
+    (
+        first.trim_start_matches('#').trim_ascii().to_owned(),
+        rest.trim_ascii().to_owned(),
+    )
 }
 
 /// `#[serde(bound(deserialize = "A: DeserializeArgument<'de>, ..."))]` for the arguments
