@@ -15,7 +15,7 @@ pub fn is_doc(attr: &Attribute) -> bool {
 }
 
 /// The string of one `#[doc = "..."]` (a `///` line is one), if it is a literal.
-fn doc_value(attr: &Attribute) -> Option<String> {
+pub fn doc_value(attr: &Attribute) -> Option<String> {
     if !is_doc(attr) {
         return None;
     }

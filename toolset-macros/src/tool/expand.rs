@@ -419,22 +419,9 @@ fn listed_schema(ident: &syn::Ident, args: &[Arg], rt: &Runtime) -> Option<Token
     for arg in args {
         let mut lines = Vec::new();
         for attr in &arg.attrs {
-            let syn::Meta::NameValue(syn::MetaNameValue {
-                path,
-                value:
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(line),
-                        ..
-                    }),
-                ..
-            }) = &attr.meta
-            else {
-                return None;
-            };
-            if !path.is_ident("doc") {
-                return None;
-            }
-            let line = line.value();
+            // Anything but a literal doc line (`#[serde]`, `#[schemars]`, `#[doc = macro!()]`)
+            // is the derive's to read.
+            let line = crate::doc::doc_value(attr)?;
             lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
         }
         let (title, description) = title_and_description(&lines.join("\n"));
