@@ -168,6 +168,15 @@ impl LoadReport {
         sorted.get(index).copied().unwrap_or_default()
     }
 
+    /// Adds `other`'s calls and wall time to this report's (one more round of the same load).
+    pub fn absorb(&mut self, other: LoadReport) {
+        self.correct += other.correct;
+        self.wrong.extend(other.wrong);
+        self.lost += other.lost;
+        self.latencies.extend(other.latencies);
+        self.elapsed += other.elapsed;
+    }
+
     /// Calls per second.
     pub fn throughput(&self) -> f64 {
         self.latencies.len() as f64 / self.elapsed.as_secs_f64().max(f64::EPSILON)

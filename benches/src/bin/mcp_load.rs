@@ -1,9 +1,11 @@
 //! The MCP HTTP load comparison of `BENCHMARKS.md`: the same load (N sessions at once ×
 //! M mixed `append`/`count` calls, every answer checked) against `toolset`'s server and
-//! against rmcp's own, one after the other, on loopback; prints p50, p99 and throughput.
+//! against rmcp's own, on loopback, in R rounds that alternate between the two (so a slower
+//! stretch of a shared machine falls on both); prints each server's p50, p99 and max over
+//! all its rounds, its throughput, and the machine's load average before and after.
 //!
 //! ```text
-//! cargo run --release -p toolset-benches --bin mcp_load -- [CLIENTS] [CALLS]   # 200 20
+//! cargo run --release -p toolset-benches --bin mcp_load -- [CLIENTS] [CALLS] [ROUNDS]   # 200 20 3
 //! ```
 
 use std::process::ExitCode;
@@ -13,6 +15,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let clients = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
     let calls = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    let rounds: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(3);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -29,22 +32,45 @@ fn main() -> ExitCode {
         // A warm-up round for each, then the measured one.
         let _ = mcp_load::run_from(toolset_addr, 1_000_000, 20, 4).await;
         let _ = mcp_load::run_from(rmcp_addr, 1_000_000, 20, 4).await;
-        println!("{clients} clients x {calls} calls (half append, half count), HTTP on loopback\n");
-        println!("| server  | calls | wrong | lost | p50 | p99 | throughput |");
-        println!("|---------|------:|------:|-----:|----:|----:|-----------:|");
+        let load_before = load_average();
+        let servers = [("toolset", toolset_addr), ("rmcp", rmcp_addr)];
+        let mut reports = [
+            mcp_load::LoadReport::default(),
+            mcp_load::LoadReport::default(),
+        ];
+        for round in 0..rounds {
+            for ((_, addr), report) in servers.iter().zip(&mut reports) {
+                // Each round's clients are new ones, so no round reads another's writes.
+                let one = mcp_load::run_from(*addr, round * clients, clients, calls).await;
+                report.absorb(one);
+            }
+        }
+        println!(
+            "{clients} clients x {calls} calls (half append, half count), HTTP on loopback, \
+             {rounds} rounds alternating; load average before: {load_before}, after: {}\n",
+            load_average()
+        );
+        println!("| server  | calls | wrong | lost | p50 | p99 | max | throughput |");
+        println!("|---------|------:|------:|-----:|----:|----:|----:|-----------:|");
         let mut ok = true;
-        for (name, addr) in [("toolset", toolset_addr), ("rmcp", rmcp_addr)] {
-            let report = mcp_load::run(addr, clients, calls).await;
+        for ((name, _), report) in servers.iter().zip(&reports) {
             ok &= report.wrong.is_empty() && report.lost == 0;
             println!(
-                "| {name:<7} | {} | {} | {} | {:.2} ms | {:.2} ms | {:.0} calls/s |",
+                "| {name:<7} | {} | {} | {} | {:.2} ms | {:.2} ms | {:.2} ms | {:.0} calls/s |",
                 report.latencies.len(),
                 report.wrong.len(),
                 report.lost,
                 report.quantile(0.5).as_secs_f64() * 1e3,
                 report.quantile(0.99).as_secs_f64() * 1e3,
+                report.quantile(1.0).as_secs_f64() * 1e3,
                 report.throughput()
             );
+        }
+        for message in reports
+            .iter()
+            .flat_map(|report| report.wrong.iter().take(3))
+        {
+            eprintln!("mcp_load: {message}");
         }
         if ok {
             ExitCode::SUCCESS
@@ -52,4 +78,17 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     })
+}
+
+/// The machine's 1, 5 and 15 minute load averages, as `/proc/loadavg` says them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".to_owned(),
+        |text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    )
 }
