@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use toolset::consumer::Format;
 use toolset::driver::{NextRequest, Resolved, Style};
 use toolset::prelude::*;
+use toolset::run::PendingCall;
 use toolset::store::Journal;
 use toolset::testing::{Model, ScriptedModel};
 use toolset::{Autonomy, Driver, SqliteStore, ToolContext, tool, toolset};
@@ -175,6 +176,18 @@ fn judged_by_the_sdk(requests: &[Value], file: &str) {
     );
 }
 
+/// A pending call as a run saved before async tools has it (no `unanswered` key) reads as
+/// answered, and an answered one is saved without the key: such a run's bytes, and so its
+/// seal, are what they were.
+fn a_run_saved_before_async_tools_reads_as_answered(pending: &PendingCall) {
+    let mut saved = serde_json::to_value(pending).expect("serializes");
+    let fields = saved.as_object_mut().expect("an object");
+    assert_eq!(fields.remove("unanswered"), Some(json!(true)));
+    let old: PendingCall = serde_json::from_value(saved.clone()).expect("reads");
+    assert!(!old.unanswered);
+    assert_eq!(serde_json::to_value(&old).expect("serializes"), saved);
+}
+
 /// The recorded exchange in `style`: request 1 offers the send `async: true`; the model
 /// calls the lookup and the send; the send is withheld for a human. Request 2 (before the
 /// approval) carries no output for it, no placeholder. Another process approves; the
@@ -212,6 +225,7 @@ async fn the_async_result_arrives_once(style: Style, name: &str) {
     assert_eq!(answered.len(), 1, "{answered:?}");
     assert_eq!(answered[0]["call_id"], lookup_id.as_str());
     assert!(conversation.run().pending()[0].unanswered);
+    a_run_saved_before_async_tools_reads_as_answered(&conversation.run().pending()[0]);
     exchange.append(turn.messages);
 
     // Request 2, before the approval: no output for the send, no placeholder.
@@ -354,4 +368,37 @@ async fn other_formats_answer_an_async_tools_withheld_call_as_before() {
         "a follow-up: {:?}",
         next.messages
     );
+}
+
+/// An async tool's call that runs in its turn (the autonomy covers its tier) is answered in
+/// that turn, as any call: only a result that is not there yet is left for later.
+#[tokio::test]
+async fn an_async_call_that_runs_in_its_turn_is_answered_in_it() {
+    let ctx = ToolContext::default();
+    let mut billing = Billing::default();
+    let driver = Driver::new(
+        BillingTools::policy(Autonomy::ExternalReversible),
+        toolset::MemoryStore::new(),
+    )
+    .format(Format::OpenAiResponses);
+    let mut conversation = driver.start().expect("started");
+    let mut model = ScriptedModel::new(recorded());
+    let mut exchange = Exchange::new();
+    exchange.request(conversation.next_request().expect("prepared"));
+    let response = exchange.respond(&mut model);
+    let turn = conversation
+        .respond(&response, &mut billing, &ctx)
+        .await
+        .expect("answered");
+    assert!(turn.proposals.is_empty());
+    assert_eq!(billing.sent, [1042]);
+    let send_id = format!("call_send1042{}", model.suffix());
+    let items = turn.messages[0].as_array().expect("items");
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert_eq!(items[1]["call_id"], send_id.as_str());
+    assert_eq!(
+        items[1]["output"],
+        "sent invoice 1042 to billing@acme.example"
+    );
+    assert!(conversation.run().pending().is_empty());
 }
