@@ -11,6 +11,7 @@ pub mod numbers;
 pub mod postgres;
 pub mod process;
 pub mod rng;
+pub mod validators;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

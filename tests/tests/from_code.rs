@@ -10,7 +10,6 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use toolset::call::Caller;
 use toolset::consumer::{Format, anthropic, openai_responses};
 use toolset::plan::Plan;
@@ -22,6 +21,7 @@ use toolset::stream::{Anthropic, CallStream, OpenAiResponses};
 use toolset::{
     Autonomy, DynamicTool, Escalation, Policy, Tier, ToolCall, ToolContext, Toolbox, tool, toolset,
 };
+use toolset_tests::validators::judged_by_python;
 
 /// What ran, so a test can see that a refused call did not.
 #[derive(Default)]
@@ -128,28 +128,11 @@ fn code_call(id: &str, name: &str, arguments: &str) -> ToolCall {
 
 /// What `python3 tests/validators/validate_callers.py` says of `values`.
 fn validate(values: &Map<String, Value>, file: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ sits in the workspace")
-        .to_path_buf();
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
-    let text = serde_json::to_string_pretty(values).expect("JSON serializes");
-    std::fs::write(&path, text).expect("the target's tmp dir is writable");
-    let output = Command::new("python3")
-        .arg(root.join("tests/validators/validate_callers.py"))
-        .arg(&path)
-        .current_dir(&root)
-        .output()
-        .unwrap_or_else(|error| {
-            panic!("cannot run python3: {error}; install tests/validators/requirements.txt")
-        });
-    let mut said = String::from_utf8_lossy(&output.stdout).into_owned();
-    said.push_str(&String::from_utf8_lossy(&output.stderr));
-    assert!(
-        !said.contains("ModuleNotFoundError"),
-        "install tests/validators/requirements.txt\n{said}"
+    let said = judged_by_python(
+        "tests/validators/validate_callers.py",
+        &Value::Object(values.clone()),
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join(file),
     );
-    assert_eq!(output.status.code(), Some(0), "{said}");
     for kind in values.keys() {
         assert!(
             said.contains(&format!("({kind}): ")),

@@ -24,7 +24,7 @@ use render_corpus::{Awkward, Corpus};
 use serde_json::{Map, Value, json};
 use toolset::consumer::{Format, tool_value};
 use toolset::prelude::*;
-use toolset::{Tier, ToolSpec};
+use toolset::{DynamicTool, Tier, ToolSpec, Toolbox};
 use toolset_tests::InboxTools;
 
 fn all_specs() -> Vec<&'static ToolSpec> {
@@ -540,6 +540,13 @@ fn openai_tools_follow_the_function_shape_and_strict_rules() {
                 let mcp = tool_value(spec, Format::Mcp);
                 assert_eq!(rendered, &mcp["outputSchema"], "{what}: MCP's schema");
             }
+        }
+        // `async: true` exactly for a tool with a late result; Chat Completions has no such
+        // field.
+        if spec.has_late_result() {
+            expected.push("async");
+            expected.sort_unstable();
+            assert_eq!(responses["async"], true, "{what}");
         }
         assert_eq!(keys, expected, "{what}");
         assert_eq!(responses["type"], "function");
@@ -1099,5 +1106,37 @@ fn every_schema_lists_the_arguments_in_declared_order() {
             .filter_map(|name| text.find(&format!("\n- {name} (")))
             .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{what} prompt");
+    }
+}
+
+/// A tool whose result may come late (`late_result`) is rendered `"async": true` by OpenAI
+/// Responses alone; every other format renders it byte for byte as the same tool without
+/// it (the result then arrives as any late result does: "awaiting approval", then a
+/// follow-up).
+#[test]
+fn a_late_result_is_written_by_openai_responses_alone() {
+    let tool = |late: bool| {
+        let tool =
+            DynamicTool::new("notify", Tier::Irreversible, "Notify the team.").propose_only();
+        let tool = if late { tool.late_result() } else { tool };
+        let toolbox = Toolbox::<Corpus>::new().with(tool).expect("registered");
+        let runtime = toolbox.runtime_tool("notify").expect("registered");
+        assert_eq!(runtime.spec().has_late_result(), late);
+        Format::ALL
+            .into_iter()
+            .map(|format| (format, tool_value(runtime.spec(), format)))
+            .collect::<Vec<_>>()
+    };
+    for ((format, plain), (_, late)) in tool(false).into_iter().zip(tool(true)) {
+        if format == Format::OpenAiResponses {
+            let mut without = late.clone();
+            let removed = without
+                .as_object_mut()
+                .and_then(|tool| tool.remove("async"));
+            assert_eq!(removed, Some(json!(true)), "{late}");
+            assert_eq!(without, plain);
+        } else {
+            assert_eq!(late, plain, "{format}");
+        }
     }
 }

@@ -7,7 +7,8 @@
 //!   tool's schema is one it keeps as it is), google-genai's `FunctionDeclaration`, and
 //!   `mcp.types.Tool` (`tests/validators/validate.py`).
 //!
-//! The corpus holds tools with examples (Anthropic's `input_examples`) and with `Json<T>`
+//! The corpus holds a tool with a late result (`wire_funds`, OpenAI Responses' `async`),
+//! tools with examples (Anthropic's `input_examples`) and with `Json<T>`
 //! results of an object and of an array (MCP's `outputSchema`, OpenAI Responses'
 //! `output_schema`), so those fields are judged too (`the_corpus_renders_every_optional_field`).
 //!
@@ -145,6 +146,8 @@ fn the_corpus_renders_every_optional_field() {
     assert!(count("mcp", "outputSchema") >= 1);
     // `outline` (an object) and `lookup` (an array), at least.
     assert!(count("openai_responses", "output_schema") > count("mcp", "outputSchema"));
+    // `wire_funds` (`late_result`): the SDK's `FunctionToolParam` judges its `async`.
+    assert_eq!(count("openai_responses", "async"), 1);
 }
 
 /// A rendering broken the ways the renderers must never break it, one way per consumer.
@@ -166,7 +169,10 @@ fn broken() -> Map<String, Value> {
     rendered.insert(
         "openai_responses".into(),
         json!([{"type": "function", "name": "bad", "description": "Not closed.", "strict": true,
-                "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}]),
+                "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}},
+               {"type": "function", "name": "bad_async", "description": "`async` not a boolean.",
+                "strict": false, "async": "yes",
+                "parameters": {"type": "object", "properties": {}}}]),
     );
     rendered.insert(
         "openai_chat".into(),
@@ -205,6 +211,7 @@ fn every_validator_rejects_a_broken_rendering() {
     assert_eq!(verdict.code, Some(1), "{}", verdict.output);
     for line in [
         "openai: openai_responses bad: the SDK's strict helper changes the schema",
+        "openai: openai_responses bad_async: ",
         "openai: openai_chat bad: the SDK's strict helper changes the schema",
         "anthropic-strict: anthropic bad_strict: the SDK's transform_schema restates a keyword",
         "google-genai: gemini bad: parameters.properties.m: an OBJECT without properties",

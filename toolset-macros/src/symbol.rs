@@ -7,6 +7,9 @@ pub const NAME: &str = "name";
 pub const TITLE: &str = "title";
 pub const TIMEOUT_MS: &str = "timeout_ms";
 pub const DEFERRED: &str = "deferred";
+/// The tool's result may come after the model's turn (OpenAI Responses' `"async": true`).
+/// Not `async`: every handler is an `async fn` already, and this says nothing of how it runs.
+pub const LATE_RESULT: &str = "late_result";
 pub const IDEMPOTENT: &str = "idempotent";
 pub const PREVIEW: &str = "preview";
 pub const PROPOSE_ONLY: &str = "propose_only";
@@ -27,6 +30,7 @@ pub const KEYS: &[&str] = &[
     TITLE,
     TIMEOUT_MS,
     DEFERRED,
+    LATE_RESULT,
     IDEMPOTENT,
     PREVIEW,
     ESCALATE,

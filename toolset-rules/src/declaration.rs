@@ -8,6 +8,12 @@
 //! handler's signature, a key written twice, JSON that does not parse), registration's run
 //! time (a name another tool of the toolbox has, a handler of another state type, a schema
 //! the validator cannot compile, an example the schema refuses).
+//!
+//! A part no rule reads is not here: `deferred`, `idempotent`, a title, and `late_result`
+//! (a result that may come after the model's turn, OpenAI Responses' `"async": true`),
+//! which every tier may have, a propose-only tool's included, since any call can be
+//! withheld for a human (the autonomy, an escalation, the lethal-trifecta rule) and a
+//! withheld call is exactly one whose result comes late.
 
 use crate::Tier;
 use alloc::string::String;

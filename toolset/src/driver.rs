@@ -31,7 +31,7 @@ use crate::policy::{Policy, PolicyNameError};
 use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Request;
-use crate::run::{DEFAULT_RETRIES, Run, RunError, Runs};
+use crate::run::{DEFAULT_RETRIES, LateResult, Run, RunError, Runs};
 use crate::set::ToolSet;
 use crate::store::{EndOutcome, Journal, JournalEntry, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
@@ -444,7 +444,10 @@ impl<T: ToolSet, S> fmt::Debug for Conversation<'_, T, S> {
 pub struct NextRequest {
     /// Messages to append to the conversation before the request, in order: late results
     /// (continue style: one follow-up; pause style: the held batch's answers, each call
-    /// under its id). Each was marked delivered, and its text entered the run's exposure.
+    /// under its id). A call left unanswered in its turn (an async tool's call withheld
+    /// for a human, OpenAI Responses: see [`Turn::messages`]) gets its own result instead,
+    /// under its id, before any follow-up. Each was marked delivered, and its text entered
+    /// the run's exposure.
     pub messages: Vec<Value>,
     /// The request's tools, as JSON text in the format's shape (what the policy offers,
     /// with the conversation's activations).
@@ -462,6 +465,13 @@ pub struct Turn {
     /// response's calls (every call id answered once; a rejected program's every call
     /// answered with the problems). Empty when the response made no calls, and in the
     /// pause style while a call of the batch waits for a human.
+    ///
+    /// On OpenAI Responses, a call of a tool with a late result (`#[tool(late_result)]`,
+    /// rendered `"async": true`) withheld for a human is not answered here at all, in
+    /// either style (no "awaiting approval"): the model does not wait for it, and its one
+    /// `function_call_output`, under its call id, comes with the first
+    /// [`NextRequest::messages`] after the human decided. Such calls alone hold no batch
+    /// in the pause style.
     pub messages: Vec<Value>,
     /// The calls proposed to a human, submitted to the store (show them, with
     /// [`Driver::preview`], and act with [`Driver::approve`] or [`Driver::decline`]).
@@ -510,21 +520,36 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
         match self.driver.style {
             Style::Continue => {
                 // A held batch only exists in the pause style; late results go as one
-                // follow-up.
-                let late = self.run.late_results();
-                if !late.is_empty() {
-                    messages.push(follow_up(self.driver.format, &late)?);
-                }
+                // follow-up, but a call never answered gets its own result.
+                let late: Vec<&LateResult> = self.run.late().iter().collect();
+                messages.extend(late_messages(self.driver.format, &late)?);
             }
             Style::Pause => match self.run.pause_results() {
-                Some(results) => messages.push(results_message(self.driver.format, &results)?),
+                Some(results) => {
+                    messages.push(results_message(self.driver.format, &results)?);
+                    // A call of an earlier turn left unanswered (a tool with a late result)
+                    // is answered beside the batch, by its own result.
+                    let held = self.run.held();
+                    let late: Vec<&LateResult> = self
+                        .run
+                        .late()
+                        .iter()
+                        .filter(|late| late.unanswered)
+                        .filter(|late| {
+                            !held.is_some_and(|held| {
+                                held.entries()
+                                    .iter()
+                                    .any(|entry| entry.call.id == late.reply.call_id)
+                            })
+                        })
+                        .collect();
+                    messages.extend(late_messages(self.driver.format, &late)?);
+                }
                 None if self.run.held().is_some() => waiting = true,
                 None => {
                     // No batch held: what came late answers calls of earlier turns.
-                    let late = self.run.late_results();
-                    if !late.is_empty() {
-                        messages.push(follow_up(self.driver.format, &late)?);
-                    }
+                    let late: Vec<&LateResult> = self.run.late().iter().collect();
+                    messages.extend(late_messages(self.driver.format, &late)?);
                 }
             },
         }
@@ -657,6 +682,18 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
             // leaves a run that gathers their answers.
             driver.runs().save(&mut self.run)?;
         }
+        // OpenAI Responses' async tools (`late_result`): the model does not wait for their
+        // output, so a withheld call of one is left unanswered until the human decided.
+        let late_ids: Vec<String> = if driver.format == Format::OpenAiResponses {
+            plan.calls()
+                .iter()
+                .zip(plan.specs())
+                .filter(|(_, spec)| spec.is_some_and(|spec| spec.has_late_result()))
+                .map(|(call, _)| call.id.clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let journal: &dyn Journal = &driver.store;
         let run = Some(self.run.id().as_str());
         let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(journal), run).await;
@@ -672,13 +709,31 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
                 });
             }
         }
-        let hold = driver.style == Style::Pause && !proposals.is_empty();
+        // The pause style holds the batch for a call the model waits on; a call of an async
+        // tool it does not wait on.
+        let hold = driver.style == Style::Pause
+            && proposals
+                .iter()
+                .any(|proposal| !late_ids.contains(&proposal.call().id));
         let messages = if hold {
             self.run.hold(report.clone());
             Vec::new()
         } else {
             self.run.record(&report);
-            vec![results_message(driver.format, &report.results())?]
+            let mut results = Vec::new();
+            for (result, entry) in report.results().into_iter().zip(report.entries()) {
+                if entry.outcome.is_none() && late_ids.contains(&entry.call.id) {
+                    // No placeholder: its one answer is its own output, once decided.
+                    self.run.leave_unanswered(&entry.call.id);
+                } else {
+                    results.push(result);
+                }
+            }
+            if results.is_empty() {
+                Vec::new()
+            } else {
+                vec![results_message(driver.format, &results)?]
+            }
         };
         Ok(Turn {
             messages,
@@ -711,6 +766,26 @@ fn results_message(format: Format, results: &[ToolReply]) -> Result<Value, Drive
         Format::Gemini => Ok(gemini::results(results)),
         other => Err(DriverError::Format(other)),
     }
+}
+
+/// The late results `late` as the messages `format` sends them in: the calls the model was
+/// never answered ([`LateResult::unanswered`]: OpenAI Responses' async tools) by their own
+/// results, under their ids, then the rest as one follow-up about them. Nothing when
+/// `late` is empty.
+fn late_messages(format: Format, late: &[&LateResult]) -> Result<Vec<Value>, DriverError> {
+    let (own, about): (Vec<&LateResult>, Vec<&LateResult>) =
+        late.iter().partition(|late| late.unanswered);
+    let replies = |late: Vec<&LateResult>| -> Vec<ToolReply> {
+        late.into_iter().map(|late| late.reply.clone()).collect()
+    };
+    let mut messages = Vec::new();
+    if !own.is_empty() {
+        messages.push(results_message(format, &replies(own))?);
+    }
+    if !about.is_empty() {
+        messages.push(follow_up(format, &replies(about))?);
+    }
+    Ok(messages)
 }
 
 /// Late results as `format`'s follow-up message.

@@ -204,9 +204,9 @@ impl<T: ToolSet> Plan<T> {
         (self.calls, self.steps, self.concealed, self.keys)
     }
 
-    /// The spec of the tool each step calls, in the steps' order; `None` for a call the
-    /// gate answered (the request's tool search).
-    #[cfg(feature = "mcp")]
+    /// The spec of the tool each step calls, in the steps' order, which is the calls'
+    /// (the gate keeps one step per call: `Split::keep`); `None` for a call the gate
+    /// answered (the request's tool search).
     pub(crate) fn specs(&self) -> impl Iterator<Item = Option<&crate::spec::ToolSpec>> + '_ {
         self.steps.iter().map(|step| match step {
             Step::Run { job, .. } => Some(job.spec()),

@@ -49,6 +49,11 @@ pub struct PendingCall {
     /// reads as reading everything (fail closed).
     #[serde(default = "Labels::reading_anything")]
     pub labels: Labels,
+    /// The model was given no answer for the call, not even "awaiting approval": a tool
+    /// with a late result on OpenAI Responses (`"async": true`), whose one answer is its
+    /// own `function_call_output`, sent when the human decided ([`LateResult::unanswered`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
 }
 
 /// An answer the model has not read yet: a proposal's late result (the call's journaled
@@ -66,6 +71,11 @@ pub struct LateResult {
     /// own words: a decline, an expiry). Gathering it records them in the run's exposure.
     #[serde(default = "Labels::reading_anything")]
     pub labels: Labels,
+    /// The call was never answered ([`PendingCall::unanswered`]): this is its one answer,
+    /// sent as the call's own result under its id (OpenAI Responses' `function_call_output`),
+    /// not as a follow-up about it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
 }
 
 /// How many retries a tool's handler may ask for within one run (one MCP session) unless
@@ -289,8 +299,21 @@ impl Run {
             call_id: proposal.call().id.clone(),
             tool: proposal.call().name.clone(),
             labels: proposal.labels(),
+            unanswered: false,
         });
         true
+    }
+
+    /// Records that the model was given no answer for the pending call `call_id`, not even
+    /// "awaiting approval" (a tool with a late result on OpenAI Responses): its late result
+    /// is then the call's own answer ([`LateResult::unanswered`]). Returns false when the
+    /// run waits on no such call.
+    pub(crate) fn leave_unanswered(&mut self, call_id: &str) -> bool {
+        let pending = self
+            .pending
+            .iter_mut()
+            .find(|pending| pending.call_id == call_id);
+        pending.map(|pending| pending.unanswered = true).is_some()
     }
 
     /// Records what an applied plan did, for a report whose results the model is sent now
@@ -354,7 +377,10 @@ impl Run {
         for (call, found) in std::mem::take(&mut self.pending).into_iter().zip(pending) {
             match found {
                 Found::Waiting => still.push(call),
-                Found::Late(late) => added += usize::from(self.add_late(*late)),
+                Found::Late(mut late) => {
+                    late.unanswered = call.unanswered;
+                    added += usize::from(self.add_late(*late));
+                }
                 Found::Delivered => {
                     // The held batch goes out whole, its answers marked together: one of
                     // them delivered means an earlier copy of the run sent the batch.
@@ -549,6 +575,7 @@ fn declined_unrecorded(stored: &Stored, why: String) -> Found {
                 key: None,
                 reply,
                 labels: Labels::NONE,
+                unanswered: false,
             }))
         }
         _ => Found::Waiting,
@@ -595,6 +622,7 @@ fn found_entry<J: Journal + ?Sized>(
         key: Some(key.to_owned()),
         reply,
         labels,
+        unanswered: false,
     }))))
 }
 

@@ -22,6 +22,9 @@ pub struct ToolMeta {
     tier: Tier,
     propose_only: bool,
     deferred: bool,
+    /// `late_result`: the tool's result may come after the model's turn (OpenAI Responses'
+    /// `"async": true`).
+    late_result: bool,
     idempotent: bool,
     has_preview: bool,
     /// Whether the handler takes `&ToolContext`; the others get no per-call context.
@@ -50,6 +53,7 @@ impl ToolMeta {
             tier,
             propose_only: false,
             deferred: false,
+            late_result: false,
             idempotent: false,
             has_preview: false,
             takes_context: false,
@@ -94,6 +98,12 @@ impl ToolMeta {
     /// `deferred`: left out of the default tool list.
     pub const fn deferred(mut self) -> Self {
         self.deferred = true;
+        self
+    }
+
+    /// `late_result`: the model may go on without waiting for the result.
+    pub const fn late_result(mut self) -> Self {
+        self.late_result = true;
         self
     }
 
@@ -239,6 +249,9 @@ impl ToolSpec {
         }
         if tool.idempotent {
             meta = meta.idempotent();
+        }
+        if tool.late_result {
+            meta = meta.late_result();
         }
         if tool.propose_only {
             meta = meta.propose_only();
@@ -532,6 +545,16 @@ impl ToolSpec {
         self.meta.deferred
     }
 
+    /// True for a tool whose result may come after the model's turn (`#[tool(late_result)]`,
+    /// [`DynamicTool::late_result`](crate::DynamicTool::late_result)): OpenAI Responses
+    /// renders it `"async": true`, so the model goes on without waiting, and a call of it
+    /// withheld for a human is answered once, by its own `function_call_output`, when the
+    /// human decided (see [`consumer::openai_responses`](crate::consumer::openai_responses)).
+    /// Every other format renders it as any tool.
+    pub fn has_late_result(&self) -> bool {
+        self.meta.late_result
+    }
+
     /// True when calling the tool twice with the same arguments has the effect of once.
     pub fn is_idempotent(&self) -> bool {
         self.meta.idempotent
@@ -607,6 +630,8 @@ pub(crate) struct RuntimeSpec {
     pub(crate) timeout_ms: Option<u64>,
     /// Left out of the default list, found by tool search (`#[tool(deferred)]`).
     pub(crate) deferred: bool,
+    /// Its result may come after the model's turn (`#[tool(late_result)]`).
+    pub(crate) late_result: bool,
     pub(crate) has_preview: bool,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,

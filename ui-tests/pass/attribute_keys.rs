@@ -1,6 +1,6 @@
 #![deny(warnings)]
 //! Every optional key of `#[tool]`: `name`, `title`, `timeout_ms`, `deferred`,
-//! `idempotent`, `preview = path`, `example` (repeated), and `description` instead of a
+//! `late_result`, `idempotent`, `preview = path`, `example` (repeated), and `description` instead of a
 //! doc comment.
 
 use std::time::Duration;
@@ -18,6 +18,7 @@ fn archive_preview(args: &archive) -> String {
     title = "Archive",
     timeout_ms = 2_000,
     deferred,
+    late_result,
     idempotent,
     preview = archive_preview,
     example = r#"{"id": 7}"#,
@@ -28,7 +29,12 @@ pub async fn archive(id: u32) -> String {
 }
 
 /// A flag can be spelled out, and `false` leaves it off.
-#[tool(tier = "read_only", deferred = false, idempotent = true)]
+#[tool(
+    tier = "read_only",
+    deferred = false,
+    late_result = false,
+    idempotent = true
+)]
 pub async fn ping() -> &'static str {
     "pong"
 }
@@ -67,6 +73,8 @@ pub fn main() {
     assert_eq!(archive.title(), Some("Archive"));
     assert_eq!(archive.timeout(), Some(Duration::from_millis(2_000)));
     assert!(archive.is_deferred() && archive.is_idempotent() && archive.has_preview());
+    assert!(archive.has_late_result());
+    assert!(!Tools::spec("ping").expect("declared").has_late_result());
     assert!(Tools::spec("archive").is_none());
     let examples: Vec<String> = archive.examples().iter().map(ToString::to_string).collect();
     assert_eq!(examples, [r#"{"id":7}"#, r#"{"id":8}"#]);

@@ -271,7 +271,7 @@ pub async fn find(#[args] query: Query) -> String {
 }
 
 /// WIRE money to an account. You prepare the transfer; a human sends it.
-#[tool(tier = "irreversible", propose_only, title = "Wire funds")]
+#[tool(tier = "irreversible", propose_only, late_result, title = "Wire funds")]
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WireFunds {

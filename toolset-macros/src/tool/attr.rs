@@ -16,6 +16,8 @@ pub struct ToolAttr {
     pub title: Option<LitStr>,
     pub timeout_ms: Option<LitInt>,
     pub deferred: Option<Ident>,
+    /// `late_result`: the model may go on without waiting for the result.
+    pub late_result: Option<Ident>,
     pub idempotent: Option<Ident>,
     pub preview: Option<syn::Path>,
     /// `escalate = path`: the fn that may raise a call's tier for its arguments.
@@ -81,6 +83,7 @@ impl ToolAttr {
                 self.timeout_ms = Some(parse_value(input, &key, "timeout_ms = 5000")?)
             }
             symbol::DEFERRED => self.deferred = parse_flag(input, key)?,
+            symbol::LATE_RESULT => self.late_result = parse_flag(input, key)?,
             symbol::IDEMPOTENT => self.idempotent = parse_flag(input, key)?,
             symbol::PROPOSE_ONLY => self.propose_only = parse_flag(input, key)?,
             symbol::PREVIEW => {
@@ -232,6 +235,7 @@ mod tests {
             title = "t",
             timeout_ms = 5,
             deferred,
+            late_result,
             idempotent = true,
             preview = p,
             escalate = e,
@@ -246,6 +250,7 @@ mod tests {
         assert!(attr.title.is_some() && attr.timeout_ms.is_some() && attr.preview.is_some());
         assert!(attr.escalate.is_some() && attr.examples.len() == 1);
         assert!(attr.deferred.is_some() && attr.idempotent.is_some());
+        assert!(attr.late_result.is_some());
         assert!(attr.propose_only.is_none(), "`= false` turns a flag off");
         assert!(attr.reads.is_some() && attr.sends.is_some());
         assert!(attr.krate.is_some());

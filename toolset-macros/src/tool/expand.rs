@@ -537,6 +537,9 @@ fn tool_impl(
     if tool.deferred {
         keys.push(quote!(.deferred()));
     }
+    if tool.late_result {
+        keys.push(quote!(.late_result()));
+    }
     if tool.idempotent {
         keys.push(quote!(.idempotent()));
     }

@@ -20,6 +20,8 @@ pub struct Tool {
     pub tier: Tier,
     pub timeout_ms: Option<u64>,
     pub deferred: bool,
+    /// `late_result`: the result may come after the model's turn.
+    pub late_result: bool,
     pub idempotent: bool,
     pub preview: Option<Path>,
     /// The fn from the typed arguments to an `Option<toolset::Escalation>`.

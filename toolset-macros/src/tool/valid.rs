@@ -116,6 +116,7 @@ pub fn tool(
         tier: tier?,
         timeout_ms: timeout_ms?,
         deferred: attr.deferred.is_some(),
+        late_result: attr.late_result.is_some(),
         idempotent: attr.idempotent.is_some(),
         preview: attr.preview.clone(),
         escalate,

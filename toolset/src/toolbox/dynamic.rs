@@ -280,6 +280,7 @@ pub struct DynamicTool {
     pub(crate) examples: Vec<Value>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) deferred: bool,
+    pub(crate) late_result: bool,
     pub(crate) idempotent: bool,
     pub(crate) propose_only: bool,
     pub(crate) labels: Labels,
@@ -301,6 +302,7 @@ impl DynamicTool {
             examples: Vec::new(),
             timeout_ms: None,
             deferred: false,
+            late_result: false,
             idempotent: false,
             propose_only: false,
             labels: Labels::NONE,
@@ -351,6 +353,16 @@ impl DynamicTool {
     /// defer a tool too ([`Policy::defer`](crate::Policy::defer)); neither can un-defer it.
     pub fn deferred(mut self) -> Self {
         self.deferred = true;
+        self
+    }
+
+    /// The tool's result may come after the model's turn, as `#[tool(late_result)]`: OpenAI
+    /// Responses renders it `"async": true`, so the model goes on without waiting, and a
+    /// call withheld for a human gets no placeholder answer: its one
+    /// `function_call_output` is sent when the human decided. Any tier may have it (a call
+    /// waiting for a human fits it best). Every other format renders the tool as usual.
+    pub fn late_result(mut self) -> Self {
+        self.late_result = true;
         self
     }
 

@@ -167,6 +167,7 @@ pub(crate) fn register(
         examples: tool.examples,
         timeout_ms: tool.timeout_ms,
         deferred: tool.deferred,
+        late_result: tool.late_result,
         has_preview: tool.preview.is_some(),
         idempotent: tool.idempotent,
         propose_only: tool.propose_only,

@@ -2,6 +2,11 @@
 //! ([`tool`]; which are strict: [`why_not_strict`]), calls from `tool_use` content blocks
 //! ([`calls`]), results as one user message of `tool_result` blocks ([`results`]),
 //! late results of approved or declined calls as a user message ([`follow_up`]).
+//!
+//! A tool with a late result (`#[tool(late_result)]`, OpenAI Responses' `"async": true`) is
+//! rendered as any tool: the Messages API has no such key. A call of it withheld for a human is
+//! answered "awaiting approval" in its turn, and its result comes later as a
+//! [`follow_up`] (continue style) or with the held batch (pause style), as for any tool.
 
 mod calls;
 mod results;

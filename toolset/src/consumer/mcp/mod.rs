@@ -6,6 +6,11 @@
 //!
 //! This is MCP's wire format; serving a set over MCP is `toolset::mcp` (cargo feature
 //! `mcp`).
+//!
+//! A tool with a late result (`#[tool(late_result)]`, OpenAI Responses' `"async": true`) is
+//! rendered as any tool: MCP's `Tool` has no such key (a long call is a task instead,
+//! `McpServer::run_as_task`). A call of it withheld for a human is asked by elicitation or
+//! `input_required`, or answered as withheld, as for any tool.
 
 mod calls;
 mod results;

@@ -13,6 +13,10 @@
 //! scalar too; MCP alone needs an object). `strict` is about the arguments the model
 //! writes, not about the output, so the schema is not put in strict form. (Chat
 //! Completions' function has no such field, so its tools carry none.)
+//!
+//! `"async": true` is written for a tool whose result may come after the model's turn
+//! ([`ToolSpec::has_late_result`]; the SDK's `FunctionToolParam` and a namespace's
+//! `ToolFunction` both have the key): see the [module docs](super) for what follows.
 
 use crate::consumer::openai_strict::parameters;
 use crate::consumer::schema_adapt::result_schema;
@@ -45,6 +49,9 @@ pub(crate) fn tool_as(spec: &ToolSpec, strict: bool) -> Value {
     tool.insert("strict".into(), strict.into());
     if let Some(output) = spec.output_schema() {
         tool.insert("output_schema".into(), result_schema(output));
+    }
+    if spec.has_late_result() {
+        tool.insert("async".into(), true.into());
     }
     tool.into()
 }
