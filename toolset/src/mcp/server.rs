@@ -118,6 +118,7 @@ impl<T: ToolSet> McpServer<T> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        super::progress::check_log_level(&context)?;
         let plan = match self.gated(&mut request, &context)? {
             Ok(plan) => plan,
             Err(refused) => return Ok(self.written(refused, &context).await.into()),
@@ -674,6 +675,7 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     ) -> Result<ListToolsResult, ErrorData> {
         let span = self.request_span("tools/list", None, &context);
         let _in_request = span.enter();
+        super::progress::check_log_level(&context)?;
         // rmcp takes the tools by value: a copy of the shared list, whose schemas are
         // `Arc`s and whose names and descriptions borrow the specs.
         match self.session.listed(&self.base) {
