@@ -471,6 +471,8 @@ impl<T: ToolSet> McpServer<T> {
         if !reports {
             return (ctx, None);
         }
+        // A handler given its context may ask the client too.
+        let ctx = ctx.with_asker(std::sync::Arc::new(super::ask::ClientAsker::of(context)));
         let token = context.meta.get_progress_token();
         let level = self.log_level(context);
         match Forwarder::start(context.peer.clone(), token, level, logger) {
