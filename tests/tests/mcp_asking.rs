@@ -21,7 +21,7 @@ use std::time::Duration;
 use toolset::context::{AskError, Asking, Form, LogLevel, Sampling};
 use toolset::mcp::McpServer;
 use toolset::{ToolContext, tool, toolset};
-use toolset_tests::mcp_result::text;
+use toolset_tests::mcp_result::{client_config, text};
 
 /// The form the handler shows: one field with a default.
 fn form() -> Form {
@@ -93,12 +93,7 @@ impl ClientHandler for Client {
             .iter()
             .map(|capability| ((*capability).to_owned(), json!({})))
             .collect();
-        serde_json::from_value(json!({
-            "protocolVersion": "2025-11-25",
-            "capabilities": capabilities,
-            "clientInfo": {"name": "asking-test", "version": "0.1.0"},
-        }))
-        .expect("a client config")
+        client_config("2025-11-25", Value::Object(capabilities), "asking-test")
     }
 
     async fn create_elicitation(
