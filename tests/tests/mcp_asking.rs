@@ -2,7 +2,10 @@
 //! (`ToolContext::log`); served over MCP to rmcp's own client over an in-memory pipe, each
 //! ask is a request to the client over the session, made only when the client declared
 //! its capability; a client that did not is never asked, and the handler reads which
-//! capability was missing. Outside MCP the same handler reads "not available".
+//! capability was missing. The TypeScript SDK's client checks the same over stdio and
+//! streamable HTTP against the `mcp_asking` binary (`tests/mcp/typescript/asking_client.mjs`;
+//! needs `npm ci --prefix tests/mcp/typescript`). Outside MCP the same handler reads "not
+//! available".
 #![allow(
     deprecated,
     reason = "rmcp marks logging, sampling and roots deprecated (SEP-2577); served before 2026-07-28"
@@ -18,51 +21,11 @@ use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use toolset::context::{AskError, Asking, Form, LogLevel, Sampling};
+use toolset::ToolContext;
+use toolset::context::{AskError, Asking, Sampling};
 use toolset::mcp::McpServer;
-use toolset::{ToolContext, tool, toolset};
+use toolset_tests::asking::{CuriousTools, form};
 use toolset_tests::mcp_result::{client_config, text};
-
-/// The form the handler shows: one field with a default.
-fn form() -> Form {
-    Form::new(
-        "Which folder?",
-        json!({
-            "type": "object",
-            "properties": { "folder": { "type": "string", "default": "inbox" } },
-            "required": ["folder"],
-        }),
-    )
-}
-
-/// What each ask came to, one line each, as the handler saw it.
-fn line<T>(asked: Result<T, AskError>, ok: impl FnOnce(T) -> String) -> String {
-    match asked {
-        Ok(answer) => ok(answer),
-        Err(error) => format!("error: {error}"),
-    }
-}
-
-/// Log, then ask the user, the client's model and the client's roots; answer what each
-/// came to, a line each.
-#[tool(tier = "read_only")]
-pub async fn curious(ctx: &ToolContext) -> String {
-    ctx.log(LogLevel::Info, "asking the client");
-    let user = line(ctx.elicit(form()).await, |answer| {
-        format!("user: {} {:?}", answer.action.as_str(), answer.accepted())
-    });
-    let model = line(
-        ctx.sample(Sampling::new("Summarize the inbox", 50)).await,
-        |sampled| format!("model: {} {:?}", sampled.model, sampled.text),
-    );
-    let roots = line(ctx.roots().await, |roots| {
-        let uris: Vec<_> = roots.into_iter().map(|root| root.uri).collect();
-        format!("roots: {uris:?}")
-    });
-    [user, model, roots].join("\n")
-}
-
-toolset! { pub CuriousTools = [curious]; }
 
 /// What the client was asked and sent, in order.
 #[derive(Clone, Default)]
@@ -272,4 +235,20 @@ async fn outside_mcp_every_ask_answers_not_available_and_nothing_waits() {
     let report = CuriousTools::apply(&mut (), &ctx, plan).await;
     let text = format!("{report:?}");
     assert_eq!(text.matches("is not available here").count(), 3, "{text}");
+}
+
+#[test]
+fn the_typescript_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_stdio() {
+    toolset_tests::typescript::client_passes(
+        "asking_client.mjs",
+        env!("CARGO_BIN_EXE_mcp_asking").as_ref(),
+        10,
+    );
+}
+
+#[test]
+fn the_typescript_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_streamable_http() {
+    toolset_tests::typescript::over_http(env!("CARGO_BIN_EXE_mcp_asking"), |url| {
+        toolset_tests::typescript::client_passes("asking_client.mjs", url.as_ref(), 10)
+    });
 }
