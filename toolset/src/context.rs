@@ -337,8 +337,10 @@ impl ToolContext {
     ///   loop, the driver, a test), nobody is asked: [`AskError::NotAvailable`].
     ///
     /// So a handler written once handles the error and works everywhere. The call's time
-    /// limit runs while the user answers; what the user fills in is input like the
-    /// model's: check it.
+    /// limit runs while the user answers, and the call keeps what it holds meanwhile (over
+    /// MCP, the state's lock: the write lock for a tool that writes the state, so ask
+    /// before a long wait only from a tool that reads it). What the user fills in is input
+    /// like the model's: check it.
     ///
     /// ```
     /// use serde_json::json;

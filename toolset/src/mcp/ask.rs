@@ -197,3 +197,22 @@ fn text_of(content: &Value) -> Option<String> {
         .collect();
     (!texts.is_empty()).then(|| texts.concat())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sampling_answers_text_parts_are_joined_and_an_answer_without_text_has_none() {
+        let one = json!({"type": "text", "text": "three unread"});
+        assert_eq!(text_of(&one).as_deref(), Some("three unread"));
+        let many = json!([
+            {"type": "text", "text": "three "},
+            {"type": "image", "data": "", "mimeType": "image/png"},
+            {"type": "text", "text": "unread"},
+        ]);
+        assert_eq!(text_of(&many).as_deref(), Some("three unread"));
+        let image = json!({"type": "image", "data": "", "mimeType": "image/png"});
+        assert_eq!(text_of(&image), None);
+    }
+}
