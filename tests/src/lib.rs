@@ -12,6 +12,7 @@ pub mod numbers;
 pub mod postgres;
 pub mod process;
 pub mod rng;
+pub mod serving;
 pub mod typescript;
 
 use schemars::JsonSchema;

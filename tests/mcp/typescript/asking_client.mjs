@@ -7,6 +7,7 @@
 // starts the binary) or streamable HTTP (the server already runs there); prints one line a
 // check and "N passed, M failed"; exits non-zero when any failed.
 
+import { check, finish, serverArgument } from "./checks.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,23 +18,7 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-const [server] = process.argv.slice(2);
-if (!server) {
-  console.error("usage: node asking_client.mjs <mcp_asking binary | http://.../mcp>");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${name}: ${JSON.stringify(detail)}`);
-  }
-}
+const server = serverArgument("asking_client.mjs");
 
 const timeout = { timeout: 20000 };
 
@@ -128,5 +113,4 @@ try {
   check("no error", false, String(error?.stack ?? error));
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();
