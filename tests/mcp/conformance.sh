@@ -8,7 +8,7 @@
 #   - inbox-mcp --http: the inbox agent's tools; protocol scenarios (initialize, ping,
 #     tools/list, DNS-rebinding protection, concurrent SSE streams).
 #   - conformance-fixture: the tools the suite's tool scenarios call by name
-#     (test_simple_text, test_image_content, ...), declared with #[tool], and
+#     (test_simple_text, test_image_content, test_sampling, ...), declared with #[tool], and
 #     json_schema_2020_12_tool, a runtime tool (its schema is the suite's own).
 #
 # Scenarios toolset does not support are run too and reported as known gaps; the script
@@ -134,10 +134,12 @@ run "$fixture_port" tools-call-audio pass
 run "$fixture_port" tools-call-embedded-resource pass
 run "$fixture_port" tools-call-mixed-content pass
 run "$fixture_port" tools-call-with-logging pass
-run "$fixture_port" tools-call-sampling gap "no sampling requests from tool handlers"
-run "$fixture_port" tools-call-elicitation gap "no elicitation requests from tool handlers"
-run "$fixture_port" elicitation-sep1034-defaults gap "no elicitation requests from tool handlers"
-run "$fixture_port" elicitation-sep1330-enums gap "no elicitation requests from tool handlers"
+# Handlers asking the client through their context (ToolContext::sample, ::elicit): server
+# requests over the session.
+run "$fixture_port" tools-call-sampling pass
+run "$fixture_port" tools-call-elicitation pass
+run "$fixture_port" elicitation-sep1034-defaults pass
+run "$fixture_port" elicitation-sep1330-enums pass
 
 # Revision 2026-07-28 (stateless: no initialize, per-request _meta, input_required).
 spec=2026-07-28
@@ -166,12 +168,13 @@ for scenario in completion-complete resources-list resources-read-text resources
   run "$fixture_port" "$scenario" gap "toolset serves tools only (no prompts, resources or completion)"
 done
 # input_required (SEP-2322) from a tool handler: the suite's tools ask the client for a
-# name, a sampling or roots mid-call. toolset's handlers cannot ask the client anything;
-# the server asks only to approve a withheld call.
+# name, a sampling or roots mid-call. On 2026-07-28 a handler's asks answer "not
+# available" (no server requests there); the server asks by input_required only to
+# approve a withheld call.
 for scenario in basic-elicitation basic-sampling basic-list-roots request-state \
     multiple-input-requests multi-round non-tool-request result-type tampered-state \
     capability-check; do
-  run "$fixture_port" "input-required-result-$scenario" gap "no input requests from tool handlers"
+  run "$fixture_port" "input-required-result-$scenario" gap "handlers do not ask by input_required"
 done
 # These four pass, two of them with warnings that name the suite's missing tool (the
 # server answers a stray inputResponses with the ordinary result): checks that hold

@@ -1,6 +1,7 @@
 //! Shared fixtures for the integration tests: a representative inbox toolset using every
 //! parameter and return form `#[tool]` accepts.
 
+pub mod asking;
 pub mod captured;
 pub mod console;
 pub mod desk;
@@ -11,6 +12,8 @@ pub mod numbers;
 pub mod postgres;
 pub mod process;
 pub mod rng;
+pub mod serving;
+pub mod typescript;
 pub mod validators;
 
 use schemars::JsonSchema;

@@ -1,4 +1,5 @@
-//! Reading what an MCP server answered a `tools/call`, as the tests' clients read it.
+//! Reading what an MCP server answered a `tools/call`, as the tests' clients read it, and
+//! what those clients declare when they connect.
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
@@ -48,4 +49,15 @@ pub async fn call_served<T: ToolSet>(
         .expect("the call succeeds at the protocol level");
     let _ = client.cancel().await;
     result
+}
+
+/// What a test client named `name` declares at `initialize`: `protocol` and
+/// `capabilities` (a JSON object, such as `{"elicitation": {}}`).
+pub fn client_config(protocol: &str, capabilities: Value, name: &str) -> rmcp::model::ClientConfig {
+    serde_json::from_value(serde_json::json!({
+        "protocolVersion": protocol,
+        "capabilities": capabilities,
+        "clientInfo": {"name": name, "version": "0.1.0"},
+    }))
+    .expect("a client config")
 }

@@ -110,12 +110,7 @@ impl ClientHandler for Client {
         } else {
             json!({})
         };
-        serde_json::from_value(json!({
-            "protocolVersion": self.protocol,
-            "capabilities": capabilities,
-            "clientInfo": {"name": "input-required-test", "version": "0.1.0"},
-        }))
-        .expect("a client config")
+        toolset_tests::mcp_result::client_config(self.protocol, capabilities, "input-required-test")
     }
 
     async fn create_elicitation(

@@ -279,3 +279,25 @@ async fn on_2026_07_28_a_request_gets_messages_only_when_its_meta_asks_for_a_lev
         .await;
     assert!(set.is_err(), "{set:?}");
 }
+
+#[tokio::test]
+async fn on_2026_07_28_a_log_level_that_is_none_of_mcps_is_refused_naming_the_valid_ones() {
+    let (client, _) = modern().await;
+    let mut asking = CallToolRequestParams::new("chatty");
+    let mut meta = RequestMetaObject::new();
+    meta.insert("io.modelcontextprotocol/logLevel".to_owned(), json!("loud"));
+    asking.meta = Some(meta);
+    let refused = client.call_tool(asking).await;
+    let Err(rmcp::ServiceError::McpError(error)) = refused else {
+        panic!("a level that is none of MCP's is refused, not taken as absent: {refused:?}");
+    };
+    assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+    assert!(
+        error.message.contains(r#"is "loud""#)
+            && error
+                .message
+                .contains("debug, info, notice, warning, error, critical, alert, emergency"),
+        "the refusal names the level sent and the valid ones: {}",
+        error.message
+    );
+}

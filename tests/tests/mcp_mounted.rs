@@ -23,9 +23,6 @@ use rmcp::{
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -35,49 +32,14 @@ use toolset::store::Journal;
 use toolset::{MemoryStore, Policy, SealKey};
 use toolset_tests::captured::Captured;
 use toolset_tests::mcp_result::text;
-use toolset_tests::process::run_bounded;
 use toolset_tests::{Inbox, InboxTools, desk};
 use tracing_subscriber::Layer;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 
-const INSTALL: &str = "install the MCP TypeScript SDK: npm ci --prefix tests/mcp/typescript";
-
-/// The whole script gets this long; each of its requests has its own time limit too.
-const LIMIT: Duration = Duration::from_secs(120);
-
-fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate is in the workspace")
-        .to_path_buf()
-}
-
-/// Runs the TypeScript client against `server` (the binary, over stdio, or a URL) and
-/// checks that it ran every check and each passed.
+/// Runs the TypeScript client against `server` (the binary, over stdio, or a URL).
 fn typescript_client_passes(server: &std::ffi::OsStr) {
-    let root = workspace_root();
-    let output = run_bounded(
-        Command::new("node")
-            .arg(root.join("tests/mcp/typescript/mounted_client.mjs"))
-            .arg(server)
-            .current_dir(&root),
-        LIMIT,
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    println!("{stdout}");
-    assert!(
-        !stderr.contains("ERR_MODULE_NOT_FOUND"),
-        "the TypeScript SDK is not installed; {INSTALL}\n{stderr}"
-    );
-    assert!(
-        output.status.success(),
-        "the TypeScript MCP client reported failures ({}):\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    );
-    // Every check ran: a script that stopped early or checked nothing fails here.
-    assert!(stdout.contains("14 passed, 0 failed"), "{stdout}");
+    toolset_tests::typescript::client_passes("mounted_client.mjs", server, 14);
 }
 
 #[test]
@@ -87,28 +49,9 @@ fn the_typescript_sdk_sees_everything_listed_and_only_the_sets_tool_gated_and_ap
 
 #[test]
 fn over_streamable_http_too() {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_mcp_mounted"))
-        .arg("--http")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let mut first = String::new();
-    BufReader::new(server.stdout.take().expect("its stdout is piped"))
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let url = first
-        .trim()
-        .strip_prefix("listening on ")
-        .map(str::to_owned);
-    let passed = std::panic::catch_unwind(|| {
-        let url = url.unwrap_or_else(|| panic!("not an address: {first:?}"));
-        typescript_client_passes(url.as_ref());
+    toolset_tests::typescript::over_http(env!("CARGO_BIN_EXE_mcp_mounted"), |url| {
+        typescript_client_passes(url.as_ref())
     });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(failure) = passed {
-        std::panic::resume_unwind(failure);
-    }
 }
 
 /// A host's server with a tool named as one of the inbox set's.

@@ -79,12 +79,7 @@ impl ClientHandler for Client {
         if self.approve_when.is_some() {
             capabilities["elicitation"] = json!({});
         }
-        serde_json::from_value(json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": capabilities,
-            "clientInfo": {"name": "tasks-test", "version": "0.1.0"},
-        }))
-        .expect("a client config")
+        toolset_tests::mcp_result::client_config("2025-06-18", capabilities, "tasks-test")
     }
 
     async fn create_elicitation(

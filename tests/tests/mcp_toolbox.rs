@@ -49,12 +49,7 @@ impl ClientHandler for Client {
             Some(_) => json!({"elicitation": {}}),
             None => json!({}),
         };
-        serde_json::from_value(json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": capabilities,
-            "clientInfo": {"name": "toolbox-test", "version": "0.1.0"},
-        }))
-        .expect("a client config")
+        toolset_tests::mcp_result::client_config("2025-06-18", capabilities, "toolbox-test")
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

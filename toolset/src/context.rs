@@ -1,6 +1,10 @@
 //! The per-call context a handler may take as `&ToolContext`: call id, cancellation,
-//! progress, log messages and host services.
+//! progress, log messages, asks of the client and host services.
 
+pub use crate::ask::{
+    AskError, AskFuture, Asker, Asking, Form, FormAction, FormAnswer, Role, Root, Sampled,
+    Sampling, SamplingMessage,
+};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
@@ -142,6 +146,8 @@ pub struct ToolContext {
     progress: Option<Arc<dyn ProgressSink>>,
     /// Where log messages go; `None`: a `tracing` event each.
     log: Option<Arc<dyn LogSink>>,
+    /// Who answers the handler's asks; `None`: nobody can be asked.
+    asker: Option<Arc<dyn Asker>>,
     extensions: Arc<Extensions>,
     /// Whether call spans record arguments, results and error texts (off by default).
     traced_content: bool,
@@ -163,6 +169,14 @@ impl ToolContext {
     /// Sends log messages ([`ToolContext::log`]) to `sink` instead of `tracing`.
     pub fn with_log(mut self, sink: Arc<dyn LogSink>) -> Self {
         self.log = Some(sink);
+        self
+    }
+
+    /// Answers the handler's asks ([`ToolContext::elicit`], [`ToolContext::sample`],
+    /// [`ToolContext::roots`]) with `asker`. The MCP server plugs in one asking its client;
+    /// a host with its own way to ask (a console, a test) plugs in its own.
+    pub fn with_asker(mut self, asker: Arc<dyn Asker>) -> Self {
+        self.asker = Some(asker);
         self
     }
 
@@ -313,6 +327,78 @@ impl ToolContext {
         }
     }
 
+    /// Asks the user to fill in `form` and waits for the answer (MCP elicitation, form
+    /// mode).
+    ///
+    /// - Served over MCP to a client on 2025-11-25 or earlier that declared the
+    ///   `elicitation` capability, it is an `elicitation/create` request over the session;
+    ///   a client that did not declare it is not asked ([`AskError::NotDeclared`]).
+    /// - On MCP 2026-07-28 and later (no server requests), and anywhere else (a provider
+    ///   loop, the driver, a test), nobody is asked: [`AskError::NotAvailable`].
+    ///
+    /// So a handler written once handles the error and works everywhere. The call's time
+    /// limit runs while the user answers, and the call keeps what it holds meanwhile (over
+    /// MCP, the state's lock: the write lock for a tool that writes the state, so ask
+    /// before a long wait only from a tool that reads it). What the user fills in is input
+    /// like the model's: check it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolset::context::Form;
+    /// use toolset::{ToolContext, ToolError, tool};
+    ///
+    /// /// Book a table.
+    /// #[tool(tier = "reversible")]
+    /// async fn book(ctx: &ToolContext, restaurant: String) -> Result<String, ToolError> {
+    ///     let form = Form::new(
+    ///         format!("How many people at {restaurant}?"),
+    ///         json!({
+    ///             "type": "object",
+    ///             "properties": { "people": { "type": "integer", "default": 2 } },
+    ///             "required": ["people"],
+    ///         }),
+    ///     );
+    ///     let people = match ctx.elicit(form).await {
+    ///         Ok(answer) => answer
+    ///             .accepted()
+    ///             .and_then(|content| content.get("people")?.as_u64())
+    ///             .ok_or_else(|| ToolError::failed("the user did not say how many"))?,
+    ///         // Nobody to ask: the default the form would have shown.
+    ///         Err(_) => 2,
+    ///     };
+    ///     Ok(format!("booked {restaurant} for {people}"))
+    /// }
+    /// ```
+    pub async fn elicit(&self, form: Form) -> Result<FormAnswer, AskError> {
+        match &self.asker {
+            Some(asker) => asker.elicit(self.call_id(), form).await,
+            None => Err(not_available(Asking::Elicitation)),
+        }
+    }
+
+    /// Asks the client's model to complete `sampling` and waits for its answer (MCP
+    /// `sampling/createMessage`): over MCP on 2025-11-25 or earlier, to a client that
+    /// declared the `sampling` capability (else [`AskError::NotDeclared`]); on 2026-07-28
+    /// and later and outside MCP, [`AskError::NotAvailable`]. The client may show the
+    /// request to its user and refuse it ([`AskError::Failed`]).
+    pub async fn sample(&self, sampling: Sampling) -> Result<Sampled, AskError> {
+        match &self.asker {
+            Some(asker) => asker.sample(self.call_id(), sampling).await,
+            None => Err(not_available(Asking::Sampling)),
+        }
+    }
+
+    /// Reads the client's roots, the directories and files it lets servers work in (MCP
+    /// `roots/list`): over MCP on 2025-11-25 or earlier, from a client that declared the
+    /// `roots` capability (else [`AskError::NotDeclared`]); on 2026-07-28 and later and
+    /// outside MCP, [`AskError::NotAvailable`].
+    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
+        match &self.asker {
+            Some(asker) => asker.roots(self.call_id()).await,
+            None => Err(not_available(Asking::Roots)),
+        }
+    }
+
     /// The host service of type `T`, if provided.
     pub fn extension<T: Any + Send + Sync>(&self) -> Option<&T> {
         self.extensions.get::<T>()
@@ -327,9 +413,18 @@ impl fmt::Debug for ToolContext {
             .field("cancelled", &self.is_cancelled())
             .field("progress", &self.progress.is_some())
             .field("log", &self.log.is_some())
+            .field("asker", &self.asker.is_some())
             .field("extensions", &self.extensions)
             .field("traced_content", &self.traced_content)
             .finish()
+    }
+}
+
+/// The answer to an ask without an [`Asker`]: nobody to ask.
+fn not_available(asking: Asking) -> AskError {
+    AskError::NotAvailable {
+        asking,
+        why: crate::ask::NO_CLIENT,
     }
 }
 

@@ -74,6 +74,7 @@ mod verify;
 // and every sentence the model reads; and what a user calls beside them (running blocking
 // code, checking a set's declarations).
 mod action_key;
+mod ask;
 mod blocking;
 mod check;
 pub mod context;

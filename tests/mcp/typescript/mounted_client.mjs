@@ -8,28 +8,13 @@
 // starts the binary) or streamable HTTP (the server already runs there); prints one line a
 // check and "N passed, M failed"; exits non-zero when any failed.
 
+import { check, finish, serverArgument } from "./checks.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const [server] = process.argv.slice(2);
-if (!server) {
-  console.error("usage: node mounted_client.mjs <mcp_mounted binary | http://.../mcp>");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${name}: ${JSON.stringify(detail)}`);
-  }
-}
+const server = serverArgument("mounted_client.mjs");
 
 // What the human answers the next elicitation, and every elicitation asked.
 let answer = "accept";
@@ -159,5 +144,4 @@ try {
   await client.close();
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

@@ -33,21 +33,5 @@ fn main() -> ExitCode {
     })
     .with_autonomy(Autonomy::ReadOnly)
     .with_proposal_store(store, key);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("cannot start a runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(server.serve(toolset::mcp::stdio())) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("{error}");
-            ExitCode::FAILURE
-        }
-    }
+    toolset_tests::serving::served(|| server.serve(toolset::mcp::stdio()))
 }

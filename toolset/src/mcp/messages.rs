@@ -255,3 +255,17 @@ pub(crate) fn logs_dropped(dropped: usize, queued: usize) -> String {
          (logging/setLevel) to receive fewer"
     )
 }
+
+/// The error of a request (2026-07-28 on) whose `_meta` asks for a log level that is none
+/// of MCP's: the levels it may name.
+pub(crate) fn invalid_log_level(value: &serde_json::Value) -> String {
+    let levels: Vec<&str> = crate::context::LogLevel::ALL
+        .iter()
+        .map(|level| level.as_str())
+        .collect();
+    format!(
+        "Invalid params: _meta \"io.modelcontextprotocol/logLevel\" is {value}, which is not a \
+         log level; send one of {}, or leave it out to receive no log messages",
+        levels.join(", ")
+    )
+}

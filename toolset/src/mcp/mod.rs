@@ -55,7 +55,26 @@
 //!   messages wait for a slow client; beyond that they are dropped, and a last warning
 //!   says how many. Over streamable HTTP with a session, rmcp writes them on the
 //!   session's standalone stream (its GET), not the request's: it routes only progress
-//!   and cancellation to a request's stream.
+//!   and cancellation to a request's stream. A request on 2026-07-28 or later whose
+//!   `_meta` level is none of MCP's eight is refused with `-32602`, naming them.
+//! - A handler's asks through its context, per revision:
+//!   - [`ToolContext::elicit`] (a form for the user, with defaults and enums),
+//!     [`ToolContext::sample`] (a completion from the client's model) and
+//!     [`ToolContext::roots`] (the client's roots) are, before 2026-07-28, server requests
+//!     over the session (`elicitation/create` in form mode, `sampling/createMessage`,
+//!     `roots/list`), sent only to a client that declared the capability (`elicitation`
+//!     with the form mode, `sampling`, `roots`) at `initialize`; to one that did not, the
+//!     handler reads [`AskError::NotDeclared`](crate::context::AskError::NotDeclared)
+//!     naming it, and nothing is sent. The call's time limit runs while the client
+//!     answers; a client going away cancels the call as always. Over streamable HTTP
+//!     with a session, rmcp writes the request on the session's standalone stream.
+//!   - On 2026-07-28 and later, which forbids server requests, each answers
+//!     [`AskError::NotAvailable`](crate::context::AskError::NotAvailable): toolset does
+//!     not yet turn a handler's ask into an `input_required` round (the approval's
+//!     round is the only one).
+//!   - Outside MCP (a provider loop, the driver, a test's `ToolContext::default()`) each
+//!     answers `AskError::NotAvailable` too, so a handler written once handles the error
+//!     and works everywhere.
 //! - `tools/list` carries `ttlMs` and `cacheScope` for a client on 2026-07-28 or later
 //!   ([`McpServer::with_list_caching`]).
 //!
@@ -185,6 +204,7 @@
 #![doc = include_str!("../../docs/mcp-approval.md")]
 
 mod as_task;
+mod ask;
 mod elicit;
 mod http;
 pub(crate) mod incoming;

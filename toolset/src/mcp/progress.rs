@@ -1,6 +1,6 @@
 //! What a running call tells the client before its result: its progress reports as MCP
 //! `notifications/progress` and its log messages as `notifications/message`, in order and
-//! in bounded memory.
+//! in bounded memory; and the refusal of a request asking for a level that is none of MCP's.
 //!
 //! Reports and messages go into one short queue that one forwarding task drains, a
 //! notification at a time, waiting for each to be written. The task is spawned by the
@@ -13,12 +13,14 @@
 //! dropped and counted, and the client is told how many in a last warning.
 
 use crate::context::{LogLevel, LogMessage, LogSink, Progress, ProgressSink};
+use rmcp::model::ErrorData;
 #[allow(
     deprecated,
     reason = "MCP logging is deprecated from 2026-07-28 on, still served"
 )]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -242,6 +244,29 @@ pub(super) fn log_level(level: LoggingLevel) -> LogLevel {
         LoggingLevel::Emergency => LogLevel::Emergency,
     }
 }
+
+/// Refuses a request on 2026-07-28 or later whose `_meta` names a log level that is none
+/// of MCP's (`-32602`, naming the valid ones): taken as absent, the client would get no
+/// messages and never learn why. Before 2026-07-28 the key is no part of the protocol.
+pub(super) fn check_log_level(context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    if !super::input_required::speaks(context.protocol_version().as_ref()) {
+        return Ok(());
+    }
+    let Some(value) = context.meta.get(LOG_LEVEL_KEY) else {
+        return Ok(());
+    };
+    #[allow(deprecated, reason = "MCP logging is deprecated from 2026-07-28 on")]
+    match context.meta.log_level() {
+        Some(_) => Ok(()),
+        None => Err(ErrorData::invalid_params(
+            super::messages::invalid_log_level(value),
+            None,
+        )),
+    }
+}
+
+/// The `_meta` key of a request's log level (2026-07-28 on).
+const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 /// One request's forwarding of progress and log messages, held by the code answering it.
 pub(crate) struct Forwarder {

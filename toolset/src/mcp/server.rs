@@ -118,6 +118,7 @@ impl<T: ToolSet> McpServer<T> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        super::progress::check_log_level(&context)?;
         let plan = match self.gated(&mut request, &context)? {
             Ok(plan) => plan,
             Err(refused) => return Ok(self.written(refused, &context).await.into()),
@@ -470,6 +471,8 @@ impl<T: ToolSet> McpServer<T> {
         if !reports {
             return (ctx, None);
         }
+        // A handler given its context may ask the client too.
+        let ctx = ctx.with_asker(std::sync::Arc::new(super::ask::ClientAsker::of(context)));
         let token = context.meta.get_progress_token();
         let level = self.log_level(context);
         match Forwarder::start(context.peer.clone(), token, level, logger) {
@@ -674,6 +677,7 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     ) -> Result<ListToolsResult, ErrorData> {
         let span = self.request_span("tools/list", None, &context);
         let _in_request = span.enter();
+        super::progress::check_log_level(&context)?;
         // rmcp takes the tools by value: a copy of the shared list, whose schemas are
         // `Arc`s and whose names and descriptions borrow the specs.
         match self.session.listed(&self.base) {

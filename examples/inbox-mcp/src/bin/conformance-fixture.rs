@@ -6,13 +6,15 @@
 //! cargo run -p inbox-mcp --bin conformance-fixture -- 127.0.0.1:8932
 //! ```
 //!
-//! Used by `tests/mcp/conformance.sh`. The suite's other tool scenarios need
-//! server-to-client requests (sampling, elicitation), so they have no tool here.
+//! Used by `tests/mcp/conformance.sh`. The sampling and elicitation tools ask the client
+//! through their context (`ToolContext::sample`, `ToolContext::elicit`): server requests
+//! over the session before 2026-07-28. The `input_required` scenarios' tools (2026-07-28)
+//! are not here: toolset does not yet ask a handler's questions by `input_required`.
 
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::time::Duration;
-use toolset::context::LogLevel;
+use toolset::context::{Form, FormAnswer, LogLevel, Sampling};
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::prelude::*;
 use toolset::{DynamicTool, Tier, ToolContext, ToolError, ToolOutput, tool, toolset};
@@ -93,6 +95,120 @@ pub async fn test_tool_with_logging(ctx: &ToolContext) -> &'static str {
     "Logging test completed"
 }
 
+/// Ask the client's model to answer `prompt`, in at most 100 tokens.
+#[tool(tier = "read_only")]
+pub async fn test_sampling(ctx: &ToolContext, prompt: String) -> Result<String, ToolError> {
+    let sampled = ctx.sample(Sampling::new(prompt, 100)).await?;
+    Ok(format!(
+        "LLM response: {}",
+        sampled.text.unwrap_or_default()
+    ))
+}
+
+/// Ask the user for a username and an email address, showing `message`.
+#[tool(tier = "read_only")]
+pub async fn test_elicitation(ctx: &ToolContext, message: String) -> Result<String, ToolError> {
+    let form = Form::new(
+        message,
+        json!({
+            "type": "object",
+            "properties": {
+                "username": { "type": "string", "description": "User's response" },
+                "email": { "type": "string", "description": "User's email address" }
+            },
+            "required": ["username", "email"]
+        }),
+    );
+    let answer = ctx.elicit(form).await?;
+    Ok(format!("User response: {}", answered(&answer)))
+}
+
+/// Ask the user to fill in a form whose every primitive type has a default (SEP-1034).
+#[tool(tier = "read_only")]
+pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, ToolError> {
+    let form = Form::new(
+        "Please review and update the form fields with defaults",
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string", "description": "User name", "default": "John Doe" },
+                "age": { "type": "integer", "description": "User age", "default": 30 },
+                "score": { "type": "number", "description": "User score", "default": 95.5 },
+                "status": {
+                    "type": "string",
+                    "description": "User status",
+                    "enum": ["active", "inactive", "pending"],
+                    "default": "active"
+                },
+                "verified": { "type": "boolean", "description": "Verification status", "default": true }
+            }
+        }),
+    );
+    let answer = ctx.elicit(form).await?;
+    Ok(format!("Elicitation completed: {}", answered(&answer)))
+}
+
+/// Ask the user to choose in each of the five enum shapes of SEP-1330.
+#[tool(tier = "read_only")]
+pub async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ToolError> {
+    let form = Form::new(
+        "Please select options from the enum fields",
+        json!({
+            "type": "object",
+            "properties": {
+                "untitledSingle": {
+                    "type": "string",
+                    "description": "Select one option",
+                    "enum": ["option1", "option2", "option3"]
+                },
+                "titledSingle": {
+                    "type": "string",
+                    "description": "Select one option with titles",
+                    "oneOf": [
+                        { "const": "value1", "title": "First Option" },
+                        { "const": "value2", "title": "Second Option" },
+                        { "const": "value3", "title": "Third Option" }
+                    ]
+                },
+                "legacyEnum": {
+                    "type": "string",
+                    "description": "Select one option (legacy)",
+                    "enum": ["opt1", "opt2", "opt3"],
+                    "enumNames": ["Option One", "Option Two", "Option Three"]
+                },
+                "untitledMulti": {
+                    "type": "array",
+                    "description": "Select multiple options",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": { "type": "string", "enum": ["option1", "option2", "option3"] }
+                },
+                "titledMulti": {
+                    "type": "array",
+                    "description": "Select multiple options with titles",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": {
+                        "anyOf": [
+                            { "const": "value1", "title": "First Choice" },
+                            { "const": "value2", "title": "Second Choice" },
+                            { "const": "value3", "title": "Third Choice" }
+                        ]
+                    }
+                }
+            }
+        }),
+    );
+    let answer = ctx.elicit(form).await?;
+    Ok(format!("Elicitation completed: {}", answered(&answer)))
+}
+
+/// The user's answer as the suite's tools write it: `action=..., content={...}`.
+fn answered(answer: &FormAnswer) -> String {
+    let content = answer.content.clone().map_or(Value::Null, Value::Object);
+    format!("action={}, content={content}", answer.action.as_str())
+}
+
 /// The input schema of `json_schema_2020_12_tool`, as the suite gives it: `$schema`,
 /// `$defs` with an `$anchor`, `allOf`/`anyOf` and `if`/`then`/`else`, which no
 /// `#[tool]`'s arguments produce, so the tool is a runtime one.
@@ -138,6 +254,10 @@ toolset! {
         test_error_handling,
         test_tool_with_progress,
         test_tool_with_logging,
+        test_sampling,
+        test_elicitation,
+        test_elicitation_sep1034_defaults,
+        test_elicitation_sep1330_enums,
     ];
 }
 
