@@ -30,6 +30,8 @@ profiles=${PROFILES:-"default recommended"}
 work=$root/target/agent-cost
 ws=$work/ws
 export CARGO_TERM_COLOR=never
+# An edit at a desk: incremental compilation on, whatever the caller set.
+export CARGO_INCREMENTAL=1
 
 rm -rf "$ws"
 mkdir -p "$ws/agent-toolset/src" "$ws/agent-toolset-lean/src" "$ws/agent-rmcp/src"

@@ -11,6 +11,8 @@
 #   rejected.txt      Rejected::results timed once at 7,500 to 60,000 invalid calls
 #   load.txt          the MCP HTTP load comparison (src/bin/mcp_load.rs, 200 clients x 20)
 #   compile.txt       compile cost, 100 tools (benches/compile_cost.sh, hyperfine medians)
+#   agent.txt         a newcomer-sized agent on toolset and on rmcp: debug binary and
+#                     edit-rebuild per profile (benches/agent_cost.sh)
 #
 # About an hour on 2 cores with nothing else running (3 December: 32 min of release build,
 # 7 min of criterion, 3 min of callgrind, 12 min of compiling the 100-tool crates). Other
@@ -56,6 +58,8 @@ target/release/mcp_load 200 20 >"$out/load.txt"
 if [ -z "${SKIP_COMPILE:-}" ]; then
     step "compile cost"
     RUNS=${COMPILE_RUNS:-3} benches/compile_cost.sh >"$out/compile.txt"
+    step "a newcomer-sized agent"
+    RUNS=${COMPILE_RUNS:-3} benches/agent_cost.sh >"$out/agent.txt"
 fi
 
 step "done"

@@ -39,9 +39,10 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `constraints` | yes | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`), with the `jsonschema` crate, for the tools that declare any |
+//! | `constraints` | yes | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`), with the `jsonschema` crate, for the tools that declare any. Off, a tool whose schema has a constraint is refused (never run unchecked; [`check_declarations`] names it), runtime tools cannot register, and a build saves the validator's 40 packages |
 //! | `mcp` | no | `toolset::mcp`: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
-//! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp`) |
+//! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp` and `constraints`) |
+//! | `console` | no | `toolset::console`: the approval console, one web page over the driver's store, served by axum |
 //! | `sqlite` | no | `SqliteStore`: an embedded SQLite proposal store (SQLite is compiled in) |
 //! | `postgres` | no | `PostgresStore`: a PostgreSQL proposal store, one database for every replica of a host (tokio-postgres) |
 //!
