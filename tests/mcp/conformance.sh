@@ -8,7 +8,8 @@
 #   - inbox-mcp --http: the inbox agent's tools; protocol scenarios (initialize, ping,
 #     tools/list, DNS-rebinding protection, concurrent SSE streams).
 #   - conformance-fixture: the tools the suite's tool scenarios call by name
-#     (test_simple_text, test_image_content, test_sampling, ...), declared with #[tool], and
+#     (test_simple_text, test_image_content, test_sampling, test_custom_header, ...),
+#     declared with #[tool], and
 #     json_schema_2020_12_tool, a runtime tool (its schema is the suite's own).
 #
 # Scenarios toolset does not support are run too and reported as known gaps; the script
@@ -161,7 +162,9 @@ run "$fixture_port" json-schema-2020-12 pass
 run "$fixture_port" tools-call-audio pass
 run "$fixture_port" tools-call-embedded-resource pass
 run "$fixture_port" tools-call-mixed-content pass
-run "$fixture_port" http-custom-header-server-validation gap "no x-mcp-header tool annotations"
+# test_custom_header's #[mcp_header("Region")]: the Mcp-Param-Region header checked against
+# the body (rmcp's check, over the schema toolset lists) before the handler runs.
+run "$fixture_port" http-custom-header-server-validation pass
 for scenario in completion-complete resources-list resources-read-text resources-read-binary \
     resources-templates-read prompts-list prompts-get-simple prompts-get-with-args \
     prompts-get-embedded-resource prompts-get-with-image; do

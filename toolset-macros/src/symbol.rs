@@ -53,6 +53,13 @@ pub const SEND_LABELS: &[&str] = &["outside"];
 /// The parameter attribute marking the whole-object form: `#[args] input: MyArgs`.
 pub const ARGS: &str = "args";
 
+/// The parameter attribute mirroring an argument into an MCP request header:
+/// `#[mcp_header("Region")] region: String` lists `"x-mcp-header": "Region"` on the
+/// argument's property, and the MCP HTTP server refuses a call whose `Mcp-Param-Region`
+/// header is missing or disagrees. Named for the specification's `x-mcp-header`: it is
+/// MCP's alone (no other consumer sees it), and the value still comes from the body.
+pub const MCP_HEADER: &str = "mcp_header";
+
 /// Attributes an argument parameter may carry, moved onto its generated field.
 pub const SERDE: &str = "serde";
 pub const SCHEMARS: &str = "schemars";

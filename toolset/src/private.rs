@@ -70,6 +70,8 @@ pub struct Argument {
     title: &'static str,
     description: &'static str,
     optional: bool,
+    /// `#[mcp_header("...")]`'s name, or empty.
+    mcp_header: &'static str,
     schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
 }
 
@@ -84,6 +86,7 @@ impl Argument {
             title: "",
             description: "",
             optional: false,
+            mcp_header: "",
             schema,
         }
     }
@@ -111,7 +114,32 @@ impl Argument {
         self.description = description;
         self
     }
+
+    /// `#[mcp_header("Region")]`: the property's `x-mcp-header`, which only MCP lists.
+    pub const fn mcp_header(mut self, header: &'static str) -> Argument {
+        self.mcp_header = header;
+        self
+    }
 }
+
+/// What `#[mcp_header]` may mirror: the argument types whose schema is a plain `string`,
+/// `integer` or `boolean`, the only types MCP allows an `x-mcp-header` on (a client drops a
+/// tool annotating anything else). An `Option` is not one: its schema admits `null` too.
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_header]` cannot mirror a `{Self}` argument into a header",
+    label = "MCP mirrors only a string, an integer or a bool",
+    note = "take the argument as `String`, `bool` or an integer type (`u32`, `i64`, ...), or drop `#[mcp_header]`"
+)]
+pub trait McpHeaderArgument {}
+impl McpHeaderArgument for String {}
+impl McpHeaderArgument for bool {}
+macro_rules! mirrored_integers {
+    ($($ty:ty),*) => { $(impl McpHeaderArgument for $ty {})* };
+}
+mirrored_integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// The check `#[tool]` writes for each `#[mcp_header]` argument, spanned at its type.
+pub const fn mcp_header_argument<T: McpHeaderArgument>() {}
 
 /// The `JsonSchema` of a generated arguments struct whose fields carry no `#[serde]` or
 /// `#[schemars]` attribute: the object schema schemars' derive writes for it under
@@ -131,6 +159,7 @@ pub fn arguments_schema(
         for (key, text) in [
             ("title", argument.title),
             ("description", argument.description),
+            (crate::schema::MCP_HEADER, argument.mcp_header),
         ] {
             if !text.is_empty() {
                 schema.insert(key.into(), text.into());

@@ -15,6 +15,12 @@ use schemars::{JsonSchema, Schema};
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
+/// The keyword of a property mirrored into an MCP request header (`Mcp-Param-{name}`): written
+/// by `#[mcp_header("...")]` or into a runtime tool's schema, listed by MCP alone (the other
+/// consumers' schemas drop it) and checked against the request's headers by the MCP HTTP
+/// server.
+pub(crate) const MCP_HEADER: &str = "x-mcp-header";
+
 fn generate<T: JsonSchema + ?Sized>() -> Value {
     let generator = SchemaSettings::draft2020_12()
         .with_transform(RecursiveTransform(state_type_ranges))

@@ -16,6 +16,8 @@ mod escalation;
 mod handler_stays_callable;
 #[path = "../pass/labels.rs"]
 mod labels;
+#[path = "../pass/mcp_headers.rs"]
+mod mcp_headers;
 #[path = "../pass/propose_only.rs"]
 mod propose_only;
 #[path = "../pass/return_forms.rs"]
@@ -43,6 +45,11 @@ fn documented() {
 #[test]
 fn handler_stays_callable() {
     handler_stays_callable::main();
+}
+
+#[test]
+fn mcp_headers() {
+    mcp_headers::main();
 }
 
 #[test]

@@ -58,15 +58,20 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             }
         }
         None => {
-            let fields =
-                handler
-                    .args
-                    .iter()
-                    .zip(&checks)
-                    .map(|(Arg { ident, ty, attrs }, checks)| {
-                        let checked = &checks.field_attrs;
-                        quote!(#(#attrs)* #checked pub #ident: #ty,)
-                    });
+            let fields = handler.args.iter().zip(&checks).map(|(arg, checks)| {
+                let Arg {
+                    ident, ty, attrs, ..
+                } = arg;
+                let checked = &checks.field_attrs;
+                // With the derive (`listed_schema` is `None`), the annotation goes
+                // through it; a listed schema carries it itself.
+                let header = arg
+                    .mcp_header
+                    .as_ref()
+                    .filter(|_| derived_schema)
+                    .map(|header| quote!(#[schemars(extend("x-mcp-header" = #header))]));
+                quote!(#(#attrs)* #checked #header pub #ident: #ty,)
+            });
             let bound = deserialize_bound(&bounded, rt);
             let serde = rt.within("__private::serde");
             let schemars = rt.within("__private::schemars");
@@ -140,6 +145,20 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
         ),
     );
     let state_not_sent = state_not_sent(tool, &distinct);
+    // A mirrored argument is a string, an integer or a bool (what MCP allows an
+    // `x-mcp-header` on): checked at the argument's type, which is where the error lands.
+    let header_checks = handler
+        .args
+        .iter()
+        .filter(|arg| arg.mcp_header.is_some())
+        .map(|arg| {
+            let ty = &arg.ty;
+            let rt = rt.at(ty.span());
+            quote_spanned!(ty.span()=> #rt::__private::mcp_header_argument::<#ty>();)
+        });
+    let header_checks = quote!(#(#header_checks)*);
+    let header_checks =
+        (!header_checks.is_empty()).then(|| quote!(const _: () = { #header_checks };));
 
     let ctx = if handler.takes_context() {
         format_ident!("ctx")
@@ -201,6 +220,8 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             #tool_impl
 
             #state_not_sent
+
+            #header_checks
 
             #[automatically_derived]
             #impl_head #rt::set::ToolHandler<#state_type> for #ident {
@@ -435,7 +456,13 @@ fn listed_schema(ident: &syn::Ident, args: &[Arg], rt: &Runtime) -> Option<Token
         let schema = quote_spanned!(checked.span()=> #rt_at::__private::#function::<#checked>);
         let title = (!title.is_empty()).then(|| quote!(.title(#title)));
         let description = (!description.is_empty()).then(|| quote!(.description(#description)));
-        listed.push(quote!(#rt::__private::Argument::#kind(#name, #schema) #title #description));
+        let header = arg
+            .mcp_header
+            .as_ref()
+            .map(|header| quote!(.mcp_header(#header)));
+        listed.push(
+            quote!(#rt::__private::Argument::#kind(#name, #schema) #title #description #header),
+        );
     }
     let name = ident.to_string();
     let schemars = quote!(#rt::__private::schemars);

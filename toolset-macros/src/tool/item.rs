@@ -1,5 +1,5 @@
 //! The user's item as `#[tool]` re-emits it, whether or not the input was valid: the
-//! attributes the macro consumes taken off the parameters (`#[args]`, and the docs,
+//! attributes the macro consumes taken off the parameters (`#[args]`, `#[mcp_header]`, and the docs,
 //! `#[serde]` and `#[schemars]` that belong on the generated field), and what the macro adds
 //! (the `description` as the doc comment, `deny_unknown_fields` on a propose-only struct).
 
@@ -21,6 +21,8 @@ pub enum UserItem {
 pub struct ParamAttrs {
     /// It was marked `#[args]`: the whole-object form.
     pub whole_args: bool,
+    /// Each `#[mcp_header("...")]` it carried (more than one is refused in `valid`).
+    pub mcp_header: Vec<Attribute>,
     /// Docs, `#[serde]`, `#[schemars]`: for the generated field.
     pub field: Vec<Attribute>,
 }
@@ -111,13 +113,22 @@ fn take_param_attrs(input: &mut FnArg) -> ParamAttrs {
         .attrs
         .retain(|attr| !attr.path().is_ident(symbol::ARGS));
     let whole_args = typed.attrs.len() != before;
+    let (mcp_header, rest): (Vec<Attribute>, Vec<Attribute>) = typed
+        .attrs
+        .drain(..)
+        .partition(|attr| attr.path().is_ident(symbol::MCP_HEADER));
+    typed.attrs = rest;
     let (field, keep): (Vec<Attribute>, Vec<Attribute>) = typed.attrs.drain(..).partition(|attr| {
         is_doc(attr)
             || attr.path().is_ident(symbol::SERDE)
             || attr.path().is_ident(symbol::SCHEMARS)
     });
     typed.attrs = keep;
-    ParamAttrs { whole_args, field }
+    ParamAttrs {
+        whole_args,
+        mcp_header,
+        field,
+    }
 }
 
 #[cfg(test)]
@@ -182,13 +193,16 @@ mod tests {
     fn parameter_attributes_move_off_the_handler() {
         let (item, params) = UserItem::from_syn(syn::parse_quote! {
             async fn f(#[args] a: A, /// Doc.
-                #[serde(default)] #[allow(unused)] b: u8) {}
+                #[serde(default)] #[allow(unused)] #[mcp_header("B")] b: u8) {}
         });
         assert!(params[0].whole_args && params[0].field.is_empty());
         assert_eq!(params[1].field.len(), 2);
+        assert_eq!(params[1].mcp_header.len(), 1);
         let emitted = item.to_token_stream().to_string();
         assert!(
-            !emitted.contains("args") && !emitted.contains("serde"),
+            !emitted.contains("args")
+                && !emitted.contains("serde")
+                && !emitted.contains("mcp_header"),
             "{emitted}"
         );
         assert!(

@@ -97,6 +97,8 @@ pub struct Arg {
     pub ty: Type,
     /// Doc comments, `#[serde]` and `#[schemars]` attributes, moved to the field.
     pub attrs: Vec<Attribute>,
+    /// `#[mcp_header("Region")]`: the header name its property's `x-mcp-header` gives.
+    pub mcp_header: Option<String>,
 }
 
 impl Handler {

@@ -420,6 +420,8 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
     let mut sent: Vec<SentParam> = Vec::new();
     // Arguments that borrow: a lifetime the handler declares for them is explained there.
     let mut borrowing = 0;
+    // Each `#[mcp_header("...")]` name, to refuse one written twice.
+    let mut headers: Vec<syn::LitStr> = Vec::new();
     for (input, taken) in sig.inputs.iter().zip(params) {
         let typed = match input {
             FnArg::Receiver(receiver) => {
@@ -478,6 +480,12 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
             continue;
         }
         if taken.whole_args {
+            header_off_an_argument(
+                taken,
+                "`#[args]` takes the whole arguments object, which no one header can mirror: \
+                 put `#[schemars(extend(\"x-mcp-header\" = \"Region\"))]` on the field of your arguments type instead",
+                cx,
+            );
             let name = typed.pat.to_token_stream().to_string();
             sent.push(SentParam {
                 name: name.clone(),
@@ -515,6 +523,7 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
                     cx.error_at(reference, "a tool handler takes `&ToolContext` at most once");
                 }
                 context_seen = true;
+                header_off_an_argument(taken, "the context is not sent by the model, so no header mirrors it", cx);
                 classified.push(Param::Context);
             }
             Type::Reference(reference) => {
@@ -526,6 +535,7 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
                          share into one state type. Arguments the model passes are owned values, not references",
                     );
                 }
+                header_off_an_argument(taken, "the state is not sent by the model, so no header mirrors it", cx);
                 // A `read_only` tool writing it is the shared rule (`declaration`, in `tool`).
                 state = Some(State {
                     ty: (*reference.elem).clone(),
@@ -546,10 +556,15 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
                         whole: false,
                     });
                     classified.push(Param::Arg(ident.clone()));
+                    let header = mcp_header(&taken.mcp_header, cx);
+                    if let Some(header) = &header {
+                        headers.push(header.clone());
+                    }
                     args.push(Arg {
                         ident,
                         ty: ty.clone(),
                         attrs: taken.field.clone(),
+                        mcp_header: header.as_ref().map(syn::LitStr::value),
                     });
                 }
                 other => cx.error_at(
@@ -558,6 +573,22 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
                      To take the whole arguments object as one struct, mark the parameter `#[args]`",
                 ),
             },
+        }
+    }
+    for (at, header) in headers.iter().enumerate() {
+        let name = header.value();
+        if let Some(first) = headers[..at]
+            .iter()
+            .find(|seen| seen.value().eq_ignore_ascii_case(&name))
+        {
+            cx.error_at(
+                header,
+                format!(
+                    "`Mcp-Param-{name}` already mirrors another argument (`#[mcp_header(\"{}\")]`; header names \
+                     ignore case): give each argument its own header name",
+                    first.value()
+                ),
+            );
         }
     }
     // Lifetimes only, all for arguments that borrow: said at the arguments, with the fix.
@@ -611,6 +642,57 @@ fn handler(func: &ItemFn, params: &[ParamAttrs], cx: &mut Ctxt) -> Option<Handle
         sent,
         output,
     })
+}
+
+/// `#[mcp_header("Region")]` on an argument: its header name, one string literal that is an
+/// HTTP field name (RFC 9110's `token`), as MCP requires of `x-mcp-header`. `None` when
+/// there is none, or it is broken (reported here).
+fn mcp_header(attrs: &[Attribute], cx: &mut Ctxt) -> Option<syn::LitStr> {
+    let (first, rest) = attrs.split_first()?;
+    for extra in rest {
+        cx.error_at(
+            extra,
+            "an argument is mirrored into one header: keep one `#[mcp_header(\"...\")]`",
+        );
+    }
+    let Ok(name) = first.parse_args::<syn::LitStr>() else {
+        cx.error_at(
+            first,
+            "write the header's name as a string, e.g. `#[mcp_header(\"Region\")]`, which an MCP client \
+             sends as `Mcp-Param-Region`",
+        );
+        return None;
+    };
+    let text = name.value();
+    if text.is_empty() || !text.chars().all(is_header_char) {
+        cx.error_at(
+            &name,
+            format!(
+                "`{text}` cannot be an HTTP header name: write ASCII letters, digits or \
+                 ``!#$%&'*+-.^_`|~`` only, no spaces or colons, e.g. `#[mcp_header(\"Region\")]`"
+            ),
+        );
+        return None;
+    }
+    Some(name)
+}
+
+/// A character of an HTTP field name (RFC 9110 §5.6.2, `tchar`).
+fn is_header_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// `#[mcp_header]` on a parameter the model does not send as one argument: refused, saying
+/// `why`.
+fn header_off_an_argument(taken: &ParamAttrs, why: &str, cx: &mut Ctxt) {
+    if let Some(attr) = taken.mcp_header.first() {
+        cx.error_at(
+            attr,
+            format!(
+                "`#[mcp_header]` mirrors one argument the model sends into a header, but {why}"
+            ),
+        );
+    }
 }
 
 /// How every message about a borrowed argument starts.

@@ -23,7 +23,7 @@
 //!   the shapes so the model knows them.
 
 use crate::integer_format::integer_range;
-use crate::schema::type_range;
+use crate::schema::{MCP_HEADER, type_range};
 use schemars::Schema;
 use schemars::transform::{RecursiveTransform, Transform};
 use serde_json::{Map, Value};
@@ -338,10 +338,29 @@ pub(crate) fn ref_beside_annotations(map: &mut Map<String, Value>) {
 /// the canonical schema with numeric bounds, an object root, only standard formats, and
 /// the root's keywords in one fixed order (see the module docs).
 pub(crate) fn consumer_schema(canonical: &Value) -> Value {
-    let mut schema = bounded_schema(canonical);
+    let mut schema = mcp_input_schema(canonical);
+    drop_mcp_headers(&mut schema);
+    schema
+}
+
+/// MCP's input schema: [`consumer_schema`] with its properties' `x-mcp-header`
+/// annotations kept, which only MCP reads (its clients mirror those arguments into
+/// `Mcp-Param-*` headers, and the HTTP server checks them).
+pub(crate) fn mcp_input_schema(canonical: &Value) -> Value {
+    let mut schema = canonical.clone();
+    add_integer_bounds(&mut schema);
+    object_root(&mut schema);
     keep_standard_formats(&mut schema);
     order_root(&mut schema);
     schema
+}
+
+/// Removes every `x-mcp-header` annotation: an MCP transport's concern, which no other
+/// consumer reads (and a strict one would refuse as an unknown keyword).
+fn drop_mcp_headers(schema: &mut Value) {
+    for_each_schema(schema, |map| {
+        map.shift_remove(MCP_HEADER);
+    });
 }
 
 /// The schema of a structured result (`Json<T>`) as a JSON Schema consumer reads it (MCP's
@@ -365,6 +384,7 @@ pub(crate) fn bounded_schema(canonical: &Value) -> Value {
     let mut schema = canonical.clone();
     add_integer_bounds(&mut schema);
     object_root(&mut schema);
+    drop_mcp_headers(&mut schema);
     schema
 }
 

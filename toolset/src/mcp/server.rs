@@ -759,9 +759,12 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         self.tasks.cancel(&request.task_id)
     }
 
+    /// The tool rmcp checks a `tools/call`'s `Mcp-Param-*` headers against (SEP-2243): the
+    /// session's listed one, or a deferred one as it would be listed once activated.
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tools = self.session.listed(&self.base).ok()?;
-        tools.iter().find(|tool| tool.name == name).cloned()
+        let listed = self.session.listed(&self.base).ok();
+        let found = listed.and_then(|tools| tools.iter().find(|tool| tool.name == name).cloned());
+        found.or_else(|| self.base.tool(name))
     }
 
     async fn on_custom_request(

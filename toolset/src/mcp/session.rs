@@ -73,6 +73,19 @@ impl<T: ToolSet> Base<T> {
         now
     }
 
+    /// The MCP `Tool` a session could be listed by `name`, once activated if it is
+    /// deferred: what a `tools/call`'s `Mcp-Param-*` headers are checked against (rmcp
+    /// asks a fresh handler, which knows no session's activations, so a deferred tool is
+    /// looked up as if activated: a call the gate may let through is never left
+    /// unchecked). `None` for a tool the policy does not offer at all, whose call the gate
+    /// refuses.
+    pub(super) fn tool(&self, name: &str) -> Option<Tool> {
+        let mut activated = Activations::new();
+        activated.activate(name);
+        let listed = listed_or_error(self.request(&activated)).ok()?;
+        listed.iter().find(|tool| tool.name == name).cloned()
+    }
+
     /// The request of a session that activated `activations`, with the policy's runtime
     /// names checked against the toolbox's tools as they are now: a name it lacks (a
     /// misspelled one, or a tool a namespace dropped) is a [`PolicyNameError`] on every

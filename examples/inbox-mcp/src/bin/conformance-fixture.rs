@@ -8,7 +8,8 @@
 //!
 //! Used by `tests/mcp/conformance.sh`. The sampling and elicitation tools ask the client
 //! through their context (`ToolContext::sample`, `ToolContext::elicit`): server requests
-//! over the session before 2026-07-28. The `input_required` scenarios' tools (2026-07-28)
+//! over the session before 2026-07-28. `test_custom_header` mirrors its argument into a
+//! header (`#[mcp_header]`). The `input_required` scenarios' tools (2026-07-28)
 //! are not here: toolset does not yet ask a handler's questions by `input_required`.
 
 use serde_json::{Value, json};
@@ -238,6 +239,18 @@ fn json_schema_2020_12() -> Value {
     })
 }
 
+/// Say which region was asked for: the tool of `http-custom-header-server-validation`
+/// (2026-07-28), its `region` mirrored into the `Mcp-Param-Region` header, which the
+/// server checks against the body before the handler runs.
+#[tool(tier = "read_only")]
+pub async fn test_custom_header(
+    /// The region to report on.
+    #[mcp_header("Region")]
+    region: String,
+) -> String {
+    format!("region {region}")
+}
+
 /// Echoes its arguments.
 async fn echo_arguments(arguments: Value, _ctx: &ToolContext) -> String {
     arguments.to_string()
@@ -258,6 +271,7 @@ toolset! {
         test_elicitation,
         test_elicitation_sep1034_defaults,
         test_elicitation_sep1330_enums,
+        test_custom_header,
     ];
 }
 

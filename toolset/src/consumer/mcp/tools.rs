@@ -7,7 +7,8 @@
 //!   the `$schema` and every other keyword it was registered with (`$defs`, `$anchor`,
 //!   `allOf`, `if`/`then`/`else`, ...).
 //!   Its `format`s are the standard ones only (numeric bounds instead of `uint32`, …), as
-//!   in `outputSchema`.
+//!   in `outputSchema`. A property's `x-mcp-header` (`#[mcp_header("...")]`, or written
+//!   into a runtime tool's schema) is listed here alone: the other consumers drop it.
 //! - `outputSchema` is given only for tools returning `Json<T>`, and only when `T`'s
 //!   schema is an object schema (root `type: "object"`), which MCP requires because
 //!   `structuredContent` is a JSON object. A tool returning `Json<Vec<_>>` or a scalar
@@ -26,7 +27,7 @@
 //!   own state, so it says `openWorldHint: false`, where MCP's default would claim an
 //!   open world.
 
-use crate::consumer::schema_adapt::{consumer_schema, result_schema};
+use crate::consumer::schema_adapt::{mcp_input_schema, result_schema};
 use crate::spec::ToolSpec;
 use crate::tier::Tier;
 use serde_json::{Map, Value};
@@ -39,7 +40,7 @@ pub fn tool(spec: &ToolSpec) -> Value {
         tool.insert("title".into(), title.into());
     }
     tool.insert("description".into(), spec.description().into());
-    tool.insert("inputSchema".into(), consumer_schema(spec.input_schema()));
+    tool.insert("inputSchema".into(), mcp_input_schema(spec.input_schema()));
     if let Some(output) = output_schema(spec) {
         tool.insert("outputSchema".into(), output);
     }
