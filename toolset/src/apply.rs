@@ -422,6 +422,35 @@ fn peek<T: ToolSet>(step: &Step<T>) -> Option<(&ToolSpec, Authority)> {
 
 // Dispatch is where the two kinds of tool part: the set's through its typed call enum, a
 // runtime tool through its handler.
+/// A compiled call's handler run, as [`run_handler`] awaits it: the set's dispatch.
+///
+/// In a debug build it is boxed behind `dyn Future`. The futures wrapped around it
+/// (`catch_unwind`, the time limit, the server's tasks) are other crates' generic code
+/// instantiated in the user's crate; holding the dispatch by value, they name the set's
+/// every handler future, so an edit of the crate made them all again, with their full
+/// debug info: 99 MB of a six-tool agent's 143 MB of objects, against 13 MB boxed
+/// (BENCHMARKS.md, issue 40 item 2). A release build keeps it by value: no allocation a
+/// call where the per-call cost is measured.
+#[cfg(debug_assertions)]
+fn dispatch<'a, T: ToolSet>(
+    state: Access<'a, T::State>,
+    ctx: &'a ToolContext,
+    typed: T::Call,
+) -> std::pin::Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>> {
+    Box::pin(T::dispatch(state, ctx, typed))
+}
+
+/// A compiled call's handler run: the set's dispatch, by value in a release build (see
+/// the debug build's `dispatch`).
+#[cfg(not(debug_assertions))]
+fn dispatch<'a, T: ToolSet>(
+    state: Access<'a, T::State>,
+    ctx: &'a ToolContext,
+    typed: T::Call,
+) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send + 'a {
+    T::dispatch(state, ctx, typed)
+}
+
 impl<T: ToolSet> Job<T> {
     /// Runs the call to its one outcome in span `S`, within `limit` besides the tool's
     /// own, and says when it ended. A compiled tool's call gets `state`, and so does a
@@ -447,7 +476,7 @@ impl<T: ToolSet> Job<T> {
                 T::spec_of(name),
                 ToolType::Function,
                 limit,
-                move || T::dispatch(state, ctx, typed),
+                move || dispatch::<T>(state, ctx, typed),
                 |output| checked_activations::<T>(output, concealed),
             )),
             (job, state) => Either::Right(async move {
