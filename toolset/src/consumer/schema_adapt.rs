@@ -347,9 +347,7 @@ pub(crate) fn consumer_schema(canonical: &Value) -> Value {
 /// annotations kept, which only MCP reads (its clients mirror those arguments into
 /// `Mcp-Param-*` headers, and the HTTP server checks them).
 pub(crate) fn mcp_input_schema(canonical: &Value) -> Value {
-    let mut schema = canonical.clone();
-    add_integer_bounds(&mut schema);
-    object_root(&mut schema);
+    let mut schema = bounded_with_headers(canonical);
     keep_standard_formats(&mut schema);
     order_root(&mut schema);
     schema
@@ -381,10 +379,17 @@ pub(crate) fn result_schema(canonical: &Value) -> Value {
 /// The canonical schema with numeric bounds and an object root, its formats untouched:
 /// where a consumer with a format list of its own (Gemini) starts.
 pub(crate) fn bounded_schema(canonical: &Value) -> Value {
+    let mut schema = bounded_with_headers(canonical);
+    drop_mcp_headers(&mut schema);
+    schema
+}
+
+/// The canonical schema with numeric bounds and an object root, its `x-mcp-header`
+/// annotations still in: what MCP's input schema and [`bounded_schema`] start from.
+fn bounded_with_headers(canonical: &Value) -> Value {
     let mut schema = canonical.clone();
     add_integer_bounds(&mut schema);
     object_root(&mut schema);
-    drop_mcp_headers(&mut schema);
     schema
 }
 
