@@ -521,8 +521,7 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
             Style::Continue => {
                 // A held batch only exists in the pause style; late results go as one
                 // follow-up, but a call never answered gets its own result.
-                let late: Vec<&LateResult> = self.run.late().iter().collect();
-                messages.extend(late_messages(self.driver.format, &late)?);
+                messages.extend(late_messages(self.driver.format, self.run.late())?);
             }
             Style::Pause => match self.run.pause_results() {
                 Some(results) => {
@@ -530,26 +529,20 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
                     // A call of an earlier turn left unanswered (a tool with a late result)
                     // is answered beside the batch, by its own result.
                     let held = self.run.held();
-                    let late: Vec<&LateResult> = self
-                        .run
-                        .late()
-                        .iter()
-                        .filter(|late| late.unanswered)
-                        .filter(|late| {
-                            !held.is_some_and(|held| {
+                    let late = self.run.late().iter().filter(|late| {
+                        late.unanswered
+                            && !held.is_some_and(|held| {
                                 held.entries()
                                     .iter()
                                     .any(|entry| entry.call.id == late.reply.call_id)
                             })
-                        })
-                        .collect();
-                    messages.extend(late_messages(self.driver.format, &late)?);
+                    });
+                    messages.extend(late_messages(self.driver.format, late)?);
                 }
                 None if self.run.held().is_some() => waiting = true,
                 None => {
                     // No batch held: what came late answers calls of earlier turns.
-                    let late: Vec<&LateResult> = self.run.late().iter().collect();
-                    messages.extend(late_messages(self.driver.format, &late)?);
+                    messages.extend(late_messages(self.driver.format, self.run.late())?);
                 }
             },
         }
@@ -772,18 +765,25 @@ fn results_message(format: Format, results: &[ToolReply]) -> Result<Value, Drive
 /// never answered ([`LateResult::unanswered`]: OpenAI Responses' async tools) by their own
 /// results, under their ids, then the rest as one follow-up about them. Nothing when
 /// `late` is empty.
-fn late_messages(format: Format, late: &[&LateResult]) -> Result<Vec<Value>, DriverError> {
-    let (own, about): (Vec<&LateResult>, Vec<&LateResult>) =
-        late.iter().partition(|late| late.unanswered);
-    let replies = |late: Vec<&LateResult>| -> Vec<ToolReply> {
-        late.into_iter().map(|late| late.reply.clone()).collect()
-    };
+fn late_messages<'a>(
+    format: Format,
+    late: impl IntoIterator<Item = &'a LateResult>,
+) -> Result<Vec<Value>, DriverError> {
+    let (mut own, mut about) = (Vec::new(), Vec::new());
+    for late in late {
+        let list = if late.unanswered {
+            &mut own
+        } else {
+            &mut about
+        };
+        list.push(late.reply.clone());
+    }
     let mut messages = Vec::new();
     if !own.is_empty() {
-        messages.push(results_message(format, &replies(own))?);
+        messages.push(results_message(format, &own)?);
     }
     if !about.is_empty() {
-        messages.push(follow_up(format, &replies(about))?);
+        messages.push(follow_up(format, &about)?);
     }
     Ok(messages)
 }
