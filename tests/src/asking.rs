@@ -1,7 +1,7 @@
 //! A handler that logs and asks the client everything a handler can ask (`ToolContext::
 //! elicit`, `sample`, `roots`), for the MCP tests' clients: rmcp's in process
-//! (`tests/tests/mcp_asking.rs`) and the TypeScript SDK's against the `mcp_asking` binary
-//! (`tests/mcp/typescript/asking_client.mjs`).
+//! (`tests/tests/mcp_asking.rs`) and the TypeScript and Python SDKs' against the
+//! `mcp_asking` binary (`tests/mcp/typescript/asking_client.mjs`, `tests/mcp/asking_client.py`).
 
 use serde_json::json;
 use toolset::context::{AskError, Form, LogLevel, Sampling};

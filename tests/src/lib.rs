@@ -12,8 +12,8 @@ pub mod numbers;
 pub mod postgres;
 pub mod process;
 pub mod rng;
+pub mod sdk_client;
 pub mod serving;
-pub mod typescript;
 pub mod validators;
 
 use schemars::JsonSchema;

@@ -2,10 +2,11 @@
 //! (`ToolContext::log`); served over MCP to rmcp's own client over an in-memory pipe, each
 //! ask is a request to the client over the session, made only when the client declared
 //! its capability; a client that did not is never asked, and the handler reads which
-//! capability was missing. The TypeScript SDK's client checks the same over stdio and
-//! streamable HTTP against the `mcp_asking` binary (`tests/mcp/typescript/asking_client.mjs`;
-//! needs `npm ci --prefix tests/mcp/typescript`). Outside MCP the same handler reads "not
-//! available".
+//! capability was missing. The TypeScript and Python SDKs' clients check the same over
+//! stdio and streamable HTTP against the `mcp_asking` binary
+//! (`tests/mcp/typescript/asking_client.mjs`, needing `npm ci --prefix tests/mcp/typescript`;
+//! `tests/mcp/asking_client.py`, needing `pip install -r tests/mcp/requirements.txt`).
+//! Outside MCP the same handler reads "not available".
 #![allow(
     deprecated,
     reason = "rmcp marks logging, sampling and roots deprecated (SEP-2577); served before 2026-07-28"
@@ -239,7 +240,7 @@ async fn outside_mcp_every_ask_answers_not_available_and_nothing_waits() {
 
 #[test]
 fn the_typescript_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_stdio() {
-    toolset_tests::typescript::client_passes(
+    toolset_tests::sdk_client::typescript_passes(
         "asking_client.mjs",
         env!("CARGO_BIN_EXE_mcp_asking").as_ref(),
         10,
@@ -248,7 +249,23 @@ fn the_typescript_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_s
 
 #[test]
 fn the_typescript_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_streamable_http() {
-    toolset_tests::typescript::over_http(env!("CARGO_BIN_EXE_mcp_asking"), |url| {
-        toolset_tests::typescript::client_passes("asking_client.mjs", url.as_ref(), 10)
+    toolset_tests::sdk_client::over_http(env!("CARGO_BIN_EXE_mcp_asking"), |url| {
+        toolset_tests::sdk_client::typescript_passes("asking_client.mjs", url.as_ref(), 10)
+    });
+}
+
+#[test]
+fn the_python_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_stdio() {
+    toolset_tests::sdk_client::python_passes(
+        "asking_client.py",
+        env!("CARGO_BIN_EXE_mcp_asking").as_ref(),
+        12,
+    );
+}
+
+#[test]
+fn the_python_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_streamable_http() {
+    toolset_tests::sdk_client::over_http(env!("CARGO_BIN_EXE_mcp_asking"), |url| {
+        toolset_tests::sdk_client::python_passes("asking_client.py", url.as_ref(), 12)
     });
 }

@@ -39,7 +39,7 @@ use tracing_subscriber::layer::SubscriberExt;
 
 /// Runs the TypeScript client against `server` (the binary, over stdio, or a URL).
 fn typescript_client_passes(server: &std::ffi::OsStr) {
-    toolset_tests::typescript::client_passes("mounted_client.mjs", server, 14);
+    toolset_tests::sdk_client::typescript_passes("mounted_client.mjs", server, 14);
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn the_typescript_sdk_sees_everything_listed_and_only_the_sets_tool_gated_and_ap
 
 #[test]
 fn over_streamable_http_too() {
-    toolset_tests::typescript::over_http(env!("CARGO_BIN_EXE_mcp_mounted"), |url| {
+    toolset_tests::sdk_client::over_http(env!("CARGO_BIN_EXE_mcp_mounted"), |url| {
         typescript_client_passes(url.as_ref())
     });
 }

@@ -1,5 +1,5 @@
 // What every test client script shares: its server argument, one line a check, and the
-// tally "N passed, M failed" that tests/src/typescript.rs reads, exiting non-zero when
+// tally "N passed, M failed" that tests/src/sdk_client.rs reads, exiting non-zero when
 // any failed (or none ran).
 
 // The server the script was given: a binary to start over stdio, or an http:// URL.

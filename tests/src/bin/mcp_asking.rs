@@ -1,5 +1,5 @@
 //! The `curious` handler (`toolset_tests::asking`) served by `McpServer`, for the
-//! TypeScript SDK's client in `tests/tests/mcp_asking.rs`.
+//! TypeScript and Python SDKs' clients in `tests/tests/mcp_asking.rs`.
 //!
 //! `mcp_asking`: serves on stdio until stdin closes. `mcp_asking --http`: serves streamable
 //! HTTP on a free loopback port, first printing `listening on <url>` on stdout, until killed.
