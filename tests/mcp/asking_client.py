@@ -4,7 +4,10 @@
 The handler (`curious`, tests/src/asking.rs, served by the `mcp_asking` binary) logs, then
 asks the user (elicitation), the client's model (sampling) and the client's roots. One
 client declaring all three is asked each and its answers reach the handler; one declaring
-none is never asked, and the handler reads, for each, which capability was missing.
+none is never asked, and the handler reads, for each, which capability was missing. Both
+over the 2025-11-25 handshake, where the asks are requests to the client, and over
+2026-07-28 (server/discover), where each is a round of `input_required` that the SDK's
+`Client` drives through the same callbacks.
 
 usage: python3 tests/mcp/asking_client.py <mcp_asking binary | http://.../mcp>
        over stdio (the client starts the binary) or streamable HTTP (the server already
@@ -21,7 +24,7 @@ from typing import Any, AsyncIterator
 
 try:
     import anyio
-    from mcp import ClientSession, StdioServerParameters, types
+    from mcp import Client, ClientSession, StdioServerParameters, types
     from mcp.client.stdio import stdio_client
     from mcp.client.streamable_http import streamable_http_client
 except ImportError as error:  # pragma: no cover - reported to the Rust test
@@ -59,6 +62,44 @@ async def transport(server: str) -> AsyncIterator[tuple[Any, Any]]:
             yield read, write
 
 
+# The answers of a client that declared elicitation, sampling and roots.
+async def on_elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    return types.ElicitResult(action="accept", content={"folder": "work"})
+
+
+async def on_sample(context: Any, params: types.CreateMessageRequestParams
+                    ) -> types.CreateMessageResult:
+    return types.CreateMessageResult(
+        role="assistant",
+        content=types.TextContent(type="text", text="three unread"),
+        model="test-model",
+        stop_reason="endTurn",
+    )
+
+
+async def on_roots(context: Any) -> types.ListRootsResult:
+    return types.ListRootsResult(roots=[types.Root(uri="file:///home/ada/mail", name="mail")])
+
+async def logged(seen: list[dict[str, Any]], params: types.LoggingMessageNotificationParams
+                 ) -> None:
+    """Records a log message the handler sent."""
+    seen.append({"log": params.data})
+
+
+def recording(session: ClientSession, seen: list[dict[str, Any]]) -> None:
+    """Records in `seen` every ask that reaches the client, declared or not: each passes
+    `dispatch_input_request` before its callback (or the SDK's refusal for an undeclared
+    one), whether sent as a server request or embedded in an `input_required` round."""
+    answer = session.dispatch_input_request
+
+    async def recorded(context: Any, request: Any) -> Any:
+        seen.append({request.method: request.params.model_dump(
+            by_alias=True, mode="json", exclude_none=True) if request.params else {}})
+        return await answer(context, request)
+
+    session.dispatch_input_request = recorded  # type: ignore[method-assign]
+
+
 @asynccontextmanager
 async def connect(server: str, declares: bool, seen: list[dict[str, Any]]
                   ) -> AsyncIterator[ClientSession]:
@@ -66,51 +107,25 @@ async def connect(server: str, declares: bool, seen: list[dict[str, Any]]
     client. With `declares`, the client answers elicitation, sampling and roots (the SDK
     declares a capability exactly when its callback is given); every ask that reaches the
     client is recorded in `seen`, declared or not, so one that should never come shows."""
-
-    async def on_elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        return types.ElicitResult(action="accept", content={"folder": "work"})
-
-    async def on_sample(context: Any, params: types.CreateMessageRequestParams
-                        ) -> types.CreateMessageResult:
-        return types.CreateMessageResult(
-            role="assistant",
-            content=types.TextContent(type="text", text="three unread"),
-            model="test-model",
-            stop_reason="endTurn",
-        )
-
-    async def on_roots(context: Any) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri="file:///home/ada/mail", name="mail")])
-
-    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
-        seen.append({"log": params.data})
-
     async with transport(server) as (read, write):
         async with ClientSession(
             read, write,
             elicitation_callback=on_elicit if declares else None,
             sampling_callback=on_sample if declares else None,
             list_roots_callback=on_roots if declares else None,
-            logging_callback=on_log,
+            logging_callback=lambda params: logged(seen, params),
         ) as session:
-            answer = session.dispatch_input_request
-
-            async def recorded(context: Any, request: Any) -> Any:
-                seen.append({request.method: request.params.model_dump(
-                    by_alias=True, mode="json", exclude_none=True) if request.params else {}})
-                return await answer(context, request)
-
-            # Every server-to-client ask passes here before its callback (or the SDK's
-            # refusal for an undeclared one), so the record holds each ask that came.
-            session.dispatch_input_request = recorded  # type: ignore[method-assign]
+            recording(session, seen)
             await session.initialize()
             yield session
 
 
+def text_of(result: Any) -> str:
+    return "".join(part.text for part in result.content if getattr(part, "type", None) == "text")
+
+
 async def curious(session: ClientSession) -> list[str]:
-    result = await session.call_tool("curious", {})
-    text = "".join(part.text for part in result.content if getattr(part, "type", None) == "text")
-    return text.split("\n")
+    return text_of(await session.call_tool("curious", {})).split("\n")
 
 
 async def run(server: str) -> Checks:
@@ -159,6 +174,36 @@ async def run(server: str) -> Checks:
                         and f"did not declare the `{capability}` capability" in line, refused)
             c.check("without capabilities: the client is never asked",
                     all("log" in s for s in bare), bare)
+
+        # 2026-07-28 (server/discover): the same asks, each a round of input_required that
+        # the SDK's Client drives through the same callbacks.
+        for declares in (True, False):
+            asked: list[dict[str, Any]] = []
+            target = server if server.startswith("http://") else StdioServerParameters(command=server)
+            callbacks = ({"elicitation_callback": on_elicit, "sampling_callback": on_sample,
+                          "list_roots_callback": on_roots} if declares else {})
+            async with Client(target, **callbacks) as client:
+                recording(client.session, asked)
+                what = "rounds" if declares else "rounds without capabilities"
+                c.check(f"{what}: server/discover negotiates 2026-07-28",
+                        client.session.protocol_version == "2026-07-28",
+                        client.session.protocol_version)
+                result = await client.call_tool("curious", {})
+                lines = text_of(result).split("\n")
+                if declares:
+                    c.check("rounds: the user's, the model's and the roots' answers reach the handler",
+                            lines == ['user: accept Some({"folder": String("work")})',
+                                      'model: test-model Some("three unread")',
+                                      'roots: ["file:///home/ada/mail"]'], lines)
+                    c.check("rounds: each ask reached the client once, in the handler's order",
+                            [next(iter(s)) for s in asked]
+                            == ["elicitation/create", "sampling/createMessage", "roots/list"],
+                            asked)
+                else:
+                    c.check(f"{what}: the handler reads each missing one",
+                            [line.startswith("error: ") and "did not declare" in line
+                             for line in lines] == [True, True, True], lines)
+                    c.check(f"{what}: the client is never asked", asked == [], asked)
     return c
 
 

@@ -171,14 +171,15 @@ for scenario in completion-complete resources-list resources-read-text resources
   run "$fixture_port" "$scenario" gap "toolset serves tools only (no prompts, resources or completion)"
 done
 # input_required (SEP-2322) from a tool handler: the suite's tools ask the client for a
-# name, a sampling or roots mid-call. On 2026-07-28 a handler's asks answer "not
-# available" (no server requests there); the server asks by input_required only to
-# approve a withheld call.
+# name, a sampling or roots mid-call (ToolContext::elicit, ::sample, ::roots). On
+# 2026-07-28 each ask not answered yet is a round of input_required whose sealed
+# requestState carries the answers so far; the retry runs the handler again with them.
 for scenario in basic-elicitation basic-sampling basic-list-roots request-state \
-    multiple-input-requests multi-round non-tool-request result-type tampered-state \
-    capability-check; do
-  run "$fixture_port" "input-required-result-$scenario" gap "handlers do not ask by input_required"
+    multiple-input-requests multi-round result-type tampered-state capability-check; do
+  run "$fixture_port" "input-required-result-$scenario" pass
 done
+run "$fixture_port" input-required-result-non-tool-request gap \
+  "toolset serves tools only: the scenario asks by prompts/get"
 # These four pass, two of them with warnings that name the suite's missing tool (the
 # server answers a stray inputResponses with the ordinary result): checks that hold
 # whether or not a tool asks.

@@ -5,8 +5,10 @@
 //! capability was missing. The TypeScript and Python SDKs' clients check the same over
 //! stdio and streamable HTTP against the `mcp_asking` binary
 //! (`tests/mcp/typescript/asking_client.mjs`, needing `npm ci --prefix tests/mcp/typescript`;
-//! `tests/mcp/asking_client.py`, needing `pip install -r tests/mcp/requirements.txt`).
-//! Outside MCP the same handler reads "not available".
+//! `tests/mcp/asking_client.py`, needing `pip install -r tests/mcp/requirements.txt`); the
+//! Python SDK's on 2026-07-28 too, where each ask is a round of `input_required` its
+//! `Client` drives (`mcp_asking_rounds.rs` checks the rounds themselves). Outside MCP the
+//! same handler reads "not available".
 #![allow(
     deprecated,
     reason = "rmcp marks logging, sampling and roots deprecated (SEP-2577); served before 2026-07-28"
@@ -259,13 +261,13 @@ fn the_python_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_stdio
     toolset_tests::sdk_client::python_passes(
         "asking_client.py",
         env!("CARGO_BIN_EXE_mcp_asking").as_ref(),
-        12,
+        18,
     );
 }
 
 #[test]
 fn the_python_sdk_is_asked_what_it_declared_and_never_what_it_did_not_over_streamable_http() {
     toolset_tests::sdk_client::over_http(env!("CARGO_BIN_EXE_mcp_asking"), |url| {
-        toolset_tests::sdk_client::python_passes("asking_client.py", url.as_ref(), 12)
+        toolset_tests::sdk_client::python_passes("asking_client.py", url.as_ref(), 18)
     });
 }

@@ -61,6 +61,9 @@ pub struct Form {
     pub message: String,
     /// The `requestedSchema`: `{"type": "object", "properties": {...}, "required": [...]}`.
     pub schema: Value,
+    /// The key the form is asked under in an MCP `input_required` round (2026-07-28 and
+    /// later): `None` for `"elicitation"` ([`Form::with_key`]).
+    pub key: Option<String>,
 }
 
 impl Form {
@@ -69,7 +72,16 @@ impl Form {
         Form {
             message: message.into(),
             schema,
+            key: None,
         }
+    }
+
+    /// The same form asked under `key` in an MCP `input_required` round (2026-07-28 and
+    /// later), where a client answers each of a round's asks by its key; without one, the
+    /// key is `"elicitation"`. A key asked again in the same call gets `-2`, `-3`, ...
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
     }
 }
 
@@ -142,6 +154,9 @@ pub struct Sampling {
     pub max_tokens: u32,
     /// A system prompt the client may use.
     pub system_prompt: Option<String>,
+    /// The key the request is asked under in an MCP `input_required` round (2026-07-28
+    /// and later): `None` for `"sampling"` ([`Sampling::with_key`]).
+    pub key: Option<String>,
 }
 
 impl Sampling {
@@ -154,7 +169,16 @@ impl Sampling {
             }],
             max_tokens,
             system_prompt: None,
+            key: None,
         }
+    }
+
+    /// The same request asked under `key` in an MCP `input_required` round (2026-07-28
+    /// and later); without one, the key is `"sampling"`. A key asked again in the same
+    /// call gets `-2`, `-3`, ...
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
     }
 
     /// The same request with `system_prompt`.

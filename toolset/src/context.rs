@@ -333,8 +333,15 @@ impl ToolContext {
     /// - Served over MCP to a client on 2025-11-25 or earlier that declared the
     ///   `elicitation` capability, it is an `elicitation/create` request over the session;
     ///   a client that did not declare it is not asked ([`AskError::NotDeclared`]).
-    /// - On MCP 2026-07-28 and later (no server requests), and anywhere else (a provider
-    ///   loop, the driver, a test), nobody is asked: [`AskError::NotAvailable`].
+    /// - On MCP 2026-07-28 and later (no server requests), a `tools/call` answers
+    ///   `input_required` with the form (under [`Form::key`](crate::context::Form::key)) and
+    ///   stops the handler there; the client's retry runs the handler again from its start,
+    ///   and this ask then returns the answer. So on that revision a handler must do nothing
+    ///   it cannot do twice before its last ask. Asks awaited together (`join!`) are one
+    ///   round. A call run as a task, or one a human approved, is not asked:
+    ///   [`AskError::NotAvailable`].
+    /// - Anywhere else (a provider loop, the driver, a test), nobody is asked:
+    ///   [`AskError::NotAvailable`].
     ///
     /// So a handler written once handles the error and works everywhere. The call's time
     /// limit runs while the user answers, and the call keeps what it holds meanwhile (over
@@ -377,10 +384,11 @@ impl ToolContext {
     }
 
     /// Asks the client's model to complete `sampling` and waits for its answer (MCP
-    /// `sampling/createMessage`): over MCP on 2025-11-25 or earlier, to a client that
-    /// declared the `sampling` capability (else [`AskError::NotDeclared`]); on 2026-07-28
-    /// and later and outside MCP, [`AskError::NotAvailable`]. The client may show the
-    /// request to its user and refuse it ([`AskError::Failed`]).
+    /// `sampling/createMessage`): over MCP, to a client that declared the `sampling`
+    /// capability (else [`AskError::NotDeclared`]), on 2026-07-28 and later by a round of
+    /// `input_required` as [`elicit`](Self::elicit) says; outside MCP,
+    /// [`AskError::NotAvailable`]. The client may show the request to its user and refuse
+    /// it ([`AskError::Failed`]).
     pub async fn sample(&self, sampling: Sampling) -> Result<Sampled, AskError> {
         match &self.asker {
             Some(asker) => asker.sample(self.call_id(), sampling).await,
@@ -389,9 +397,10 @@ impl ToolContext {
     }
 
     /// Reads the client's roots, the directories and files it lets servers work in (MCP
-    /// `roots/list`): over MCP on 2025-11-25 or earlier, from a client that declared the
-    /// `roots` capability (else [`AskError::NotDeclared`]); on 2026-07-28 and later and
-    /// outside MCP, [`AskError::NotAvailable`].
+    /// `roots/list`): over MCP, from a client that declared the `roots` capability (else
+    /// [`AskError::NotDeclared`]), on 2026-07-28 and later by a round of `input_required`
+    /// under the key `roots`, as [`elicit`](Self::elicit) says; outside MCP,
+    /// [`AskError::NotAvailable`].
     pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
         match &self.asker {
             Some(asker) => asker.roots(self.call_id()).await,

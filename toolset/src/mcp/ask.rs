@@ -1,8 +1,11 @@
 //! A handler's asks ([`ToolContext::elicit`], `sample`, `roots`) answered by the MCP
 //! client of its call: before 2026-07-28, server requests over the session
 //! (`elicitation/create`, `sampling/createMessage`, `roots/list`) through rmcp's peer, each
-//! only when the client declared its capability; on 2026-07-28 and later, which forbids
-//! server requests, nobody is asked (the handler reads [`AskError::NotAvailable`]).
+//! only when the client declared its capability. On 2026-07-28 and later, which forbids
+//! server requests, a direct `tools/call` asks by rounds of `input_required` instead
+//! (`rounds.rs`, sharing this file's conversions between toolset's asks and MCP's), and a
+//! call run as a task or approved by a human through `input_required` is not asked (the
+//! handler reads [`AskError::NotAvailable`]).
 //!
 //! [`ToolContext::elicit`]: crate::ToolContext::elicit
 #![allow(
@@ -17,16 +20,18 @@ use crate::ask::{
 };
 use rmcp::model::{
     ClientCapabilities, ClientResult, CreateMessageRequest, CreateMessageRequestParams,
-    ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest,
+    CreateMessageResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ListRootsResult, ServerRequest,
 };
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 
-/// Why nobody is asked on 2026-07-28 and later.
+/// Why nobody is asked on 2026-07-28 and later outside a direct call's rounds.
 const STATELESS: &str = "the MCP client speaks 2026-07-28 or later, where a server cannot \
-                         send it requests, and toolset does not yet ask handlers' questions \
-                         by `input_required`";
+                         send it requests, and this call runs as a task or was approved by \
+                         a human, where toolset asks no `input_required` round; a direct \
+                         `tools/call` of a tool that runs unattended can ask";
 
 /// The client of one request, asked on a handler's behalf.
 pub(super) struct ClientAsker {
@@ -55,12 +60,7 @@ impl ClientAsker {
                 why: STATELESS,
             });
         }
-        let declared = self.capabilities.as_ref().is_some_and(|c| match asking {
-            Asking::Elicitation => elicit::declares_form(c),
-            Asking::Sampling => c.sampling.is_some(),
-            Asking::Roots => c.roots.is_some(),
-        });
-        match declared {
+        match declares(self.capabilities.as_ref(), asking) {
             true => Ok(()),
             false => Err(AskError::NotDeclared(asking)),
         }
@@ -89,78 +89,24 @@ impl Asker for ClientAsker {
     fn elicit<'a>(&'a self, _call_id: &'a str, form: Form) -> AskFuture<'a, FormAnswer> {
         Box::pin(async move {
             let asking = Asking::Elicitation;
-            let params = json!({
-                "mode": "form",
-                "message": form.message,
-                "requestedSchema": form.schema,
-            });
-            // rmcp's typed schema is MCP's: what it cannot read, no client can.
-            let params = serde_json::from_value::<ElicitRequestParams>(params).map_err(|e| {
-                AskError::Failed {
-                    asking,
-                    reason: format!(
-                        "the form's schema is not an MCP elicitation schema (an object of \
-                         flat string, number, integer, boolean and enum properties): {e}"
-                    ),
-                }
-            })?;
-            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(form_params(&form)?));
             let ClientResult::ElicitResult(result) = self.send(asking, request).await? else {
                 return Err(unexpected(asking));
             };
-            let action = match result.action {
-                ElicitationAction::Accept => FormAction::Accept,
-                ElicitationAction::Decline => FormAction::Decline,
-                // An action MCP may add later is no accept: fail closed.
-                _ => FormAction::Cancel,
-            };
-            let content = match result.content {
-                Some(Value::Object(content)) => Some(content),
-                _ => None,
-            };
-            Ok(FormAnswer { action, content })
+            Ok(form_answer(result))
         })
     }
 
     fn sample<'a>(&'a self, _call_id: &'a str, sampling: Sampling) -> AskFuture<'a, Sampled> {
         Box::pin(async move {
             let asking = Asking::Sampling;
-            let messages: Vec<Value> = sampling
-                .messages
-                .iter()
-                .map(|message| {
-                    let role = match message.role {
-                        Role::User => "user",
-                        Role::Assistant => "assistant",
-                    };
-                    json!({ "role": role, "content": { "type": "text", "text": message.text } })
-                })
-                .collect();
-            let mut params = json!({ "messages": messages, "maxTokens": sampling.max_tokens });
-            if let Some(system) = sampling.system_prompt {
-                params["systemPrompt"] = Value::String(system);
-            }
-            let params =
-                serde_json::from_value::<CreateMessageRequestParams>(params).map_err(|e| {
-                    AskError::Failed {
-                        asking,
-                        reason: format!("the sampling request does not parse as MCP's: {e}"),
-                    }
-                })?;
+            let params = sampling_params(&sampling)?;
             let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
             let ClientResult::CreateMessageResult(result) = self.send(asking, request).await?
             else {
                 return Err(unexpected(asking));
             };
-            let result = *result;
-            let written = serde_json::to_value(&result).unwrap_or(Value::Null);
-            let content = written.get("content").cloned().unwrap_or(Value::Null);
-            Ok(Sampled {
-                model: result.model,
-                text: text_of(&content),
-                content,
-                stop_reason: result.stop_reason,
-            })
+            Ok(sampled(*result))
         })
     }
 
@@ -171,16 +117,98 @@ impl Asker for ClientAsker {
             let ClientResult::ListRootsResult(result) = self.send(asking, request).await? else {
                 return Err(unexpected(asking));
             };
-            Ok(result
-                .roots
-                .into_iter()
-                .map(|root| Root {
-                    uri: root.uri,
-                    name: root.name,
-                })
-                .collect())
+            Ok(roots_of(result))
         })
     }
+}
+
+/// Whether `capabilities` declare what `asking` needs: elicitation with its form mode,
+/// sampling, roots.
+pub(super) fn declares(capabilities: Option<&ClientCapabilities>, asking: Asking) -> bool {
+    capabilities.is_some_and(|c| match asking {
+        Asking::Elicitation => elicit::declares_form(c),
+        Asking::Sampling => c.sampling.is_some(),
+        Asking::Roots => c.roots.is_some(),
+    })
+}
+
+/// `form` as MCP's `elicitation/create` parameters, in form mode.
+pub(super) fn form_params(form: &Form) -> Result<ElicitRequestParams, AskError> {
+    let params = json!({
+        "mode": "form",
+        "message": form.message,
+        "requestedSchema": form.schema,
+    });
+    // rmcp's typed schema is MCP's: what it cannot read, no client can.
+    serde_json::from_value::<ElicitRequestParams>(params).map_err(|e| AskError::Failed {
+        asking: Asking::Elicitation,
+        reason: format!(
+            "the form's schema is not an MCP elicitation schema (an object of flat string, \
+             number, integer, boolean and enum properties): {e}"
+        ),
+    })
+}
+
+/// The user's answer, from the client's `ElicitResult`.
+pub(super) fn form_answer(result: ElicitResult) -> FormAnswer {
+    let action = match result.action {
+        ElicitationAction::Accept => FormAction::Accept,
+        ElicitationAction::Decline => FormAction::Decline,
+        // An action MCP may add later is no accept: fail closed.
+        _ => FormAction::Cancel,
+    };
+    let content = match result.content {
+        Some(Value::Object(content)) => Some(content),
+        _ => None,
+    };
+    FormAnswer { action, content }
+}
+
+/// `sampling` as MCP's `sampling/createMessage` parameters.
+pub(super) fn sampling_params(sampling: &Sampling) -> Result<CreateMessageRequestParams, AskError> {
+    let messages: Vec<Value> = sampling
+        .messages
+        .iter()
+        .map(|message| {
+            let role = match message.role {
+                Role::User => "user",
+                Role::Assistant => "assistant",
+            };
+            json!({ "role": role, "content": { "type": "text", "text": message.text } })
+        })
+        .collect();
+    let mut params = json!({ "messages": messages, "maxTokens": sampling.max_tokens });
+    if let Some(system) = &sampling.system_prompt {
+        params["systemPrompt"] = Value::String(system.clone());
+    }
+    serde_json::from_value::<CreateMessageRequestParams>(params).map_err(|e| AskError::Failed {
+        asking: Asking::Sampling,
+        reason: format!("the sampling request does not parse as MCP's: {e}"),
+    })
+}
+
+/// The model's answer, from the client's `CreateMessageResult`.
+pub(super) fn sampled(result: CreateMessageResult) -> Sampled {
+    let written = serde_json::to_value(&result).unwrap_or(Value::Null);
+    let content = written.get("content").cloned().unwrap_or(Value::Null);
+    Sampled {
+        model: result.model,
+        text: text_of(&content),
+        content,
+        stop_reason: result.stop_reason,
+    }
+}
+
+/// The client's roots, from its `ListRootsResult`.
+pub(super) fn roots_of(result: ListRootsResult) -> Vec<Root> {
+    result
+        .roots
+        .into_iter()
+        .map(|root| Root {
+            uri: root.uri,
+            name: root.name,
+        })
+        .collect()
 }
 
 /// The text parts of a sampling answer's content (one block or a list), joined; `None`

@@ -68,10 +68,16 @@
 //!     naming it, and nothing is sent. The call's time limit runs while the client
 //!     answers; a client going away cancels the call as always. Over streamable HTTP
 //!     with a session, rmcp writes the request on the session's standalone stream.
-//!   - On 2026-07-28 and later, which forbids server requests, each answers
-//!     [`AskError::NotAvailable`](crate::context::AskError::NotAvailable): toolset does
-//!     not yet turn a handler's ask into an `input_required` round (the approval's
-//!     round is the only one).
+//!   - On 2026-07-28 and later, which forbids server requests, a `tools/call` whose
+//!     handler asks what nobody answered yet is answered `input_required` (SEP-2322):
+//!     the asks of that poll (asks awaited together are one round), each under its key,
+//!     and a `requestState` holding the answers so far, sealed for this very call with a
+//!     key derived from [`McpServer::with_proposal_store`]'s (random per server without
+//!     one) and expiring after the approval timeout. The handler is stopped as a
+//!     cancellation stops it (its journal entry ends, nothing is left in doubt); the retry
+//!     runs it again from its start with the answers. A state that does not open is
+//!     refused with `-32602`. A call run as a task or approved by a human reads
+//!     [`AskError::NotAvailable`](crate::context::AskError::NotAvailable).
 //!   - Outside MCP (a provider loop, the driver, a test's `ToolContext::default()`) each
 //!     answers `AskError::NotAvailable` too, so a handler written once handles the error
 //!     and works everywhere.
@@ -217,6 +223,7 @@ mod mount_handler;
 mod presence;
 mod progress;
 mod request_span;
+mod rounds;
 mod runtime;
 mod server;
 mod session;
@@ -286,6 +293,8 @@ pub struct McpServer<T: ToolSet> {
     /// The store and key of approvals by `input_required` (2026-07-28 clients); `None`:
     /// such clients' withheld calls are answered withheld.
     input_required: Option<input_required::InputRequired>,
+    /// The key a handler's asks' `requestState` is sealed with (2026-07-28 clients).
+    rounds: rounds::Rounds,
     /// The most the proposal store may hold per session and for all
     /// ([`McpServer::with_proposal_limits`]).
     proposal_limits: ProposalLimits,
@@ -325,6 +334,7 @@ impl<T: ToolSet> McpServer<T> {
             retries: crate::run::DEFAULT_RETRIES,
             approval_timeout: Some(DEFAULT_APPROVAL_TIMEOUT),
             input_required: None,
+            rounds: rounds::Rounds::random(),
             proposal_limits: ProposalLimits::default(),
             withheld_message: Arc::from(DEFAULT_WITHHELD_MESSAGE),
             context: ToolContext::default(),
@@ -535,6 +545,7 @@ impl<T: ToolSet> McpServer<T> {
         store: impl ProposalStore + Send + Sync + 'static,
         key: SealKey,
     ) -> Self {
+        self.rounds = rounds::Rounds::sealed_with(&key);
         self.input_required = Some(input_required::InputRequired::new(Arc::new(store), key));
         self
     }
@@ -709,6 +720,7 @@ impl<T: ToolSet> Clone for McpServer<T> {
             retries: self.retries,
             approval_timeout: self.approval_timeout,
             input_required: self.input_required.clone(),
+            rounds: self.rounds.clone(),
             proposal_limits: self.proposal_limits,
             withheld_message: Arc::clone(&self.withheld_message),
             context: self.context.clone(),

@@ -10,6 +10,7 @@ use super::input_required;
 use super::messages;
 use super::presence::{Presence, Watched};
 use super::progress::Forwarder;
+use super::rounds::{Round, StateRefused};
 use crate::apply::Locked;
 use crate::approval::Approved;
 use crate::call::ToolCall;
@@ -34,6 +35,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use std::future::{Future, poll_fn};
 use std::io;
 use std::pin::{Pin, pin};
+use std::sync::Arc;
 use std::task::Poll;
 use tracing::Instrument;
 
@@ -116,7 +118,7 @@ impl<T: ToolSet> McpServer<T> {
     async fn call(
         &self,
         mut request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         super::progress::check_log_level(&context)?;
         let plan = match self.gated(&mut request, &context)? {
@@ -133,7 +135,26 @@ impl<T: ToolSet> McpServer<T> {
         // `async fn` holds what it awaits twice over (rust-lang/rust#62958), so this one
         // stays small and the run is moved once, into its box.
         let output = if plan.proposals().is_empty() {
-            Box::pin(self.run(plan, &context)).await
+            // A handler that asks, on 2026-07-28 and later: its asks are rounds.
+            let round = match self.round(&plan, &request, &context) {
+                Ok(round) => round,
+                Err(refused) => return Err(ErrorData::invalid_params(refused.to_string(), None)),
+            };
+            let Some((call, round)) = round else {
+                return Ok(self
+                    .written(Box::pin(self.run(plan, &context)).await, &context)
+                    .await
+                    .into());
+            };
+            context.extensions.insert(Arc::clone(&round));
+            let output = Box::pin(self.run(plan, &context)).await;
+            let limit = self
+                .approval_timeout
+                .unwrap_or(super::DEFAULT_APPROVAL_TIMEOUT);
+            if let Some(asking) = self.rounds.input_required::<T>(&call, &round, limit) {
+                return Ok(CallToolResponse::from(asking));
+            }
+            output
         } else {
             match Box::pin(self.answer(plan, Some(&request), &context)).await {
                 Answered::Output(output) => output,
@@ -141,6 +162,33 @@ impl<T: ToolSet> McpServer<T> {
             }
         };
         Ok(self.written(output, &context).await.into())
+    }
+
+    /// For a call of 2026-07-28 or later to a handler that takes its context, the round its
+    /// asks are answered in (`rounds.rs`), with the call it is bound to; `None` for any
+    /// other; `Err` when the request's `requestState` does not open for this call.
+    fn round(
+        &self,
+        plan: &Plan<T>,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<(ToolCall, Arc<Round>)>, StateRefused> {
+        let asks = plan.specs().flatten().any(ToolSpec::takes_context);
+        let call = plan.calls().first();
+        let (Some(call), true) = (call, asks) else {
+            return Ok(None);
+        };
+        if !input_required::speaks(context.protocol_version().as_ref()) {
+            return Ok(None);
+        }
+        let round = self.rounds.round::<T>(
+            call,
+            context.client_capabilities(),
+            request.request_state.as_deref(),
+            request.input_responses.as_ref(),
+            context.ct.child_token(),
+        )?;
+        Ok(Some((call.clone(), Arc::new(round))))
     }
 
     /// The `CallToolResult` of `output`, after telling the client of the tools it
@@ -471,8 +519,15 @@ impl<T: ToolSet> McpServer<T> {
         if !reports {
             return (ctx, None);
         }
-        // A handler given its context may ask the client too.
-        let ctx = ctx.with_asker(std::sync::Arc::new(super::ask::ClientAsker::of(context)));
+        // A handler given its context may ask the client too: by server requests, or on
+        // 2026-07-28 and later by the call's rounds, which stop the handler at an ask
+        // nobody answered yet.
+        let ctx = match context.extensions.get::<Arc<Round>>() {
+            Some(round) => ctx
+                .with_cancellation(round.stop().clone())
+                .with_asker(Arc::clone(round) as Arc<dyn crate::ask::Asker>),
+            None => ctx.with_asker(Arc::new(super::ask::ClientAsker::of(context))),
+        };
         let token = context.meta.get_progress_token();
         let level = self.log_level(context);
         match Forwarder::start(context.peer.clone(), token, level, logger) {

@@ -9,8 +9,10 @@
 //! Used by `tests/mcp/conformance.sh`. The sampling and elicitation tools ask the client
 //! through their context (`ToolContext::sample`, `ToolContext::elicit`): server requests
 //! over the session before 2026-07-28. `test_custom_header` mirrors its argument into a
-//! header (`#[mcp_header]`). The `input_required` scenarios' tools (2026-07-28)
-//! are not here: toolset does not yet ask a handler's questions by `input_required`.
+//! header (`#[mcp_header]`). The `input_required` scenarios' tools (2026-07-28,
+//! `test_input_required_result_*`) ask the same way; on that revision each ask the client
+//! has not answered yet is a round of `input_required`, and the retry runs the handler
+//! again with the answers.
 
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -251,6 +253,151 @@ pub async fn test_custom_header(
     format!("region {region}")
 }
 
+/// The name form of the `input_required` scenarios.
+fn name_form(message: &str, key: &str) -> Form {
+    Form::new(
+        message,
+        json!({
+            "type": "object",
+            "properties": { "name": { "type": "string" } },
+            "required": ["name"]
+        }),
+    )
+    .with_key(key)
+}
+
+/// The field `field` of an accepted form's answer, as text.
+fn field(answer: &FormAnswer, field: &str) -> String {
+    answer
+        .accepted()
+        .and_then(|content| content.get(field))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// Greet the user by the name they give (`input-required-result-basic-elicitation`,
+/// `result-type`, and the suite's checks of the responses a retry carries).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_elicitation(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit(name_form("What is your name?", "user_name"))
+        .await?;
+    Ok(format!("Hello, {}!", field(&answer, "name")))
+}
+
+/// Ask the client's model a question (`input-required-result-basic-sampling`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_sampling(ctx: &ToolContext) -> Result<String, ToolError> {
+    let sampling = Sampling::new("What is the capital of France?", 50).with_key("capital");
+    let sampled = ctx.sample(sampling).await?;
+    Ok(format!(
+        "The model said: {}",
+        sampled.text.unwrap_or_default()
+    ))
+}
+
+/// List the client's roots (`input-required-result-basic-list-roots`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_list_roots(ctx: &ToolContext) -> Result<String, ToolError> {
+    let roots = ctx.roots().await?;
+    let uris: Vec<String> = roots.into_iter().map(|root| root.uri).collect();
+    Ok(format!("Roots: {}", uris.join(", ")))
+}
+
+/// Ask for a confirmation; the retry's answer reaches the handler only through the
+/// sealed `requestState` (`input-required-result-request-state`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_request_state(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let form = Form::new(
+        "Please confirm",
+        json!({
+            "type": "object",
+            "properties": { "ok": { "type": "boolean" } },
+            "required": ["ok"]
+        }),
+    )
+    .with_key("confirm");
+    let answer = ctx.elicit(form).await?;
+    let ok = answer
+        .accepted()
+        .and_then(|content| content.get("ok"))
+        .and_then(Value::as_bool);
+    Ok(format!("state-ok: confirmed {}", ok.unwrap_or(false)))
+}
+
+/// Ask the user, the client's model and the client's roots at once: one round of three
+/// requests (`input-required-result-multiple-input-requests`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_multiple_inputs(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let (user, greeting, roots) = tokio::join!(
+        ctx.elicit(name_form("What is your name?", "user_name")),
+        ctx.sample(Sampling::new("Generate a greeting", 50).with_key("greeting")),
+        ctx.roots(),
+    );
+    Ok(format!(
+        "{} / {} / {} roots",
+        field(&user?, "name"),
+        greeting?.text.unwrap_or_default(),
+        roots?.len()
+    ))
+}
+
+/// Ask two questions, one after the other: two rounds
+/// (`input-required-result-multi-round`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_multi_round(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let name = ctx
+        .elicit(name_form("Step 1: What is your name?", "step1"))
+        .await?;
+    let color = Form::new(
+        "Step 2: What is your favorite color?",
+        json!({
+            "type": "object",
+            "properties": { "color": { "type": "string" } },
+            "required": ["color"]
+        }),
+    )
+    .with_key("step2");
+    let color = ctx.elicit(color).await?;
+    Ok(format!(
+        "{} likes {}",
+        field(&name, "name"),
+        field(&color, "color")
+    ))
+}
+
+/// Ask for a confirmation; a retry whose `requestState` was altered is refused
+/// (`input-required-result-tampered-state`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_tampered_state(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    test_input_required_result_request_state(ctx).await
+}
+
+/// Ask the user and the client's model: a client that declared only sampling is asked
+/// only that (`input-required-result-capability-check`).
+#[tool(tier = "read_only")]
+pub async fn test_input_required_result_capabilities(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let (user, model) = tokio::join!(
+        ctx.elicit(name_form("What is your name?", "user_name")),
+        ctx.sample(Sampling::new("Say hello", 20).with_key("hello")),
+    );
+    let user = user.map_or_else(|error| error.to_string(), |answer| field(&answer, "name"));
+    Ok(format!("{user} / {}", model?.text.unwrap_or_default()))
+}
+
 /// Echoes its arguments.
 async fn echo_arguments(arguments: Value, _ctx: &ToolContext) -> String {
     arguments.to_string()
@@ -272,6 +419,14 @@ toolset! {
         test_elicitation_sep1034_defaults,
         test_elicitation_sep1330_enums,
         test_custom_header,
+        test_input_required_result_elicitation,
+        test_input_required_result_sampling,
+        test_input_required_result_list_roots,
+        test_input_required_result_request_state,
+        test_input_required_result_multiple_inputs,
+        test_input_required_result_multi_round,
+        test_input_required_result_tampered_state,
+        test_input_required_result_capabilities,
     ];
 }
 
