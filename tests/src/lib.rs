@@ -14,6 +14,7 @@ pub mod process;
 pub mod rng;
 pub mod sdk_client;
 pub mod serving;
+pub mod stateless;
 pub mod validators;
 
 use schemars::JsonSchema;

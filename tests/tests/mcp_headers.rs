@@ -8,11 +8,11 @@
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::prelude::*;
 use toolset::{DynamicTool, Tier, ToolContext, tool, toolset};
+use toolset_tests::stateless::post;
 
 /// How many times a handler ran.
 #[derive(Default)]
@@ -103,52 +103,6 @@ async fn serve() -> Served {
     }
 }
 
-/// One stateless 2026-07-28 request of `method` with `params`, the `Mcp-Method` and
-/// `Mcp-Name` headers it needs and `extra` headers: the HTTP status and the JSON-RPC
-/// message answered (from a JSON body or the first SSE event).
-async fn post(
-    addr: std::net::SocketAddr,
-    method: &str,
-    mut params: Value,
-    extra: &[(&str, &str)],
-) -> (u16, Value) {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
-    let mut request = reqwest::Client::new()
-        .post(format!("http://{addr}/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", method);
-    if let Some(name) = params["name"].as_str() {
-        request = request.header("mcp-name", name);
-    }
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    let response = tokio::time::timeout(
-        Duration::from_secs(20),
-        request.body(body.to_string()).send(),
-    )
-    .await
-    .expect("answered in time")
-    .expect("the server answers");
-    let status = response.status().as_u16();
-    let text = response.text().await.expect("the answer reads");
-    let message = serde_json::from_str::<Value>(&text).ok().or_else(|| {
-        text.lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .find_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-    });
-    (
-        status,
-        message.unwrap_or_else(|| panic!("no JSON-RPC message in {text}")),
-    )
-}
-
 /// A `tools/call` of `tool` with `arguments` and `extra` headers.
 async fn call(
     addr: std::net::SocketAddr,
@@ -160,6 +114,7 @@ async fn call(
         addr,
         "tools/call",
         json!({"name": tool, "arguments": arguments}),
+        json!({}),
         extra,
     )
     .await
@@ -180,7 +135,7 @@ async fn tenant_call(addr: std::net::SocketAddr, header: &str) -> (u16, Value) {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_annotation_is_listed_by_mcp_on_the_mirrored_property_only() {
     let served = serve().await;
-    let (status, listed) = post(served.addr, "tools/list", json!({}), &[]).await;
+    let (status, listed) = post(served.addr, "tools/list", json!({}), json!({}), &[]).await;
     assert_eq!(status, 200, "{listed}");
     let tools = listed["result"]["tools"].as_array().expect("a tool list");
     let schema = |name: &str| {

@@ -39,6 +39,17 @@ pub(crate) fn unknown_method(method: &str) -> String {
     format!("Method not found: {method}")
 }
 
+/// The answer to `method`, which MCP 2026-07-28 removed, asked at that revision.
+pub(crate) fn removed_method(method: &str) -> String {
+    let instead = match method {
+        "initialize" => "call server/discover, and send the revision in each request's _meta",
+        "logging/setLevel" => "set io.modelcontextprotocol/logLevel in each request's _meta",
+        "resources/subscribe" | "resources/unsubscribe" => "use subscriptions/listen",
+        _ => "send the request without it",
+    };
+    format!("Method not found: {method} was removed in MCP 2026-07-28; {instead}")
+}
+
 /// What to send instead of junk in `unit`, ending the answers to it.
 fn send_instead(unit: Unit) -> &'static str {
     match unit {

@@ -83,6 +83,12 @@
 //!     and works everywhere.
 //! - `tools/list` carries `ttlMs` and `cacheScope` for a client on 2026-07-28 or later
 //!   ([`McpServer::with_list_caching`]).
+//! - The stateless revision (2026-07-28): a request for a method it removed
+//!   (`initialize`, `logging/setLevel`, ...) is answered `-32601`, HTTP `404`; a handler
+//!   that fails with the error of an ask whose capability the request did not declare is
+//!   answered `-32021` (MissingRequiredClientCapability) naming it; `subscriptions/listen`
+//!   streams `notifications/tools/list_changed` after each refresh of a namespace of the
+//!   toolbox, the only change a stateless client's list has.
 //!
 //! ```no_run
 //! # use toolset::{tool, toolset, Autonomy};

@@ -18,7 +18,10 @@
 //! must do nothing it cannot do twice before its last ask. A state that does not open
 //! (edited, forged, another call's, another server's, expired) is refused with `-32602`;
 //! responses to keys not asked in the last round are ignored; an ask the client did not
-//! declare the capability for answers [`AskError::NotDeclared`] and never joins a round.
+//! declare the capability for answers [`AskError::NotDeclared`] and never joins a round,
+//! and a handler that fails with that very error (it returned it, with `?`) could not do
+//! without the capability: the call is answered `-32021` (MissingRequiredClientCapability,
+//! HTTP `400`) naming it in `requiredCapabilities`.
 //!
 //! [`ToolContext::elicit`]: crate::ToolContext::elicit
 #![allow(
@@ -31,9 +34,10 @@ use crate::ask::{AskError, AskFuture, Asker, Asking, Form, FormAnswer, Root, Sam
 use crate::call::ToolCall;
 use crate::digest::SealKey;
 use crate::set::ToolSet;
+use rmcp::ErrorData;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
-    InputRequest, InputRequests, InputRequiredResult, InputResponses, ListRootsRequest,
+    ErrorCode, InputRequest, InputRequests, InputRequiredResult, InputResponses, ListRootsRequest,
     ListRootsResult, RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
@@ -113,6 +117,8 @@ impl Rounds {
             asked: Mutex::default(),
             counts: Mutex::default(),
             stop,
+            undeclared: Mutex::default(),
+            required: Mutex::default(),
         })
     }
 
@@ -178,6 +184,12 @@ pub(super) struct Round {
     counts: Mutex<HashMap<String, usize>>,
     /// Cancelled by an ask without an answer: stops the handler.
     stop: CancellationToken,
+    /// The asks refused for a capability the client did not declare, with the text the
+    /// handler read of each.
+    undeclared: Mutex<Vec<(Asking, String)>>,
+    /// The capability the handler could not do without: it failed with the error of an
+    /// ask refused for it.
+    required: Mutex<Option<Asking>>,
 }
 
 impl fmt::Debug for Round {
@@ -201,6 +213,22 @@ impl Round {
         &self.stop
     }
 
+    /// Reads the handler's failure `message`: when it is the error of an ask refused for
+    /// an undeclared capability (the handler returned it, with `?`), the call required
+    /// that capability ([`required`](Self::required)).
+    pub(super) fn failed(&self, message: &str) {
+        let refused = lock(&self.undeclared);
+        if let Some((asking, _)) = refused.iter().find(|(_, text)| text == message) {
+            *lock(&self.required) = Some(*asking);
+        }
+    }
+
+    /// The capability the call could not do without, which the client did not declare:
+    /// the call is answered `-32021` (MissingRequiredClientCapability) naming it.
+    pub(super) fn required(&self) -> Option<Asking> {
+        *lock(&self.required)
+    }
+
     /// The key of this run's next ask named `base`: `base`, then `base-2`, `base-3`, ...
     fn key(&self, base: &str) -> String {
         let mut counts = lock(&self.counts);
@@ -221,7 +249,9 @@ impl Round {
         request: impl FnOnce() -> Result<InputRequest, AskError>,
     ) -> Result<R, AskError> {
         if !declares(self.capabilities.as_ref(), asking) {
-            return Err(AskError::NotDeclared(asking));
+            let refused = AskError::NotDeclared(asking);
+            lock(&self.undeclared).push((asking, refused.to_string()));
+            return Err(refused);
         }
         if let Some(answer) = self.answers.get(&key) {
             return serde_json::from_value(answer.clone()).map_err(|error| AskError::Failed {
@@ -270,6 +300,21 @@ impl Asker for Round {
             Ok(roots_of(result))
         })
     }
+}
+
+/// The error answering a call that could not do without `asking`'s capability, which
+/// its client did not declare (`-32021`, with `requiredCapabilities` naming it).
+pub(super) fn missing_capability(asking: Asking) -> ErrorData {
+    let capability = asking.capability();
+    ErrorData::new(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!(
+            "the tool needs the client's `{capability}` capability, which this request's \
+             io.modelcontextprotocol/clientCapabilities does not declare; declare it and \
+             call again"
+        ),
+        Some(serde_json::json!({ "requiredCapabilities": { capability: {} } })),
+    )
 }
 
 /// What a round's `requestState` is bound to: the set and the call's tool and canonical

@@ -148,6 +148,9 @@ impl<T: ToolSet> McpServer<T> {
             };
             context.extensions.insert(Arc::clone(&round));
             let output = Box::pin(self.run(plan, &context)).await;
+            if let Some(asking) = round.required() {
+                return Err(super::rounds::missing_capability(asking));
+            }
             let limit = self
                 .approval_timeout
                 .unwrap_or(super::DEFAULT_APPROVAL_TIMEOUT);
@@ -455,7 +458,15 @@ impl<T: ToolSet> McpServer<T> {
             }
         }
         // One call in, one result out: its output moved out of the report, not copied.
-        match report.into_entries().into_iter().next() {
+        let entry = report.into_entries().into_iter().next();
+        // A handler that failed with its ask's refusal could not do without the capability.
+        if let (Some(round), Some(Outcome::Failed { message })) = (
+            context.extensions.get::<Arc<Round>>(),
+            entry.as_ref().and_then(|entry| entry.outcome.as_ref()),
+        ) {
+            round.failed(message);
+        }
+        match entry {
             Some(entry) => entry.outcome.map_or_else(
                 || ToolOutput::text(crate::messages::AWAITING_APPROVAL),
                 Outcome::into_tool_output,
@@ -680,6 +691,17 @@ const KNOWN_METHODS: &[&str] = &[
     "server/discover",
 ];
 
+/// The methods MCP 2026-07-28 removed: a request of that revision for one is answered
+/// `-32601` (HTTP `404`, `http/junk.rs`), whatever its params, as for a method that never
+/// existed.
+pub(super) const REMOVED_IN_2026_07_28: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
 impl<T: ToolSet> ServerHandler for McpServer<T> {
     fn get_info(&self) -> ServerConfig {
         // `listChanged`: a search activates tools for the session that ran it.
@@ -707,6 +729,20 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         }
     }
 
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(Self::accepted_changes(requested))
+    }
+
+    async fn listen(
+        &self,
+        subscription: rmcp::service::SubscriptionContext,
+    ) -> Result<(), ErrorData> {
+        self.stream_changes(subscription).await
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         // A namespace of the toolbox refreshing changes this session's list.
         self.forward_refreshes(context.peer);
@@ -717,6 +753,14 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         request: rmcp::model::InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        // A request whose `_meta` names 2026-07-28, which removed the handshake.
+        if input_required::speaks(context.meta.protocol_version().as_ref()) {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                messages::removed_method("initialize"),
+                None,
+            ));
+        }
         self.initialize_in_span(request, context)
     }
 
@@ -766,7 +810,7 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
         if input_required::speaks(context.protocol_version().as_ref()) {
             return Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
-                messages::unknown_method("logging/setLevel"),
+                messages::removed_method("logging/setLevel"),
                 None,
             ));
         }
@@ -825,9 +869,18 @@ impl<T: ToolSet> ServerHandler for McpServer<T> {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let method = request.method.as_str();
+        if REMOVED_IN_2026_07_28.contains(&method)
+            && input_required::speaks(context.protocol_version().as_ref())
+        {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                messages::removed_method(method),
+                None,
+            ));
+        }
         let known =
             KNOWN_METHODS.contains(&method) || (self.tasks.any() && TASK_METHODS.contains(&method));
         if known {

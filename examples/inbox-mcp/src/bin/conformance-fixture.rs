@@ -398,6 +398,32 @@ pub async fn test_input_required_result_capabilities(
     Ok(format!("{user} / {}", model?.text.unwrap_or_default()))
 }
 
+/// Ask the client's model, which this tool cannot do without: a client that did not
+/// declare sampling is answered `-32021` (`server-stateless`).
+#[tool(tier = "read_only")]
+pub async fn test_missing_capability(ctx: &ToolContext) -> Result<String, ToolError> {
+    let sampled = ctx.sample(Sampling::new("Say hello", 20)).await?;
+    Ok(sampled.text.unwrap_or_default())
+}
+
+/// Ask the user a question mid-call: on 2026-07-28 a round of `input_required`, never a
+/// request of the server's own on the response stream (`server-stateless`).
+#[tool(tier = "read_only")]
+pub async fn test_streaming_elicitation(ctx: &ToolContext) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit(name_form("What is your name?", "user_name"))
+        .await?;
+    Ok(format!("Hello, {}!", field(&answer, "name")))
+}
+
+/// Log a message: sent only to a request that asked for a log level
+/// (`server-stateless`).
+#[tool(tier = "read_only")]
+pub async fn test_logging_tool(ctx: &ToolContext) -> &'static str {
+    ctx.log(LogLevel::Info, "a message from test_logging_tool");
+    "logged"
+}
+
 /// Echoes its arguments.
 async fn echo_arguments(arguments: Value, _ctx: &ToolContext) -> String {
     arguments.to_string()
@@ -427,6 +453,9 @@ toolset! {
         test_input_required_result_multi_round,
         test_input_required_result_tampered_state,
         test_input_required_result_capabilities,
+        test_missing_capability,
+        test_streaming_elicitation,
+        test_logging_tool,
     ];
 }
 

@@ -3,7 +3,9 @@
 //! or `-32600` saying what was wrong, with the request's id when one can be read), where
 //! rmcp answers a bare `415 Unsupported Media Type`. A `tools/call` whose arguments hold a
 //! number no reader can hold goes on without them, their text on the HTTP request for the
-//! server's gate.
+//! server's gate. A request whose `MCP-Protocol-Version` header names a revision that
+//! removed its method (2026-07-28: `initialize`, `logging/setLevel`, ...) is answered
+//! `404` with `-32601`, whatever its params.
 //!
 //! Layered on rmcp's service itself, inside every other check: the body has been read
 //! whole within its cap (`guard::whole_body`), and a request for another path never gets
@@ -12,11 +14,13 @@
 use super::super::incoming::{self, ArgumentsText, Incoming, Refusal};
 use super::super::messages;
 use super::super::messages::Unit;
+use super::super::server::REMOVED_IN_2026_07_28;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, JsonRpcMessage, ProtocolVersion};
 
 /// Answers a POSTed JSON body that is not a JSON-RPC message; passes anything else on, a
 /// `tools/call` with unreadable numbers in its arguments rewritten without them.
@@ -34,7 +38,10 @@ pub(crate) async fn answer_junk(
         return (StatusCode::BAD_REQUEST, messages::UNREADABLE_BODY).into_response();
     };
     let bytes = match incoming::read(&bytes, Unit::Body) {
-        Incoming::Message(_) => bytes,
+        Incoming::Message(message) => match removed(&parts, &message) {
+            Some(refusal) => return not_found(&refusal),
+            None => bytes,
+        },
         Incoming::CallWithArgumentsText(message, arguments) => {
             match without_arguments(&mut parts, &message, arguments) {
                 Some(rewritten) => rewritten,
@@ -79,6 +86,40 @@ fn posts_json(request: &Request) -> bool {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.split(';').next())
             .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The refusal of a request whose `MCP-Protocol-Version` header names a revision that
+/// removed its method (`initialize`, `logging/setLevel`, ... in 2026-07-28): the method
+/// does not exist there, so `-32601`, whatever its params. rmcp would take a well-formed
+/// `initialize` for a handshake and answer it `200`.
+fn removed(parts: &axum::http::request::Parts, message: &ClientJsonRpcMessage) -> Option<Refusal> {
+    let JsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let method = request.request.method();
+    let revision = parts.headers.get("mcp-protocol-version")?.to_str().ok()?;
+    // A revision rmcp knows, without the handshake; an unknown one is rmcp's to refuse.
+    let stateless = ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .any(|known| known.as_str() == revision && !known.has_initialize());
+    let removed = stateless && REMOVED_IN_2026_07_28.contains(&method);
+    removed.then(|| Refusal {
+        id: Some(request.id.clone()),
+        code: ErrorCode::METHOD_NOT_FOUND,
+        message: messages::removed_method(method),
+        notification: false,
+    })
+}
+
+/// The answer to a request for a method its revision does not have: `404`, the JSON-RPC
+/// error as its body.
+fn not_found(refusal: &Refusal) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "application/json")],
+        refusal.to_json(),
+    )
+        .into_response()
 }
 
 /// The answer to a body that is not a JSON-RPC message: `400`, the JSON-RPC error as its
