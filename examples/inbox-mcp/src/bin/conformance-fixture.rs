@@ -424,6 +424,15 @@ pub async fn test_logging_tool(ctx: &ToolContext) -> &'static str {
     "logged"
 }
 
+/// Take longer than the server holds a call's stream (200 ms), and less than twice that:
+/// the stream is closed mid-call, and the client's first resume gets the result
+/// (`server-sse-polling`, SEP-1699).
+#[tool(tier = "read_only")]
+pub async fn test_reconnection() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    "reconnected"
+}
+
 /// Echoes its arguments.
 async fn echo_arguments(arguments: Value, _ctx: &ToolContext) -> String {
     arguments.to_string()
@@ -456,6 +465,7 @@ toolset! {
         test_missing_capability,
         test_streaming_elicitation,
         test_logging_tool,
+        test_reconnection,
     ];
 }
 
@@ -484,7 +494,11 @@ async fn main() -> ExitCode {
     eprintln!("conformance-fixture: serving MCP at http://{addr}/mcp");
     match McpServer::<ConformanceTools>::new(())
         .with_toolbox(toolbox)
-        .serve_http(addr, HttpConfig::new())
+        // A call's stream is closed after 200 ms, for the client to resume (SEP-1699).
+        .serve_http(
+            addr,
+            HttpConfig::new().with_sse_polling(Duration::from_millis(200)),
+        )
         .await
     {
         Ok(()) => ExitCode::SUCCESS,

@@ -41,6 +41,7 @@ pub struct HttpConfig {
     pub(crate) auth_layered: bool,
     pub(crate) unauthenticated_remote: bool,
     pub(crate) sse_keep_alive: Option<Duration>,
+    pub(crate) sse_polling: Option<Duration>,
     pub(crate) layers: Vec<RouterLayer>,
     pub(crate) shutdown: Option<Shutdown>,
 }
@@ -66,6 +67,7 @@ impl Default for HttpConfig {
             auth_layered: false,
             unauthenticated_remote: false,
             sse_keep_alive: Some(Duration::from_secs(15)),
+            sse_polling: None,
             layers: Vec::new(),
             shutdown: None,
         }
@@ -207,6 +209,19 @@ impl HttpConfig {
     /// for never).
     pub fn with_sse_keep_alive(mut self, every: Option<Duration>) -> Self {
         self.sse_keep_alive = every;
+        self
+    }
+
+    /// Closes the SSE stream of a call (the answer to its POST, in a session) that has not
+    /// answered within `hold`, telling the client to come back (SEP-1699): the stream ends
+    /// with an event id and a `retry` of one second, the call runs on, and the client's GET
+    /// with `Last-Event-ID` gets what the call sent since, its result included. For proxies
+    /// and load balancers that cut long responses. Off by default: a stream stays open
+    /// until its call answers. Clients of 2025-11-25 resume this way (the TypeScript, Python
+    /// and rmcp clients do); a 2026-07-28 request has no session, so its stream is never
+    /// closed.
+    pub fn with_sse_polling(mut self, hold: Duration) -> Self {
+        self.sse_polling = Some(hold);
         self
     }
 

@@ -6,6 +6,7 @@
 //! message (`junk.rs`).
 
 mod config;
+mod events;
 mod guard;
 mod junk;
 mod listener;
@@ -173,6 +174,7 @@ fn http_router<S: ServerHandler>(
     let sessions = Arc::new(CappedSessions::new(
         config.max_sessions,
         config.session_idle_timeout,
+        config.sse_polling,
     ));
     // Hosts and origins are checked by the guard, per connection.
     let rmcp_config = StreamableHttpServerConfig::default()

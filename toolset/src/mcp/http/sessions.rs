@@ -1,9 +1,11 @@
-//! rmcp's in-memory session manager with a cap on open sessions, and each session's
-//! transport [watched](crate::mcp::presence) so its calls stop when it closes.
+//! rmcp's in-memory session manager with a cap on open sessions, each session's
+//! transport [watched](crate::mcp::presence) so its calls stop when it closes, and, when
+//! asked ([`HttpConfig::with_sse_polling`](super::HttpConfig::with_sse_polling)), a call's
+//! stream closed after a while for the client to resume (SEP-1699).
 
 use super::super::messages;
 use super::super::presence::Watched;
-use futures_util::Stream;
+use futures_util::{Stream, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -17,11 +19,18 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// How long a client whose call's stream was closed waits before it resumes.
+const RESUME_AFTER: Duration = Duration::from_secs(1);
 
 /// [`LocalSessionManager`] holding at most `max` sessions.
 pub(crate) struct CappedSessions {
     inner: LocalSessionManager,
     max: usize,
+    /// How long a call's stream stays open before it is closed for the client to resume;
+    /// `None`: until the call answers.
+    polling: Option<Duration>,
     /// Sessions created and not yet closed, reserved before they are created.
     count: AtomicUsize,
     open: Mutex<HashSet<SessionId>>,
@@ -54,13 +63,19 @@ impl From<LocalSessionManagerError> for SessionsError {
 }
 
 impl CappedSessions {
-    /// At most `max` sessions, each closed after `idle` without a request.
-    pub(crate) fn new(max: usize, idle: Duration) -> Self {
+    /// At most `max` sessions, each closed after `idle` without a request; a call's
+    /// stream closed after `polling`, when set.
+    pub(crate) fn new(max: usize, idle: Duration, polling: Option<Duration>) -> Self {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = Some(idle);
+        // A closed stream's client comes back after its `retry`: its call's events wait.
+        if let Some(hold) = polling {
+            inner = inner.with_event_store(Arc::new(super::events::RecentEvents::new(hold)));
+        }
         CappedSessions {
             inner,
             max,
+            polling,
             count: AtomicUsize::new(0),
             open: Mutex::new(HashSet::new()),
         }
@@ -146,7 +161,49 @@ impl SessionManager for CappedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.inner.create_stream(id, message).await?)
+        let Some(hold) = self.polling else {
+            return Ok(self.inner.create_stream(id, message).await?.left_stream());
+        };
+        // rmcp's `create_stream`, with the stream's request id kept to close it by.
+        let handle = self
+            .inner
+            .sessions
+            .read()
+            .await
+            .get(id)
+            .cloned()
+            .ok_or_else(|| LocalSessionManagerError::SessionNotFound(id.clone()))?;
+        let receiver = handle
+            .establish_request_wise_channel()
+            .await
+            .map_err(LocalSessionManagerError::from)?;
+        let request = receiver.http_request_id;
+        handle
+            .push_message(message, request)
+            .await
+            .map_err(LocalSessionManagerError::from)?;
+        let answered = CancellationToken::new();
+        if let Some(request) = request {
+            let answered = answered.clone();
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = answered.cancelled() => {}
+                    () = tokio::time::sleep(hold) => {
+                        // The session keeps what the call sends next, for the GET that
+                        // resumes after `retry`.
+                        let _ = handle.close_sse_stream(request, Some(RESUME_AFTER)).await;
+                    }
+                }
+            });
+        }
+        // The stream ends when the call answered (or was closed): the timer with it.
+        let mut inner = receiver.inner;
+        let guard = answered.drop_guard();
+        let stream = futures_util::stream::poll_fn(move |cx| {
+            let _ending_stops_the_timer = &guard;
+            inner.poll_recv(cx)
+        });
+        Ok(stream.right_stream())
     }
 
     async fn accept_message(
