@@ -251,3 +251,58 @@ async fn a_deferred_tools_header_is_checked_too() {
     );
     assert_eq!(served.weather_runs.load(Ordering::SeqCst), 0);
 }
+
+/// A runtime tool whose schema holds `properties` (each `x-mcp-header` as written):
+/// registration's verdict.
+fn registered(properties: Value) -> Result<(), String> {
+    let tool = DynamicTool::new("annotated", Tier::ReadOnly, "Say something.")
+        .input_schema(json!({"type": "object", "properties": properties}))
+        .handler(|_arguments: Value, _ctx: &ToolContext| async { "said" });
+    Forecast::toolbox()
+        .with(tool)
+        .map(|_| ())
+        .map_err(|error| error.to_string())
+}
+
+#[test]
+fn a_runtime_tools_header_annotations_keep_the_rules_of_mcp_header() {
+    // What `#[mcp_header]` allows: a primitive top-level argument, an optional one.
+    assert_eq!(
+        registered(json!({
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "days": {"type": ["integer", "null"], "x-mcp-header": "Days"},
+        })),
+        Ok(())
+    );
+    for (properties, says) in [
+        (
+            json!({"region": {"type": "string", "x-mcp-header": "My Region"}}),
+            "is not an HTTP header name",
+        ),
+        (
+            json!({"region": {"type": "string", "x-mcp-header": 7}}),
+            "is not an HTTP header name",
+        ),
+        (
+            json!({"place": {"type": "object", "x-mcp-header": "Place"}}),
+            "only a string, an integer, a number or a boolean",
+        ),
+        (
+            json!({
+                "a": {"type": "string", "x-mcp-header": "Region"},
+                "b": {"type": "string", "x-mcp-header": "region"},
+            }),
+            "already mirrors another argument",
+        ),
+        (
+            json!({"place": {
+                "type": "object",
+                "properties": {"city": {"type": "string", "x-mcp-header": "City"}},
+            }}),
+            "only on a top-level property",
+        ),
+    ] {
+        let refused = registered(properties.clone()).expect_err("refused");
+        assert!(refused.contains(says), "{properties}: {refused}");
+    }
+}

@@ -1,7 +1,7 @@
 //! The rules of a tool's declaration, shared by `toolset` and `toolset-macros` so that a
 //! compile error and a run-time rejection agree: the tool-name grammar every provider and
 //! MCP client accepts, the edit distance between two names, and the one rule that turns it
-//! into a "did you mean"; the perfect hash `toolset!` generates to find a tool by name in
+//! into a "did you mean"; the grammar of an argument's MCP header name; the perfect hash `toolset!` generates to find a tool by name in
 //! constant time; the risk tiers and their spellings; the one-name-per-set rule the
 //! generated code asserts; and the rules of a tool's declaration
 //! ([`declaration::check`]), one checker run by `#[tool]` at compile time and by a
@@ -26,6 +26,15 @@ pub use same_name::{ConstMessage, duplicate_name_message, earlier_same_name, sam
 pub use tier::Tier;
 
 use alloc::vec::Vec;
+
+/// Whether `name` is an HTTP field name (RFC 9110 §5.6.2, a `token`): what MCP requires of
+/// an argument's `x-mcp-header` (SEP-2243), which a client sends as `Mcp-Param-{name}`.
+pub fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
 
 /// The longest tool name providers and MCP clients accept, in bytes.
 pub const MAX_NAME_LEN: usize = 64;

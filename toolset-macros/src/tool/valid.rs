@@ -664,7 +664,7 @@ fn mcp_header(attrs: &[Attribute], cx: &mut Ctxt) -> Option<syn::LitStr> {
         return None;
     };
     let text = name.value();
-    if text.is_empty() || !text.chars().all(is_header_char) {
+    if !toolset_rules::is_header_name(&text) {
         cx.error_at(
             &name,
             format!(
@@ -675,11 +675,6 @@ fn mcp_header(attrs: &[Attribute], cx: &mut Ctxt) -> Option<syn::LitStr> {
         return None;
     }
     Some(name)
-}
-
-/// A character of an HTTP field name (RFC 9110 §5.6.2, `tchar`).
-fn is_header_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
 /// `#[mcp_header]` on a parameter the model does not send as one argument: refused, saying

@@ -460,10 +460,9 @@ impl<T: ToolSet> McpServer<T> {
         // One call in, one result out: its output moved out of the report, not copied.
         let entry = report.into_entries().into_iter().next();
         // A handler that failed with its ask's refusal could not do without the capability.
-        if let (Some(round), Some(Outcome::Failed { message })) = (
-            context.extensions.get::<Arc<Round>>(),
-            entry.as_ref().and_then(|entry| entry.outcome.as_ref()),
-        ) {
+        if let Some(Outcome::Failed { message }) = entry.as_ref().and_then(|e| e.outcome.as_ref())
+            && let Some(round) = context.extensions.get::<Arc<Round>>()
+        {
             round.failed(message);
         }
         match entry {

@@ -10,11 +10,14 @@
 //! tool per name (the compiled set's included; a proxied MCP tool's `label_tool` too), a
 //! handler or `propose_only`, a handler borrowing the toolbox's state type, a schema that
 //! is not a JSON Schema object or that the gate's validator cannot compile (the gate must
-//! be able to check every call), and examples the input schema refuses.
+//! be able to check every call), examples the input schema refuses, and `x-mcp-header`
+//! annotations MCP could not honour (the rules of `#[mcp_header]`, the header name's
+//! grammar shared through `toolset_rules::is_header_name`).
 
 use super::dynamic::{DynamicTool, Handler};
 use super::runtime_tool::RuntimeTool;
 use crate::declaration::DeclarationProblem;
+use crate::schema::MCP_HEADER;
 use crate::spec::{RuntimeSpec, ToolSpec};
 use serde_json::{Value, json};
 use std::fmt;
@@ -152,6 +155,9 @@ pub(crate) fn register(
     for message in schema_problems("input schema", &input_schema, true) {
         problem(message);
     }
+    for message in header_problems(&input_schema) {
+        problem(message);
+    }
     if let Some(output) = &tool.output_schema {
         for message in schema_problems("output schema", output, false) {
             problem(message);
@@ -236,6 +242,86 @@ fn example_problem(spec: &ToolSpec, example: &Value) -> Option<String> {
         .map(|(_, message)| message)
         .collect();
     (!problems.is_empty()).then(|| problems.join("; "))
+}
+
+/// What is wrong with the `x-mcp-header` annotations of an input `schema` (SEP-2243), the
+/// rules `#[mcp_header]` keeps at compile time: each on a top-level property of a string,
+/// integer, number or boolean, naming an HTTP field name, no two the same (case ignored).
+/// One anywhere else could never be sent or checked as MCP says: refused, not ignored.
+fn header_problems(schema: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut named: Vec<String> = Vec::new();
+    let top: Vec<&Value> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.values().collect())
+        .unwrap_or_default();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (argument, property) in properties {
+            let Some(header) = property.get(MCP_HEADER) else {
+                continue;
+            };
+            let Some(name) = header
+                .as_str()
+                .filter(|name| toolset_rules::is_header_name(name))
+            else {
+                problems.push(format!(
+                    "the argument `{argument}`'s `\"{MCP_HEADER}\": {header}` is not an HTTP \
+                     header name: write ASCII letters, digits or ``!#$%&'*+-.^_`|~`` only, e.g. \
+                     `\"{MCP_HEADER}\": \"Region\"`"
+                ));
+                continue;
+            };
+            let primitive = |kind: &Value| {
+                matches!(
+                    kind.as_str(),
+                    Some("string" | "integer" | "number" | "boolean")
+                )
+            };
+            // One primitive type, or several of them with `null` (an optional argument).
+            let primitive = match property.get("type") {
+                Some(Value::Array(kinds)) => kinds
+                    .iter()
+                    .all(|kind| primitive(kind) || kind.as_str() == Some("null")),
+                Some(kind) => primitive(kind),
+                None => false,
+            };
+            if !primitive {
+                problems.push(format!(
+                    "the argument `{argument}` is mirrored into `Mcp-Param-{name}`, but only a \
+                     string, an integer, a number or a boolean can be (its schema must say \
+                     `\"type\"` as one of those); remove `\"{MCP_HEADER}\"` or change its type"
+                ));
+            }
+            if named.iter().any(|other| other.eq_ignore_ascii_case(name)) {
+                problems.push(format!(
+                    "`Mcp-Param-{name}` already mirrors another argument (header names ignore \
+                     case): give each argument its own header name"
+                ));
+            }
+            named.push(name.to_owned());
+        }
+    }
+    // Anywhere but on a top-level property, no client sends it.
+    let mut stack: Vec<&Value> = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                let is_top = top.iter().any(|property| std::ptr::eq(*property, value));
+                if map.contains_key(MCP_HEADER) && !is_top {
+                    problems.push(format!(
+                        "`\"{MCP_HEADER}\"` is allowed only on a top-level property of the \
+                         arguments (a client sends one header per argument it mirrors); move it \
+                         there or remove it"
+                    ));
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    problems
 }
 
 /// What is wrong with `schema` as a tool's `which` schema: not an object, not of an
