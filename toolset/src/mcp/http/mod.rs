@@ -191,6 +191,7 @@ fn http_router<S: ServerHandler>(
     // Innermost, on rmcp's service itself: what reaches it is a JSON-RPC message.
     let service = axum::middleware::from_fn_with_state(config.max_body_bytes, junk::answer_junk)
         .layer(service);
+    let service = axum::middleware::from_fn(session_ended).layer(service);
     let guard = Arc::new(Guard {
         config: config.clone(),
         sessions,
@@ -210,4 +211,19 @@ fn http_router<S: ServerHandler>(
     }
     // Outermost: hosts, origins, the bearer token and the body's deadline.
     router.layer(axum::middleware::from_fn_with_state(guard, guard::check))
+}
+
+/// A session ended by the client's DELETE is answered `204 No Content`: it is closed by
+/// then, and the Python SDK's client warns on any success but `200` and `204` (rmcp answers
+/// `202 Accepted`).
+async fn session_ended(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let deleting = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if deleting && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::NO_CONTENT;
+    }
+    response
 }
