@@ -142,11 +142,13 @@
 pub mod anthropic;
 pub(crate) mod cache;
 pub(crate) mod callers;
+pub(crate) mod compose;
 mod default_list;
 pub(crate) mod error;
 mod format;
 pub mod gemini;
 pub(crate) mod list;
+pub(crate) mod listing;
 pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;

@@ -3,9 +3,10 @@
 //! `mid-conversation-tool-changes-2026-07-01`) that bring what the model may call to
 //! exactly what the request's gate permits.
 //!
-//! The request decides what is listed and permitted
-//! ([`Request::tool_changes`](crate::request::Request::tool_changes)); this file keeps what the
-//! conversation has announced so far ([`Announced`]) and writes the blocks:
+//! The request decides what is listed and permitted, once; this file reads that decision
+//! as the request's [`Listing`]
+//! ([`Request::tool_changes`](crate::request::Request::tool_changes)), keeps what the
+//! conversation has announced so far ([`Announced`]) and writes the list and the blocks:
 //!
 //! ```json
 //! {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "convert"}}
@@ -17,6 +18,10 @@
 //! request until a `tool_removal` names it. The blocks are what changed since the
 //! previous request, so a conversation sends each change once.
 
+use super::Format;
+use super::compose::compose;
+use super::listing::{Listed, ListedTool, Listing};
+use super::tool_choice::{Allowed, ToolChoiceError, allowed};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -90,6 +95,47 @@ pub struct ToolChanges {
     /// message), with the beta header `anthropic-beta:
     /// mid-conversation-tool-changes-2026-07-01`. Empty when nothing changed.
     pub blocks: Vec<Value>,
+}
+
+/// Anthropic's fixed list and the blocks that bring what the model may call to what the
+/// gate permits (`Request::tool_changes`): `listing` is the fixed list's, built only for
+/// Anthropic with a search the host answers (`hosted_search` false).
+pub(crate) fn tool_changes<'a>(
+    format: Format,
+    hosted_search: bool,
+    announced: &mut Announced,
+    listing: impl FnOnce() -> Listing<'a>,
+) -> Result<ToolChanges, ToolChoiceError> {
+    if format != Format::Anthropic {
+        return Err(ToolChoiceError::NoToolChanges(format));
+    }
+    if hosted_search {
+        return Err(ToolChoiceError::HostedSearch(format));
+    }
+    let listing = listing();
+    // What the list offers with no block: its entries not marked `defer_loading`.
+    let listed: Vec<&str> = listing
+        .entries
+        .iter()
+        .zip(listing.names())
+        .filter(|(entry, _)| {
+            !matches!(
+                entry,
+                Listed::Tool(ListedTool {
+                    defer_loading: true,
+                    ..
+                })
+            )
+        })
+        .map(|(_, name)| name)
+        .collect();
+    let allowed = allowed(&listing, format);
+    let permitted: Vec<&str> = allowed.iter().map(Allowed::name).collect();
+    let blocks = announced.advance(&listed, &permitted);
+    Ok(ToolChanges {
+        tools: compose(&listing, format).0,
+        blocks,
+    })
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! OpenAI's `tool_choice` (`allowed_tools`, Chat Completions and Responses) and Gemini's
 //! `toolConfig` (`functionCallingConfig` with `allowedFunctionNames`).
 //!
-//! The request decides what is permitted ([`Request::tool_choice`](crate::request::Request::tool_choice),
-//! [`Request::fixed_tools`](crate::request::Request::fixed_tools)); this file only writes it in each
-//! provider's shape, from the [`ChoiceMode`] the host asked for.
+//! The request decides what is permitted, once; this file reads that decision as the
+//! request's [`Listing`] and writes it in each provider's shape, from the [`ChoiceMode`]
+//! the host asked for ([`Request::tool_choice`](crate::request::Request::tool_choice)), and
+//! renders the fixed list that goes with it ([`Request::fixed_tools`](crate::request::Request::fixed_tools)).
 //!
 //! | format | [`ChoiceMode::Auto`] | [`ChoiceMode::Required`] | [`ChoiceMode::Unrestricted`] | nothing permitted |
 //! |---|---|---|---|---|
@@ -29,6 +30,8 @@
 //! | MCP, prompt text | none: send the composed list | the composed list itself |
 
 use super::Format;
+use super::compose::compose;
+use super::listing::{Listed, Listing};
 use super::openai_responses::namespace::inner_name;
 use serde_json::{Value, json};
 use std::fmt;
@@ -252,6 +255,67 @@ pub(crate) fn tool_choice(
             };
             json!({"functionCallingConfig": {"mode": gemini_mode, "allowedFunctionNames": names}})
         }
+    })
+}
+
+/// What a tool choice names for `listing` in `format`: the tools the gate permits, in
+/// list order, and the search entry where the model calls it (the local search) or the
+/// provider runs it (OpenAI Responses' hosted search).
+pub(crate) fn allowed<'a>(listing: &Listing<'a>, format: Format) -> Vec<Allowed<'a>> {
+    let namespaces = listing.namespaces(format);
+    listing
+        .entries
+        .iter()
+        .zip(namespaces)
+        .filter_map(|(entry, namespace)| match entry {
+            Listed::Tool(tool) if tool.permitted => {
+                let name = tool.spec.name();
+                Some(match namespace {
+                    // Named as the list names it: inside its namespace's entry (a runtime
+                    // tool of a namespace).
+                    Some(namespace) => Allowed::Namespaced {
+                        namespace: namespace.label(),
+                        local: name,
+                    },
+                    None => Allowed::Function(name),
+                })
+            }
+            Listed::Search { allowed: true, .. } => Some(Allowed::Search),
+            Listed::Tool(_) | Listed::Search { .. } | Listed::StandIn(_) => None,
+        })
+        .collect()
+}
+
+/// The tool choice for `listing` (`Request::tool_choice`): what the gate permits, in
+/// `mode`.
+pub(crate) fn choice(
+    listing: &Listing<'_>,
+    format: Format,
+    mode: ChoiceMode,
+) -> Result<Value, ToolChoiceError> {
+    tool_choice(format, mode, &allowed(listing, format))
+}
+
+/// The fixed list and its tool choice (`Request::fixed_tools`): `listing` is the fixed
+/// list's, built only where a choice can restrict it.
+pub(crate) fn fixed_tools<'a>(
+    format: Format,
+    mode: ChoiceMode,
+    listing: impl FnOnce() -> Listing<'a>,
+) -> Result<FixedTools, ToolChoiceError> {
+    if !has_tool_choice(format) {
+        return Err(ToolChoiceError::Unsupported(format));
+    }
+    if mode == ChoiceMode::Unrestricted {
+        return Err(ToolChoiceError::FixedNeedsNames(format));
+    }
+    let listing = listing();
+    let tool_choice = choice(&listing, format, mode)?;
+    let (tools, strict_downgrades) = compose(&listing, format);
+    Ok(FixedTools {
+        tools,
+        tool_choice,
+        strict_downgrades,
     })
 }
 

@@ -2,7 +2,7 @@
 //! activations, injections, history and exposure, and how its list is to be rendered.
 
 use super::activations::Activations;
-use super::layout::Layout;
+use super::decision::Decision;
 use crate::consumer::{ChoiceMode, Format};
 use crate::exposure::Exposure;
 use crate::policy::{Availability, PolicyNameError};
@@ -91,11 +91,11 @@ pub struct Request<'p, T: ToolSet> {
     /// added: a snapshot taken at first use (a call to a tool of the set takes none), so
     /// this request's list and gate agree even while a namespace refreshes.
     pub(super) runtime: OnceLock<Vec<Arc<RuntimeTool>>>,
-    /// What the gate permits, decided once for the request, at the first call that needs
-    /// more than the one-tool rule (`Request::permits`): shared by every `gate`, `check`
-    /// and approval under this request. Every builder method that changes what is
-    /// permitted starts it afresh.
-    pub(super) decided: OnceLock<Layout>,
+    /// What the request decides, computed once at its first use (a gate that needs more
+    /// than the one-tool rule, `Request::permits`, or a rendering) and read by every
+    /// `gate`, `check`, approval and rendering under this request. Every builder method
+    /// that changes one of its inputs starts it afresh.
+    pub(super) decision: Decision,
     /// What [`tool_choice`](Self::tool_choice) asks of the model.
     pub(super) choice_mode: ChoiceMode,
     /// Whether the model runs code that calls tools in this request (see
@@ -122,7 +122,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
             history: Cow::Borrowed(&[]),
             toolbox: None,
             runtime: OnceLock::new(),
-            decided: OnceLock::new(),
+            decision: Decision::default(),
             choice_mode: ChoiceMode::default(),
             code_execution: false,
             strict: true,
@@ -134,6 +134,8 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`declared`](Self::declared), the order of [`offered`](Self::offered)), and the wire
     /// shape of the local search's answer. What the gate permits does not depend on it.
     pub fn format(mut self, format: Format) -> Self {
+        // The gate's arrangement reads no format; the lists' do.
+        self.decision = Decision::default();
         self.format = Some(format);
         self
     }
@@ -148,7 +150,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`PolicyNameError`] otherwise, naming each unknown name, the closest tool name and
     /// the toolbox's runtime tools. A misspelled name never leaves a tool unrestricted.
     pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Result<Self, PolicyNameError> {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();
         if self.policy.names_runtime_tools() {
@@ -164,7 +166,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`toolbox`](Self::toolbox) without the check of the policy's runtime names: only
     /// for a policy that names none (a fresh one, [`Toolbox::tool_list`]'s).
     pub(crate) fn toolbox_unchecked(mut self, toolbox: &'p Toolbox<T>) -> Self {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();
         self
@@ -215,7 +217,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// toolbox's runtime tool of that name if the policy defers it (a search found it), and
     /// nothing otherwise; a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         for name in activations.names() {
             let key = ToolKey::named(name.as_str());
             if !self.activated.contains(&key) {
@@ -246,7 +248,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// Adds `tool` for this request (a procedure's own tool, say), after the activated
     /// ones; even a hidden or deferred tool, never a denied one.
     pub fn inject(mut self, tool: T::Name) -> Self {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         if !self.injected.contains(&tool) {
             self.injected.push(tool);
         }
@@ -262,7 +264,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
         I: IntoIterator<Item = N>,
         N: AsRef<str>,
     {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         for name in names {
             let name = name.as_ref();
             if !self.history.iter().any(|known| known == name) {
@@ -287,14 +289,14 @@ impl<'p, T: ToolSet> Request<'p, T> {
         }
         Request {
             history: Cow::Borrowed(names),
-            decided: OnceLock::new(),
+            decision: Decision::default(),
             ..self
         }
     }
 
     /// Who runs tool search (default: [`ToolSearch::Local`] with BM25).
     pub fn search(mut self, search: ToolSearch) -> Self {
-        self.decided = OnceLock::new();
+        self.decision = Decision::default();
         self.search = search;
         self
     }

@@ -2,7 +2,7 @@
 //! rule over the program's exposure, calls from code, and the local search's answer.
 
 use super::builder::Request;
-use super::layout::Layout;
+use super::decision::Layout;
 use crate::call::ToolCall;
 use crate::consumer::Format;
 use crate::consumer::callers::allowed_callers_value;

@@ -21,19 +21,29 @@
 //!    stand-in declaration, and so does a tool the policy hides: to the model a hidden tool
 //!    is a name no tool has, everywhere (`Policy::conceals`).
 //!
+//! What the request decides is one value, its `Decision` (`decision.rs`): what is offered,
+//! permitted, deferred, hidden, callable from code and declared for the history, computed
+//! once per request at its first use and read by the gate and by every rendering. The
+//! renderers live with the consumers and read the decision resolved into a
+//! `consumer::listing::Listing` (each entry's cached fragment, spec and verdicts), never
+//! the policy: the tool list and its strict downgrades (`consumer/compose.rs`), the tool
+//! choice and the fixed list (`consumer/tool_choice.rs`), Anthropic's tool changes
+//! (`consumer/tool_changes.rs`). [`Request::tool_list`], [`Request::strict_downgrades`],
+//! [`Request::tool_choice`], [`Request::fixed_tools`] and [`Request::tool_changes`] are
+//! one-line delegations to them (`render.rs`).
+//!
 //! Each section is a concatenation of per-tool fragments rendered once per format and kept
 //! in the set's render cache: composing a list does no schema work. In OpenAI Responses a
 //! toolbox namespace's tools in the offered section are wrapped in one `namespace` entry
 //! (its opening bytes rendered once per namespace, each tool's fragment named without
 //! `label_`); the later sections list a namespace's tools flat, so nothing before them moves
-//! (see `Request::namespaces`).
-//! The list holds its
-//! strict tools to the provider's per-request limits (Anthropic, OpenAI): a sum of each
-//! fragment's cached strict cost, spent in list order; a tool past them is listed by its
-//! form without `strict`, rendered once ([`Request::strict_downgrades`] names them).
+//! (`Listing::namespaces`). The list holds its strict tools to the provider's per-request
+//! limits (Anthropic, OpenAI): a sum of each fragment's cached strict cost, spent in list
+//! order; a tool past them is listed by its form without `strict`, rendered once
+//! ([`Request::strict_downgrades`] names them).
 //!
 //! Where the provider has a tool choice naming what may be called (OpenAI Chat and
-//! Responses, Gemini), the request renders it from the layout the gate reads
+//! Responses, Gemini), it is rendered from the decision the gate reads
 //! ([`Request::tool_choice`]), and a *fixed* list with it ([`Request::fixed_tools`]): every
 //! deferred tool in its declared place whether activated or not, so the list's bytes stay
 //! put for the whole conversation while the choice follows what the gate permits.
@@ -45,16 +55,15 @@
 //! exactly there.
 //!
 //! The request is also the one gate ([`Request::gate`], and [`Request::check`] for one
-//! call): it supplies the route of each call (what it offers), `gate.rs` checks the program
+//! call): it supplies the route of each call (what its decision permits), `gate.rs` checks the program
 //! through it, and `plan.rs` splits what passed by tier. The gate reads no format: where a
 //! format lists deferred tools for its native search, they are listed, not permitted, and
 //! a call to one is answered as in every other format.
 
 mod activations;
 mod builder;
-mod choice;
+mod decision;
 mod gate;
-mod layout;
 mod offer;
 mod render;
 

@@ -1,8 +1,9 @@
-//! How a request decides what it offers, declares and permits: its [`Layout`], computed
-//! from its inputs, and the one-tool rules the gate reads without one.
+//! How a request decides what it offers, declares and permits: each arrangement of its
+//! one `Decision` (a [`Layout`]), computed from its inputs at its first use and kept, and
+//! the one-tool rules the gate reads without one.
 
 use super::builder::Request;
-use super::layout::{Entry, Layout};
+use super::decision::{Entry, Layout};
 use crate::consumer::Format;
 use crate::policy::ToolKey;
 use crate::policy::{Availability, Ruled};
@@ -54,10 +55,23 @@ impl<'p, T: ToolSet> Request<'p, T> {
         self.layout_as(format, false)
     }
 
-    /// The gate's layout ([`layout`](Self::layout) with no format), decided once for the
-    /// request and kept.
+    /// The gate's arrangement of the decision: no format.
     pub(super) fn decided(&self) -> &Layout {
-        self.decided.get_or_init(|| self.layout(None))
+        self.decision.gate.get_or_init(|| self.layout(None))
+    }
+
+    /// The composed list's arrangement of the decision, in the request's format.
+    pub(super) fn listed(&self) -> &Layout {
+        self.decision
+            .list
+            .get_or_init(|| self.layout(Some(self.rendered_as())))
+    }
+
+    /// The fixed list's arrangement of the decision, in the request's format.
+    pub(super) fn fixed(&self) -> &Layout {
+        self.decision
+            .fixed
+            .get_or_init(|| self.layout_as(Some(self.rendered_as()), true))
     }
 
     /// [`layout`](Self::layout), or with `fixed` (and a format) the fixed list's: every
@@ -195,13 +209,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// through, and what [`tool_choice`](Self::tool_choice) names. A tool declared only for
     /// the history is not among them.
     pub fn offered(&self) -> Vec<&str> {
-        self.available(&self.layout(Some(self.rendered_as())))
+        self.available(self.listed())
     }
 
     /// Every name the list declares, in list order: the offered ones, the deferred ones a
     /// native search loads, and the history's.
     pub fn declared(&self) -> Vec<String> {
-        self.declared_in(&self.layout(Some(self.rendered_as())))
+        self.declared_in(self.listed())
     }
 
     /// The name of each entry of `layout`, in its order.

@@ -1,20 +1,21 @@
-//! A request's tool list: composed from the set's cached per-tool fragments, held to the
-//! provider's strict limits.
+//! What a request hands the model beside its gate, as its methods: the tool list, its
+//! strict downgrades, the tool choice, the fixed list and Anthropic's tool changes. Each is
+//! a delegation to the consumer module that renders it (`consumer/compose.rs`,
+//! `consumer/tool_choice.rs`, `consumer/tool_changes.rs`) from the request's one
+//! `Decision`, resolved into the consumers' `Listing` here (`Request::listing`: each
+//! entry's cached fragment and spec, from the set's render cache or a runtime tool); nothing
+//! here decides or renders.
 
 use super::builder::Request;
-use super::layout::{Entry, Layout};
-use crate::consumer::callers::allowed_callers;
-use crate::consumer::list::Fragment;
-use crate::consumer::openai_responses::namespace::{self, has_namespaces};
-use crate::consumer::strict_budget::spend;
-use crate::consumer::{Format, StrictDowngrade};
-use crate::messages;
+use super::decision::{Entry, Layout};
+use crate::consumer::compose::compose;
+use crate::consumer::listing::{Listed, ListedTool, Listing, Nested};
+use crate::consumer::{
+    Announced, FixedTools, StrictDowngrade, ToolChanges, ToolChoiceError, tool_changes, tool_choice,
+};
 use crate::search::{search_fragment, search_spec};
 use crate::set::ToolSet;
-use crate::spec::ToolSpec;
-use crate::toolbox::Namespace;
-use serde_json::json;
-use std::sync::Arc;
+use serde_json::Value;
 
 impl<'p, T: ToolSet> Request<'p, T> {
     /// The request's tool list in its [`format`](Self::format) (MCP's when none was
@@ -25,7 +26,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
     ///
     /// Identical inputs give identical bytes, and activating a tool only appends.
     pub fn tool_list(&self) -> String {
-        self.compose(false)
+        compose(&self.listing(self.listed()), self.rendered_as()).0
     }
 
     /// The tools [`tool_list`](Self::tool_list) renders without `strict` because the
@@ -75,250 +76,237 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`anthropic::why_not_strict`]: crate::consumer::anthropic::why_not_strict
     /// [`openai_chat::why_not_strict`]: crate::consumer::openai_chat::why_not_strict
     pub fn strict_downgrades(&self) -> Vec<StrictDowngrade> {
+        compose(&self.listing(self.listed()), self.rendered_as()).1
+    }
+
+    /// The tool choice for this request's list: the provider's value naming exactly what
+    /// the gate permits (the names of [`offered`](Self::offered), in list order), in the
+    /// [`choice_mode`](Self::choice_mode) asked for. Send it beside
+    /// [`tool_list`](Self::tool_list): OpenAI Chat Completions and Responses as the body's
+    /// `tool_choice` (`{"type": "allowed_tools", …}`), Gemini as its `toolConfig`
+    /// (`{"functionCallingConfig": {"mode": "VALIDATED", "allowedFunctionNames": […]}}`);
+    /// [`ChoiceMode`](crate::consumer::ChoiceMode) says what each mode renders, and `"none"` (Gemini: mode `NONE`) is
+    /// what a request that permits nothing renders in every mode.
+    ///
+    /// With it the model is offered exactly what the gate permits even where the list
+    /// declares more (the history's tools). Where OpenAI Responses lists a `tool_search`
+    /// (the local one the gate answers, or the provider's hosted one), the choice allows it
+    /// as `{"type": "tool_search"}`, so the model can still search. The choice names what
+    /// the gate permits when the request is built: a tool a hosted search loads during the
+    /// response is not in it (the provider may refuse the model a call to it until the next
+    /// request names it), and the gate still decides, after
+    /// [`Activations::record_hosted`](crate::request::Activations::record_hosted), what runs.
+    ///
+    /// `Err(`[`ToolChoiceError::Unsupported`]`)` for Anthropic, MCP and prompt text (and a
+    /// request given no format), which have no choice that names what may be called.
+    pub fn tool_choice(&self) -> Result<Value, ToolChoiceError> {
+        tool_choice::choice(
+            &self.listing(self.listed()),
+            self.rendered_as(),
+            self.choice_mode,
+        )
+    }
+
+    /// A fixed tool list and its tool choice, for a conversation whose list must keep the
+    /// same bytes from its first request to its last (the provider's prompt cache keeps
+    /// matching it) while what is permitted changes.
+    ///
+    /// The list ([`FixedTools::tools`]) declares every tool the request could ever permit
+    /// in this conversation, in declared order: the set's tools and the toolbox's runtime
+    /// tools the policy neither denies nor hides, the deferred ones included whether a
+    /// search activated them or not (OpenAI Responses marks them `defer_loading: true`
+    /// when its search loads them, as its composed list does), then the search tool. After
+    /// it come, as in [`tool_list`](Self::tool_list), what this request injects that the
+    /// list lacks (a tool the policy hides) and the history's names the list lacks: only
+    /// those change the bytes, by appending. The choice ([`FixedTools::tool_choice`]) is
+    /// [`tool_choice`](Self::tool_choice)'s, in the fixed list's order: it names exactly
+    /// what the gate permits now, which is what changes from request to request. The gate
+    /// is the same as for the composed list: a call to a listed tool it does not permit is
+    /// refused.
+    ///
+    /// For OpenAI Chat Completions, OpenAI Responses (the body's `tools` and
+    /// `tool_choice`) and Gemini (`functionDeclarations` and `toolConfig`, which names the
+    /// tools only in mode `VALIDATED` or `ANY`: [`ChoiceMode::Auto`](crate::consumer::ChoiceMode::Auto) or
+    /// [`ChoiceMode::Required`](crate::consumer::ChoiceMode::Required)). Always send both: the list alone shows the model tools
+    /// the gate refuses as callable.
+    ///
+    /// `Err` where no choice can restrict the list: [`ToolChoiceError::Unsupported`] for
+    /// Anthropic, MCP and prompt text (send [`tool_list`](Self::tool_list)), and
+    /// [`ToolChoiceError::FixedNeedsNames`] with [`ChoiceMode::Unrestricted`](crate::consumer::ChoiceMode::Unrestricted).
+    ///
+    /// ```
+    /// use toolset::consumer::{ChoiceMode, Format, ToolChoiceError};
+    /// use toolset::{Autonomy, Policy, tool, toolset};
+    /// use toolset::request::{Activations, Request};
+    /// use serde_json::json;
+    ///
+    /// /// Tell the time.
+    /// #[tool(tier = "read_only")]
+    /// async fn now() -> String { "noon".into() }
+    ///
+    /// /// Convert an amount between currencies.
+    /// #[tool(tier = "read_only", deferred)]
+    /// async fn convert(/// The currency to convert to.
+    ///     to: String) -> String { format!("converted to {to}") }
+    ///
+    /// toolset! { Tools = [now, convert]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let mut activations = Activations::new();
+    /// let first = Request::new(&policy).format(Format::OpenAiResponses).fixed_tools()?;
+    /// assert_eq!(first.tool_choice["tools"], json!([
+    ///     {"type": "function", "name": "now"},
+    ///     {"type": "tool_search"},
+    /// ]));
+    ///
+    /// // A search found `convert`: the choice allows it, the list is the same bytes.
+    /// activations.activate("convert");
+    /// let next = Request::new(&policy)
+    ///     .format(Format::OpenAiResponses)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(next.tools, first.tools);
+    /// assert_eq!(next.tool_choice["tools"][1], json!({"type": "function", "name": "convert"}));
+    ///
+    /// // Gemini names the tools in mode VALIDATED (Auto) or ANY (Required).
+    /// let gemini = Request::new(&policy)
+    ///     .format(Format::Gemini)
+    ///     .choice_mode(ChoiceMode::Required)
+    ///     .activated(&activations)
+    ///     .fixed_tools()?;
+    /// assert_eq!(gemini.tool_choice, json!({"functionCallingConfig": {
+    ///     "mode": "ANY", "allowedFunctionNames": ["now", "convert", "tool_search"]}}));
+    ///
+    /// // Anthropic has no choice to restrict a list: no fixed list there.
+    /// let anthropic = Request::new(&policy).format(Format::Anthropic);
+    /// assert_eq!(anthropic.fixed_tools(), Err(ToolChoiceError::Unsupported(Format::Anthropic)));
+    /// # Ok::<(), ToolChoiceError>(())
+    /// ```
+    pub fn fixed_tools(&self) -> Result<FixedTools, ToolChoiceError> {
+        let listing = || self.listing(self.fixed());
+        tool_choice::fixed_tools(self.rendered_as(), self.choice_mode, listing)
+    }
+
+    /// Anthropic's fixed tool list, and the `tool_removal` / `tool_addition` blocks that
+    /// bring what the model may call to exactly what this request's gate permits, from what
+    /// the conversation has `announced` (updated here: keep it with the conversation and
+    /// hand it to the next request's call).
+    ///
+    /// The list ([`ToolChanges::tools`]) is [`fixed_tools`](Self::fixed_tools)'s: every
+    /// tool the conversation may come to permit, in declared order, each deferred tool
+    /// marked `defer_loading: true` whether a search activated it or not, so the bytes
+    /// never change while tools are activated. The blocks ([`ToolChanges::blocks`]) name
+    /// what changed since the previous request: a `tool_addition` for each tool the gate
+    /// now permits that the conversation had not made available (a deferred tool a search
+    /// activated), a `tool_removal` for each it had that the gate no longer permits (a
+    /// history's name the list declares, a tool a tightened policy now denies). Send them
+    /// with the beta header `anthropic-beta: mid-conversation-tool-changes-2026-07-01`, in
+    /// the next user message after its `tool_result` blocks. The gate is the same as for
+    /// the composed list: a call to a listed tool it does not permit is refused.
+    ///
+    /// `Err` with [`ToolChoiceError::NoToolChanges`] for every other format (OpenAI and
+    /// Gemini keep a list fixed with [`fixed_tools`](Self::fixed_tools)), and
+    /// [`ToolChoiceError::HostedSearch`] with Anthropic's hosted search, which loads what
+    /// it finds on its own.
+    ///
+    /// ```
+    /// use toolset::consumer::{Announced, Format};
+    /// use toolset::{Autonomy, Policy, tool, toolset};
+    /// use toolset::request::{Activations, Request};
+    /// use serde_json::json;
+    ///
+    /// /// Tell the time.
+    /// #[tool(tier = "read_only")]
+    /// async fn now() -> String { "noon".into() }
+    ///
+    /// /// Convert an amount between currencies.
+    /// #[tool(tier = "read_only", deferred)]
+    /// async fn convert(/// The currency to convert to.
+    ///     to: String) -> String { format!("converted to {to}") }
+    ///
+    /// toolset! { Tools = [now, convert]; }
+    ///
+    /// let policy = Policy::<Tools>::new(Autonomy::ReadOnly);
+    /// let mut announced = Announced::default();
+    /// let first = Request::new(&policy).format(Format::Anthropic).tool_changes(&mut announced)?;
+    /// assert!(first.blocks.is_empty());
+    ///
+    /// // A search found `convert`: the same list, and one block.
+    /// let mut activations = Activations::new();
+    /// activations.activate("convert");
+    /// let next = Request::new(&policy)
+    ///     .format(Format::Anthropic)
+    ///     .activated(&activations)
+    ///     .tool_changes(&mut announced)?;
+    /// assert_eq!(next.tools, first.tools);
+    /// assert_eq!(next.blocks, [json!(
+    ///     {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "convert"}}
+    /// )]);
+    /// # Ok::<(), toolset::consumer::ToolChoiceError>(())
+    /// ```
+    pub fn tool_changes(&self, announced: &mut Announced) -> Result<ToolChanges, ToolChoiceError> {
         let format = self.rendered_as();
-        self.render_reporting(&self.layout(Some(format)), format).1
+        let hosted = self.search.hosted_in(format);
+        tool_changes::tool_changes(format, hosted, announced, || self.listing(self.fixed()))
     }
 
     /// [`tool_list`](Self::tool_list), optionally with the entries sorted by name (the
     /// default list in [`Order::ByName`](crate::consumer::Order::ByName)).
     pub(crate) fn compose(&self, by_name: bool) -> String {
-        let format = self.rendered_as();
-        let mut layout = self.layout(Some(format));
+        let mut listing = self.listing(self.listed());
         if by_name {
-            let names = self.declared();
-            let mut named: Vec<(String, Entry)> = names.into_iter().zip(layout.entries).collect();
-            named.sort_by(|a, b| a.0.cmp(&b.0));
-            layout.entries = named.into_iter().map(|(_, entry)| entry).collect();
+            listing.sort_by_name();
         }
-        self.render(&layout, format)
+        compose(&listing, self.rendered_as()).0
     }
 
-    /// For each entry of `layout`, the namespace whose entry lists it in `format`: a
-    /// runtime tool of a namespace (an MCP server's), where the format has namespaces
-    /// (OpenAI Responses); `None` for every other entry and in every other format.
-    ///
-    /// A namespace is one entry holding its tools in the offered section, where they come
-    /// one after another (the toolbox lists each namespace's tools together, so its
-    /// offered and deferred tools are one run). Its tools a later section lists (activated
-    /// at [`Autonomy::Off`](crate::Autonomy::Off), where deferred tools are not listed in
-    /// place, or declared for the history) are listed flat, under their local names: the
-    /// bytes before them never change, and a call to either form is read as the same local
-    /// name.
-    pub(super) fn namespaces(
-        &self,
-        layout: &Layout,
-        format: Format,
-    ) -> Vec<Option<&Arc<Namespace>>> {
-        let mut namespaces = Vec::with_capacity(layout.entries.len());
-        // The namespace whose run the previous entry is in, and those whose run ended.
-        let mut open: Option<&str> = None;
-        let mut ended: Vec<&str> = Vec::new();
-        for (at, entry) in layout.entries.iter().enumerate() {
-            let namespace = match entry {
-                Entry::Tool { index, .. } if has_namespaces(format) && at < layout.offered => {
-                    self.runtime_at(*index).and_then(|tool| tool.namespace_of())
-                }
-                _ => None,
-            };
-            let label = namespace.map(|namespace| namespace.label());
-            if open.is_some() && open != label {
-                ended.extend(open.take());
-            }
-            namespaces.push(match label {
-                Some(label) if open == Some(label) => namespace,
-                Some(label) if !ended.contains(&label) => {
-                    open = Some(label);
-                    namespace
-                }
-                _ => None,
-            });
-        }
-        namespaces
-    }
-
-    /// The list `layout` gives in `format`, from the cached fragments.
-    pub(super) fn render(&self, layout: &Layout, format: Format) -> String {
-        self.render_reporting(layout, format).0
-    }
-
-    /// [`render`](Self::render), and the tools the list renders without `strict` because
-    /// the strict tools listed before them spent the provider's per-request limits.
-    pub(super) fn render_reporting(
-        &self,
-        layout: &Layout,
-        format: Format,
-    ) -> (String, Vec<StrictDowngrade>) {
+    /// `layout` as the renderers read it, in the request's format: each entry's cached
+    /// fragment (the set's render cache, a runtime tool's own), its spec, and what the
+    /// request decided of it.
+    pub(super) fn listing<'a>(&'a self, layout: &'a Layout) -> Listing<'a> {
+        let format = self.rendered_as();
         let cache = T::render_cache();
         let specs = T::specs();
-        let json = format.is_json();
-        // Stand-ins are the only pieces rendered per request (a history name the set does
-        // not have); everything else is a cached fragment, borrowed.
-        let stand_ins: Vec<String> = layout
+        let hosted = self.search.hosted_in(format);
+        let entries = layout
             .entries
             .iter()
-            .filter_map(|entry| match entry {
-                Entry::StandIn(position) => Some(stand_in(&self.history[*position], format)),
-                _ => None,
-            })
-            .collect();
-        let namespaces = self.namespaces(layout, format);
-        let label = |at: usize| {
-            namespaces
-                .get(at)
-                .copied()
-                .flatten()
-                .map(|namespace| namespace.label())
-        };
-        // Each entry's cached fragment and the spec it was rendered from (a stand-in has
-        // none), and whether a native search loads it.
-        let fragments: Vec<Option<(&Fragment, &ToolSpec, bool)>> = layout
-            .entries
-            .iter()
-            .map(|entry| match entry {
+            .map(|entry| match *entry {
                 Entry::Tool {
                     index,
                     defer_loading,
-                } => Some(match self.runtime_at(*index) {
-                    Some(tool) => (tool.fragment(format), tool.spec(), *defer_loading),
-                    None => (
-                        cache.fragment(specs, *index, format),
-                        &specs[*index],
-                        *defer_loading,
-                    ),
-                }),
-                Entry::Search => Some((
-                    search_fragment(self.search, format),
-                    search_spec(self.search.ranking()),
-                    false,
-                )),
-                Entry::StandIn(_) => None,
+                } => {
+                    let (fragment, spec, nested) = match self.runtime_at(index) {
+                        Some(tool) => (
+                            tool.fragment(format),
+                            tool.spec(),
+                            tool.namespace_of().map(|_| &**tool as &dyn Nested),
+                        ),
+                        None => (cache.fragment(specs, index, format), &specs[index], None),
+                    };
+                    Listed::Tool(ListedTool {
+                        fragment,
+                        spec,
+                        defer_loading,
+                        from_code: self.code_may_call(index),
+                        permitted: layout.permitted[index],
+                        nested,
+                    })
+                }
+                Entry::Search => Listed::Search {
+                    fragment: search_fragment(self.search, format),
+                    spec: search_spec(self.search.ranking()),
+                    name: self.search_name(),
+                    allowed: layout.search_callable || hosted,
+                },
+                Entry::StandIn(position) => Listed::StandIn(&self.history[position]),
             })
             .collect();
-        // The provider's per-request strict limits, spent in list order: a sum of cached
-        // costs, no schema read.
-        let (keeps, downgrades) = match self.strict {
-            true => spend(
-                format,
-                fragments
-                    .iter()
-                    .flatten()
-                    .map(|(fragment, spec, _)| (spec.name(), fragment.strict())),
-            ),
-            false => (Vec::new(), Vec::new()),
-        };
-        let mut keeps = keeps.into_iter();
-        let mut stand_ins = stand_ins.iter();
-        // Each entry as its parts: its body and the members appended to it (a deferred
-        // tool a native search loads is its fragment without the closing brace, then
-        // `defer_loading`; with code execution, a tool's `allowed_callers`, what the gate
-        // permits from code, likewise), between what opens and closes a namespace's entry
-        // (the first tool of a namespace's run opens it, its last closes it; the separator
-        // inside is the list's, `,`). A tool's fragment is cached per format; what the
-        // request adds is not.
-        let callers = |from_code: bool| {
-            allowed_callers(format, from_code).filter(|_| self.code_execution && json)
-        };
-        fn patched<'a>(fragment: &'a str, defer: bool, callers: Option<&'a str>) -> [&'a str; 5] {
-            match fragment.strip_suffix('}') {
-                Some(open) if defer || callers.is_some() => [
-                    open,
-                    if defer { ",\"defer_loading\":true" } else { "" },
-                    if callers.is_some() { "," } else { "" },
-                    callers.unwrap_or(""),
-                    "}",
-                ],
-                _ => [fragment, "", "", "", ""],
-            }
+        Listing {
+            entries,
+            offered: layout.offered,
+            strict: self.strict,
+            code_execution: self.code_execution,
         }
-        let pieces: Vec<[&str; 7]> = layout
-            .entries
-            .iter()
-            .zip(&fragments)
-            .enumerate()
-            .map(|(at, (entry, listed))| {
-                let [body, defer, comma, allowed, end] = match (entry, listed) {
-                    (_, None) => [stand_ins.next().map_or("", String::as_str), "", "", "", ""],
-                    (_, Some((fragment, spec, defer_loading))) => {
-                        let keep = keeps.next().unwrap_or(false);
-                        let (text, from_code) = match entry {
-                            Entry::Tool { index, .. } => match self.runtime_at(*index) {
-                                Some(tool) => {
-                                    let text = match namespaces[at] {
-                                        Some(_) => tool.inner_fragment(keep),
-                                        None => fragment.as_listed(spec, format, keep),
-                                    };
-                                    (text, Some(self.code_may_call(*index)))
-                                }
-                                None => (
-                                    fragment.as_listed(spec, format, keep),
-                                    Some(self.code_may_call(*index)),
-                                ),
-                            },
-                            Entry::Search | Entry::StandIn(_) => {
-                                (fragment.as_listed(spec, format, keep), None)
-                            }
-                        };
-                        patched(text, *defer_loading && json, from_code.and_then(callers))
-                    }
-                };
-                let (opening, closing) = match (namespaces[at], label(at)) {
-                    (Some(namespace), Some(this)) => (
-                        match at.checked_sub(1).and_then(label) {
-                            Some(before) if before == this => "",
-                            _ => namespace.open(),
-                        },
-                        match label(at + 1) {
-                            Some(after) if after == this => "",
-                            _ => namespace::CLOSE,
-                        },
-                    ),
-                    _ => ("", ""),
-                };
-                [opening, body, defer, comma, allowed, end, closing]
-            })
-            .collect();
-        let separator = if json { "," } else { "\n\n" };
-        let (open, close) = if json { ("[", "]") } else { ("", "") };
-        // Sized exactly: one allocation, no copy as the list grows.
-        let len = open.len()
-            + close.len()
-            + separator.len() * pieces.len().saturating_sub(1)
-            + pieces
-                .iter()
-                .flatten()
-                .map(|piece| piece.len())
-                .sum::<usize>();
-        let mut list = String::with_capacity(len);
-        list.push_str(open);
-        for (position, parts) in pieces.iter().enumerate() {
-            if position > 0 {
-                list.push_str(separator);
-            }
-            for part in parts {
-                list.push_str(part);
-            }
-        }
-        list.push_str(close);
-        debug_assert_eq!(list.len(), len);
-        (list, downgrades)
     }
-}
-
-/// A minimal declaration for a history name the set does not have.
-fn stand_in(name: &str, format: Format) -> String {
-    const DESCRIPTION: &str = messages::STAND_IN;
-    let empty = json!({"type": "object", "properties": {}});
-    let tool = match format {
-        Format::OpenAiChat => json!({"type": "function", "function": {
-            "name": name, "description": DESCRIPTION, "parameters": empty, "strict": false}}),
-        Format::OpenAiResponses => json!({"type": "function", "name": name,
-            "description": DESCRIPTION, "parameters": empty, "strict": false}),
-        Format::Anthropic => {
-            json!({"name": name, "description": DESCRIPTION, "input_schema": empty})
-        }
-        Format::Gemini => json!({"name": name, "description": DESCRIPTION}),
-        Format::Mcp => json!({"name": name, "description": DESCRIPTION, "inputSchema": empty}),
-        _ => return format!("## {name}\n{DESCRIPTION}"),
-    };
-    tool.to_string()
 }

@@ -4,6 +4,7 @@
 use super::dynamic::{Handler, PreviewFn};
 use crate::consumer::Format;
 use crate::consumer::list::Fragment;
+use crate::consumer::listing::Nested;
 use crate::consumer::openai_responses::namespace::{inner_tool_as, open};
 use crate::context::ToolContext;
 use crate::error::ToolError;
@@ -181,6 +182,22 @@ impl RuntimeTool {
                 )))
             }),
         }
+    }
+}
+
+// What a request's list reads of a tool of a namespace (`consumer/listing.rs`); the request
+// hands a tool over as one only when it has a namespace.
+impl Nested for RuntimeTool {
+    fn label(&self) -> &str {
+        self.namespace.as_deref().map_or("", Namespace::label)
+    }
+
+    fn open(&self) -> &str {
+        self.namespace.as_deref().map_or("", Namespace::open)
+    }
+
+    fn inner(&self, keep: bool) -> &str {
+        self.inner_fragment(keep)
     }
 }
 
