@@ -6,6 +6,7 @@ pub mod captured;
 pub mod console;
 pub mod desk;
 pub mod exclusions;
+pub mod forwarding;
 pub mod ledger;
 pub mod mcp_result;
 pub mod numbers;

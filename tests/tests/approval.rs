@@ -6,7 +6,7 @@ use std::time::Duration;
 use toolset::approval::{ApprovalError, Approved, ProposalId};
 use toolset::prelude::*;
 use toolset::report::ProblemKind;
-use toolset::store::{Decision, ProposalStore};
+use toolset::store::{Decision, Store};
 use toolset::{
     Approvals, Autonomy, Escalation, MemoryStore, Proposal, SealKey, SqliteStore, Tier, ToolCall,
     ToolContext, tool, toolset,
@@ -138,7 +138,7 @@ fn edit_row(path: &std::path::Path, id: &ProposalId, edit: &str) {
 
 /// What a reviewer would approve after reading the stored proposal: its id and digest
 /// as the store shows them now.
-fn approval_as_shown<S: ProposalStore>(
+fn approval_as_shown<S: Store>(
     approvals: &Approvals<S>,
     id: &ProposalId,
 ) -> toolset::approval::Reviewed {

@@ -7,11 +7,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use toolset::approval::ProposalId;
 use toolset::prelude::*;
-use toolset::store::{ProposalStore, Resolution, ResolveOutcome, StoreError, Stored};
-use toolset::{Approvals, Autonomy, PostgresStore, Proposal, SqliteStore, ToolCall};
+use toolset::store::Store;
+use toolset::{Approvals, Autonomy, PostgresStore, SqliteStore, ToolCall};
 use toolset_tests::ledger::{LedgerTools, runs};
 use toolset_tests::postgres;
 
@@ -34,12 +35,6 @@ enum Db {
     Postgres(String),
 }
 
-/// Either store, opened.
-enum Opened {
-    Sqlite(SqliteStore),
-    Postgres(PostgresStore),
-}
-
 impl Db {
     /// A SQLite file in `dir`.
     fn sqlite(dir: &Path) -> Db {
@@ -53,13 +48,12 @@ impl Db {
         Some(Db::Postgres(postgres::fresh_database(&url, test)))
     }
 
-    fn open(&self) -> Opened {
+    /// Either store, opened.
+    fn open(&self) -> Arc<dyn Store> {
         match self {
-            Db::Sqlite(path) => {
-                Opened::Sqlite(SqliteStore::open(path).expect("the database opens"))
-            }
+            Db::Sqlite(path) => Arc::new(SqliteStore::open(path).expect("the database opens")),
             Db::Postgres(url) => {
-                Opened::Postgres(PostgresStore::connect(url).expect("the database connects"))
+                Arc::new(PostgresStore::connect(url).expect("the database connects"))
             }
         }
     }
@@ -68,54 +62,6 @@ impl Db {
         match self {
             Db::Sqlite(path) => path.clone().into_os_string(),
             Db::Postgres(url) => url.into(),
-        }
-    }
-}
-
-impl ProposalStore for Opened {
-    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.insert(proposal),
-            Opened::Postgres(store) => store.insert(proposal),
-        }
-    }
-
-    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.get(id),
-            Opened::Postgres(store) => store.get(id),
-        }
-    }
-
-    fn resolve(
-        &self,
-        id: &ProposalId,
-        resolution: &Resolution,
-    ) -> Result<ResolveOutcome, StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.resolve(id, resolution),
-            Opened::Postgres(store) => store.resolve(id, resolution),
-        }
-    }
-
-    fn usage(&self, owner: &str, now_ms: u64) -> Result<toolset::store::Usage, StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.usage(owner, now_ms),
-            Opened::Postgres(store) => store.usage(owner, now_ms),
-        }
-    }
-
-    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.expired(now_ms),
-            Opened::Postgres(store) => store.expired(now_ms),
-        }
-    }
-
-    fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
-        match self {
-            Opened::Sqlite(store) => store.forget(id),
-            Opened::Postgres(store) => store.forget(id),
         }
     }
 }

@@ -13,7 +13,7 @@ use toolset::consumer::Format;
 use toolset::driver::{NextRequest, Resolved, Style};
 use toolset::prelude::*;
 use toolset::run::PendingCall;
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::testing::{Model, ScriptedModel};
 use toolset::{Autonomy, Driver, SqliteStore, ToolContext, tool, toolset};
 use toolset_tests::validators::judged_by_python;

@@ -28,7 +28,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use toolset::console::{Console, random_token};
-use toolset::store::{Ending, Journal, Store};
+use toolset::store::{Ending, Store};
 use toolset::{MemoryStore, PostgresStore, Proposal, SqliteStore};
 use toolset_tests::console::{self as fixture, ConsoleTools, SharedOutbox};
 use toolset_tests::postgres;

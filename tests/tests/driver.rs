@@ -11,7 +11,7 @@ use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::driver::{DriverError, Resolved, Style};
 use toolset::prelude::*;
-use toolset::store::{Journal, RunId};
+use toolset::store::{RunId, Store};
 use toolset::{Autonomy, Driver, MemoryStore, SqliteStore, ToolContext, ToolError, tool, toolset};
 
 /// What the tools did, by call id: how many times each ran.
@@ -146,7 +146,7 @@ fn answered(messages: &[Value]) -> Vec<(String, String)> {
 
 fn driver<S>(store: S, style: Style) -> Driver<Desk3, S>
 where
-    S: toolset::store::ProposalStore + Journal + toolset::store::RunStore,
+    S: Store,
 {
     Driver::new(Desk3::policy(Autonomy::Reversible), store)
         .format(Format::OpenAiChat)
@@ -237,7 +237,7 @@ async fn an_approval_in_another_process_reaches_the_model_once_with_its_labels()
 /// of the response runs; once there is room, a call is proposed again.
 #[tokio::test]
 async fn calls_beyond_the_proposal_limits_are_answered_not_proposed() {
-    use toolset::store::{ProposalLimits, ProposalStore, Tally};
+    use toolset::store::{ProposalLimits, Tally};
     let limits = ProposalLimits {
         per_owner: Tally::new(1, 1 << 20),
         overall: Tally::new(100, 1 << 30),
@@ -528,7 +528,7 @@ fn reads(name: &str) -> (bool, bool) {
 
 fn interleaving<S, F>(steps: Vec<Step>, lifetime: Duration, make: F)
 where
-    S: toolset::store::ProposalStore + Journal + toolset::store::RunStore,
+    S: Store,
     F: Fn() -> Driver<Desk3, S>,
 {
     let runtime = tokio::runtime::Builder::new_current_thread()

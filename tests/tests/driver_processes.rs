@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::{PostgresStore, SqliteStore};
 use toolset_tests::postgres;
 use toolset_tests::rng::Rng;

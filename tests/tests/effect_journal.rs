@@ -17,8 +17,7 @@ use toolset::prelude::*;
 use toolset::report::Outcome;
 use toolset::request::Request;
 use toolset::store::{
-    CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, ProposalStore, StartOutcome,
-    StoreError, auto_key,
+    CallEnd, CallStart, EndOutcome, Ending, JournalEntry, StartOutcome, Store, StoreError, auto_key,
 };
 use toolset::{
     Approvals, Autonomy, MemoryStore, PostgresStore, SqliteStore, ToolCall, ToolContext,
@@ -54,7 +53,7 @@ fn done(at_ms: u64) -> CallEnd {
 }
 
 /// Everything a journal promises, on a fresh store.
-fn a_journal_keeps_its_promises<S: ProposalStore + Journal>(store: &S) {
+fn a_journal_keeps_its_promises<S: Store>(store: &S) {
     // Start, and never start again.
     let first = start("c1");
     assert_eq!(
@@ -408,7 +407,7 @@ toolset! {
     Tools<Seen> = [write, read];
 }
 
-fn run<S: Journal>(
+fn run<S: Store>(
     seen: &mut Seen,
     plan: toolset::plan::Plan<Tools>,
     journal: &S,
@@ -484,14 +483,14 @@ fn apply_journals_writing_calls_under_their_key_and_never_runs_one_twice() {
     );
 }
 
-/// A journal that fails where it is told to.
+/// A store whose journal fails where it is told to.
 struct Failing {
     store: MemoryStore,
     starts: bool,
     ends: bool,
 }
 
-impl Journal for Failing {
+impl Store for Failing {
     fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
         if self.starts {
             return Err(StoreError::new("the disk is full"));
@@ -504,21 +503,9 @@ impl Journal for Failing {
         }
         self.store.end(key, end)
     }
-    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
-        self.store.entry(key)
-    }
-    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.store.in_doubt()
-    }
-    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
-        self.store.rerun(key, attempts)
-    }
-    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.store.undelivered()
-    }
-    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
-        self.store.mark_delivered(key, at_ms)
-    }
+    toolset_tests::forward_store!(store: insert, get, resolve, decline, usage, expired, forget,
+        waiting, entry, in_doubt, rerun, undelivered, mark_delivered,
+        load_run, save_run, newest_generation, pins, pin);
 }
 
 #[test]

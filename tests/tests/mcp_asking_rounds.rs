@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::context::{Form, FormAnswer, Sampling};
 use toolset::mcp::McpServer;
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::{Autonomy, MemoryStore, SealKey, ToolContext, ToolError, tool, toolset};
 use toolset_tests::mcp_result::{client_config, complete, text};
 

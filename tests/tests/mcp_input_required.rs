@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use toolset::mcp::McpServer;
 use toolset::prelude::*;
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::{
     Autonomy, DynamicTool, MemoryStore, Policy, SealKey, Tier, ToolContext, Toolbox, tool, toolset,
 };

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 use toolset::mcp::{LineTransport, McpServer};
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::{Autonomy, MemoryStore, SealKey, ToolError, tool, toolset};
 
 /// The outbox: what was sent, and a gate the slow send waits at.

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
 use toolset::mcp::{LineTransport, McpServer};
-use toolset::store::Journal;
+use toolset::store::Store;
 use toolset::{MemoryStore, Policy, SealKey};
 use toolset_tests::captured::Captured;
 use toolset_tests::mcp_result::text;

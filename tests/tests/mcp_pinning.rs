@@ -12,7 +12,7 @@ use std::time::Duration;
 use toolset::consumer::Format;
 use toolset::prelude::*;
 use toolset::report::Outcome;
-use toolset::store::PinStore;
+use toolset::store::Store;
 use toolset::toolbox::{AcceptError, McpTools, PINNED_FIELDS, ToolDefinition};
 use toolset::{Autonomy, MemoryStore, SqliteStore, Tier, ToolCall, ToolContext, Toolbox};
 use toolset::{tool, toolset};
@@ -377,7 +377,7 @@ async fn two_replicas_on_one_postgres_database_agree() {
     second.close().await;
 }
 
-/// A pin store that fails once it is broken.
+/// A store whose pins fail once it is broken.
 #[derive(Default)]
 struct Breakable {
     pins: MemoryStore,
@@ -393,7 +393,7 @@ impl Breakable {
     }
 }
 
-impl PinStore for Breakable {
+impl Store for Breakable {
     fn pins(&self, source: &str) -> Result<Vec<toolset::store::Pin>, toolset::store::StoreError> {
         self.check()?;
         self.pins.pins(source)
@@ -407,6 +407,9 @@ impl PinStore for Breakable {
         self.check()?;
         self.pins.pin(source, pin, replacing)
     }
+    toolset_tests::forward_store!(pins: insert, get, resolve, decline, usage, expired, forget,
+        waiting, start, end, entry, in_doubt, rerun, undelivered, mark_delivered,
+        load_run, save_run, newest_generation);
 }
 
 #[tokio::test]
@@ -453,7 +456,7 @@ async fn a_pin_store_that_fails_withholds_every_tool_of_the_namespace() {
 
 /// A pin is written once, and replaced only over the fingerprint its writer read; each
 /// source's pins are its own.
-fn pins_once_and_replaces_only_the_pin_read(store: &dyn PinStore) {
+fn pins_once_and_replaces_only_the_pin_read(store: &dyn Store) {
     let pin = |fingerprint: &str| toolset::store::Pin::new("echo", fingerprint, "{}");
     assert!(store.pin("fix", &pin("a"), None).expect("pins"));
     assert!(

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Barrier};
 use toolset::prelude::*;
-use toolset::store::{Decision, Effect, ProposalStore, Resolution, ResolveOutcome};
+use toolset::store::{Decision, Effect, Resolution, ResolveOutcome, Store};
 use toolset::{Approvals, Autonomy, PostgresStore, Proposal, ToolCall, ToolContext};
 use toolset_tests::ledger::{Ledger, LedgerTools, runs};
 use toolset_tests::postgres;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use toolset::prelude::*;
 use toolset::run::Run;
-use toolset::store::{ProposalLimits, ProposalStore, Tally};
+use toolset::store::{ProposalLimits, Store, Tally};
 use toolset::{Approvals, Autonomy, MemoryStore, Proposal, SqliteStore, ToolCall};
 use toolset_tests::ledger::LedgerTools;
 use toolset_tests::postgres;
@@ -39,7 +39,7 @@ const SMALL: ProposalLimits = ProposalLimits {
 
 /// Owners' shares and the overall limit hold in `store`, the refusal says which, and
 /// nothing refused is stored.
-fn limits_hold<S: ProposalStore>(store: &S) {
+fn limits_hold<S: Store>(store: &S) {
     let approvals = Approvals::new(store).limited_to(SMALL);
     for index in 0..3 {
         approvals
@@ -86,7 +86,7 @@ fn limits_hold<S: ProposalStore>(store: &S) {
 /// An expired proposal is ended as a decline with the expiry as its answer, removed with
 /// what it held, and counts no more; the run waiting on it gathers the answer once; a
 /// declined one is removed once expired; an approved one is never touched.
-fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
+fn expiry_frees<S: Store>(store: &S) {
     let approvals = Approvals::new(store)
         .limited_to(SMALL)
         .expiring_after(Duration::from_millis(300));
@@ -159,7 +159,7 @@ fn expiry_frees<S: ProposalStore + toolset::store::Journal>(store: &S) {
 
 /// Submissions in flight together (32 threads, as a client's concurrent calls reach a
 /// server) are counted one at a time: the share holds, none slips past on a stale count.
-fn concurrent_submissions_keep_the_share<S: ProposalStore + Sync>(store: &S) {
+fn concurrent_submissions_keep_the_share<S: Store>(store: &S) {
     let limits = ProposalLimits {
         per_owner: Tally::new(1_000, 4 << 20),
         overall: Tally::new(1_000, 1 << 30),
@@ -289,7 +289,7 @@ mod flood {
     /// the first few are asked (`input_required`), every later one is answered that too
     /// many wait, and the store holds no more than the default share. (That expiry frees
     /// the share is `expiry_frees`, through the same `Approvals::submit_for`.)
-    async fn flood<S: ProposalStore + Send + Sync + 'static>(store: Arc<S>) -> u64 {
+    async fn flood<S: Store + 'static>(store: Arc<S>) -> u64 {
         // One flood at a time: the memory measured is the whole process's.
         static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
         let _alone = ONE_AT_A_TIME.lock().await;
@@ -410,7 +410,7 @@ mod flood {
 
 /// A proposal stored before the limits (schema without `owner`, `expires_ms`, `bytes`)
 /// counts and expires once the store migrates: its columns are read from its JSON.
-fn migrated_proposal_counts<S: ProposalStore>(store: &S) {
+fn migrated_proposal_counts<S: Store>(store: &S) {
     let usage = store.usage("", now_ms()).expect("counts");
     assert_eq!(usage.owner.proposals, 1);
     assert!(usage.owner.bytes > 1000, "{usage:?}");
@@ -418,7 +418,7 @@ fn migrated_proposal_counts<S: ProposalStore>(store: &S) {
 }
 
 /// A proposal of 1 KB expiring in a minute, stored through `store`.
-fn submit_expiring<S: ProposalStore>(store: &S) {
+fn submit_expiring<S: Store>(store: &S) {
     Approvals::new(store)
         .expiring_after(Duration::from_secs(60))
         .submit(&proposal("old", 1000))

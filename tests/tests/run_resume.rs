@@ -15,8 +15,7 @@ use toolset::prelude::*;
 use toolset::run::{Run, RunError, Runs};
 use toolset::store::RunId;
 use toolset::store::{
-    Decision, Ending, Journal, MemoryStore, ProposalStore, Resolution, ResolveOutcome, RunStore,
-    SaveRunOutcome, Store, StoredRun,
+    Decision, Ending, MemoryStore, Resolution, ResolveOutcome, SaveRunOutcome, Store, StoredRun,
 };
 use toolset::{Autonomy, PostgresStore, Proposal, SealKey, SqliteStore, ToolCall, ToolOutput};
 use toolset_tests::ledger::LedgerTools;
@@ -687,48 +686,28 @@ fn a_postgres_database_at_version_4_marks_its_runs() {
     );
 }
 
-/// A proposal store of a host's own that records no decline (it keeps the provided
-/// `ProposalStore::decline`): a resumed run still answers the declined call, once, from
-/// the proposal's resolution, without the reason.
+/// A store of a host's own whose decline records nothing in the journal (it only resolves):
+/// a resumed run still answers the declined call, once, from the proposal's resolution,
+/// without the reason.
 #[test]
 fn a_store_without_decline_records_still_answers_a_decline_once() {
     struct Plain(MemoryStore);
-    impl ProposalStore for Plain {
-        fn insert(&self, proposal: &Proposal) -> Result<(), toolset::store::StoreError> {
-            self.0.insert(proposal)
-        }
-        fn get(
+    impl Store for Plain {
+        fn decline(
             &self,
             id: &toolset::approval::ProposalId,
-        ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
-            self.0.get(id)
-        }
-        fn resolve(
-            &self,
-            id: &toolset::approval::ProposalId,
-            resolution: &Resolution,
+            at_ms: u64,
+            _answer: &ToolOutput,
         ) -> Result<ResolveOutcome, toolset::store::StoreError> {
-            self.0.resolve(id, resolution)
+            let declined = Resolution {
+                decision: Decision::Declined,
+                at_ms,
+            };
+            self.0.resolve(id, &declined)
         }
-        fn usage(
-            &self,
-            owner: &str,
-            now_ms: u64,
-        ) -> Result<toolset::store::Usage, toolset::store::StoreError> {
-            self.0.usage(owner, now_ms)
-        }
-        fn expired(
-            &self,
-            now_ms: u64,
-        ) -> Result<Vec<toolset::approval::ProposalId>, toolset::store::StoreError> {
-            self.0.expired(now_ms)
-        }
-        fn forget(
-            &self,
-            id: &toolset::approval::ProposalId,
-        ) -> Result<bool, toolset::store::StoreError> {
-            self.0.forget(id)
-        }
+        toolset_tests::forward_store!(0: insert, get, resolve, usage, expired, forget, waiting,
+            start, end, entry, in_doubt, rerun, undelivered, mark_delivered,
+            load_run, save_run, newest_generation, pins, pin);
     }
     let store = Plain(MemoryStore::new());
     let approvals = toolset::Approvals::new(&store);
@@ -740,7 +719,7 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
         .decline(&proposal.reviewed(), "not now")
         .expect("declines");
     assert_eq!(store.0.entry(proposal.id().as_str()).expect("reads"), None);
-    assert_eq!(run.collect(&Both(&store)).expect("reads"), 1);
+    assert_eq!(run.collect(&store).expect("reads"), 1);
     let late = run.late_results();
     assert_eq!(late.len(), 1);
     assert_eq!(late[0].call_id, "call_1");
@@ -750,93 +729,9 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
             .text_content()
             .contains("no reason was recorded")
     );
-    assert_eq!(
-        run.delivered(&store.0).expect("marks"),
-        Vec::<String>::new()
-    );
+    assert_eq!(run.delivered(&store).expect("marks"), Vec::<String>::new());
     assert!(run.pending().is_empty() && run.late().is_empty());
-    assert_eq!(run.collect(&Both(&store)).expect("reads"), 0);
-
-    /// The plain store's proposals with the memory store's journal.
-    struct Both<'a>(&'a Plain);
-    impl ProposalStore for Both<'_> {
-        fn insert(&self, proposal: &Proposal) -> Result<(), toolset::store::StoreError> {
-            self.0.insert(proposal)
-        }
-        fn get(
-            &self,
-            id: &toolset::approval::ProposalId,
-        ) -> Result<Option<toolset::store::Stored>, toolset::store::StoreError> {
-            self.0.get(id)
-        }
-        fn resolve(
-            &self,
-            id: &toolset::approval::ProposalId,
-            resolution: &Resolution,
-        ) -> Result<ResolveOutcome, toolset::store::StoreError> {
-            self.0.resolve(id, resolution)
-        }
-        fn usage(
-            &self,
-            owner: &str,
-            now_ms: u64,
-        ) -> Result<toolset::store::Usage, toolset::store::StoreError> {
-            self.0.usage(owner, now_ms)
-        }
-        fn expired(
-            &self,
-            now_ms: u64,
-        ) -> Result<Vec<toolset::approval::ProposalId>, toolset::store::StoreError> {
-            self.0.expired(now_ms)
-        }
-        fn forget(
-            &self,
-            id: &toolset::approval::ProposalId,
-        ) -> Result<bool, toolset::store::StoreError> {
-            self.0.forget(id)
-        }
-    }
-    impl Journal for Both<'_> {
-        fn start(
-            &self,
-            start: &toolset::store::CallStart,
-        ) -> Result<toolset::store::StartOutcome, toolset::store::StoreError> {
-            self.0.0.start(start)
-        }
-        fn end(
-            &self,
-            key: &str,
-            end: &toolset::store::CallEnd,
-        ) -> Result<toolset::store::EndOutcome, toolset::store::StoreError> {
-            self.0.0.end(key, end)
-        }
-        fn entry(
-            &self,
-            key: &str,
-        ) -> Result<Option<toolset::store::JournalEntry>, toolset::store::StoreError> {
-            self.0.0.entry(key)
-        }
-        fn in_doubt(
-            &self,
-        ) -> Result<Vec<toolset::store::JournalEntry>, toolset::store::StoreError> {
-            self.0.0.in_doubt()
-        }
-        fn rerun(&self, key: &str, attempts: u32) -> Result<bool, toolset::store::StoreError> {
-            self.0.0.rerun(key, attempts)
-        }
-        fn undelivered(
-            &self,
-        ) -> Result<Vec<toolset::store::JournalEntry>, toolset::store::StoreError> {
-            self.0.0.undelivered()
-        }
-        fn mark_delivered(
-            &self,
-            key: &str,
-            at_ms: u64,
-        ) -> Result<bool, toolset::store::StoreError> {
-            self.0.0.mark_delivered(key, at_ms)
-        }
-    }
+    assert_eq!(run.collect(&store).expect("reads"), 0);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -845,7 +740,7 @@ fn a_store_without_decline_records_still_answers_a_decline_once() {
 /// A run saved unexposed (generation 1), then resumed and saved having read private data
 /// (generation 3): what someone with write access to the store would put back to send
 /// unattended. Returns the run's id and the generation-1 row, exactly as stored.
-fn a_run_that_read_private_data<S: RunStore>(runs: &Runs<&S>, store: &S) -> (RunId, StoredRun) {
+fn a_run_that_read_private_data<S: Store>(runs: &Runs<&S>, store: &S) -> (RunId, StoredRun) {
     let mut run = Run::new();
     runs.save(&mut run).expect("a new run saves");
     let old = store
@@ -864,7 +759,7 @@ fn a_run_that_read_private_data<S: RunStore>(runs: &Runs<&S>, store: &S) -> (Run
 
 /// After a row was put back: the old copy is never taken up, and the run is refused as
 /// rolled back until the newest copy is back.
-fn the_old_copy_is_refused<S: RunStore>(runs: &Runs<S>, id: &RunId) {
+fn the_old_copy_is_refused<S: Store>(runs: &Runs<S>, id: &RunId) {
     let rolled_back = RunError::RolledBack {
         copy: 1,
         newest: Some(3),
@@ -875,7 +770,7 @@ fn the_old_copy_is_refused<S: RunStore>(runs: &Runs<S>, id: &RunId) {
 
 /// After the generation-1 row was put back: a holder of that old copy cannot save over
 /// it either (generation 2 is not above the mark), and the mark stays.
-fn no_save_builds_on_the_old_row<S: RunStore>(store: &S, old: &StoredRun) {
+fn no_save_builds_on_the_old_row<S: Store>(store: &S, old: &StoredRun) {
     let over_it = StoredRun::new(old.id.clone(), 2, old.run.clone(), old.seal.clone());
     assert_eq!(
         store

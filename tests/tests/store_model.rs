@@ -1,5 +1,6 @@
 //! The three stores give the same answers to the same operations: random sequences of
-//! proposal, journal and run operations over the public store API, run on the
+//! proposal, journal, run and pin operations over the public store API (every method of
+//! [`Store`]), run on the
 //! [`MemoryStore`] (the reference), a [`SqliteStore`] and, when the throwaway server of
 //! `scripts/postgres` runs, a [`PostgresStore`] (without it PostgreSQL is skipped, saying
 //! so, and memory is compared with SQLite alone: see `src/postgres.rs`). Every answer is
@@ -16,9 +17,9 @@ use toolset::approval::ProposalId;
 use toolset::call::Caller;
 use toolset::prelude::*;
 use toolset::store::{
-    CallEnd, CallStart, Decision, EndOutcome, Ending, Journal, JournalEntry, ProposalStore,
-    Resolution, ResolveOutcome, RunId, SaveRunOutcome, StartOutcome, Store, StoreError, Stored,
-    StoredRun, Usage, sweep,
+    CallEnd, CallStart, Decision, EndOutcome, Ending, JournalEntry, Pin, Resolution,
+    ResolveOutcome, RunId, SaveRunOutcome, StartOutcome, Store, StoreError, Stored, StoredRun,
+    Usage, sweep,
 };
 use toolset::{
     Autonomy, MemoryStore, PostgresStore, Proposal, SqliteStore, Tier, ToolCall, ToolOutput,
@@ -43,6 +44,11 @@ const OWNERS: [&str; 3] = ["", "ann", "bob"];
 
 /// The runs' ids.
 const RUNS: [&str; 3] = ["run-1", "run-2", "r"];
+
+/// The sources of pins, and the tools and fingerprints pinned.
+const SOURCES: [&str; 2] = ["fix", "other"];
+const PINNED: [&str; 2] = ["echo", "note"];
+const FINGERPRINTS: [&str; 3] = ["a", "b", "c"];
 
 /// A time: few of them, so that times tie and expiries fall on the boundary.
 fn time() -> impl Strategy<Value = u64> {
@@ -119,6 +125,14 @@ enum Op {
     },
     LoadRun(usize),
     NewestGeneration(usize),
+    Waiting,
+    Pins(usize),
+    Pin {
+        source: usize,
+        tool: usize,
+        fingerprint: usize,
+        replacing: Option<usize>,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -156,6 +170,13 @@ fn op() -> impl Strategy<Value = Op> {
             }),
         2 => run.clone().prop_map(Op::LoadRun),
         1 => run.prop_map(Op::NewestGeneration),
+        1 => Just(Op::Waiting),
+        1 => (0..SOURCES.len()).prop_map(Op::Pins),
+        3 => (0..SOURCES.len(), 0..PINNED.len(), 0..FINGERPRINTS.len(),
+              proptest::option::of(0..FINGERPRINTS.len()))
+            .prop_map(|(source, tool, fingerprint, replacing)| Op::Pin {
+                source, tool, fingerprint, replacing,
+            }),
     ]
 }
 
@@ -167,8 +188,10 @@ enum Answer {
     Stored(Option<Stored>),
     Resolved(ResolveOutcome),
     Usage(Usage),
-    /// Expired proposals: a set, which the trait lists in no particular order.
+    /// Expired or waiting proposals: a set, which the trait lists in no particular order.
     Ids(Vec<ProposalId>),
+    /// A source's pins: a set too.
+    Pins(Vec<Pin>),
     Flag(bool),
     Count(usize),
     Started(StartOutcome),
@@ -243,7 +266,7 @@ fn answer<T>(result: Result<T, StoreError>, into: impl FnOnce(T) -> Answer) -> A
 }
 
 /// Runs `op` on `store`.
-fn apply(store: &impl Store, template: &Value, op: &Op) -> Answer {
+fn apply(store: &dyn Store, template: &Value, op: &Op) -> Answer {
     match *op {
         Op::Insert { .. } => answer(store.insert(&proposal(template, op)), |()| Answer::Done),
         Op::Get(index) => answer(store.get(&id(index)), Answer::Stored),
@@ -269,10 +292,7 @@ fn apply(store: &impl Store, template: &Value, op: &Op) -> Answer {
             reason,
         } => {
             let output = ToolOutput::error(format!("declined: reason {reason}"));
-            answer(
-                ProposalStore::decline(store, &id(index), at, &output),
-                Answer::Resolved,
-            )
+            answer(store.decline(&id(index), at, &output), Answer::Resolved)
         }
         Op::Usage { owner, now } => answer(store.usage(OWNERS[owner], now), Answer::Usage),
         Op::Expired(now) => answer(store.expired(now), |mut ids| {
@@ -307,9 +327,7 @@ fn apply(store: &impl Store, template: &Value, op: &Op) -> Answer {
         }
         Op::Entry(key) => answer(store.entry(KEYS[key]), Answer::Entry),
         Op::InDoubt => answer(store.in_doubt(), Answer::Entries),
-        Op::Rerun { key, attempts } => {
-            answer(Journal::rerun(store, KEYS[key], attempts), Answer::Flag)
-        }
+        Op::Rerun { key, attempts } => answer(store.rerun(KEYS[key], attempts), Answer::Flag),
         Op::Undelivered => answer(store.undelivered(), Answer::Entries),
         Op::MarkDelivered { key, at } => answer(store.mark_delivered(KEYS[key], at), Answer::Flag),
         Op::MarkDone { key, at } => answer(store.mark_done(KEYS[key], at), Answer::Ended),
@@ -333,6 +351,29 @@ fn apply(store: &impl Store, template: &Value, op: &Op) -> Answer {
         Op::NewestGeneration(run) => {
             answer(store.newest_generation(&run_id(run)), Answer::Generation)
         }
+        Op::Waiting => answer(store.waiting(), |mut ids| {
+            ids.sort();
+            Answer::Ids(ids)
+        }),
+        Op::Pins(source) => answer(store.pins(SOURCES[source]), |mut pins| {
+            pins.sort_by(|a, b| a.tool.cmp(&b.tool));
+            Answer::Pins(pins)
+        }),
+        Op::Pin {
+            source,
+            tool,
+            fingerprint,
+            replacing,
+        } => {
+            let fingerprint = FINGERPRINTS[fingerprint];
+            let pin = Pin::new(
+                PINNED[tool],
+                fingerprint,
+                format!("{{\"v\":\"{fingerprint}\"}}"),
+            );
+            let replacing = replacing.map(|index| FINGERPRINTS[index]);
+            answer(store.pin(SOURCES[source], &pin, replacing), Answer::Flag)
+        }
     }
 }
 
@@ -342,23 +383,13 @@ fn holdings() -> Vec<Op> {
     let mut reads: Vec<Op> = (0..IDS.len()).map(Op::Get).collect();
     reads.extend((0..KEYS.len()).map(Op::Entry));
     reads.extend((0..RUNS.len()).flat_map(|run| [Op::LoadRun(run), Op::NewestGeneration(run)]));
-    reads.extend([Op::InDoubt, Op::Undelivered]);
+    reads.extend([Op::InDoubt, Op::Undelivered, Op::Waiting]);
+    reads.extend((0..SOURCES.len()).map(Op::Pins));
     for now in [0, 12, 30] {
         reads.push(Op::Expired(now));
         reads.extend((0..OWNERS.len()).map(|owner| Op::Usage { owner, now }));
     }
     reads
-}
-
-/// A boxed store (the three traits' methods through one object).
-trait StoreObject {
-    fn apply(&self, template: &Value, op: &Op) -> Answer;
-}
-
-impl<S: Store> StoreObject for S {
-    fn apply(&self, template: &Value, op: &Op) -> Answer {
-        apply(self, template, op)
-    }
 }
 
 /// A fresh SQLite database file for one sequence, in `dir`, which the test removes.
@@ -373,7 +404,7 @@ fn sqlite(dir: &std::path::Path) -> SqliteStore {
 /// holding at the end.
 fn same_answers(
     template: &Value,
-    candidates: &[(&'static str, &dyn StoreObject)],
+    candidates: &[(&'static str, &dyn Store)],
     ops: &[Op],
 ) -> Result<(), TestCaseError> {
     let reference = MemoryStore::new();
@@ -385,7 +416,7 @@ fn same_answers(
     for (index, (when, op)) in steps.enumerate() {
         let expected = apply(&reference, template, op);
         for (name, store) in candidates {
-            let got = store.apply(template, op);
+            let got = apply(*store, template, op);
             prop_assert_eq!(
                 &got,
                 &expected,
@@ -426,13 +457,14 @@ fn memory_sqlite_and_postgresql_give_the_same_answers_to_the_same_random_operati
     });
     let result = runner.run(&proptest::collection::vec(op(), 1..64), |ops| {
         let sqlite = sqlite(&dir);
-        let mut candidates: Vec<(&'static str, &dyn StoreObject)> = vec![("SQLite", &sqlite)];
+        let mut candidates: Vec<(&'static str, &dyn Store)> = vec![("SQLite", &sqlite)];
         if let Some((url, store)) = &postgres {
             // One database for the test, emptied before each sequence: the sequences
             // never see each other's rows.
             postgres::execute(
                 url,
-                "TRUNCATE toolset_proposals, toolset_effects, toolset_runs, toolset_run_marks",
+                "TRUNCATE toolset_proposals, toolset_effects, toolset_runs, toolset_run_marks, \
+                 toolset_pins",
             );
             candidates.push(("PostgreSQL", store));
         }

@@ -285,7 +285,7 @@ toolset! {
 #[tokio::test]
 async fn the_readmes_approval_snippet_over_sqlite_leaves_nothing_in_doubt() {
     use toolset::SqliteStore;
-    use toolset::store::Journal;
+    use toolset::store::Store;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("readme-approval-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");

@@ -19,7 +19,7 @@ use crate::set::Access;
 use crate::set::ToolSet;
 use crate::spec::Labels;
 use crate::spec::ToolSpec;
-use crate::store::{CallEnd, CallStart, EndOutcome, Journal, StartOutcome, auto_key_in};
+use crate::store::{CallEnd, CallStart, EndOutcome, StartOutcome, Store, auto_key_in};
 use crate::tier::Tier;
 use crate::trace::{self, CallSpan, ToolType, Untraced};
 use futures_util::FutureExt;
@@ -191,7 +191,7 @@ pub(crate) async fn apply<T: ToolSet, A: StateAccess<T::State>>(
 }
 
 /// [`apply`], journaling every call that is not read-only in `journal` (see
-/// [`crate::store::Journal`]): its start before its handler runs (for a call a human
+/// [`Store`]): its start before its handler runs (for a call a human
 /// approved, the start is the effect its approval recorded, so nothing is written), its
 /// end after. A call whose start cannot be recorded, or was recorded before, does not run
 /// (its outcome is [`Outcome::Refused`]); an end that cannot be recorded leaves the outcome
@@ -206,7 +206,7 @@ pub(crate) async fn apply_journaled<T: ToolSet, A: StateAccess<T::State>>(
     mut access: A,
     ctx: &ToolContext,
     plan: Plan<T>,
-    journal: Option<&dyn Journal>,
+    journal: Option<&dyn Store>,
     run: Option<&str>,
 ) -> Report {
     let (calls, steps, concealed, mut keys) = plan.into_parts();
@@ -522,7 +522,7 @@ fn call_context(ctx: &ToolContext, spec: &ToolSpec, call: &ToolCall) -> Option<T
 /// again after its host died: the model gets the answer it missed, once), a refusal
 /// otherwise (in doubt, delivered already, or a journal that failed).
 fn journal_start(
-    journal: &dyn Journal,
+    journal: &dyn Store,
     keys: &mut JournalKeys,
     run: Option<&str>,
     spec: &ToolSpec,
@@ -564,7 +564,7 @@ fn journal_start(
 }
 
 /// Journals how a call ended; what went wrong, for the host, if it could not.
-fn journal_end(journal: &dyn Journal, key: &str, outcome: &Outcome) -> Option<String> {
+fn journal_end(journal: &dyn Store, key: &str, outcome: &Outcome) -> Option<String> {
     match journal.end(key, &CallEnd::of(outcome, now_ms())) {
         Ok(EndOutcome::Ended) => None,
         Ok(other) => Some(format!("its end was not journaled: {other}")),

@@ -20,8 +20,8 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::set::ToolSet;
 use crate::store::{
-    CallEnd, CallStart, Decision, Effect, Ending, Journal, JournalEntry, ProposalLimits,
-    ProposalStore, Resolution, ResolveOutcome, StartOutcome, StoreError, Stored, Tally,
+    CallEnd, CallStart, Decision, Effect, Ending, JournalEntry, ProposalLimits, Resolution,
+    ResolveOutcome, StartOutcome, Store, StoreError, Stored, Tally,
 };
 use crate::tier::Tier;
 use crate::verify::{CallProblem, ProblemKind};
@@ -117,7 +117,7 @@ impl<T: ToolSet> fmt::Debug for Handoff<T> {
 /// (or the host's own delivery) like any journaled result.
 pub struct ApprovedCall<'s, T: ToolSet> {
     plan: Plan<T>,
-    journal: Option<&'s dyn Journal>,
+    journal: Option<&'s dyn Store>,
 }
 
 impl<'s, T: ToolSet> ApprovedCall<'s, T> {
@@ -127,7 +127,7 @@ impl<'s, T: ToolSet> ApprovedCall<'s, T> {
     }
 
     /// Runs the call against `state` with `ctx`, its end journaled in the store that
-    /// approved it (when that store keeps a journal: the three stores of this crate do),
+    /// approved it (a call approved in flight, never stored, has no journal entry),
     /// and reports its outcome. The report's result is the model's answer; it also waits
     /// in the journal, undelivered, until marked
     /// ([`Report::journaled_keys`](crate::report::Report::journaled_keys)).
@@ -162,7 +162,7 @@ impl<T: ToolSet> fmt::Debug for ApprovedCall<'_, T> {
 /// and the host's to carry out. An end that cannot be written leaves the call in doubt
 /// (the host decides), never lost: the handoff is still returned.
 fn hand_off<'s, T: ToolSet>(
-    journal: Option<&dyn Journal>,
+    journal: Option<&dyn Store>,
     key: Option<ProposalId>,
     call: ToolCall,
     args: Value,
@@ -399,7 +399,7 @@ fn quoted(reason: Option<&str>) -> String {
 }
 
 /// Where a host's proposals wait for a human, and where the human's decisions are acted
-/// on, once: a [`ProposalStore`], an optional [`SealKey`] and an optional expiry.
+/// on, once: a [`Store`], an optional [`SealKey`] and an optional expiry.
 ///
 /// Submit each proposal of a plan ([`submit`](Self::submit)); show it
 /// ([`pending`](Self::pending)); act on what the human reviewed ([`Proposal::reviewed`]) with
@@ -436,14 +436,14 @@ fn quoted(reason: Option<&str>) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct Approvals<S: ProposalStore> {
+pub struct Approvals<S: Store> {
     store: S,
     key: Option<SealKey>,
     lifetime: Option<Duration>,
     limits: ProposalLimits,
 }
 
-impl<S: ProposalStore> Approvals<S> {
+impl<S: Store> Approvals<S> {
     /// Approvals kept in `store`, unsealed, never expiring, under the default
     /// [`ProposalLimits`].
     pub fn new(store: S) -> Self {
@@ -616,10 +616,10 @@ impl<S: ProposalStore> Approvals<S> {
     /// Declines the proposal `reviewed` names, once, as the human saw it (its seal, expiry
     /// and digest checked as approving checks them); returns the result to send the model
     /// under the call's id (or as a follow-up). The store records the decline with that
-    /// result in its effect journal, in the same atomic step ([`ProposalStore::decline`]),
+    /// result in its effect journal, in the same atomic step ([`Store::decline`]),
     /// where it waits undelivered: a run resumed elsewhere gathers it
     /// ([`Run::collect`](crate::run::Run::collect)); a host that sends the returned result
-    /// itself marks it delivered under the proposal's id ([`Journal::mark_delivered`]). A proposal already resolved answers
+    /// itself marks it delivered under the proposal's id ([`Store::mark_delivered`]). A proposal already resolved answers
     /// [`AlreadyResolved`](ApprovalError::AlreadyResolved). Records the decision as a
     /// `toolset.proposal.resolved` event (resolution `declined`) in the current span.
     pub fn decline(&self, reviewed: &Reviewed, reason: &str) -> Result<ToolReply, ApprovalError> {
@@ -700,8 +700,8 @@ fn resolved(outcome: ResolveOutcome) -> Result<(), ApprovalError> {
     }
 }
 
-impl<S: ProposalStore + Journal> Approvals<S> {
-    /// Runs the in-doubt call `entry` (as [`Journal::in_doubt`] listed it) again, under the
+impl<S: Store> Approvals<S> {
+    /// Runs the in-doubt call `entry` (as [`Store::in_doubt`] listed it) again, under the
     /// same idempotency key, once the host decided its effect did not happen (or that the
     /// tool's external API deduplicates the key). Never a bypass: a call a human approved
     /// is checked again as [`approve`](Self::approve) checks it (seal, set, tier, escalation
@@ -770,7 +770,7 @@ impl<S: ProposalStore + Journal> Approvals<S> {
 }
 
 /// [`Approvals::approve`], without the trace event.
-fn approve<'s, T: ToolSet, S: ProposalStore>(
+fn approve<'s, T: ToolSet, S: Store>(
     approvals: &'s Approvals<S>,
     reviewed: &Reviewed,
     request: &Request<'_, T>,
@@ -786,7 +786,7 @@ fn approve<'s, T: ToolSet, S: ProposalStore>(
     // Resolve before running, recording the effect as started in the same step: a crash
     // after this leaves it approved and not run, never run twice, and a resolution reset
     // to pending later finds the effect on record.
-    decide(proposal, request, approvals.store.as_journal(), |id| {
+    decide(proposal, request, Some(&approvals.store), |id| {
         approvals.resolve(id, Decision::Approved)?;
         Ok(Some(id.clone()))
     })
@@ -814,7 +814,7 @@ pub(crate) fn approve_in_flight<T: ToolSet>(
 fn decide<'s, T: ToolSet>(
     proposal: Proposal,
     request: &Request<'_, T>,
-    journal: Option<&'s dyn Journal>,
+    journal: Option<&'s dyn Store>,
     resolve: impl FnOnce(&ProposalId) -> Result<Option<ProposalId>, ApprovalError>,
 ) -> Result<Approved<'s, T>, ApprovalError> {
     if proposal.set != T::NAME {

@@ -33,7 +33,7 @@ use crate::report::Report;
 use crate::request::Request;
 use crate::run::{DEFAULT_RETRIES, LateResult, Run, RunError, Runs};
 use crate::set::ToolSet;
-use crate::store::{EndOutcome, Journal, JournalEntry, ProposalLimits, RunId, Store, StoreError};
+use crate::store::{EndOutcome, JournalEntry, ProposalLimits, RunId, Store, StoreError};
 use crate::toolbox::Toolbox;
 use serde_json::Value;
 use std::fmt;
@@ -307,7 +307,7 @@ impl<T: ToolSet, S: Store> Driver<T, S> {
     }
 
     /// The human decides a call in doubt (started, never ended: a crash cut it off), as
-    /// the journal listed it ([`Journal::in_doubt`]), once: its effect happened
+    /// the journal listed it ([`Store::in_doubt`]), once: its effect happened
     /// ([`Verdict::Done`]), it did not ([`Verdict::Failed`]), or run it again under the same
     /// idempotency key ([`Verdict::Rerun`]: checked again first, under the policy and
     /// toolbox in force, as [`Approvals::rerun`] checks it, then run against `state`).
@@ -687,7 +687,7 @@ impl<T: ToolSet, S: Store> Conversation<'_, T, S> {
         } else {
             Vec::new()
         };
-        let journal: &dyn Journal = &driver.store;
+        let journal: &dyn Store = &driver.store;
         let run = Some(self.run.id().as_str());
         let mut report = crate::apply::apply_journaled(state, ctx, plan, Some(journal), run).await;
         self.run.cap_retries(&mut report, driver.retries);

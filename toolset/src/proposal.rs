@@ -67,7 +67,7 @@ pub(crate) fn now_ms() -> u64 {
 
 /// A call the gate withheld: only a human may let it happen.
 ///
-/// Serializable, so it can wait for hours in a [`ProposalStore`](crate::store::ProposalStore).
+/// Serializable, so it can wait for hours in a [`Store`](crate::store::Store).
 /// Approving it ([`Approvals::approve`](crate::Approvals::approve) with what the human
 /// [reviewed](Proposal::reviewed)) re-verifies the call under the request in force then, against
 /// the tool's current declaration, and binds to exactly what was reviewed.

@@ -49,7 +49,7 @@ pub struct Entry {
 #[non_exhaustive]
 pub struct Journaled {
     /// Its idempotency key: mark its result delivered under it once the model has it
-    /// ([`Journal::mark_delivered`](crate::store::Journal::mark_delivered)).
+    /// ([`Store::mark_delivered`](crate::store::Store::mark_delivered)).
     pub key: String,
     /// What went wrong with the journal, for the host (never the model): the call's end
     /// could not be recorded (its result is still this entry's outcome; the journal lists

@@ -5,7 +5,7 @@
 //! tools it activated, what it has read (the trifecta guard's memory), the proposals it
 //! waits on, the late results not yet given to the model, and the idempotency keys of its
 //! journaled calls whose results were not yet marked delivered. [`Runs`] keeps runs in a
-//! [`RunStore`] (memory, SQLite, PostgreSQL): [`save`](Runs::save) writes a copy only over
+//! [`Store`] (memory, SQLite, PostgreSQL): [`save`](Runs::save) writes a copy only over
 //! the generation it was loaded at, [`resume`](Runs::resume) claims the newest copy, so a
 //! run resumed twice, or an old copy saved or resumed after a newer one, is refused
 //! ([`RunError::Superseded`]), never replayed. A resumed run gathers the answers other
@@ -24,10 +24,7 @@ use crate::proposal::{Proposal, ProposalId, now_ms};
 use crate::report::Report;
 use crate::request::Activations;
 use crate::spec::Labels;
-use crate::store::{
-    Decision, Journal, ProposalStore, RunId, RunStore, SaveRunOutcome, StoreError, Stored,
-    StoredRun,
-};
+use crate::store::{Decision, RunId, SaveRunOutcome, Store, StoreError, Stored, StoredRun};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -347,7 +344,7 @@ impl Run {
     /// journaled call of the run that ended and was never marked delivered. An answer
     /// already marked delivered (by an earlier copy of the run) is dropped, never gathered
     /// again; a call approved and not ended (running elsewhere, or in doubt:
-    /// [`Journal::in_doubt`]) stays pending. Returns how many answers were added to
+    /// [`Store::in_doubt`]) stays pending. Returns how many answers were added to
     /// [`late`](Self::late).
     ///
     /// What a gathered answer brings into the run joins its [`exposure`](Self::exposure)
@@ -355,12 +352,12 @@ impl Run {
     /// decline or an expiry, which are toolset's words).
     ///
     /// An expired proposal ends here, like a decline: the store records it declined, with
-    /// the expiry as the model's answer ([`ProposalStore::decline`]), so it can never be
+    /// the expiry as the model's answer ([`Store::decline`]), so it can never be
     /// approved after all and its answer is delivered once. Nothing else changes in the
     /// store: mark the answers [`delivered`](Self::delivered) once the model has them.
     pub fn collect<S>(&mut self, store: &S) -> Result<usize, StoreError>
     where
-        S: ProposalStore + Journal + ?Sized,
+        S: Store + ?Sized,
     {
         // Everything is read first: a store error leaves the run as it was.
         let mut pending = Vec::new();
@@ -451,7 +448,7 @@ impl Run {
     }
 
     /// Marks delivered, once the model has them: every gathered answer (its journal
-    /// entry: [`Journal::mark_delivered`]), every journaled call of the run that ended, and
+    /// entry: [`Store::mark_delivered`]), every journaled call of the run that ended, and
     /// the held batch's calls once none of it is pending (the batch is released). Clears
     /// what it marked. While the held batch still waits, the answers to its calls stay
     /// gathered, unmarked: they go out with the batch.
@@ -463,16 +460,13 @@ impl Run {
     /// [`Runs`]. Let one request of a conversation run at a time; the generation refuses
     /// the overlap, it cannot take back what was sent. (The run's own results the host
     /// marked itself, from [`Report::journaled_keys`], are not counted.)
-    pub fn delivered<J: Journal + ?Sized>(
-        &mut self,
-        journal: &J,
-    ) -> Result<Vec<String>, StoreError> {
+    pub fn delivered<S: Store + ?Sized>(&mut self, store: &S) -> Result<Vec<String>, StoreError> {
         let at_ms = now_ms();
         let mut twice = Vec::new();
         // A gathered answer found marked was given by someone else too; the run's own
         // results may have been marked by the host itself (`Report::journaled_keys`).
         let mut mark = |key: &str, gathered: bool| -> Result<(), StoreError> {
-            if !journal.mark_delivered(key, at_ms)? && gathered {
+            if !store.mark_delivered(key, at_ms)? && gathered {
                 twice.push(key.to_owned());
             }
             Ok(())
@@ -490,7 +484,7 @@ impl Run {
         self.late = kept;
         let mut still = Vec::new();
         for key in &self.journaled {
-            match journal.entry(key)? {
+            match store.entry(key)? {
                 Some(entry) if entry.in_doubt() => still.push(key.clone()),
                 Some(_) => mark(key, false)?,
                 None => {}
@@ -521,7 +515,7 @@ fn awaited(report: &Report, call_id: &str) -> bool {
 /// decline whose answer is the expiry.
 fn found_pending<S>(store: &S, call: &PendingCall) -> Result<Found, StoreError>
 where
-    S: ProposalStore + Journal + ?Sized,
+    S: Store + ?Sized,
 {
     if let Some(found) = found_entry(store, call.proposal.as_str(), call.labels)? {
         return Ok(found);
@@ -553,7 +547,7 @@ where
 /// The stored proposal a pending call waits on; an error when the store does not have it.
 fn stored_proposal<S>(store: &S, call: &PendingCall) -> Result<Stored, StoreError>
 where
-    S: ProposalStore + ?Sized,
+    S: Store + ?Sized,
 {
     store.get(&call.proposal)?.ok_or_else(|| {
         StoreError::new(format!(
@@ -584,20 +578,20 @@ fn declined_unrecorded(stored: &Stored, why: String) -> Found {
 
 /// What the journal shows of one of the run's own calls. Its text entered the run when
 /// its report was recorded ([`Run::record`]), so giving it again brings nothing new in.
-fn found_journaled<J: Journal + ?Sized>(journal: &J, key: &str) -> Result<Found, StoreError> {
+fn found_journaled<S: Store + ?Sized>(store: &S, key: &str) -> Result<Found, StoreError> {
     // A key the journal does not have has nothing to deliver.
-    Ok(found_entry(journal, key, Labels::NONE)?.unwrap_or(Found::Delivered))
+    Ok(found_entry(store, key, Labels::NONE)?.unwrap_or(Found::Delivered))
 }
 
 /// The journal entry `key` as a [`Found`]; `None` when the journal has none. `labels` are
 /// the tool's, for a result its handler wrote; a declined call's answer is toolset's.
 /// Its reply says how it came to be late ([`JournalEntry::late_reply`](crate::store::JournalEntry::late_reply)).
-fn found_entry<J: Journal + ?Sized>(
-    journal: &J,
+fn found_entry<S: Store + ?Sized>(
+    store: &S,
     key: &str,
     labels: Labels,
 ) -> Result<Option<Found>, StoreError> {
-    let Some(entry) = journal.entry(key)? else {
+    let Some(entry) = store.entry(key)? else {
         return Ok(None);
     };
     if entry.in_doubt() {
@@ -643,7 +637,7 @@ pub enum RunError {
         stored: Option<u64>,
     },
     /// The stored copy is older than the newest the store ever saved of the run (its
-    /// mark, [`RunStore::newest_generation`]): a row put back whole, or a run whose mark
+    /// mark, [`Store::newest_generation`]): a row put back whole, or a run whose mark
     /// is missing. It is refused, never replayed; put the newest copy back (from where
     /// the old one came, e.g. the backup it was restored from).
     RolledBack {
@@ -724,7 +718,7 @@ impl From<StoreError> for RunError {
     }
 }
 
-/// Where a host's runs are saved and resumed: a [`RunStore`] and an optional [`SealKey`].
+/// Where a host's runs are saved and resumed: a [`Store`] and an optional [`SealKey`].
 ///
 /// [`save`](Self::save) writes a run over the generation it was loaded at, and only then
 /// (raising its generation); [`resume`](Self::resume) claims the newest copy (a save of it,
@@ -738,7 +732,7 @@ impl From<StoreError> for RunError {
 ///
 /// What a seal cannot tell: a whole row put back as it was (the run, its seal and its
 /// generation) by someone with write access. The store's mark can: each save raises the
-/// run's mark, kept apart from its row ([`RunStore::newest_generation`]), and a copy below
+/// run's mark, kept apart from its row ([`Store::newest_generation`]), and a copy below
 /// it is refused ([`RunError::RolledBack`]). What neither can tell: the rows and the marks
 /// put back together, a whole database restored from a backup; keep the store's backups
 /// where only the host can restore them.
@@ -805,12 +799,12 @@ impl From<StoreError> for RunError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct Runs<S: RunStore> {
+pub struct Runs<S: Store> {
     store: S,
     key: Option<SealKey>,
 }
 
-impl<S: RunStore> Runs<S> {
+impl<S: Store> Runs<S> {
     /// Runs kept in `store`, unsealed.
     pub fn new(store: S) -> Self {
         Runs { store, key: None }

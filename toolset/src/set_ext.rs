@@ -15,7 +15,7 @@ use crate::policy::Policy;
 use crate::report::Report;
 use crate::request::Request;
 use crate::set::ToolSet;
-use crate::store::Journal;
+use crate::store::Store;
 use crate::tier::Autonomy;
 use crate::toolbox::Toolbox;
 use std::future::Future;
@@ -53,21 +53,21 @@ pub trait ToolSetExt: ToolSet {
         crate::apply::apply(state, ctx, plan)
     }
 
-    /// [`apply`](Self::apply), journaling every call that is not read-only in `journal`
-    /// (the store the host's [`Approvals`](crate::Approvals) keep, for a plan a human
+    /// [`apply`](Self::apply), journaling every call that is not read-only in `store`
+    /// (the one the host's [`Approvals`](crate::Approvals) keep, for a plan a human
     /// approved): its start before its handler runs, its end after, under its idempotency
     /// key ([`ToolContext::idempotency_key`]). A call whose start cannot be journaled, or
     /// was journaled before (the same call sent again), does not run. After sending the
     /// report's results, mark them delivered
-    /// ([`Report::journaled_keys`], [`Journal::mark_delivered`]). See
-    /// [`toolset::store::Journal`](Journal) for what to do after a crash.
+    /// ([`Report::journaled_keys`], [`Store::mark_delivered`]). See
+    /// [`Store::in_doubt`] for what to do after a crash.
     fn apply_journaled<'a>(
         state: &'a mut Self::State,
         ctx: &'a ToolContext,
         plan: Plan<Self>,
-        journal: &'a dyn Journal,
+        store: &'a dyn Store,
     ) -> impl Future<Output = Report> + Send + 'a {
-        crate::apply::apply_journaled(state, ctx, plan, Some(journal), None)
+        crate::apply::apply_journaled(state, ctx, plan, Some(store), None)
     }
 
     /// A per-request policy starting at `autonomy`.

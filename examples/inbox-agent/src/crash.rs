@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 use toolset::driver::Verdict;
 use toolset::prelude::*;
-use toolset::store::{Journal, JournalEntry};
+use toolset::store::{JournalEntry, Store};
 use toolset::{Approvals, Autonomy, Driver, SqliteStore, ToolCall, ToolContext};
 
 /// Milliseconds since the Unix epoch, as the journal keeps time.

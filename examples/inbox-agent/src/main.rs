@@ -46,7 +46,7 @@ use toolset::consumer::Format;
 use toolset::driver::{Resolved, Verdict};
 use toolset::prelude::*;
 use toolset::run::Run;
-use toolset::store::{Journal, RunId};
+use toolset::store::{RunId, Store};
 use toolset::{Autonomy, Driver, SqliteStore, ToolCall, ToolContext};
 
 /// How long a proposal stays approvable.

@@ -21,7 +21,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use toolset::PostgresStore;
 use toolset::approval::ProposalId;
-use toolset::store::ProposalStore;
+use toolset::store::Store;
 
 /// The seal key both replicas read from the environment.
 const KEY: &str = "the replicas share this 32-byte+ seal key";

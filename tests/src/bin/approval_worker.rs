@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 
 use toolset::approval::{ApprovalError, Approved, ProposalId};
-use toolset::store::ProposalStore;
+use toolset::store::Store;
 use toolset::{Approvals, Policy, PostgresStore, SqliteStore, ToolContext};
 use toolset_tests::ledger::{Ledger, LedgerTools};
 
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
     })
 }
 
-fn work<S: ProposalStore>(
+fn work<S: Store>(
     approvals: Approvals<S>,
     ledger: &str,
     ids: &[String],

@@ -28,7 +28,7 @@ use std::process::ExitCode;
 use toolset::approval::{ApprovalError, Approved, ProposalId};
 use toolset::prelude::*;
 use toolset::request::Request;
-use toolset::store::{EndOutcome, Journal};
+use toolset::store::{EndOutcome, Store};
 use toolset::{
     Approvals, Autonomy, Policy, SqliteStore, ToolCall, ToolContext, ToolError, tool, toolset,
 };

@@ -5,7 +5,7 @@
 //! The first `tools/call` is answered `input_required`: an elicitation showing the call
 //! (the same form as `elicit.rs`'s: tool, tier, title, preview, arguments) and a
 //! `requestState`. The proposal is submitted to the server's
-//! [`ProposalStore`](crate::store::ProposalStore) through
+//! [`Store`](crate::store::Store) through
 //! [`Approvals`], sealed with the server's [`SealKey`] and expiring with the approval
 //! timeout; the `requestState` names it (its id and digest, what [`Proposal::reviewed`]
 //! gives) sealed by rmcp's [`RequestStateCodec`] under a key derived from the same
@@ -35,7 +35,7 @@ use crate::proposal::Proposal;
 use crate::proposal::now_ms;
 use crate::request::Request;
 use crate::set::ToolSet;
-use crate::store::{Decision, Journal, ProposalLimits, ProposalStore};
+use crate::store::{Decision, ProposalLimits, Store};
 use rmcp::model::{
     ClientCapabilities, ElicitResult, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion, RequestStateCodec, SealOptions,
@@ -67,7 +67,7 @@ pub(super) fn can_ask(capabilities: Option<&ClientCapabilities>) -> bool {
 /// ([`McpServer::with_proposal_store`](super::McpServer::with_proposal_store)).
 #[derive(Clone)]
 pub(super) struct InputRequired {
-    store: Arc<dyn ProposalStore + Send + Sync>,
+    store: Arc<dyn Store>,
     key: SealKey,
     codec: RequestStateCodec,
 }
@@ -97,14 +97,14 @@ pub(super) enum Asked {
 }
 
 impl InputRequired {
-    pub(super) fn new(store: Arc<dyn ProposalStore + Send + Sync>, key: SealKey) -> Self {
+    pub(super) fn new(store: Arc<dyn Store>, key: SealKey) -> Self {
         // 32 bytes derived by HMAC-SHA256: the codec's minimum length.
         let codec = RequestStateCodec::new_unchecked(key.derived(STATE_KEY_PURPOSE));
         InputRequired { store, key, codec }
     }
 
     /// The approvals over the server's store: sealed with its key, expiring after `limit`.
-    fn approvals(&self, limit: Duration) -> Approvals<Arc<dyn ProposalStore + Send + Sync>> {
+    fn approvals(&self, limit: Duration) -> Approvals<Arc<dyn Store>> {
         Approvals::new(Arc::clone(&self.store))
             .sealed_with(self.key.clone())
             .expiring_after(limit)
@@ -189,20 +189,22 @@ impl InputRequired {
     /// Declines what the human did not approve, so that no later answer runs it. A
     /// proposal already resolved (a replay) stays as it was. The model reads the decline
     /// message in this very answer, so the decline's journal entry is delivered at once
-    /// (it never waits among [`Journal::undelivered`]).
+    /// (it never waits among [`Store::undelivered`]).
     pub(super) fn decline(&self, reviewed: &Reviewed, limit: Duration) {
         let declined = self
             .approvals(limit)
             .decline(reviewed, "the human did not approve the call");
-        if let (Ok(_), Some(journal)) = (declined, self.journal()) {
-            let _ = journal.mark_delivered(reviewed.proposal.as_str(), now_ms());
+        if declined.is_ok() {
+            let _ = self
+                .store
+                .mark_delivered(reviewed.proposal.as_str(), now_ms());
         }
     }
 
-    /// The effect journal of the server's store, when it keeps one: every call that is not
-    /// read-only is journaled there, an approved one under its proposal's id.
-    pub(super) fn journal(&self) -> Option<&dyn Journal> {
-        self.store.as_journal()
+    /// The server's store, as the effect journal: every call that is not read-only is
+    /// journaled there, an approved one under its proposal's id.
+    pub(super) fn journal(&self) -> &dyn Store {
+        &*self.store
     }
 }
 

@@ -241,7 +241,7 @@ use crate::digest::SealKey;
 use crate::policy::Policy;
 use crate::proposal::Proposal;
 use crate::set::{ToolName, ToolSet};
-use crate::store::{ProposalLimits, ProposalStore};
+use crate::store::{ProposalLimits, Store};
 use crate::tier::Autonomy;
 use crate::toolbox::Toolbox;
 use rmcp::model::Tool;
@@ -539,18 +539,13 @@ impl<T: ToolSet> McpServer<T> {
     /// stored nowhere.
     /// Expired proposals are swept from the store before each new one is counted.
     ///
-    /// When `store` keeps an effect journal (the three stores of this crate do), every call
-    /// the server runs that is not read-only is journaled there, as the conversation
-    /// driver journals its calls: started before its handler runs, ended with its result,
-    /// which is marked delivered as it is sent. An approved call is keyed by its proposal's
-    /// id, any other by a key scoped to its session. A server that dies inside a handler
-    /// leaves the call in doubt ([`Journal::in_doubt`](crate::store::Journal::in_doubt)),
-    /// for the host to resolve; it never runs again on its own.
-    pub fn with_proposal_store(
-        mut self,
-        store: impl ProposalStore + Send + Sync + 'static,
-        key: SealKey,
-    ) -> Self {
+    /// Every call the server runs that is not read-only is journaled in `store`, as the
+    /// conversation driver journals its calls: started before its handler runs, ended with
+    /// its result, which is marked delivered as it is sent. An approved call is keyed by its
+    /// proposal's id, any other by a key scoped to its session. A server that dies inside a
+    /// handler leaves the call in doubt ([`Store::in_doubt`]), for the host to resolve; it
+    /// never runs again on its own.
+    pub fn with_proposal_store(mut self, store: impl Store + 'static, key: SealKey) -> Self {
         self.rounds = rounds::Rounds::sealed_with(&key);
         self.input_required = Some(input_required::InputRequired::new(Arc::new(store), key));
         self

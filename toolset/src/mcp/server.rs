@@ -421,16 +421,16 @@ impl<T: ToolSet> McpServer<T> {
             lock: &self.state,
             limit: self.call_timeout,
         };
-        // With a store that keeps a journal, every call that is not read-only is journaled
-        // there, as the conversation driver journals its calls: one a human approved by
-        // `input_required` under its proposal's id (its start is the approval's effect),
-        // any other under a key scoped to this session (a JSON-RPC id is unique only
-        // within its session). A process that dies inside a handler leaves the call in
-        // doubt in the store (`Journal::in_doubt`), never run again on its own.
+        // With a store (approvals by `input_required`), every call that is not read-only
+        // is journaled there, as the conversation driver journals its calls: one a human
+        // approved by `input_required` under its proposal's id (its start is the approval's
+        // effect), any other under a key scoped to this session (a JSON-RPC id is unique
+        // only within its session). A process that dies inside a handler leaves the call in
+        // doubt in the store (`Store::in_doubt`), never run again on its own.
         let journal = self
             .input_required
             .as_ref()
-            .and_then(|input_required| input_required.journal());
+            .map(|input_required| input_required.journal());
         let run = journal.map(|_| self.session.scope());
         let mut report = {
             let mut applying = pin!(crate::apply::apply_journaled(

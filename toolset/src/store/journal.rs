@@ -13,27 +13,26 @@
 //!   by [`auto_key`]: a digest of its call id and its canonical action key
 //!   ([`ToolCall::action_key`]), so the same call sent again (same id, same arguments)
 //!   has the same key, and is refused instead of run twice. `apply` records its start
-//!   ([`Journal::start`]) right before its handler runs.
+//!   (`Store::start`) right before its handler runs.
 //!
-//! `apply` records every end ([`Journal::end`]): done or failed, with the result the model
-//! reads. An entry started and never ended is *in doubt* ([`Journal::in_doubt`]): the
-//! handler may or may not have had its effect. It is never run again on its own: the host
-//! decides, with the entry's key in hand (hand it to an external API that deduplicates,
-//! or look the effect up there): [`Journal::mark_done`], [`Journal::mark_failed`], or
+//! `apply` records every end (`Store::end`): done or failed, with the result the model
+//! reads. An entry started and never ended is *in doubt* (`Store::in_doubt`): the handler
+//! may or may not have had its effect. It is never run again on its own: the host decides,
+//! with the entry's key in hand (hand it to an external API that deduplicates, or look the
+//! effect up there): `Store::mark_done`, `Store::mark_failed`, or
 //! [`Approvals::rerun`](crate::Approvals::rerun), which checks the call again under the
 //! request in force (the approval's checks for a proposal, the gate for the others) and
 //! hands back a plan that runs it again under the same key. An ended entry's result waits
-//! in [`Journal::undelivered`] until the host marks it delivered, once
-//! ([`Journal::mark_delivered`]).
+//! in `Store::undelivered` until the host marks it delivered, once
+//! (`Store::mark_delivered`).
 //!
 //! A proposal a human declined is on record too, in the same table and the same atomic
-//! step as its resolution ([`ProposalStore::decline`](super::ProposalStore::decline)): an
-//! entry keyed by the proposal's id that never started ([`Ending::Declined`], no
-//! attempts), whose result is the answer the model reads (the human's reason). It waits in
-//! [`Journal::undelivered`] like any ended call's, so a run resumed in another process
-//! finds it ([`Run::collect`](crate::run::Run::collect)); it is never in doubt, never re-run, and
-//! never an [`Effect`] (the proposal's [`Stored::effect`](super::Stored::effect) stays
-//! `None`).
+//! step as its resolution (`Store::decline`): an entry keyed by the proposal's id that
+//! never started ([`Ending::Declined`], no attempts), whose result is the answer the model
+//! reads (the human's reason). It waits in `Store::undelivered` like any ended call's, so a
+//! run resumed in another process finds it ([`Run::collect`](crate::run::Run::collect)); it
+//! is never in doubt, never re-run, and never an [`Effect`] (the proposal's
+//! [`Stored::effect`](super::Stored::effect) stays `None`).
 //!
 //! An approved call handed to the host ([`Approved::Handoff`](crate::approval::Approved::Handoff),
 //! a propose-only tool's) has its start on record like any approved call, and no handler
@@ -41,12 +40,11 @@
 //! failed). Plans applied without a journal (`ToolSetExt::apply`) leave their approved calls
 //! in doubt the same way.
 //!
-//! `Journal` is a trait of its own beside [`ProposalStore`](super::ProposalStore), not more
-//! methods of it: `apply` is handed only a journal (it needs no proposal), and a host's own
-//! proposal store keeps compiling. The three stores implement both, over the same table
-//! (`toolset_effects`), so an approval's start and its journal entry are one record.
+//! The journal's methods are [`Store`](super::Store)'s, beside the proposals': an
+//! approval's start and its journal entry are one record (the table `toolset_effects` in
+//! the database stores), so whatever keeps the one keeps the other.
 
-use super::{Effect, StoreError};
+use super::Effect;
 use crate::call::ToolCall;
 use crate::digest::hex;
 use crate::messages;
@@ -103,9 +101,10 @@ pub enum Ending {
     /// marked it failed).
     Failed,
     /// It never started: a human declined its proposal. The store records the decline
-    /// with the resolution ([`ProposalStore::decline`](super::ProposalStore::decline)),
-    /// keyed by the proposal's id, so that the answer the model reads (the human's reason)
-    /// waits in [`Journal::undelivered`] like any result, wherever it was declined.
+    /// with the resolution ([`Store::decline`](super::Store::decline)), keyed by the
+    /// proposal's id, so that the answer the model reads (the human's reason) waits in
+    /// [`Store::undelivered`](super::Store::undelivered) like any result, wherever it was
+    /// declined.
     Declined,
 }
 
@@ -218,7 +217,8 @@ pub struct JournalEntry {
     /// How many times it was let start: 1, and one more for each re-run; 0 for a declined
     /// proposal's call, which never started.
     pub attempts: u32,
-    /// The host chose to run it again ([`Journal::rerun`]), and it has not started yet.
+    /// The host chose to run it again ([`Store::rerun`](super::Store::rerun)), and it has
+    /// not started yet.
     pub rerun: bool,
     /// How it ended; `None` while it runs, or when it is in doubt.
     pub end: Option<CallEnd>,
@@ -276,7 +276,7 @@ impl JournalEntry {
     }
 }
 
-/// What [`Journal::start`] did.
+/// What [`Store::start`](super::Store::start) did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StartOutcome {
@@ -287,7 +287,7 @@ pub enum StartOutcome {
     AlreadyStarted(Box<JournalEntry>),
 }
 
-/// What [`Journal::end`] (or a mark) did.
+/// What [`Store::end`](super::Store::end) (or a mark) did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EndOutcome {
@@ -312,79 +312,5 @@ impl fmt::Display for EndOutcome {
             ),
             EndOutcome::Unknown => f.write_str("the journal has no call started under this key"),
         }
-    }
-}
-
-/// Where calls that are not read-only are journaled: their start, their end, and whether
-/// their result was delivered. Implemented by [`MemoryStore`](super::MemoryStore), and
-/// with their features `SqliteStore` and `PostgresStore`; each operation is atomic, across
-/// processes for the database stores.
-///
-/// Blocking calls, like [`ProposalStore`](super::ProposalStore)'s.
-pub trait Journal: Send + Sync {
-    /// Records the start of a call without a proposal. [`StartOutcome::Started`] when its
-    /// key is new, or was handed back for a re-run ([`rerun`](Self::rerun): the attempt
-    /// count grows and the end is cleared); otherwise
-    /// [`StartOutcome::AlreadyStarted`], and nothing changes.
-    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError>;
-
-    /// Records how the call `key` ended, unless it ended already.
-    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError>;
-
-    /// The entry `key`, if the journal has it.
-    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError>;
-
-    /// Every entry started and never ended, oldest first.
-    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError>;
-
-    /// Hands the in-doubt call `key` back for one more run, if it is still in doubt at
-    /// `attempts` (what the host saw): `true` when this call did it (of concurrent
-    /// callers, one). The next [`start`](Self::start) of the key then runs it. Prefer
-    /// [`Approvals::rerun`](crate::Approvals::rerun), which checks the call again first.
-    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError>;
-
-    /// Every ended entry whose result is not marked delivered, oldest end first.
-    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError>;
-
-    /// Marks the result of the ended call `key` delivered: `true` the first time, `false`
-    /// when it was marked before (or has not ended): a result is delivered once.
-    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError>;
-
-    /// Ends the in-doubt call `key` as done: the host found its effect happened. The model
-    /// will read that it ran and its result was lost.
-    fn mark_done(&self, key: &str, at_ms: u64) -> Result<EndOutcome, StoreError> {
-        let output = ToolOutput::text(messages::MARKED_DONE);
-        self.end(key, &CallEnd::with_output(Ending::Done, &output, at_ms))
-    }
-
-    /// Ends the in-doubt call `key` as failed: the host found its effect did not happen.
-    /// The model will read that it did not complete.
-    fn mark_failed(&self, key: &str, at_ms: u64) -> Result<EndOutcome, StoreError> {
-        let output = ToolOutput::error(messages::MARKED_FAILED);
-        self.end(key, &CallEnd::with_output(Ending::Failed, &output, at_ms))
-    }
-}
-
-impl<J: Journal + ?Sized> Journal for &J {
-    fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
-        (**self).start(start)
-    }
-    fn end(&self, key: &str, end: &CallEnd) -> Result<EndOutcome, StoreError> {
-        (**self).end(key, end)
-    }
-    fn entry(&self, key: &str) -> Result<Option<JournalEntry>, StoreError> {
-        (**self).entry(key)
-    }
-    fn in_doubt(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        (**self).in_doubt()
-    }
-    fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
-        (**self).rerun(key, attempts)
-    }
-    fn undelivered(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        (**self).undelivered()
-    }
-    fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
-        (**self).mark_delivered(key, at_ms)
     }
 }

@@ -1,11 +1,10 @@
-//! The in-memory proposal store: one process, gone when it exits.
+//! The in-memory store: one process, gone when it exits; the reference the database
+//! stores are tested against (`tests/tests/store_model.rs`).
 
-use super::journal::{CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome};
-use super::pins::{Pin, PinStore};
-use super::runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
-use super::{
-    Decision, ProposalStore, Resolution, ResolveOutcome, StoreError, Stored, Tally, Usage,
-};
+use super::journal::{CallEnd, CallStart, EndOutcome, Ending, JournalEntry, StartOutcome};
+use super::pins::Pin;
+use super::runs::{RunId, SaveRunOutcome, StoredRun};
+use super::{Decision, Resolution, ResolveOutcome, Store, StoreError, Stored, Tally, Usage};
 use crate::call::Arguments;
 use crate::output::ToolOutput;
 use crate::proposal::Proposal;
@@ -13,8 +12,8 @@ use crate::proposal::ProposalId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Proposals kept in memory, resolved once under a lock. For tests and for hosts whose
-/// proposals need not outlive the process.
+/// All a [`Store`] keeps, in memory, each operation under one lock. For tests and for
+/// hosts whose proposals, journal, runs and pins need not outlive the process.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     inner: Mutex<Inner>,
@@ -49,7 +48,8 @@ impl MemoryStore {
     }
 }
 
-impl ProposalStore for MemoryStore {
+impl Store for MemoryStore {
+    // Proposals.
     fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
         let mut inner = self.locked()?;
         if inner.proposals.contains_key(proposal.id()) {
@@ -101,10 +101,6 @@ impl ProposalStore for MemoryStore {
     ) -> Result<ResolveOutcome, StoreError> {
         let end = CallEnd::with_output(Ending::Declined, answer, at_ms);
         self.resolve_with(id, &Resolution::declined(at_ms), Some(&end))
-    }
-
-    fn as_journal(&self) -> Option<&dyn Journal> {
-        Some(self)
     }
 
     fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
@@ -177,132 +173,8 @@ impl ProposalStore for MemoryStore {
         }
         Ok(true)
     }
-}
 
-/// Whether `stored` counts against the limits at `now_ms`: waiting unexpired, or declined
-/// and not yet expired (its row not yet swept).
-fn counted(stored: &Stored, now_ms: u64) -> bool {
-    let unexpired = stored
-        .proposal
-        .expires_ms
-        .is_none_or(|expires_ms| now_ms < expires_ms);
-    match &stored.resolution {
-        None => unexpired,
-        Some(resolution) => {
-            resolution.decision == Decision::Declined
-                && stored.proposal.expires_ms.is_some()
-                && unexpired
-        }
-    }
-}
-
-impl MemoryStore {
-    /// Resolves `id`; a decline with its journal record `declined`, when given.
-    fn resolve_with(
-        &self,
-        id: &ProposalId,
-        resolution: &Resolution,
-        declined: Option<&CallEnd>,
-    ) -> Result<ResolveOutcome, StoreError> {
-        let mut inner = self.locked()?;
-        let Inner {
-            proposals, effects, ..
-        } = &mut *inner;
-        let stored = proposals
-            .get_mut(id)
-            .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
-        if let Some(earlier) = &stored.resolution {
-            return Ok(ResolveOutcome::AlreadyResolved(earlier.clone()));
-        }
-        if let Some(entry) = effects.get(id.as_str()) {
-            // A decline on record, though the resolution was reset: it stays declined.
-            if let Some(end) = entry.end.as_ref().filter(|_| entry.is_declined()) {
-                return Ok(ResolveOutcome::AlreadyResolved(Resolution {
-                    decision: Decision::Declined,
-                    at_ms: end.at_ms,
-                }));
-            }
-            return Ok(ResolveOutcome::EffectRecorded(entry.effect()));
-        }
-        stored.resolution = Some(resolution.clone());
-        let record = |attempts, end: Option<CallEnd>| JournalEntry {
-            key: id.as_str().to_owned(),
-            call: stored.proposal.call.clone(),
-            tier: stored.proposal.tier,
-            started_at_ms: resolution.at_ms,
-            attempts,
-            rerun: false,
-            end,
-            delivered_at_ms: None,
-        };
-        let entry = match (resolution.decision, declined) {
-            (Decision::Approved, _) => Some(record(1, None)),
-            (Decision::Declined, Some(end)) => Some(record(0, Some(end.clone()))),
-            (Decision::Declined, None) => None,
-        };
-        if let Some(entry) = entry {
-            effects.insert(id.as_str().to_owned(), entry);
-        }
-        Ok(ResolveOutcome::Resolved)
-    }
-}
-
-impl RunStore for MemoryStore {
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        Ok(self.locked()?.runs.get(id).cloned())
-    }
-
-    fn save_run(
-        &self,
-        run: &StoredRun,
-        expected: Option<u64>,
-    ) -> Result<SaveRunOutcome, StoreError> {
-        let mut inner = self.locked()?;
-        let stored = inner.runs.get(&run.id).map(|stored| stored.generation);
-        let mark = inner.run_marks.get(&run.id).copied();
-        if stored != expected || mark.is_some_and(|mark| run.generation <= mark) {
-            return Ok(SaveRunOutcome::Conflict { stored });
-        }
-        inner.runs.insert(run.id.clone(), run.clone());
-        inner.run_marks.insert(run.id.clone(), run.generation);
-        Ok(SaveRunOutcome::Saved)
-    }
-
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        Ok(self.locked()?.run_marks.get(id).copied())
-    }
-}
-
-impl PinStore for MemoryStore {
-    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError> {
-        let inner = self.locked()?;
-        Ok(inner
-            .pins
-            .iter()
-            .filter(|((of, _), _)| of == source)
-            .map(|(_, pin)| pin.clone())
-            .collect())
-    }
-
-    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError> {
-        let mut inner = self.locked()?;
-        let key = (source.to_owned(), pin.tool.clone());
-        let stored = inner.pins.get(&key).map(|pin| pin.fingerprint.as_str());
-        if stored != replacing {
-            return Ok(false);
-        }
-        inner.pins.insert(key, pin.clone());
-        Ok(true)
-    }
-}
-
-/// Entries sorted oldest first by `at`, then by key.
-fn sorted(mut entries: Vec<JournalEntry>, at: impl Fn(&JournalEntry) -> u64) -> Vec<JournalEntry> {
-    entries.sort_by(|a, b| at(a).cmp(&at(b)).then_with(|| a.key.cmp(&b.key)));
-    entries
-}
-
-impl Journal for MemoryStore {
+    // The journal.
     fn start(&self, start: &CallStart) -> Result<StartOutcome, StoreError> {
         let mut inner = self.locked()?;
         match inner.effects.get_mut(&start.key) {
@@ -390,6 +262,127 @@ impl Journal for MemoryStore {
             _ => Ok(false),
         }
     }
+
+    // Runs.
+    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
+        Ok(self.locked()?.runs.get(id).cloned())
+    }
+
+    fn save_run(
+        &self,
+        run: &StoredRun,
+        expected: Option<u64>,
+    ) -> Result<SaveRunOutcome, StoreError> {
+        let mut inner = self.locked()?;
+        let stored = inner.runs.get(&run.id).map(|stored| stored.generation);
+        let mark = inner.run_marks.get(&run.id).copied();
+        if stored != expected || mark.is_some_and(|mark| run.generation <= mark) {
+            return Ok(SaveRunOutcome::Conflict { stored });
+        }
+        inner.runs.insert(run.id.clone(), run.clone());
+        inner.run_marks.insert(run.id.clone(), run.generation);
+        Ok(SaveRunOutcome::Saved)
+    }
+
+    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
+        Ok(self.locked()?.run_marks.get(id).copied())
+    }
+
+    // Pins.
+    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError> {
+        let inner = self.locked()?;
+        Ok(inner
+            .pins
+            .iter()
+            .filter(|((of, _), _)| of == source)
+            .map(|(_, pin)| pin.clone())
+            .collect())
+    }
+
+    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError> {
+        let mut inner = self.locked()?;
+        let key = (source.to_owned(), pin.tool.clone());
+        let stored = inner.pins.get(&key).map(|pin| pin.fingerprint.as_str());
+        if stored != replacing {
+            return Ok(false);
+        }
+        inner.pins.insert(key, pin.clone());
+        Ok(true)
+    }
+}
+
+/// Whether `stored` counts against the limits at `now_ms`: waiting unexpired, or declined
+/// and not yet expired (its row not yet swept).
+fn counted(stored: &Stored, now_ms: u64) -> bool {
+    let unexpired = stored
+        .proposal
+        .expires_ms
+        .is_none_or(|expires_ms| now_ms < expires_ms);
+    match &stored.resolution {
+        None => unexpired,
+        Some(resolution) => {
+            resolution.decision == Decision::Declined
+                && stored.proposal.expires_ms.is_some()
+                && unexpired
+        }
+    }
+}
+
+impl MemoryStore {
+    /// Resolves `id`; a decline with its journal record `declined`, when given.
+    fn resolve_with(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+        declined: Option<&CallEnd>,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let mut inner = self.locked()?;
+        let Inner {
+            proposals, effects, ..
+        } = &mut *inner;
+        let stored = proposals
+            .get_mut(id)
+            .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
+        if let Some(earlier) = &stored.resolution {
+            return Ok(ResolveOutcome::AlreadyResolved(earlier.clone()));
+        }
+        if let Some(entry) = effects.get(id.as_str()) {
+            // A decline on record, though the resolution was reset: it stays declined.
+            if let Some(end) = entry.end.as_ref().filter(|_| entry.is_declined()) {
+                return Ok(ResolveOutcome::AlreadyResolved(Resolution {
+                    decision: Decision::Declined,
+                    at_ms: end.at_ms,
+                }));
+            }
+            return Ok(ResolveOutcome::EffectRecorded(entry.effect()));
+        }
+        stored.resolution = Some(resolution.clone());
+        let record = |attempts, end: Option<CallEnd>| JournalEntry {
+            key: id.as_str().to_owned(),
+            call: stored.proposal.call.clone(),
+            tier: stored.proposal.tier,
+            started_at_ms: resolution.at_ms,
+            attempts,
+            rerun: false,
+            end,
+            delivered_at_ms: None,
+        };
+        let entry = match (resolution.decision, declined) {
+            (Decision::Approved, _) => Some(record(1, None)),
+            (Decision::Declined, Some(end)) => Some(record(0, Some(end.clone()))),
+            (Decision::Declined, None) => None,
+        };
+        if let Some(entry) = entry {
+            effects.insert(id.as_str().to_owned(), entry);
+        }
+        Ok(ResolveOutcome::Resolved)
+    }
+}
+
+/// Entries sorted oldest first by `at`, then by key.
+fn sorted(mut entries: Vec<JournalEntry>, at: impl Fn(&JournalEntry) -> u64) -> Vec<JournalEntry> {
+    entries.sort_by(|a, b| at(a).cmp(&at(b)).then_with(|| a.key.cmp(&b.key)));
+    entries
 }
 
 #[cfg(test)]

@@ -1,13 +1,15 @@
-//! Where proposals wait for a human, and the rule that each is resolved exactly once.
+//! Where a conversation's records are kept: its proposals, each resolved exactly once, the
+//! effect journal of its calls, its saved runs and the pins of its proxied tools, all
+//! behind one trait, [`Store`], that a store implements once.
 //!
-//! A [`ProposalStore`] keeps proposals and resolves each one (approved or declined)
-//! atomically, once, even with concurrent resolvers in several processes: the resolver
-//! that wins runs the call, every other is told "already approved at …". Approving
-//! records the proposal's [`Effect`] in the same atomic step, and a store never resolves
-//! a proposal whose effect is on record again, so a resolution reset to pending (someone
-//! writing the database) cannot replay an approval. The crate ships
-//! [`MemoryStore`] (one process); with the `sqlite` feature, `SqliteStore` (a real
-//! database file in WAL mode, shared by processes on one machine); and with the
+//! A store keeps proposals and resolves each one (approved or declined) atomically, once,
+//! even with concurrent resolvers in several processes: the resolver that wins runs the
+//! call, every other is told "already approved at …". Approving records the proposal's
+//! [`Effect`] in the same atomic step, and a store never resolves a proposal whose effect
+//! is on record again, so a resolution reset to pending (someone writing the database)
+//! cannot replay an approval. The crate ships [`MemoryStore`] (one process, and the
+//! reference the others are tested against); with the `sqlite` feature, `SqliteStore` (a
+//! real database file in WAL mode, shared by processes on one machine); and with the
 //! `postgres` feature, `PostgresStore` (one PostgreSQL database shared by every replica of
 //! a host: `PostgresStore::connect("postgres://user@host/database")`, the row locked with
 //! `SELECT … FOR UPDATE` while it is resolved, the tables created and migrated by the
@@ -17,18 +19,17 @@
 //! [`Approvals`](crate::Approvals) (in `approval.rs`) is what a host holds: a store, an
 //! optional seal key and an optional expiry, where proposals are approved and declined.
 //!
-//! The same stores keep the effect journal ([`Journal`]) and saved runs ([`RunStore`],
-//! for [`Runs`](crate::run::Runs)): one database holds a conversation's proposals, the calls
-//! they became and the run waiting on them. They keep the pins of proxied tools too
-//! ([`PinStore`], for `toolbox::McpTools` with the feature
-//! `mcp-client`): the definitions of another server's tools the host accepted.
+//! The same store keeps the effect journal (`journal.rs`) and saved runs (`runs.rs`, for
+//! [`Runs`](crate::run::Runs)): one database holds a conversation's proposals, the calls
+//! they became and the run waiting on them. It keeps the pins of proxied tools too
+//! (`pins.rs`, for `toolbox::McpTools` with the feature `mcp-client`): the definitions of
+//! another server's tools the host accepted.
 
 mod journal;
 mod memory;
 mod pins;
 #[cfg(feature = "postgres")]
 mod postgres;
-mod proposal_store;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod row;
 mod runs;
@@ -36,21 +37,21 @@ mod runs;
 mod sql;
 #[cfg(feature = "sqlite")]
 mod sqlite;
-mod whole;
+mod store_trait;
+mod sweep;
 
 pub use journal::{
-    CallEnd, CallStart, EndOutcome, Ending, Journal, JournalEntry, StartOutcome, auto_key,
-    auto_key_in,
+    CallEnd, CallStart, EndOutcome, Ending, JournalEntry, StartOutcome, auto_key, auto_key_in,
 };
 pub use memory::MemoryStore;
-pub use pins::{Pin, PinStore};
+pub use pins::Pin;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
-pub use proposal_store::{ProposalStore, sweep};
-pub use runs::{RunId, RunStore, SaveRunOutcome, StoredRun};
+pub use runs::{RunId, SaveRunOutcome, StoredRun};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
-pub use whole::Store;
+pub use store_trait::Store;
+pub use sweep::sweep;
 
 use crate::proposal::Proposal;
 use serde::{Deserialize, Serialize};
@@ -137,7 +138,7 @@ fn utc(ms: u64) -> String {
 /// never started ([`Ending::Declined`]), which is no effect.
 ///
 /// It says when the effect started. It is the start of the call's entry in the effect
-/// journal ([`Journal`]): the same record, keyed by the proposal's id, which the store
+/// journal ([`Store::start`]): the same record, keyed by the proposal's id, which the store
 /// fills in with the call's id, tool, tier and action key from the proposal, and which
 /// `apply` ends with the call's outcome ([`JournalEntry`] is the whole record).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,7 +172,7 @@ pub struct Stored {
     pub effect: Option<Effect>,
 }
 
-/// What [`ProposalStore::resolve`] did.
+/// What [`Store::resolve`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ResolveOutcome {

@@ -10,11 +10,9 @@
 //! and a replica started after a server changed a tool withholds the change as the others
 //! do. Pins are never removed: a tool that disappears and comes back changed is a change.
 //!
-//! `PinStore` is a trait of its own beside [`ProposalStore`](super::ProposalStore),
-//! [`Journal`](super::Journal) and [`RunStore`](super::RunStore), implemented by the same
-//! three stores (the table `toolset_pins` in the database stores).
-
-use super::StoreError;
+//! The pins' methods are [`Store`](super::Store)'s ([`Store::pins`](super::Store::pins),
+//! [`Store::pin`](super::Store::pin)), beside the proposals', the journal's and the runs'
+//! (the table `toolset_pins` in the database stores).
 
 /// A proxied tool's accepted definition and its fingerprint, as a store keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,40 +38,5 @@ impl Pin {
             fingerprint: fingerprint.into(),
             definition: definition.into(),
         }
-    }
-}
-
-/// Where the pins of proxied tools are kept, each written only over the fingerprint its
-/// writer read. Implemented by [`MemoryStore`](super::MemoryStore), and with their
-/// features `SqliteStore` and `PostgresStore`; each write is atomic, across processes for
-/// the database stores.
-///
-/// Blocking calls, like [`ProposalStore`](super::ProposalStore)'s.
-pub trait PinStore: Send + Sync {
-    /// Every pin of the source `source`, in no particular order.
-    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError>;
-
-    /// Stores `pin` for the tool `pin.tool` of `source`, atomically, if the tool's pin is
-    /// `replacing` now: `None`, the tool must have no pin yet; `Some(fingerprint)`, its
-    /// pin must have that fingerprint. `true` when it was stored; `false` when the stored
-    /// pin is another (someone else pinned or accepted first), and nothing changed.
-    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError>;
-}
-
-impl<P: PinStore + ?Sized> PinStore for &P {
-    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError> {
-        (**self).pins(source)
-    }
-    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError> {
-        (**self).pin(source, pin, replacing)
-    }
-}
-
-impl<P: PinStore + ?Sized> PinStore for std::sync::Arc<P> {
-    fn pins(&self, source: &str) -> Result<Vec<Pin>, StoreError> {
-        (**self).pins(source)
-    }
-    fn pin(&self, source: &str, pin: &Pin, replacing: Option<&str>) -> Result<bool, StoreError> {
-        (**self).pin(source, pin, replacing)
     }
 }

@@ -1,6 +1,6 @@
-//! The PostgreSQL proposal store: one database shared by every replica of a host.
+//! The PostgreSQL store: one database shared by every replica of a host.
 //!
-//! [`ProposalStore`] is a blocking trait, called from plain threads and from async code
+//! [`Store`] is a blocking trait, called from plain threads and from async code
 //! alike (the MCP server, hosts on any tokio runtime). A client that started its own
 //! runtime inside the caller's would panic there, so the store owns a thread of its own
 //! running a current-thread tokio runtime with the connection; each call is sent to it
@@ -9,13 +9,11 @@
 //! does).
 
 use super::row::{Cell, Cells, ProposalRow};
-use super::sql::{self, Database, Param, Statement, journal_over_sql, ms, pins_over_sql};
+use super::sql::{self, Database, Param, Statement, ms, written_once};
 use super::{
-    CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
-    SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
+    CallEnd, Ending, Resolution, ResolveOutcome, SaveRunOutcome, Store, StoreError, StoredRun,
 };
 use crate::output::ToolOutput;
-use crate::proposal::Proposal;
 use crate::proposal::ProposalId;
 use std::sync::mpsc as reply;
 use std::time::Duration;
@@ -24,8 +22,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 
-/// Proposals in a PostgreSQL database, shared by every process and replica that connects
-/// to it.
+/// All a [`Store`] keeps, in a PostgreSQL database shared by every process and replica
+/// that connects to it.
 ///
 /// Resolving is one transaction at `READ COMMITTED` (set explicitly, whatever the
 /// server's default): the proposal's row is locked (`SELECT … FOR UPDATE`), so concurrent
@@ -36,8 +34,9 @@ use tokio_postgres::{Client, Config, IsolationLevel, NoTls};
 /// after an effect is on record. A decline writes its journal entry in the same
 /// transaction. Saved runs are in the table `toolset_runs`, each written by one statement
 /// conditioned on the generation expected and on the run's mark in `toolset_run_marks`,
-/// which the same statement raises ([`RunStore`]). The pins of proxied tools are in the
-/// table `toolset_pins`, each written by one statement conditioned on the pin it replaces.
+/// which the same statement raises ([`Store::save_run`]). The pins of proxied tools are in
+/// the table `toolset_pins`, each written by one statement conditioned on the pin it
+/// replaces.
 ///
 /// The store creates its tables itself and migrates an older schema, under a transaction
 /// holding an advisory lock, so replicas starting together do not race; the version is in
@@ -563,14 +562,8 @@ fn unexpected() -> StoreError {
     StoreError::new("the PostgreSQL store's thread answered another call")
 }
 
-impl ProposalStore for PostgresStore {
-    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        sql::insert(self, proposal)
-    }
-
-    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        sql::get(self, id)
-    }
+impl Store for PostgresStore {
+    written_once!();
 
     fn resolve(
         &self,
@@ -590,22 +583,6 @@ impl ProposalStore for PostgresStore {
         self.resolve_with(id, &Resolution::declined(at_ms), Some(end))
     }
 
-    fn as_journal(&self) -> Option<&dyn Journal> {
-        Some(self)
-    }
-
-    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
-        sql::usage(self, owner, now_ms)
-    }
-
-    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
-        sql::expired(self, now_ms)
-    }
-
-    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
-        sql::waiting(self)
-    }
-
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
         // One statement, so one transaction: the row goes and its decline's arguments with it.
         let rows = self.query(
@@ -623,60 +600,11 @@ impl ProposalStore for PostgresStore {
         let removed = rows.into_iter().next().ok_or_else(unexpected)?.int(0)?;
         Ok(removed == 1)
     }
-}
 
-impl PostgresStore {
-    /// Resolves `id` on the store's thread ([`resolve`]); a decline with its journal
-    /// record `declined`, when given, in the same transaction.
-    fn resolve_with(
-        &self,
-        id: &ProposalId,
-        resolution: &Resolution,
-        declined: Option<CallEnd>,
-    ) -> Result<ResolveOutcome, StoreError> {
-        match self.call(Request::Resolve {
-            id: id.clone(),
-            resolution: resolution.clone(),
-            declined,
-        })? {
-            Answer::Resolved(outcome) => Ok(outcome),
-            _ => Err(unexpected()),
-        }
-    }
-}
-
-impl Database for PostgresStore {
-    fn run(&self, statement: Statement) -> Result<u64, StoreError> {
-        match self.call(Request::Execute(statement))? {
-            Answer::Changed(changed) => Ok(changed),
-            _ => Err(unexpected()),
-        }
-    }
-
-    fn rows(&self, statement: Statement) -> Result<Vec<Cells>, StoreError> {
-        match self.call(Request::Query(statement))? {
-            Answer::Rows(rows) => Ok(rows),
-            _ => Err(unexpected()),
-        }
-    }
-}
-
-// Each journal operation is one statement, atomic on its own (`sql.rs`): concurrent
-// callers on any connection see one winner.
-journal_over_sql!(PostgresStore);
-
-// A pin is one statement, atomic on its own (`sql.rs`).
-pins_over_sql!(PostgresStore);
-
-/// A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for a
-/// new run, an `UPDATE … WHERE generation = <expected>` for the others, each only above
-/// the run's mark, and the mark raised by the same statement; of concurrent writers
-/// expecting one generation, one changes the row.
-impl RunStore for PostgresStore {
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        sql::load_run(self, id)
-    }
-
+    // A save is one statement, atomic on its own: an `INSERT … ON CONFLICT DO NOTHING` for
+    // a new run, an `UPDATE … WHERE generation = <expected>` for the others, each only
+    // above the run's mark, and the mark raised by the same statement; of concurrent
+    // writers expecting one generation, one changes the row.
     fn save_run(
         &self,
         run: &StoredRun,
@@ -728,8 +656,40 @@ impl RunStore for PostgresStore {
         let stored = self.load_run(&run.id)?.map(|stored| stored.generation);
         Ok(SaveRunOutcome::Conflict { stored })
     }
+}
 
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        sql::newest_generation(self, id)
+impl PostgresStore {
+    /// Resolves `id` on the store's thread ([`resolve`]); a decline with its journal
+    /// record `declined`, when given, in the same transaction.
+    fn resolve_with(
+        &self,
+        id: &ProposalId,
+        resolution: &Resolution,
+        declined: Option<CallEnd>,
+    ) -> Result<ResolveOutcome, StoreError> {
+        match self.call(Request::Resolve {
+            id: id.clone(),
+            resolution: resolution.clone(),
+            declined,
+        })? {
+            Answer::Resolved(outcome) => Ok(outcome),
+            _ => Err(unexpected()),
+        }
+    }
+}
+
+impl Database for PostgresStore {
+    fn run(&self, statement: Statement) -> Result<u64, StoreError> {
+        match self.call(Request::Execute(statement))? {
+            Answer::Changed(changed) => Ok(changed),
+            _ => Err(unexpected()),
+        }
+    }
+
+    fn rows(&self, statement: Statement) -> Result<Vec<Cells>, StoreError> {
+        match self.call(Request::Query(statement))? {
+            Answer::Rows(rows) => Ok(rows),
+            _ => Err(unexpected()),
+        }
     }
 }

@@ -17,10 +17,11 @@
 //! thing) sits below the mark: [`Runs`](crate::run::Runs) refuses it as rolled back, and the
 //! store refuses any save that would not raise the mark.
 //!
-//! `RunStore` is a trait of its own beside [`ProposalStore`](super::ProposalStore) and
-//! [`Journal`](super::Journal), implemented by the same three stores (the table
-//! `toolset_runs` in the database stores), so a host's own proposal store keeps compiling.
+//! The runs' methods are [`Store`](super::Store)'s, beside the proposals' and the
+//! journal's (the table `toolset_runs` in the database stores): one store keeps a
+//! conversation's proposals, the calls they became and the run waiting on them.
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 use super::StoreError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -131,7 +132,7 @@ pub(crate) fn mark_from_row(id: &RunId, mark: Option<i64>) -> Result<Option<u64>
     .transpose()
 }
 
-/// What [`RunStore::save_run`] did.
+/// What [`Store::save_run`](super::Store::save_run) did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SaveRunOutcome {
@@ -143,69 +144,4 @@ pub enum SaveRunOutcome {
         /// The generation stored now; `None` when the store has no copy of the run.
         stored: Option<u64>,
     },
-}
-
-/// Where saved runs wait, each written only over the generation its writer loaded.
-/// Implemented by [`MemoryStore`](super::MemoryStore), and with their features
-/// `SqliteStore` and `PostgresStore`; each write is atomic, across processes for the
-/// database stores.
-///
-/// Blocking calls, like [`ProposalStore`](super::ProposalStore)'s.
-pub trait RunStore: Send + Sync {
-    /// The newest copy of the run `id`, if the store has one.
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError>;
-
-    /// Stores `run` in place of the copy at generation `expected` (`None`: the store must
-    /// have no copy of the run yet), atomically: [`SaveRunOutcome::Saved`] when the stored
-    /// generation was `expected`, [`SaveRunOutcome::Conflict`] otherwise, and nothing
-    /// changes. Of concurrent writes expecting one generation, exactly one is saved.
-    ///
-    /// A write whose generation is not above the run's mark
-    /// ([`newest_generation`](Self::newest_generation)) is a conflict too, whatever the
-    /// row holds; a saved write raises the mark to its generation in the same transaction.
-    fn save_run(
-        &self,
-        run: &StoredRun,
-        expected: Option<u64>,
-    ) -> Result<SaveRunOutcome, StoreError>;
-
-    /// The run `id`'s mark: the highest generation this store ever saved of it (`None`:
-    /// never saved). Kept apart from the run's row, so that a row written back whole
-    /// cannot lower it: [`Runs`](crate::run::Runs) reads it before the row and refuses a row
-    /// below it ([`RunError::RolledBack`](crate::run::RunError::RolledBack)), and a row
-    /// without a mark. A store of a host's own must keep it where whoever can write the
-    /// rows cannot put an old mark back with an old row.
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError>;
-}
-
-impl<R: RunStore + ?Sized> RunStore for &R {
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        (**self).load_run(id)
-    }
-    fn save_run(
-        &self,
-        run: &StoredRun,
-        expected: Option<u64>,
-    ) -> Result<SaveRunOutcome, StoreError> {
-        (**self).save_run(run, expected)
-    }
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        (**self).newest_generation(id)
-    }
-}
-
-impl<R: RunStore + ?Sized> RunStore for std::sync::Arc<R> {
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        (**self).load_run(id)
-    }
-    fn save_run(
-        &self,
-        run: &StoredRun,
-        expected: Option<u64>,
-    ) -> Result<SaveRunOutcome, StoreError> {
-        (**self).save_run(run, expected)
-    }
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        (**self).newest_generation(id)
-    }
 }

@@ -519,73 +519,80 @@ pub(super) fn pin(
     Ok(db.execute("could not pin the proxied tool", sql, params)? == 1)
 }
 
-/// `PinStore` for a database store: the two functions above, for both.
-macro_rules! pins_over_sql {
-    ($store:ty) => {
-        impl $crate::store::PinStore for $store {
-            fn pins(
-                &self,
-                source: &str,
-            ) -> Result<Vec<$crate::store::Pin>, $crate::store::StoreError> {
-                super::sql::pins(self, source)
-            }
-            fn pin(
-                &self,
-                source: &str,
-                pin: &$crate::store::Pin,
-                replacing: Option<&str>,
-            ) -> Result<bool, $crate::store::StoreError> {
-                super::sql::pin(self, source, pin, replacing)
-            }
+/// The methods of [`Store`](super::Store) that are the same for both database stores,
+/// each the function written above, as items of a store's `impl Store` (which adds its
+/// own transactions: `resolve`, `decline`, `forget`, `save_run`).
+macro_rules! written_once {
+    () => {
+        fn insert(&self, proposal: &$crate::proposal::Proposal) -> Result<(), StoreError> {
+            super::sql::insert(self, proposal)
+        }
+        fn get(
+            &self,
+            id: &$crate::proposal::ProposalId,
+        ) -> Result<Option<$crate::store::Stored>, StoreError> {
+            super::sql::get(self, id)
+        }
+        fn usage(&self, owner: &str, now_ms: u64) -> Result<$crate::store::Usage, StoreError> {
+            super::sql::usage(self, owner, now_ms)
+        }
+        fn expired(&self, now_ms: u64) -> Result<Vec<$crate::proposal::ProposalId>, StoreError> {
+            super::sql::expired(self, now_ms)
+        }
+        fn waiting(&self) -> Result<Vec<$crate::proposal::ProposalId>, StoreError> {
+            super::sql::waiting(self)
+        }
+        // Each journal operation is one statement, atomic on its own: concurrent callers
+        // on any connection see one winner.
+        fn start(
+            &self,
+            start: &$crate::store::CallStart,
+        ) -> Result<$crate::store::StartOutcome, StoreError> {
+            super::sql::start(self, start)
+        }
+        fn end(
+            &self,
+            key: &str,
+            end: &$crate::store::CallEnd,
+        ) -> Result<$crate::store::EndOutcome, StoreError> {
+            super::sql::end(self, key, end)
+        }
+        fn entry(&self, key: &str) -> Result<Option<$crate::store::JournalEntry>, StoreError> {
+            super::sql::entry(self, key)
+        }
+        fn in_doubt(&self) -> Result<Vec<$crate::store::JournalEntry>, StoreError> {
+            super::sql::in_doubt(self)
+        }
+        fn rerun(&self, key: &str, attempts: u32) -> Result<bool, StoreError> {
+            super::sql::rerun(self, key, attempts)
+        }
+        fn undelivered(&self) -> Result<Vec<$crate::store::JournalEntry>, StoreError> {
+            super::sql::undelivered(self)
+        }
+        fn mark_delivered(&self, key: &str, at_ms: u64) -> Result<bool, StoreError> {
+            super::sql::mark_delivered(self, key, at_ms)
+        }
+        fn load_run(
+            &self,
+            id: &$crate::store::RunId,
+        ) -> Result<Option<$crate::store::StoredRun>, StoreError> {
+            super::sql::load_run(self, id)
+        }
+        fn newest_generation(&self, id: &$crate::store::RunId) -> Result<Option<u64>, StoreError> {
+            super::sql::newest_generation(self, id)
+        }
+        // A pin is one statement, atomic on its own.
+        fn pins(&self, source: &str) -> Result<Vec<$crate::store::Pin>, StoreError> {
+            super::sql::pins(self, source)
+        }
+        fn pin(
+            &self,
+            source: &str,
+            pin: &$crate::store::Pin,
+            replacing: Option<&str>,
+        ) -> Result<bool, StoreError> {
+            super::sql::pin(self, source, pin, replacing)
         }
     };
 }
-pub(super) use pins_over_sql;
-
-/// `Journal` for a database store: each method the one written above, for both.
-macro_rules! journal_over_sql {
-    ($store:ty) => {
-        impl $crate::store::Journal for $store {
-            fn start(
-                &self,
-                start: &$crate::store::CallStart,
-            ) -> Result<$crate::store::StartOutcome, $crate::store::StoreError> {
-                super::sql::start(self, start)
-            }
-            fn end(
-                &self,
-                key: &str,
-                end: &$crate::store::CallEnd,
-            ) -> Result<$crate::store::EndOutcome, $crate::store::StoreError> {
-                super::sql::end(self, key, end)
-            }
-            fn entry(
-                &self,
-                key: &str,
-            ) -> Result<Option<$crate::store::JournalEntry>, $crate::store::StoreError> {
-                super::sql::entry(self, key)
-            }
-            fn in_doubt(
-                &self,
-            ) -> Result<Vec<$crate::store::JournalEntry>, $crate::store::StoreError> {
-                super::sql::in_doubt(self)
-            }
-            fn rerun(&self, key: &str, attempts: u32) -> Result<bool, $crate::store::StoreError> {
-                super::sql::rerun(self, key, attempts)
-            }
-            fn undelivered(
-                &self,
-            ) -> Result<Vec<$crate::store::JournalEntry>, $crate::store::StoreError> {
-                super::sql::undelivered(self)
-            }
-            fn mark_delivered(
-                &self,
-                key: &str,
-                at_ms: u64,
-            ) -> Result<bool, $crate::store::StoreError> {
-                super::sql::mark_delivered(self, key, at_ms)
-            }
-        }
-    };
-}
-pub(super) use journal_over_sql;
+pub(super) use written_once;

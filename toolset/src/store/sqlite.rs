@@ -1,14 +1,12 @@
-//! The SQLite proposal store: a real database file in WAL mode, shared safely by the
-//! processes of one machine (SQLite is compiled in; no system library is needed).
+//! The SQLite store: a real database file in WAL mode, shared safely by the processes of
+//! one machine (SQLite is compiled in; no system library is needed).
 
 use super::row::{Cell, Cells};
-use super::sql::{self, Database, Param, Statement, journal_over_sql, ms, pins_over_sql};
+use super::sql::{self, Database, Param, Statement, ms, written_once};
 use super::{
-    CallEnd, Ending, Journal, ProposalStore, Resolution, ResolveOutcome, RunId, RunStore,
-    SaveRunOutcome, StoreError, Stored, StoredRun, Usage,
+    CallEnd, Ending, Resolution, ResolveOutcome, SaveRunOutcome, Store, StoreError, StoredRun,
 };
 use crate::output::ToolOutput;
-use crate::proposal::Proposal;
 use crate::proposal::ProposalId;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -16,10 +14,11 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Proposals in a SQLite database file. Resolving is one write transaction (`UPDATE …
-/// WHERE decision IS NULL`, and approving, the `INSERT` of the proposal's effect into the
-/// table `toolset_effects`, keyed by its id), which SQLite serializes across connections
-/// and processes, so exactly one resolver wins, and none after an effect is on record.
+/// All a [`Store`] keeps, in a SQLite database file. Resolving is one write transaction
+/// (`UPDATE … WHERE decision IS NULL`, and approving, the `INSERT` of the proposal's effect
+/// into the table `toolset_effects`, keyed by its id), which SQLite serializes across
+/// connections and processes, so exactly one resolver wins, and none after an effect is on
+/// record.
 /// A decline writes its journal entry in the same transaction. Saved runs are in the table
 /// `toolset_runs`, each written by an `UPDATE … WHERE generation = <expected>` (or an
 /// `INSERT` that does nothing when the id is taken), its mark in `toolset_run_marks`
@@ -308,14 +307,8 @@ impl Database for SqliteStore {
     }
 }
 
-impl ProposalStore for SqliteStore {
-    fn insert(&self, proposal: &Proposal) -> Result<(), StoreError> {
-        sql::insert(self, proposal)
-    }
-
-    fn get(&self, id: &ProposalId) -> Result<Option<Stored>, StoreError> {
-        sql::get(self, id)
-    }
+impl Store for SqliteStore {
+    written_once!();
 
     fn resolve(
         &self,
@@ -333,22 +326,6 @@ impl ProposalStore for SqliteStore {
     ) -> Result<ResolveOutcome, StoreError> {
         let end = CallEnd::with_output(Ending::Declined, answer, at_ms);
         self.resolve_with(id, &Resolution::declined(at_ms), Some(&end))
-    }
-
-    fn as_journal(&self) -> Option<&dyn Journal> {
-        Some(self)
-    }
-
-    fn usage(&self, owner: &str, now_ms: u64) -> Result<Usage, StoreError> {
-        sql::usage(self, owner, now_ms)
-    }
-
-    fn expired(&self, now_ms: u64) -> Result<Vec<ProposalId>, StoreError> {
-        sql::expired(self, now_ms)
-    }
-
-    fn waiting(&self) -> Result<Vec<ProposalId>, StoreError> {
-        sql::waiting(self)
     }
 
     fn forget(&self, id: &ProposalId) -> Result<bool, StoreError> {
@@ -375,47 +352,6 @@ impl ProposalStore for SqliteStore {
             .commit()
             .map_err(failed("could not commit the proposal's removal"))?;
         Ok(removed == 1)
-    }
-}
-
-impl SqliteStore {
-    /// Resolves `id`; a decline with its journal record `declined`, when given, in the same
-    /// transaction.
-    fn resolve_with(
-        &self,
-        id: &ProposalId,
-        resolution_now: &Resolution,
-        declined: Option<&CallEnd>,
-    ) -> Result<ResolveOutcome, StoreError> {
-        let mut connection = self.connection()?;
-        // One write transaction, taken at once: no other resolver reads between our
-        // checks and our writes, and a crash leaves all of it or none.
-        let transaction = connection
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(failed("could not start resolving the proposal"))?;
-        let row = sql::proposal_row(&*transaction, id)?
-            .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
-        if let Some(outcome) = sql::settled(&row)? {
-            return Ok(outcome);
-        }
-        for write in sql::resolution_writes(id, &row.proposal, resolution_now, declined)? {
-            if transaction.run(write.statement)? != 1 {
-                return Err(StoreError::new(write.unchanged));
-            }
-        }
-        transaction
-            .commit()
-            .map_err(failed("could not commit the proposal's resolution"))?;
-        Ok(ResolveOutcome::Resolved)
-    }
-}
-
-journal_over_sql!(SqliteStore);
-pins_over_sql!(SqliteStore);
-
-impl RunStore for SqliteStore {
-    fn load_run(&self, id: &RunId) -> Result<Option<StoredRun>, StoreError> {
-        sql::load_run(self, id)
     }
 
     fn save_run(
@@ -468,8 +404,36 @@ impl RunStore for SqliteStore {
             .map_err(failed("could not commit the run"))?;
         Ok(SaveRunOutcome::Saved)
     }
+}
 
-    fn newest_generation(&self, id: &RunId) -> Result<Option<u64>, StoreError> {
-        sql::newest_generation(self, id)
+impl SqliteStore {
+    /// Resolves `id`; a decline with its journal record `declined`, when given, in the same
+    /// transaction.
+    fn resolve_with(
+        &self,
+        id: &ProposalId,
+        resolution_now: &Resolution,
+        declined: Option<&CallEnd>,
+    ) -> Result<ResolveOutcome, StoreError> {
+        let mut connection = self.connection()?;
+        // One write transaction, taken at once: no other resolver reads between our
+        // checks and our writes, and a crash leaves all of it or none.
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed("could not start resolving the proposal"))?;
+        let row = sql::proposal_row(&*transaction, id)?
+            .ok_or_else(|| StoreError::new(format!("no proposal {id} is stored")))?;
+        if let Some(outcome) = sql::settled(&row)? {
+            return Ok(outcome);
+        }
+        for write in sql::resolution_writes(id, &row.proposal, resolution_now, declined)? {
+            if transaction.run(write.statement)? != 1 {
+                return Err(StoreError::new(write.unchanged));
+            }
+        }
+        transaction
+            .commit()
+            .map_err(failed("could not commit the proposal's resolution"))?;
+        Ok(ResolveOutcome::Resolved)
     }
 }

@@ -40,7 +40,7 @@ use crate::output::ToolOutput;
 use crate::output::{Audio, Content, EmbeddedResource, ResourceLink};
 use crate::set::{ToolName, ToolSet};
 use crate::spec::Labels;
-use crate::store::{MemoryStore, PinStore, StoreError};
+use crate::store::{MemoryStore, Store, StoreError};
 use crate::tier::Tier;
 use futures_util::future::BoxFuture;
 use rmcp::model::{
@@ -158,7 +158,7 @@ pub enum AcceptError {
     /// The tool is no longer withheld as the [`Drift`] says: it was accepted (here or by
     /// another replica), the server changed it again, or it is no longer listed.
     Stale(String),
-    /// The pin store failed.
+    /// The store keeping the pins failed.
     Store(StoreError),
 }
 
@@ -246,7 +246,7 @@ struct Shared {
 #[derive(Default)]
 struct Pinning {
     /// The host's store; `None`: a `MemoryStore` of the namespace's own, once registered.
-    store: Option<Arc<dyn PinStore>>,
+    store: Option<Arc<dyn Store>>,
     /// Whether a tool first listed after the first listing is held until accepted.
     hold_new: bool,
     /// Whether the tools are pinned: from the namespace's registration in a toolbox on.
@@ -257,7 +257,7 @@ struct Pinning {
 #[derive(Default)]
 struct Withheld {
     drift: Vec<Drift>,
-    /// The pin store failed: every tool is withheld (its pins could not be compared).
+    /// The store keeping the pins failed: every tool is withheld (its pins could not be compared).
     failure: Option<String>,
 }
 
@@ -456,7 +456,7 @@ impl McpTools {
     ///
     /// Read when the namespace is added to a toolbox, which pins every tool the server
     /// lists then that has no pin yet.
-    pub fn pinned_in(self, store: impl PinStore + 'static) -> Self {
+    pub fn pinned_in(self, store: impl Store + 'static) -> Self {
         self.shared
             .pinning
             .write()
@@ -696,8 +696,8 @@ impl Shared {
         problems
     }
 
-    /// The pin store, once the namespace is registered.
-    fn pin_store(&self) -> Option<Arc<dyn PinStore>> {
+    /// The store keeping the pins, once the namespace is registered.
+    fn pin_store(&self) -> Option<Arc<dyn Store>> {
         let pinning = self.pinning.read().unwrap_or_else(PoisonError::into_inner);
         pinning.active.then(|| pinning.store.clone()).flatten()
     }

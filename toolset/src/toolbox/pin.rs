@@ -4,14 +4,14 @@
 //! is first seen, and a listing whose definition of a tool differs from its pin withholds
 //! that tool ([`Drift`]) until the host accepts the new definition.
 //!
-//! The pins live in a [`PinStore`] (the host's store, so replicas agree, or a
+//! The pins live in a [`Store`] (the host's store, so replicas agree, or a
 //! [`MemoryStore`](crate::MemoryStore) of the namespace's own); this file decides, for one
 //! listing, which tools are offered and which are withheld, and writes the pins of tools
 //! seen for the first time.
 
 use crate::action_key::write_canonical;
 use crate::digest::hex;
-use crate::store::{Pin, PinStore, StoreError};
+use crate::store::{Pin, Store, StoreError};
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -179,7 +179,7 @@ impl Drift {
 /// pin is pinned now (the first writer wins: a tool another replica pinned first is
 /// compared against its pin). `local` names a tool in the toolbox.
 pub(super) fn withheld(
-    store: &dyn PinStore,
+    store: &dyn Store,
     source: &str,
     listed: &[Tool],
     hold_new: bool,
@@ -220,11 +220,7 @@ pub(super) fn withheld(
 
 /// Pins `drift.listed` for its tool in place of `drift.pinned`: `false` when the stored
 /// pin is no longer the one the drift was read against.
-pub(super) fn accept(
-    store: &dyn PinStore,
-    source: &str,
-    drift: &Drift,
-) -> Result<bool, StoreError> {
+pub(super) fn accept(store: &dyn Store, source: &str, drift: &Drift) -> Result<bool, StoreError> {
     let replacing = drift.pinned.as_ref().map(ToolDefinition::fingerprint);
     store.pin(source, &drift.listed.pin(&drift.tool), replacing)
 }
