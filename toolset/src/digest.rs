@@ -20,6 +20,22 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
+/// `N` random bytes from the operating system, for `what` (an id, a key, a secret).
+/// Without the OS's randomness none of them would be unguessable: it fails closed, loudly,
+/// naming `what`.
+pub(crate) fn random<const N: usize>(what: &str) -> [u8; N] {
+    let mut bytes = [0u8; N];
+    if let Err(error) = getrandom::fill(&mut bytes) {
+        panic!("the operating system gave no randomness for {what}: {error}");
+    }
+    bytes
+}
+
+/// `N` random bytes for `what` ([`random`]) as `2 * N` lowercase hex digits.
+pub(crate) fn random_hex<const N: usize>(what: &str) -> String {
+    hex(&random::<N>(what))
+}
+
 /// Bytes as lowercase hex. (Two table lookups a byte: `format!` per byte cost a journal key
 /// more than its SHA-256.)
 pub(crate) fn hex(bytes: &[u8]) -> String {

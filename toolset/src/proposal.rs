@@ -27,12 +27,7 @@ pub struct ProposalId(String);
 
 impl ProposalId {
     pub(crate) fn random() -> ProposalId {
-        let mut bytes = [0u8; 16];
-        // Without the OS's randomness no id would be unguessable: fail closed, loudly.
-        if let Err(error) = getrandom::fill(&mut bytes) {
-            panic!("the operating system gave no randomness for a proposal id: {error}");
-        }
-        ProposalId(crate::digest::hex(&bytes))
+        ProposalId(crate::digest::random_hex::<16>("a proposal id"))
     }
 
     /// Parses an id as printed by [`Display`](fmt::Display) (e.g. from a command line).

@@ -110,12 +110,7 @@ impl Access {
 
 /// 256 random bits from the operating system, as 64 hex digits.
 pub(super) fn random_secret() -> String {
-    let mut bytes = [0u8; 32];
-    // Without the OS's randomness no secret would be unguessable: fail closed, loudly.
-    if let Err(error) = getrandom::fill(&mut bytes) {
-        panic!("the operating system gave no randomness for a console secret: {error}");
-    }
-    crate::digest::hex(&bytes)
+    crate::digest::random_hex::<32>("a console secret")
 }
 
 /// The value of the cookie `name`.

@@ -76,11 +76,7 @@ impl Rounds {
 
     /// Rounds sealed under a random key of this server's own.
     pub(super) fn random() -> Self {
-        let mut secret = [0u8; 32];
-        // Without the OS's randomness a state could be forged: fail closed, loudly.
-        if let Err(error) = getrandom::fill(&mut secret) {
-            panic!("the operating system gave no randomness for a state key: {error}");
-        }
+        let secret = crate::digest::random::<32>("a requestState key");
         Rounds {
             codec: RequestStateCodec::new_unchecked(secret.to_vec()),
         }

@@ -434,12 +434,7 @@ impl Drop for AskingHuman {
 
 /// 128 random bits from the operating system, as 32 hex digits.
 fn task_id() -> String {
-    let mut bytes = [0u8; 16];
-    // Without the OS's randomness no id would be unguessable: fail closed, loudly.
-    if let Err(error) = getrandom::fill(&mut bytes) {
-        panic!("the operating system gave no randomness for a task id: {error}");
-    }
-    crate::digest::hex(&bytes)
+    crate::digest::random_hex::<16>("a task id")
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -36,12 +36,7 @@ pub struct RunId(String);
 impl RunId {
     /// A new unguessable id.
     pub fn random() -> RunId {
-        let mut bytes = [0u8; 16];
-        // Without the OS's randomness no id would be unguessable: fail closed, loudly.
-        if let Err(error) = getrandom::fill(&mut bytes) {
-            panic!("the operating system gave no randomness for a run id: {error}");
-        }
-        RunId(crate::digest::hex(&bytes))
+        RunId(crate::digest::random_hex::<16>("a run id"))
     }
 
     /// An id as text: 1 to 128 ASCII letters, digits, `-`, `_`, `.` or `:` (what

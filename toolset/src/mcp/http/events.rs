@@ -122,12 +122,7 @@ impl State {
 
 /// A stream's token: 128 random bits as hex.
 fn token() -> String {
-    let mut bytes = [0u8; 16];
-    // Without the OS's randomness an event id could be guessed: fail closed, loudly.
-    if let Err(error) = getrandom::fill(&mut bytes) {
-        panic!("the operating system gave no randomness for an event id: {error}");
-    }
-    crate::digest::hex(&bytes)
+    crate::digest::random_hex::<16>("an event id")
 }
 
 /// Reads an event id: its stream's token and its place.
