@@ -136,7 +136,7 @@ impl InputRequired {
             Err(_) => return Asked::Not,
         }
         let options = SealOptions::new().ttl(limit);
-        let binding = binding::<T>(proposal.call());
+        let binding = binding::<T>(APPROVAL_BINDING, proposal.call());
         let Ok(state) = self
             .codec
             .seal_json_with(&proposal.reviewed(), &options.associated_data(&binding))
@@ -158,7 +158,10 @@ impl InputRequired {
         state: &str,
         responses: Option<&InputResponses>,
     ) -> Option<Answer> {
-        let reviewed: Reviewed = self.codec.open_json_with(state, &binding::<T>(call)).ok()?;
+        let reviewed: Reviewed = self
+            .codec
+            .open_json_with(state, &binding::<T>(APPROVAL_BINDING, call))
+            .ok()?;
         let approved = responses
             .and_then(|responses| responses.get(APPROVAL))
             .and_then(|answer| serde_json::from_value::<ElicitResult>(answer.clone()).ok())
@@ -208,10 +211,14 @@ impl InputRequired {
     }
 }
 
-/// What a `requestState` is bound to: the set and the call's tool and canonical
-/// arguments, so that a state opens for no other call.
-fn binding<T: ToolSet>(call: &ToolCall) -> Vec<u8> {
-    let mut binding = b"toolset tools/call\0".to_vec();
+/// What an approval's `requestState` is bound to, before the call ([`binding`]).
+const APPROVAL_BINDING: &[u8] = b"toolset tools/call\0";
+
+/// What a `requestState` of `domain` (an approval's, [`APPROVAL_BINDING`], or a handler's
+/// asks', `rounds.rs`) is bound to: the domain, the set and the call's tool and canonical
+/// arguments, so that a state opens for no other call, and never as one of another domain.
+pub(super) fn binding<T: ToolSet>(domain: &[u8], call: &ToolCall) -> Vec<u8> {
+    let mut binding = domain.to_vec();
     binding.extend_from_slice(T::NAME.as_bytes());
     binding.push(0);
     binding.extend_from_slice(&call.action_key());

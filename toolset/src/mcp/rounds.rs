@@ -30,6 +30,7 @@
 )]
 
 use super::ask::{declares, form_answer, form_params, roots_of, sampled, sampling_params};
+use super::input_required::binding;
 use crate::ask::{AskError, AskFuture, Asker, Asking, Form, FormAnswer, Root, Sampled, Sampling};
 use crate::call::ToolCall;
 use crate::digest::SealKey;
@@ -50,6 +51,10 @@ use tokio_util::sync::CancellationToken;
 
 /// What the rounds' `requestState` key is derived for, from the server's [`SealKey`].
 const STATE_KEY_PURPOSE: &str = "mcp tools/call handler asks requestState v1";
+
+/// What a round's `requestState` is bound to, before the call (`input_required::binding`):
+/// never an approval's.
+const ASKS_BINDING: &[u8] = b"toolset tools/call asks\0";
 
 /// The server's key for its rounds' `requestState`: derived from the key of
 /// [`McpServer::with_proposal_store`](super::McpServer::with_proposal_store) when it has
@@ -98,7 +103,7 @@ impl Rounds {
         if let Some(state) = state {
             let opened: Sealed = self
                 .codec
-                .open_json_with(state, &binding::<T>(call))
+                .open_json_with(state, &binding::<T>(ASKS_BINDING, call))
                 .map_err(|_| StateRefused)?;
             answers = opened.answers;
             for key in opened.asked {
@@ -139,7 +144,10 @@ impl Rounds {
         let options = SealOptions::new().ttl(limit);
         let state = self
             .codec
-            .seal_json_with(&sealed, &options.associated_data(&binding::<T>(call)))
+            .seal_json_with(
+                &sealed,
+                &options.associated_data(&binding::<T>(ASKS_BINDING, call)),
+            )
             .ok()?;
         Some(InputRequiredResult::new(Some(requests), Some(state)))
     }
@@ -311,14 +319,4 @@ pub(super) fn missing_capability(asking: Asking) -> ErrorData {
         ),
         Some(serde_json::json!({ "requiredCapabilities": { capability: {} } })),
     )
-}
-
-/// What a round's `requestState` is bound to: the set and the call's tool and canonical
-/// arguments, so that a state opens for no other call (and never as an approval's).
-fn binding<T: ToolSet>(call: &ToolCall) -> Vec<u8> {
-    let mut binding = b"toolset tools/call asks\0".to_vec();
-    binding.extend_from_slice(T::NAME.as_bytes());
-    binding.push(0);
-    binding.extend_from_slice(&call.action_key());
-    binding
 }
