@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::store::{
     EventId, EventStore, EventStoreError, EventStream,
 };
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
@@ -85,8 +85,10 @@ fn ends_call(event: &ServerSseMessage) -> bool {
 
 #[derive(Default)]
 struct State {
-    /// Each stream's random token, by rmcp's stream id.
+    /// Each stream's random token, by rmcp's stream id, while it has events kept.
     tokens: HashMap<String, String>,
+    /// For each stream with events kept, by its token: its rmcp stream id and how many.
+    live: HashMap<String, (String, usize)>,
     /// The events kept, oldest first.
     events: VecDeque<Kept>,
     /// The next event's place, over every stream.
@@ -101,21 +103,25 @@ struct Kept {
 }
 
 impl State {
-    /// Forgets what is too old, and the oldest beyond room for one more than [`KEPT`]
-    /// minus one; then the streams none of whose events is left.
+    /// Forgets what is too old, and the oldest while [`KEPT`] are kept (room for one
+    /// more), each stream with its last event forgotten.
     fn evict(&mut self, now: Instant) {
-        let mut evicted = false;
         while let Some(oldest) = self.events.front() {
             let stale = now.duration_since(oldest.at) > KEPT_FOR;
             if !stale && self.events.len() < KEPT {
                 break;
             }
-            self.events.pop_front();
-            evicted = true;
-        }
-        if evicted {
-            let live: HashSet<&str> = self.events.iter().map(|kept| kept.token.as_str()).collect();
-            self.tokens.retain(|_, token| live.contains(token.as_str()));
+            let Some(gone) = self.events.pop_front() else {
+                break;
+            };
+            if let Some((_, left)) = self.live.get_mut(&gone.token) {
+                *left -= 1;
+                if *left == 0
+                    && let Some((stream, _)) = self.live.remove(&gone.token)
+                {
+                    self.tokens.remove(&stream);
+                }
+            }
         }
     }
 }
@@ -146,6 +152,11 @@ impl EventStore for RecentEvents {
             .entry(stream_id.to_owned())
             .or_insert_with(token)
             .clone();
+        state
+            .live
+            .entry(token.clone())
+            .or_insert_with(|| (stream_id.to_owned(), 0))
+            .1 += 1;
         let place = state.next;
         state.next += 1;
         let id = format!("{token}-{place}");
@@ -170,7 +181,7 @@ impl EventStore for RecentEvents {
         {
             let mut state = self.state();
             state.evict(Instant::now());
-            if !state.tokens.values().any(|kept| kept == token) {
+            if !state.live.contains_key(token) {
                 return Err("no such event: it was never sent, or it is too old".into());
             }
         }
@@ -252,8 +263,10 @@ mod tests {
             "stream `a` is forgotten"
         );
         assert_eq!(replayed(&events, &second).await, None);
-        let kept = events.state().events.len();
-        assert!(kept <= KEPT, "{kept}");
+        let state = events.state();
+        assert!(state.events.len() <= KEPT, "{}", state.events.len());
+        assert_eq!(state.tokens.len(), 1, "stream `a` released its token");
+        assert_eq!(state.live.len(), 1);
     }
 
     #[tokio::test]
