@@ -12,6 +12,9 @@ use super::strict_budget::spend;
 use crate::messages;
 use serde_json::json;
 
+/// What a deferred tool's fragment gains in a JSON list: a native search loads it.
+const DEFER_LOADING: &str = ",\"defer_loading\":true";
+
 /// The list `listing` gives in `format`, and the tools it renders without `strict`
 /// because the strict tools listed before them spent the provider's per-request limits
 /// (`Request::tool_list`, `Request::strict_downgrades`).
@@ -28,13 +31,7 @@ pub(crate) fn compose(listing: &Listing<'_>, format: Format) -> (String, Vec<Str
         })
         .collect();
     let namespaces = listing.namespaces(format);
-    let label = |at: usize| {
-        namespaces
-            .get(at)
-            .copied()
-            .flatten()
-            .map(|namespace| namespace.label())
-    };
+    let label = |at: usize| namespaces.at(at).map(|namespace| namespace.label());
     // The provider's per-request strict limits, spent in list order: a sum of cached
     // costs, no schema read.
     let (keeps, downgrades) = match listing.strict {
@@ -64,7 +61,7 @@ pub(crate) fn compose(listing: &Listing<'_>, format: Format) -> (String, Vec<Str
         match fragment.strip_suffix('}') {
             Some(open) if defer || callers.is_some() => [
                 open,
-                if defer { ",\"defer_loading\":true" } else { "" },
+                if defer { DEFER_LOADING } else { "" },
                 if callers.is_some() { "," } else { "" },
                 callers.unwrap_or(""),
                 "}",
@@ -72,65 +69,77 @@ pub(crate) fn compose(listing: &Listing<'_>, format: Format) -> (String, Vec<Str
             _ => [fragment, "", "", "", ""],
         }
     }
-    let pieces: Vec<[&str; 7]> = listing
-        .entries
-        .iter()
-        .enumerate()
-        .map(|(at, entry)| {
-            let [body, defer, comma, allowed, end] = match entry {
-                Listed::StandIn(_) => [stand_ins.next().map_or("", String::as_str), "", "", "", ""],
-                Listed::Search { fragment, spec, .. } => {
-                    let keep = keeps.next().unwrap_or(false);
-                    patched(fragment.as_listed(spec, format, keep), false, None)
-                }
-                Listed::Tool(tool) => {
-                    let keep = keeps.next().unwrap_or(false);
-                    let text = match namespaces[at] {
-                        Some(nested) => nested.inner(keep),
-                        None => tool.fragment.as_listed(tool.spec, format, keep),
-                    };
-                    patched(text, tool.defer_loading && json, callers(tool.from_code))
-                }
-            };
-            let (opening, closing) = match (namespaces[at], label(at)) {
-                (Some(namespace), Some(this)) => (
-                    match at.checked_sub(1).and_then(label) {
-                        Some(before) if before == this => "",
-                        _ => namespace.open(),
-                    },
-                    match label(at + 1) {
-                        Some(after) if after == this => "",
-                        _ => namespace::CLOSE,
-                    },
-                ),
-                _ => ("", ""),
-            };
-            [opening, body, defer, comma, allowed, end, closing]
-        })
-        .collect();
     let separator = if json { "," } else { "\n\n" };
     let (open, close) = if json { ("[", "]") } else { ("", "") };
-    // Sized exactly: one allocation, no copy as the list grows.
-    let len = open.len()
+    // Sized from the cached fragments' lengths and what the request adds to them: exact
+    // in the common case (one allocation, written in one pass); a namespace's edges or a
+    // fragment rendered without `strict` may grow it once.
+    let estimate = open.len()
         + close.len()
-        + separator.len() * pieces.len().saturating_sub(1)
-        + pieces
+        + separator.len() * listing.entries.len().saturating_sub(1)
+        + stand_ins.as_slice().iter().map(String::len).sum::<usize>()
+        + listing
+            .entries
             .iter()
-            .flatten()
-            .map(|piece| piece.len())
+            .map(|entry| match entry {
+                Listed::StandIn(_) => 0,
+                Listed::Search { fragment, spec, .. } => {
+                    fragment.as_listed(spec, format, true).len()
+                }
+                Listed::Tool(tool) => {
+                    tool.fragment.as_listed(tool.spec, format, true).len()
+                        + if tool.defer_loading && json {
+                            DEFER_LOADING.len()
+                        } else {
+                            0
+                        }
+                        + callers(tool.from_code).map_or(0, |callers| 1 + callers.len())
+                }
+            })
             .sum::<usize>();
-    let mut list = String::with_capacity(len);
+    let mut list = String::with_capacity(estimate);
     list.push_str(open);
-    for (position, parts) in pieces.iter().enumerate() {
-        if position > 0 {
+    for (at, entry) in listing.entries.iter().enumerate() {
+        let [body, defer, comma, allowed, end] = match entry {
+            Listed::StandIn(_) => [stand_ins.next().map_or("", String::as_str), "", "", "", ""],
+            Listed::Search { fragment, spec, .. } => {
+                let keep = keeps.next().unwrap_or(false);
+                patched(fragment.as_listed(spec, format, keep), false, None)
+            }
+            Listed::Tool(tool) => {
+                let keep = keeps.next().unwrap_or(false);
+                let text = match namespaces.at(at) {
+                    Some(nested) => nested.inner(keep),
+                    None => tool.fragment.as_listed(tool.spec, format, keep),
+                };
+                patched(text, tool.defer_loading && json, callers(tool.from_code))
+            }
+        };
+        let (opening, closing) = match (namespaces.at(at), label(at)) {
+            (Some(namespace), Some(this)) => (
+                match at.checked_sub(1).and_then(label) {
+                    Some(before) if before == this => "",
+                    _ => namespace.open(),
+                },
+                match label(at + 1) {
+                    Some(after) if after == this => "",
+                    _ => namespace::CLOSE,
+                },
+            ),
+            _ => ("", ""),
+        };
+        if at > 0 {
             list.push_str(separator);
         }
-        for part in parts {
-            list.push_str(part);
+        // Most of an entry's seven parts are empty (only a namespace's edges, a deferred
+        // tool or code execution fill them): skipped, not copied as nothing.
+        for part in [opening, body, defer, comma, allowed, end, closing] {
+            if !part.is_empty() {
+                list.push_str(part);
+            }
         }
     }
     list.push_str(close);
-    debug_assert_eq!(list.len(), len);
     (list, downgrades)
 }
 

@@ -60,6 +60,17 @@ pub(crate) struct ListedTool<'a> {
     pub(crate) nested: Option<&'a dyn Nested>,
 }
 
+/// Each entry's namespace in one format ([`Listing::namespaces`]): recorded only where the
+/// format has namespaces and the offered section holds a tool of one.
+pub(crate) struct Namespaces<'a>(Vec<Option<&'a dyn Nested>>);
+
+impl<'a> Namespaces<'a> {
+    /// The namespace whose entry lists the entry at `at`, if any.
+    pub(crate) fn at(&self, at: usize) -> Option<&'a dyn Nested> {
+        self.0.get(at).copied().flatten()
+    }
+}
+
 /// A tool of a namespace, as a format with namespaces (OpenAI Responses) lists it inside
 /// the namespace's entry.
 pub(crate) trait Nested {
@@ -83,16 +94,22 @@ impl<'a> Listing<'a> {
     /// place, or declared for the history) are listed flat, under their local names: the
     /// bytes before them never change, and a call to either form is read as the same local
     /// name.
-    pub(crate) fn namespaces(&self, format: Format) -> Vec<Option<&'a dyn Nested>> {
-        let mut namespaces = Vec::with_capacity(self.entries.len());
+    pub(crate) fn namespaces(&self, format: Format) -> Namespaces<'a> {
+        let offered = &self.entries[..self.offered.min(self.entries.len())];
+        let nested = |entry: &Listed<'a>| match entry {
+            Listed::Tool(tool) => tool.nested,
+            _ => None,
+        };
+        // Most lists have no namespace: nothing to record, no allocation.
+        if !has_namespaces(format) || !offered.iter().any(|entry| nested(entry).is_some()) {
+            return Namespaces(Vec::new());
+        }
+        let mut namespaces = Vec::with_capacity(offered.len());
         // The namespace whose run the previous entry is in, and those whose run ended.
         let mut open: Option<&str> = None;
         let mut ended: Vec<&str> = Vec::new();
-        for (at, entry) in self.entries.iter().enumerate() {
-            let nested = match entry {
-                Listed::Tool(tool) if has_namespaces(format) && at < self.offered => tool.nested,
-                _ => None,
-            };
+        for entry in offered {
+            let nested = nested(entry);
             let label = nested.map(|nested| nested.label());
             if open.is_some() && open != label {
                 ended.extend(open.take());
@@ -106,7 +123,7 @@ impl<'a> Listing<'a> {
                 _ => None,
             });
         }
-        namespaces
+        Namespaces(namespaces)
     }
 
     /// The name of each entry, in list order.

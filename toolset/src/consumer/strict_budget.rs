@@ -136,6 +136,14 @@ impl StrictCost {
         self
     }
 
+    /// This cost with each of `other`'s counts added.
+    fn plus(mut self, other: &StrictCost) -> Self {
+        for (count, add) in self.counts.iter_mut().zip(other.counts) {
+            *count = count.saturating_add(add);
+        }
+        self
+    }
+
     /// What it counts of `limit`.
     pub(crate) fn of(&self, limit: StrictLimit) -> usize {
         self.counts[limit.index()]
@@ -203,23 +211,35 @@ pub(crate) fn spend<'a>(
     format: Format,
     entries: impl IntoIterator<Item = (&'a str, Option<StrictCost>)>,
 ) -> (Vec<bool>, Vec<StrictDowngrade>) {
+    // The format's maxima, looked up once (`usize::MAX` where it has no such limit).
+    let maxima = StrictLimit::ALL.map(|limit| limit.max(format).unwrap_or(usize::MAX));
+    let entries = entries.into_iter();
     let mut used = StrictCost::default();
-    let mut keeps = Vec::new();
+    let mut keeps = Vec::with_capacity(entries.size_hint().0);
     let mut downgrades = Vec::new();
     for (tool, cost) in entries {
         let Some(cost) = cost else {
             keeps.push(false);
             continue;
         };
-        let over = StrictLimit::ALL.into_iter().find_map(|limit| {
-            let max = limit.max(format)?;
-            (used.of(limit).saturating_add(cost.of(limit)) > max).then_some((limit, max))
-        });
+        // Summed and compared as whole arrays; which limit it exceeds is only looked for
+        // when it exceeds one.
+        let spent = used.plus(&cost);
+        let fits = spent
+            .counts
+            .iter()
+            .zip(&maxima)
+            .all(|(count, max)| count <= max);
+        let over = StrictLimit::ALL
+            .into_iter()
+            .filter(|_| !fits)
+            .find_map(|limit| {
+                let max = maxima[limit.index()];
+                (spent.of(limit) > max).then_some((limit, max))
+            });
         match over {
             None => {
-                for limit in StrictLimit::ALL {
-                    used = used.with(limit, cost.of(limit));
-                }
+                used = spent;
                 keeps.push(true);
             }
             Some((limit, max)) => {

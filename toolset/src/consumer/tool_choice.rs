@@ -266,11 +266,11 @@ pub(crate) fn allowed<'a>(listing: &Listing<'a>, format: Format) -> Vec<Allowed<
     listing
         .entries
         .iter()
-        .zip(namespaces)
-        .filter_map(|(entry, namespace)| match entry {
+        .enumerate()
+        .filter_map(|(at, entry)| match entry {
             Listed::Tool(tool) if tool.permitted => {
                 let name = tool.spec.name();
-                Some(match namespace {
+                Some(match namespaces.at(at) {
                     // Named as the list names it: inside its namespace's entry (a runtime
                     // tool of a namespace).
                     Some(namespace) => Allowed::Namespaced {
