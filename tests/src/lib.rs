@@ -8,6 +8,7 @@ pub mod desk;
 pub mod exclusions;
 pub mod forwarding;
 pub mod ledger;
+pub mod loopback;
 pub mod mcp_result;
 pub mod numbers;
 pub mod postgres;

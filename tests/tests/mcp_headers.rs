@@ -12,6 +12,7 @@ use toolset::consumer::Format;
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::prelude::*;
 use toolset::{DynamicTool, Tier, ToolContext, tool, toolset};
+use toolset_tests::loopback::{Loopback, serve_http};
 use toolset_tests::stateless::post;
 
 /// How many times a handler ran.
@@ -60,27 +61,14 @@ fn tenant_tool(runs: &Arc<AtomicUsize>) -> DynamicTool {
         })
 }
 
-/// A served fixture: its address, the `#[tool]`'s and the runtime tool's run counts.
+/// A served fixture: where it listens, the `#[tool]`'s and the runtime tool's run counts.
 struct Served {
-    addr: std::net::SocketAddr,
+    loopback: Loopback,
     weather_runs: Arc<AtomicUsize>,
     tenant_runs: Arc<AtomicUsize>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
 }
 
 async fn serve() -> Served {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("its address");
     let runs = Runs::default();
     let weather_runs = Arc::clone(&runs.0);
     let tenant_runs = Arc::new(AtomicUsize::new(0));
@@ -88,18 +76,13 @@ async fn serve() -> Served {
         .with(tenant_tool(&tenant_runs))
         .expect("the runtime tool registers");
     let server = McpServer::<Forecast>::new(runs).with_toolbox(toolbox);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(server.serve_http(
-        listener,
-        HttpConfig::new().with_shutdown(async {
-            let _ = stopped.await;
-        }),
-    ));
     Served {
-        addr,
+        loopback: serve_http(HttpConfig::new(), |listener, config| {
+            server.serve_http(listener, config)
+        })
+        .await,
         weather_runs,
         tenant_runs,
-        stop: Some(stop),
     }
 }
 
@@ -135,7 +118,14 @@ async fn tenant_call(addr: std::net::SocketAddr, header: &str) -> (u16, Value) {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_annotation_is_listed_by_mcp_on_the_mirrored_property_only() {
     let served = serve().await;
-    let (status, listed) = post(served.addr, "tools/list", json!({}), json!({}), &[]).await;
+    let (status, listed) = post(
+        served.loopback.addr,
+        "tools/list",
+        json!({}),
+        json!({}),
+        &[],
+    )
+    .await;
     assert_eq!(status, 200, "{listed}");
     let tools = listed["result"]["tools"].as_array().expect("a tool list");
     let schema = |name: &str| {
@@ -180,7 +170,7 @@ async fn a_matching_header_runs_the_call_plain_or_base64() {
     let served = serve().await;
     let arguments = json!({"region": "north", "days": 2});
     let (status, answer) = call(
-        served.addr,
+        served.loopback.addr,
         "weather",
         arguments.clone(),
         &[("mcp-param-region", "north")],
@@ -190,7 +180,7 @@ async fn a_matching_header_runs_the_call_plain_or_base64() {
     assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
     // `bm9ydGg=` is "north" in Base64: decoded before it is compared.
     let (status, answer) = call(
-        served.addr,
+        served.loopback.addr,
         "weather",
         arguments,
         &[("Mcp-Param-Region", "=?base64?bm9ydGg=?=")],
@@ -199,7 +189,7 @@ async fn a_matching_header_runs_the_call_plain_or_base64() {
     assert_eq!(status, 200, "{answer}");
     assert_eq!(served.weather_runs.load(Ordering::SeqCst), 2);
 
-    let (status, answer) = tenant_call(served.addr, "acme").await;
+    let (status, answer) = tenant_call(served.loopback.addr, "acme").await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(served.tenant_runs.load(Ordering::SeqCst), 1);
 }
@@ -216,12 +206,13 @@ async fn a_missing_different_or_garbled_header_is_refused_and_the_handler_never_
         &[("mcp-param-region", "=?base64?bm9ydGg?=")],
     ];
     for headers in refusals {
-        let (status, answer) = call(served.addr, "weather", arguments.clone(), headers).await;
+        let (status, answer) =
+            call(served.loopback.addr, "weather", arguments.clone(), headers).await;
         assert_eq!(status, 400, "{headers:?}: {answer}");
         assert_eq!(answer["error"]["code"], -32020, "{headers:?}: {answer}");
     }
     // The runtime tool's annotation is held to the same rule.
-    let (status, answer) = tenant_call(served.addr, "globex").await;
+    let (status, answer) = tenant_call(served.loopback.addr, "globex").await;
     assert_eq!((status, &answer["error"]["code"]), (400, &json!(-32020)));
     assert_eq!(
         served.weather_runs.load(Ordering::SeqCst),
@@ -238,7 +229,7 @@ async fn a_missing_different_or_garbled_header_is_refused_and_the_handler_never_
 async fn a_deferred_tools_header_is_checked_too() {
     let served = serve().await;
     let (status, answer) = call(
-        served.addr,
+        served.loopback.addr,
         "archived_weather",
         json!({"region": "north"}),
         &[],

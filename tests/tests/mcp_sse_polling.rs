@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::{tool, toolset};
+use toolset_tests::loopback::{Loopback, serve_http};
 
 /// How often the slow tool ran.
 #[derive(Default)]
@@ -26,28 +27,22 @@ pub async fn slow(runs: &Runs) -> &'static str {
 
 toolset! { pub Slow<Runs> = [slow]; }
 
+/// The server on a loopback port until dropped, and its handler's run count.
 struct Served {
-    url: String,
+    loopback: Loopback,
     runs: Arc<AtomicUsize>,
-    _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 async fn serve(config: HttpConfig) -> Served {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let url = format!("http://{}/mcp", listener.local_addr().expect("its address"));
     let runs = Runs::default();
     let counted = Arc::clone(&runs.0);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let config = config.with_shutdown(async {
-        let _ = stopped.await;
-    });
-    tokio::spawn(McpServer::<Slow>::new(runs).serve_http(listener, config));
+    let server = McpServer::<Slow>::new(runs);
     Served {
-        url,
+        loopback: serve_http(config, |listener, config| {
+            server.serve_http(listener, config)
+        })
+        .await,
         runs: counted,
-        _stop: stop,
     }
 }
 
@@ -171,9 +166,9 @@ async fn resume(client: &reqwest::Client, url: &str, session: &str, last: &str) 
 async fn a_closed_calls_stream_is_resumed_with_its_result_even_after_the_call_ended() {
     let served = serve(HttpConfig::new().with_sse_polling(Duration::from_millis(100))).await;
     let client = reqwest::Client::new();
-    let session = session(&client, &served.url).await;
+    let session = session(&client, &served.loopback.url()).await;
 
-    let posted = call(&client, &served.url, &session).await;
+    let posted = call(&client, &served.loopback.url(), &session).await;
     assert!(!has_result(&posted), "closed before the result: {posted:?}");
     let last = posted.last().expect("events");
     assert!(
@@ -185,12 +180,12 @@ async fn a_closed_calls_stream_is_resumed_with_its_result_even_after_the_call_en
     // Come back after the call ended: its result waited.
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(served.runs.load(Ordering::SeqCst), 1, "the call ran on");
-    let resumed = resume(&client, &served.url, &session, &last).await;
+    let resumed = resume(&client, &served.loopback.url(), &session, &last).await;
     assert!(has_result(&resumed), "{resumed:?}");
 
     // A made-up id, or one of another stream's shape: nothing.
     for made_up in ["0123456789abcdef0123456789abcdef-1", "1/0", "junk"] {
-        let replayed = resume(&client, &served.url, &session, made_up).await;
+        let replayed = resume(&client, &served.loopback.url(), &session, made_up).await;
         assert!(!has_result(&replayed), "{made_up}: {replayed:?}");
     }
     assert_eq!(served.runs.load(Ordering::SeqCst), 1, "it ran once");
@@ -200,8 +195,8 @@ async fn a_closed_calls_stream_is_resumed_with_its_result_even_after_the_call_en
 async fn a_client_coming_back_mid_call_gets_the_result_when_it_comes() {
     let served = serve(HttpConfig::new().with_sse_polling(Duration::from_millis(150))).await;
     let client = reqwest::Client::new();
-    let session = session(&client, &served.url).await;
-    let posted = call(&client, &served.url, &session).await;
+    let session = session(&client, &served.loopback.url()).await;
+    let posted = call(&client, &served.loopback.url(), &session).await;
     let last = posted
         .last()
         .and_then(|event| event.id.clone())
@@ -211,7 +206,7 @@ async fn a_client_coming_back_mid_call_gets_the_result_when_it_comes() {
     let mut rounds = 0;
     let resumed = loop {
         rounds += 1;
-        let resumed = resume(&client, &served.url, &session, &last).await;
+        let resumed = resume(&client, &served.loopback.url(), &session, &last).await;
         if has_result(&resumed) || rounds == 10 {
             break resumed;
         }
@@ -224,7 +219,7 @@ async fn a_client_coming_back_mid_call_gets_the_result_when_it_comes() {
 async fn without_polling_the_stream_stays_open_until_the_result() {
     let served = serve(HttpConfig::new()).await;
     let client = reqwest::Client::new();
-    let session = session(&client, &served.url).await;
-    let posted = call(&client, &served.url, &session).await;
+    let session = session(&client, &served.loopback.url()).await;
+    let posted = call(&client, &served.loopback.url(), &session).await;
     assert!(has_result(&posted), "{posted:?}");
 }

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use toolset::context::Sampling;
 use toolset::mcp::{HttpConfig, McpServer};
 use toolset::{ToolContext, ToolError, tool, toolset};
+use toolset_tests::loopback::{Loopback, serve_http};
 use toolset_tests::stateless::post;
 
 /// How often a handler went on past its ask.
@@ -38,31 +39,22 @@ pub async fn summarize_if_you_can(count: &Count, ctx: &ToolContext) -> String {
 
 toolset! { pub Summaries<Count> = [summarize, summarize_if_you_can]; }
 
-/// The server on a loopback port until dropped: its address and the handlers' count.
+/// The server on a loopback port until dropped, and the handlers' count.
 struct Served {
-    addr: std::net::SocketAddr,
+    loopback: Loopback,
     count: Arc<AtomicUsize>,
-    _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 async fn serve() -> Served {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("its address");
     let count = Count::default();
     let counted = Arc::clone(&count.0);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(McpServer::<Summaries>::new(count).serve_http(
-        listener,
-        HttpConfig::new().with_shutdown(async {
-            let _ = stopped.await;
-        }),
-    ));
+    let server = McpServer::<Summaries>::new(count);
     Served {
-        addr,
+        loopback: serve_http(HttpConfig::new(), |listener, config| {
+            server.serve_http(listener, config)
+        })
+        .await,
         count: counted,
-        _stop: stop,
     }
 }
 
@@ -83,7 +75,8 @@ async fn the_methods_2026_07_28_removed_are_not_found_whatever_their_params() {
         ("logging/setLevel", json!({"level": "info"})),
         ("resources/subscribe", json!({"uri": "file:///a"})),
     ] {
-        let (status, answer) = post(served.addr, method, params.clone(), json!({}), &[]).await;
+        let (status, answer) =
+            post(served.loopback.addr, method, params.clone(), json!({}), &[]).await;
         assert_eq!(status, 404, "{method} {params}: {answer}");
         assert_eq!(
             answer["error"]["code"], -32601,
@@ -109,7 +102,7 @@ async fn a_client_before_2026_07_28_still_initializes() {
         },
     });
     let response = reqwest::Client::new()
-        .post(format!("http://{}/mcp", served.addr))
+        .post(format!("http://{}/mcp", served.loopback.addr))
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .body(body.to_string())
@@ -129,7 +122,14 @@ async fn a_tool_that_cannot_do_without_an_undeclared_capability_is_refused_namin
     let served = serve().await;
     let call = |name: &str| json!({"name": name, "arguments": {}});
 
-    let (status, answer) = post(served.addr, "tools/call", call("summarize"), json!({}), &[]).await;
+    let (status, answer) = post(
+        served.loopback.addr,
+        "tools/call",
+        call("summarize"),
+        json!({}),
+        &[],
+    )
+    .await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["error"]["code"], -32021, "{answer}");
     assert_eq!(
@@ -141,7 +141,7 @@ async fn a_tool_that_cannot_do_without_an_undeclared_capability_is_refused_namin
 
     // One that goes on without the answer is answered as usual.
     let (status, answer) = post(
-        served.addr,
+        served.loopback.addr,
         "tools/call",
         call("summarize_if_you_can"),
         json!({}),
@@ -160,7 +160,7 @@ async fn a_tool_that_cannot_do_without_an_undeclared_capability_is_refused_namin
 
     // Declared, the same tool asks by a round instead.
     let (status, answer) = post(
-        served.addr,
+        served.loopback.addr,
         "tools/call",
         call("summarize"),
         json!({"sampling": {}}),
