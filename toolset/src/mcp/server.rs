@@ -131,9 +131,10 @@ impl<T: ToolSet> McpServer<T> {
             Err(plan) => plan,
         };
         // The common call runs at once; one withheld for the human takes the longer way
-        // (elicitation, `input_required`). Either is boxed: rmcp moves this future, and an
-        // `async fn` holds what it awaits twice over (rust-lang/rust#62958), so this one
-        // stays small and the run is moved once, into its box.
+        // (elicitation, `input_required`), boxed: an `async fn` holds what it awaits twice
+        // over (rust-lang/rust#62958), so this one stays small. The common run is held in
+        // place: `call_tool` boxes this whole future, which rmcp then moves as a pointer,
+        // so a box of the run's own would only add an allocation a call.
         let output = if plan.proposals().is_empty() {
             // A handler that asks, on 2026-07-28 and later: its asks are rounds.
             let round = match self.round(&plan, &request, &context) {
@@ -142,7 +143,7 @@ impl<T: ToolSet> McpServer<T> {
             };
             let Some((call, round)) = round else {
                 return Ok(self
-                    .written(Box::pin(self.run(plan, &context)).await, &context)
+                    .written(self.run(plan, &context).await, &context)
                     .await
                     .into());
             };
