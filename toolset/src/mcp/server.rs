@@ -600,7 +600,7 @@ where
 /// (its future dropped) and starts nothing more, each recorded as cancelled.
 async fn watched<F: Future>(
     mut applying: Pin<&mut F>,
-    client: &Client,
+    client: &Client<'_>,
     ctx: &ToolContext,
 ) -> F::Output {
     // `biased`: a call that finishes when it is woken is not cancelled.
@@ -644,31 +644,32 @@ pub(super) enum Decided<T: ToolSet> {
     NotProposed,
 }
 
-/// What tells that the client of a call has gone.
-pub(super) struct Client {
+/// What tells that the client of a call has gone, borrowed from the request: a clone of
+/// a cancellation token locks its tree node twice (cloned, then dropped), on every call.
+pub(super) struct Client<'a> {
     /// The connection's presence; `None` when served through rmcp's own
     /// `ServiceExt::serve`, bypassing [`McpServer::serve`] (and over HTTP without a
     /// session).
-    presence: Option<Presence>,
+    presence: Option<&'a Presence>,
     /// The request's token, cancelled by `notifications/cancelled`.
-    request: tokio_util::sync::CancellationToken,
+    request: &'a tokio_util::sync::CancellationToken,
 }
 
-impl Client {
+impl<'a> Client<'a> {
     /// The client of the request `context`.
-    pub(super) fn of(context: &RequestContext<RoleServer>) -> Self {
+    pub(super) fn of(context: &'a RequestContext<RoleServer>) -> Self {
         Client {
-            presence: context.extensions.get::<Presence>().cloned(),
-            request: context.ct.clone(),
+            presence: context.extensions.get::<Presence>(),
+            request: &context.ct,
         }
     }
 
     pub(super) fn is_gone(&self) -> bool {
-        self.request.is_cancelled() || self.presence.as_ref().is_some_and(Presence::is_gone)
+        self.request.is_cancelled() || self.presence.is_some_and(Presence::is_gone)
     }
 
     pub(super) async fn gone(&self) {
-        match &self.presence {
+        match self.presence {
             Some(presence) => tokio::select! {
                 () = presence.gone() => {}
                 () = self.request.cancelled() => {}
