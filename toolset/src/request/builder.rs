@@ -134,10 +134,16 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`declared`](Self::declared), the order of [`offered`](Self::offered)), and the wire
     /// shape of the local search's answer. What the gate permits does not depend on it.
     pub fn format(mut self, format: Format) -> Self {
+        self.set_format(format);
+        self
+    }
+
+    /// [`format`](Self::format) in place: a `Request` is large, and a caller building one
+    /// per call (the MCP server's session) would copy it at every by-value step.
+    pub(crate) fn set_format(&mut self, format: Format) {
         // The gate's arrangement reads no format; the lists' do.
         self.decision = Decision::default();
         self.format = Some(format);
-        self
     }
 
     /// Offers the runtime tools of `toolbox` too (after the set's offered tools, in the
@@ -150,6 +156,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// [`PolicyNameError`] otherwise, naming each unknown name, the closest tool name and
     /// the toolbox's runtime tools. A misspelled name never leaves a tool unrestricted.
     pub fn toolbox(mut self, toolbox: &'p Toolbox<T>) -> Result<Self, PolicyNameError> {
+        self.set_toolbox(toolbox)?;
+        Ok(self)
+    }
+
+    /// [`toolbox`](Self::toolbox) in place (see [`set_format`](Self::set_format)).
+    pub(crate) fn set_toolbox(&mut self, toolbox: &'p Toolbox<T>) -> Result<(), PolicyNameError> {
         self.decision = Decision::default();
         self.toolbox = Some(toolbox);
         self.runtime = OnceLock::new();
@@ -160,7 +172,7 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 .map(|tool| (tool.spec().name(), tool.spec().tier()));
             self.policy.check_runtime_names(names)?;
         }
-        Ok(self)
+        Ok(())
     }
 
     /// [`toolbox`](Self::toolbox) without the check of the policy's runtime names: only
@@ -217,6 +229,12 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// toolbox's runtime tool of that name if the policy defers it (a search found it), and
     /// nothing otherwise; a denied or hidden one stays out.
     pub fn activated(mut self, activations: &Activations) -> Self {
+        self.set_activated(activations);
+        self
+    }
+
+    /// [`activated`](Self::activated) in place (see [`set_format`](Self::set_format)).
+    pub(crate) fn set_activated(&mut self, activations: &Activations) {
         self.decision = Decision::default();
         for name in activations.names() {
             let key = ToolKey::named(name.as_str());
@@ -224,7 +242,6 @@ impl<'p, T: ToolSet> Request<'p, T> {
                 self.activated.push(key);
             }
         }
-        self
     }
 
     /// What the run has read so far, by its calls that ran ([`Exposure::record`] after each
@@ -241,8 +258,13 @@ impl<'p, T: ToolSet> Request<'p, T> {
     /// decides before anything runs, and a proposed read may be approved before the send.
     /// A request given no exposure judges a run that has read nothing before this program.
     pub fn exposure(mut self, exposure: &'p Exposure) -> Self {
-        self.exposure = Cow::Borrowed(exposure);
+        self.set_exposure(exposure);
         self
+    }
+
+    /// [`exposure`](Self::exposure) in place (see [`set_format`](Self::set_format)).
+    pub(crate) fn set_exposure(&mut self, exposure: &'p Exposure) {
+        self.exposure = Cow::Borrowed(exposure);
     }
 
     /// Adds `tool` for this request (a procedure's own tool, say), after the activated

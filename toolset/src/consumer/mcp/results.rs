@@ -116,11 +116,8 @@ fn block(part: Content) -> Value {
 /// JSON or the fallback sentence as the one text), the structured value when it is an
 /// object, and the error flag.
 fn written<B>(output: ToolOutput, block: impl Fn(Content) -> B) -> Written<B> {
-    let has_parts = output.content.iter().any(|part| match part {
-        Content::Text { text } => !text.is_empty(),
-        _ => true,
-    });
-    let content = if has_parts {
+    let kept = output.content.iter().filter(|part| is_sent(part)).count();
+    let content = if kept > 0 {
         None
     } else {
         // Without content: the structured value's JSON, else the fallback sentence.
@@ -129,11 +126,14 @@ fn written<B>(output: ToolOutput, block: impl Fn(Content) -> B) -> Written<B> {
     let (parts, structured, is_error) = output.into_sent();
     let content = match content {
         Some(only) => vec![block(Content::Text { text: only })],
-        None => parts
-            .into_iter()
-            .filter(|part| !matches!(part, Content::Text { text } if text.is_empty()))
-            .map(block)
-            .collect(),
+        None => {
+            // Sized exactly: collected through the filter, the `Vec` would start at four
+            // blocks, over a kilobyte of rmcp's, which makes glibc consolidate its fast
+            // bins on every call (callgrind: ~500 instructions of a one-part result).
+            let mut content = Vec::with_capacity(kept);
+            content.extend(parts.into_iter().filter(is_sent).map(block));
+            content
+        }
     };
     let structured = match structured {
         Some(Value::Object(structured)) => Some(structured),
@@ -144,6 +144,11 @@ fn written<B>(output: ToolOutput, block: impl Fn(Content) -> B) -> Written<B> {
         structured,
         is_error,
     }
+}
+
+/// Whether `part` goes on the wire: every part but an empty text.
+fn is_sent(part: &Content) -> bool {
+    !matches!(part, Content::Text { text } if text.is_empty())
 }
 
 /// The results of one batch: a JSON array of `CallToolResult`s ([`result`]), one per
