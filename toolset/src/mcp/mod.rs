@@ -218,6 +218,7 @@
 mod as_task;
 mod ask;
 mod elicit;
+mod handler;
 mod http;
 pub(crate) mod incoming;
 mod input_required;

@@ -11,10 +11,10 @@
 //! whole within its cap (`guard::whole_body`), and a request for another path never gets
 //! here.
 
+use super::super::handler::REMOVED_IN_2026_07_28;
 use super::super::incoming::{self, ArgumentsText, Incoming, Refusal};
 use super::super::messages;
 use super::super::messages::Unit;
-use super::super::server::REMOVED_IN_2026_07_28;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
