@@ -25,6 +25,11 @@
 //! offered, its calls refused naming the change, a `toolset.mcp.tool_withheld` event)
 //! until the host accepts the new definition ([`McpTools::drift`], [`McpTools::accept`]).
 
+mod error;
+mod forwarded;
+
+pub use self::error::{AcceptError, McpSourceError};
+use self::forwarded::{CancelOnDrop, output, token_text};
 use super::dynamic::{DynamicHandler, DynamicTool};
 use super::local_name::local_name;
 use super::mcp_stdio::{ChildStdio, NOT_JSON_RPC};
@@ -35,18 +40,15 @@ use crate::context::ToolContext;
 use crate::declaration::DeclarationProblem;
 use crate::error::ToolError;
 use crate::messages;
-use crate::output::ResourceContents as Contents;
 use crate::output::ToolOutput;
-use crate::output::{Audio, Content, EmbeddedResource, ResourceLink};
 use crate::set::{ToolName, ToolSet};
 use crate::spec::Labels;
-use crate::store::{MemoryStore, Store, StoreError};
+use crate::store::{MemoryStore, Store};
 use crate::tier::Tier;
 use futures_util::future::BoxFuture;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken,
-    RequestId, ResourceContents, ServerResult, Tool,
+    CallToolRequest, CallToolRequestParams, ClientRequest, ProgressNotificationParam, ServerResult,
+    Tool,
 };
 use rmcp::service::{NotificationContext, Peer, PeerRequestOptions, RunningService, ServiceError};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
@@ -115,72 +117,6 @@ impl Hints {
         self.open_world == Some(true)
     }
 }
-
-/// Why connecting to an MCP server failed.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum McpSourceError {
-    /// The label is not `[a-z0-9]+`.
-    BadLabel(String),
-    /// The server could not be started or the MCP handshake failed.
-    Connect(String),
-    /// The server did not list its tools.
-    List(String),
-}
-
-impl fmt::Display for McpSourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            McpSourceError::BadLabel(label) => write!(
-                f,
-                "the label {label:?} must be one or more lowercase letters or digits ([a-z0-9]+), \
-                 so that `label_tool` splits one way only"
-            ),
-            McpSourceError::Connect(why) => write!(
-                f,
-                "could not connect to the MCP server ({why}); check its command or address"
-            ),
-            McpSourceError::List(why) => {
-                write!(f, "the MCP server did not list its tools ({why})")
-            }
-        }
-    }
-}
-
-impl std::error::Error for McpSourceError {}
-
-/// Why [`McpTools::accept`] accepted nothing.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum AcceptError {
-    /// The namespace is not registered in a toolbox yet: nothing is pinned or withheld.
-    NotRegistered,
-    /// The tool is no longer withheld as the [`Drift`] says: it was accepted (here or by
-    /// another replica), the server changed it again, or it is no longer listed.
-    Stale(String),
-    /// The store keeping the pins failed.
-    Store(StoreError),
-}
-
-impl fmt::Display for AcceptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AcceptError::NotRegistered => f.write_str(
-                "the namespace is not registered in a toolbox yet, so nothing is withheld; \
-                 add it with `Toolbox::with_namespace` first",
-            ),
-            AcceptError::Stale(tool) => write!(
-                f,
-                "the tool `{tool}` is no longer withheld as this drift says (it was accepted, \
-                 changed again or removed); read `McpTools::drift()` again and review what it \
-                 lists now"
-            ),
-            AcceptError::Store(error) => write!(f, "could not accept the tool: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for AcceptError {}
 
 /// The host's mapping of remote tools to tiers.
 type TierFn = Arc<dyn Fn(&RemoteTool) -> Option<Tier> + Send + Sync>;
@@ -292,13 +228,6 @@ impl ClientHandler for Listener {
             // A listing that fails keeps the tools as they were; the next change retries.
             let _ = shared.refresh().await;
         }
-    }
-}
-
-fn token_text(token: &ProgressToken) -> String {
-    match &token.0 {
-        NumberOrString::Number(number) => number.to_string(),
-        NumberOrString::String(text) => text.to_string(),
     }
 }
 
@@ -943,30 +872,6 @@ impl DynamicHandler for Forward {
     }
 }
 
-/// Sends `notifications/cancelled` for a forwarded request dropped before its answer.
-struct CancelOnDrop {
-    peer: Peer<RoleClient>,
-    request: Option<RequestId>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(request) = self.request.take() else {
-            return;
-        };
-        // Drop cannot await: the notification goes out on the runtime, if there is one.
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let peer = self.peer.clone();
-            runtime.spawn(async move {
-                let reason = Some("the agent's call was cancelled or timed out".to_owned());
-                let _ = peer
-                    .notify_cancelled(CancelledNotificationParam::new(Some(request), reason))
-                    .await;
-            });
-        }
-    }
-}
-
 /// The namespace's description from the server's `initialize` answer, when the host
 /// gives none (see [`McpTools::describe`]): the first of `serverInfo.description`,
 /// `instructions` and `serverInfo.title` that holds text, else a sentence naming the
@@ -989,80 +894,6 @@ fn server_description(info: Option<&rmcp::model::ServerPeerInfo>) -> String {
         },
         str::to_owned,
     )
-}
-
-/// A server's result as the call's output; an error result is a failed call.
-fn output(label: &str, result: CallToolResult) -> Result<ToolOutput, ToolError> {
-    let content: Vec<Content> = result
-        .content
-        .into_iter()
-        .map(|block| match block {
-            ContentBlock::Text(text) => Content::Text { text: text.text },
-            ContentBlock::Image(image) => Content::Image {
-                data: image.data,
-                mime_type: image.mime_type,
-            },
-            ContentBlock::Audio(audio) => Content::Audio(Box::new(Audio {
-                data: audio.data,
-                mime_type: audio.mime_type,
-            })),
-            ContentBlock::Resource(embedded) => match embedded.resource {
-                ResourceContents::TextResourceContents {
-                    uri,
-                    mime_type,
-                    text,
-                    ..
-                } => Content::Resource(Box::new(EmbeddedResource {
-                    uri,
-                    mime_type,
-                    contents: Contents::Text(text),
-                })),
-                ResourceContents::BlobResourceContents {
-                    uri,
-                    mime_type,
-                    blob,
-                    ..
-                } => Content::Resource(Box::new(EmbeddedResource {
-                    uri,
-                    mime_type,
-                    contents: Contents::Blob(blob),
-                })),
-                // A kind of contents this crate does not know: its JSON, as text.
-                other => Content::Text {
-                    text: serde_json::to_string(&other).unwrap_or_default(),
-                },
-            },
-            ContentBlock::ResourceLink(link) => Content::ResourceLink(Box::new(ResourceLink {
-                uri: link.uri,
-                name: link.name,
-                mime_type: link.mime_type,
-                description: link.description,
-            })),
-            // A kind of block this crate does not know: its JSON, as text.
-            other => Content::Text {
-                text: serde_json::to_string(&other).unwrap_or_default(),
-            },
-        })
-        .collect();
-    if result.is_error == Some(true) {
-        let text: Vec<&str> = content
-            .iter()
-            .filter_map(|part| match part {
-                Content::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        return Err(ToolError::failed(if text.is_empty() {
-            messages::proxy_error_without_text(label)
-        } else {
-            text.join("\n")
-        }));
-    }
-    Ok(ToolOutput::from(crate::output::ToolOutputParts {
-        content,
-        structured: result.structured_content,
-        ..crate::output::ToolOutputParts::default()
-    }))
 }
 
 impl<T: ToolSet> Toolbox<T> {
@@ -1116,24 +947,5 @@ impl<T: ToolSet> Toolbox<T> {
         }
         self.sources.push(tools.shared);
         Ok(self)
-    }
-}
-
-#[cfg(all(test, feature = "mcp"))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_kind_of_part_a_proxied_tool_sends_arrives_as_it_was_sent() {
-        let sent = ToolOutput::text("all kinds:")
-            .with_image("iVBOR", "image/png")
-            .with_audio("UklGR", "audio/wav")
-            .with_resource("test://a", Some("text/plain"), "a text")
-            .with_resource_blob("test://b", None, "JVBER")
-            .with_resource_link("file:///c.md", "c");
-        // What toolset's own MCP server writes, read back as a proxied tool's answer.
-        let received = output("hub", crate::consumer::mcp::call_tool_result(sent.clone()))
-            .expect("not an error result");
-        assert_eq!(received.content(), sent.content());
     }
 }
