@@ -157,6 +157,10 @@ pub struct LoadReport {
     pub latencies: Vec<Duration>,
     /// Wall time of the whole run.
     pub elapsed: Duration,
+    /// CPU time this process spent during the run (clients and server together: the
+    /// rounds against one server run alone, so the difference between two servers' figures
+    /// is the servers'); `None` where `/proc/self/stat` cannot be read.
+    pub cpu: Option<Duration>,
 }
 
 impl LoadReport {
@@ -168,8 +172,36 @@ impl LoadReport {
         sorted.get(index).copied().unwrap_or_default()
     }
 
+    /// The mean latency. In a closed loop (each client sends its next call when the last is
+    /// answered) it is the number of clients over the throughput, whatever the spread.
+    pub fn mean(&self) -> Duration {
+        let total: Duration = self.latencies.iter().sum();
+        total / u32::try_from(self.latencies.len().max(1)).unwrap_or(u32::MAX)
+    }
+
+    /// How many calls took longer than `limit`.
+    pub fn slower_than(&self, limit: Duration) -> usize {
+        self.latencies
+            .iter()
+            .filter(|latency| **latency > limit)
+            .count()
+    }
+
+    /// CPU time per answered call, clients' and server's; `None` without `/proc`.
+    pub fn cpu_per_call(&self) -> Option<Duration> {
+        let calls = u32::try_from(self.latencies.len().max(1)).unwrap_or(u32::MAX);
+        self.cpu.map(|cpu| cpu / calls)
+    }
+
     /// Adds `other`'s calls and wall time to this report's (one more round of the same load).
     pub fn absorb(&mut self, other: LoadReport) {
+        // An empty report (the default) takes the round's CPU time as it is.
+        let empty = self.elapsed.is_zero() && self.latencies.is_empty();
+        self.cpu = match (self.cpu, other.cpu) {
+            (Some(mine), Some(theirs)) => Some(mine + theirs),
+            (None, theirs) if empty => theirs,
+            _ => None,
+        };
         self.correct += other.correct;
         self.wrong.extend(other.wrong);
         self.lost += other.lost;
@@ -193,6 +225,7 @@ pub async fn run(addr: SocketAddr, clients: u64, calls: u64) -> LoadReport {
 /// each other's writes.
 pub async fn run_from(addr: SocketAddr, first: u64, clients: u64, calls: u64) -> LoadReport {
     let started = Instant::now();
+    let cpu_before = process_cpu();
     let tasks: Vec<_> = (first..first + clients)
         .map(|client| tokio::spawn(one_client(addr, client, calls)))
         .collect();
@@ -209,7 +242,21 @@ pub async fn run_from(addr: SocketAddr, first: u64, clients: u64, calls: u64) ->
         }
     }
     report.elapsed = started.elapsed();
+    report.cpu = process_cpu()
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
     report
+}
+
+/// The CPU time (user and system) this process has spent, from `/proc/self/stat`, whose
+/// clock ticks are 1/100 s on Linux.
+fn process_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; the fields after its `)` are fixed.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |at: usize| fields.get(at)?.parse::<u64>().ok();
+    // utime and stime are fields 14 and 15, the 12th and 13th after the name.
+    Some(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
 }
 
 async fn one_client(addr: SocketAddr, client: u64, calls: u64) -> LoadReport {
