@@ -9,7 +9,8 @@
 #   agent (backtraces still name the line) and no debug info for dependencies.
 #
 # The toolset agent declares its tools with `#[tool]` and `toolset!`, serves them with
-# `McpServer` and keeps its proposals in a `SqliteStore` (features `mcp`, `sqlite`); the
+# `McpServer` and keeps its proposals in a `SqliteStore` (features `mcp`, `sqlite`, and
+# `constraints`; `toolset-lean` is the same agent without `constraints`); the
 # rmcp agent declares them with `#[tool_router]` / `#[tool]` and serves them with rmcp's
 # stdio transport and `StreamableHttpService` under axum, as rmcp documents it. Both
 # keep their notes with rusqlite (bundled SQLite). The crates are written into
@@ -62,7 +63,7 @@ version.workspace = true
 publish.workspace = true
 
 [dependencies]
-toolset = { path = "$root/toolset", features = ["mcp", "sqlite"] }
+toolset = { path = "$root/toolset", features = ["constraints", "mcp", "sqlite"] }
 serde.workspace = true
 serde_json.workspace = true
 schemars.workspace = true
@@ -70,10 +71,10 @@ rusqlite.workspace = true
 tokio.workspace = true
 EOF
 
-# The same agent without toolset's default feature `constraints` (the jsonschema
-# validator): it declares no constraint, so it loses no check.
+# The same agent with toolset's default features, i.e. without `constraints` (the
+# jsonschema validator): it declares no constraint, so it loses no check.
 sed -e 's/^name = "agent-toolset"/name = "agent-toolset-lean"/' \
-    -e 's/features = \["mcp", "sqlite"\] }/default-features = false, features = ["mcp", "sqlite"] }/' \
+    -e 's/features = \["constraints", "mcp", "sqlite"\] }/features = ["mcp", "sqlite"] }/' \
     "$ws/agent-toolset/Cargo.toml" >"$ws/agent-toolset-lean/Cargo.toml"
 
 cat >"$ws/agent-rmcp/Cargo.toml" <<EOF

@@ -83,6 +83,11 @@ pub const SERDE_TAKES_OVER_DESERIALIZING: &[&str] =
 pub const SERDE_TAKES_OVER_SCHEMA: &[&str] = &["with", "flatten"];
 /// `#[schemars(...)]` keys with which schemars no longer asks the field's type for its schema.
 pub const SCHEMARS_TAKES_OVER_SCHEMA: &[&str] = &["with", "schema_with", "flatten"];
+/// `#[schemars(...)]` keys that write a constraint serde does not enforce (a range, a
+/// length, a pattern, a `contains`), which only toolset's `constraints` feature checks.
+pub const SCHEMARS_CONSTRAINTS: &[&str] = &["range", "length", "regex", "pattern", "contains"];
+/// `#[schemars(inner(..))]`: the keys inside apply to an array's items.
+pub const SCHEMARS_INNER: &str = "inner";
 
 /// The wrappers a handler might take the per-run state (or the context) in by value:
 /// `toolset!` refuses each around the set's state, and `#[tool]` names the type inside

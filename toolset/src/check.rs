@@ -22,7 +22,7 @@ use crate::set::ToolSet;
 ///
 /// /// Look a user up.
 /// #[tool(tier = "read_only")]
-/// pub async fn find_user(#[schemars(length(max = 64))] login: String) -> String { login }
+/// pub async fn find_user(login: String) -> String { login }
 ///
 /// toolset! { pub Users<()> = [find_user]; }
 ///

@@ -39,7 +39,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `constraints` | yes | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`), with the `jsonschema` crate, for the tools that declare any. Off, a tool whose schema has a constraint is refused (never run unchecked; [`check_declarations`] names it), runtime tools cannot register, and a build saves the validator's 40 packages |
+//! | `constraints` | no | the gate also checks schema constraints serde cannot (ranges, lengths, patterns declared with `#[schemars(...)]`, a set's `uniqueItems`), with the `jsonschema` crate, for the tools that declare any; runtime tools (a toolbox, `DynamicTool`, rig's tools) need it. Off, a tool whose schema has a constraint is refused, never run unchecked: `#[tool]` makes one declared on an argument a compile error, and [`check_declarations`] names the rest (a constraint from the argument's type). Off by default because the validator's ~40 packages double a clean build of toolset and bring a second `syn` |
 //! | `mcp` | no | `toolset::mcp`: serve any set (and a toolbox) over MCP, stdio or streamable HTTP, with rmcp |
 //! | `mcp-client` | no | `toolbox::McpTools`: another MCP server's tools in a toolbox, over a child's stdio or streamable HTTP (implies `mcp` and `constraints`) |
 //! | `console` | no | `toolset::console`: the approval console, one web page over the driver's store, served by axum |

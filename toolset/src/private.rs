@@ -13,6 +13,12 @@ pub use toolset_rules::NameIndex;
 
 use serde_json::Value;
 
+/// Whether this build of toolset checks schema constraints (its `constraints` feature):
+/// `#[tool]` asserts it at compile time for an argument that declares one with
+/// `#[schemars(range(..))]` and the like, where the gate would otherwise refuse the tool
+/// at run time.
+pub const CONSTRAINTS: bool = cfg!(feature = "constraints");
+
 // Every sentence the model reads. Declared here so that the snapshot test
 // (`tests/tests/messages.rs`) can show them all without making them public API; the crate
 // itself uses it as `crate::messages`.

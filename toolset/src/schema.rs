@@ -193,6 +193,7 @@ const CONSTRAINT_KEYWORDS: &[&str] = &[
     "uniqueItems",
     "minProperties",
     "maxProperties",
+    "contains",
     "minContains",
     "maxContains",
 ];
@@ -414,6 +415,7 @@ mod tests {
             json!({"type": "string", "maxLength": 10}),
             json!({"type": "string", "pattern": "^[a-z]+$"}),
             json!({"type": "array", "uniqueItems": true}),
+            json!({"type": "array", "contains": {"const": "urgent"}}),
         ] {
             let schema = json!({"type": "object", "properties": {"x": constraint}});
             assert!(has_unenforced_constraints(&schema), "{schema}");

@@ -463,7 +463,8 @@ impl ToolSpec {
         #[cfg(not(feature = "constraints"))]
         return Some(
             "its argument schema declares constraints (ranges, lengths, patterns) that only the \
-             `constraints` feature of toolset checks, and it is off; enable it"
+             `constraints` feature of toolset checks, and it is off; turn it on: toolset = { \
+             version = \"..\", features = [\"constraints\"] }"
                 .to_owned(),
         );
     }

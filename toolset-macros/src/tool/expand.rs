@@ -9,6 +9,7 @@ use crate::runtime::Runtime;
 use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 
 /// The expansion of a checked tool, `item` re-emitted first.
@@ -159,6 +160,11 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
     let header_checks = quote!(#(#header_checks)*);
     let header_checks =
         (!header_checks.is_empty()).then(|| quote!(const _: () = { #header_checks };));
+    let constraint_checks = handler
+        .args
+        .iter()
+        .filter_map(|arg| constraint_check(tool, arg, rt));
+    let constraint_checks = quote!(#(#constraint_checks)*);
 
     let ctx = if handler.takes_context() {
         format_ident!("ctx")
@@ -222,6 +228,8 @@ fn expand_handler(clean: &UserItem, tool: &Tool, handler: &Handler) -> TokenStre
             #state_not_sent
 
             #header_checks
+
+            #constraint_checks
 
             #[automatically_derived]
             #impl_head #rt::set::ToolHandler<#state_type> for #ident {
@@ -359,16 +367,7 @@ fn argument_checks(arg: &Arg, rt: &Runtime, derived_schema: bool) -> ArgumentChe
     let keys = |name: &str| -> Option<Vec<String>> {
         let mut keys = Vec::new();
         for attr in arg.attrs.iter().filter(|attr| attr.path().is_ident(name)) {
-            let metas = attr
-                .parse_args_with(
-                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-                )
-                .ok()?;
-            keys.extend(
-                metas
-                    .iter()
-                    .filter_map(|meta| meta.path().get_ident().map(ToString::to_string)),
-            );
+            keys.extend(attribute_keys(attr)?);
         }
         Some(keys)
     };
@@ -426,6 +425,68 @@ fn argument_checks(arg: &Arg, rt: &Runtime, derived_schema: bool) -> ArgumentChe
         field_attrs,
         deserialize_bound,
     }
+}
+
+/// The keys of one `#[serde(...)]` or `#[schemars(...)]` attribute (`with`, `range`, …);
+/// `None` when its arguments are not a list of meta items (serde or schemars reports it).
+fn attribute_keys(attr: &syn::Attribute) -> Option<Vec<String>> {
+    let metas = attr
+        .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    Some(
+        metas
+            .iter()
+            .filter_map(|meta| meta.path().get_ident().map(ToString::to_string))
+            .collect(),
+    )
+}
+
+/// An assertion, at the attribute, that this build of toolset checks the constraint an
+/// argument declares with `#[schemars(range(..))]` and the like (`symbol::SCHEMARS_CONSTRAINTS`).
+/// Without toolset's `constraints` feature the gate refuses such a tool at run time, never
+/// running it unchecked; the assertion makes that a compile error that says what to turn
+/// on. A constraint that comes from the argument's type (its own `#[schemars]` attributes,
+/// a `HashSet`'s `uniqueItems`) is not visible here and stays a run-time refusal, which
+/// `check_declarations` reports.
+fn constraint_check(tool: &Tool, arg: &Arg, rt: &Runtime) -> Option<TokenStream> {
+    // `inner(..)` applies its keys to an array's items: `inner(length(max = 20))`.
+    fn constraint_key(metas: &Punctuated<syn::Meta, syn::Token![,]>) -> Option<String> {
+        metas.iter().find_map(|meta| {
+            let key = meta.path().get_ident()?.to_string();
+            if symbol::SCHEMARS_CONSTRAINTS.contains(&key.as_str()) {
+                return Some(key);
+            }
+            let syn::Meta::List(list) = meta else {
+                return None;
+            };
+            if key != symbol::SCHEMARS_INNER {
+                return None;
+            }
+            constraint_key(&list.parse_args_with(Punctuated::parse_terminated).ok()?)
+        })
+    }
+    let (attr, key) = arg
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident(symbol::SCHEMARS))
+        .find_map(|attr| {
+            let metas = attr
+                .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                .ok()?;
+            Some((attr, constraint_key(&metas)?))
+        })?;
+    let message = format!(
+        "the argument `{}` of the tool `{}` declares a schema constraint (`{key}` in its \
+         `#[schemars]` attribute) that only toolset's `constraints` feature checks, and it is \
+         off, so the gate would refuse every call of the tool; turn the feature on: toolset = \
+         {{ version = \"..\", features = [\"constraints\"] }}",
+        arg.ident, tool.name
+    );
+    let span = attr.span();
+    let rt = rt.at(span);
+    Some(
+        quote_spanned!(span=> const _: () = ::core::assert!(#rt::__private::CONSTRAINTS, #message);),
+    )
 }
 
 /// The arguments struct's `JsonSchema` impl when every field carries doc comments only:

@@ -353,7 +353,8 @@ fn schema_problems(which: &str, schema: &Value, arguments: bool) -> Vec<String> 
     #[cfg(not(feature = "constraints"))]
     problems.push(format!(
         "the {which} cannot be checked: runtime tools need the `constraints` feature of toolset \
-         (the `jsonschema` validator the gate checks their calls with); enable it"
+         (the `jsonschema` validator the gate checks their calls with); turn it on: toolset = \
+         {{ version = \"..\", features = [\"constraints\"] }}"
     ));
     problems
 }
