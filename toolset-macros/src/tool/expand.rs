@@ -482,6 +482,8 @@ fn constraint_check(tool: &Tool, arg: &Arg, rt: &Runtime) -> Option<TokenStream>
          {{ version = \"..\", features = [\"constraints\"] }}",
         arg.ident, tool.name
     );
+    // `assert!` reads its message as a format string: its braces are escaped.
+    let message = message.replace('{', "{{").replace('}', "}}");
     let span = attr.span();
     let rt = rt.at(span);
     Some(
