@@ -6,8 +6,11 @@ pub async fn search(
     /// How many notes to return at most.
     #[schemars(range(min = 1, max = 50))]
     limit: u32,
+    /// Only notes with every one of these tags.
+    #[schemars(inner(length(max = 20)))]
+    tags: Vec<String>,
 ) -> String {
-    limit.to_string()
+    format!("{limit} {tags:?}")
 }
 
 fn main() {}

@@ -427,14 +427,16 @@ fn argument_checks(arg: &Arg, rt: &Runtime, derived_schema: bool) -> ArgumentChe
     }
 }
 
-/// The keys of one `#[serde(...)]` or `#[schemars(...)]` attribute (`with`, `range`, …);
-/// `None` when its arguments are not a list of meta items (serde or schemars reports it).
+/// The items of one `#[serde(...)]` or `#[schemars(...)]` attribute; `None` when its
+/// arguments are not a list of meta items (serde or schemars reports it).
+fn attribute_metas(attr: &syn::Attribute) -> Option<Punctuated<syn::Meta, syn::Token![,]>> {
+    attr.parse_args_with(Punctuated::parse_terminated).ok()
+}
+
+/// The keys of one `#[serde(...)]` or `#[schemars(...)]` attribute (`with`, `range`, …).
 fn attribute_keys(attr: &syn::Attribute) -> Option<Vec<String>> {
-    let metas = attr
-        .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
-        .ok()?;
     Some(
-        metas
+        attribute_metas(attr)?
             .iter()
             .filter_map(|meta| meta.path().get_ident().map(ToString::to_string))
             .collect(),
@@ -469,12 +471,7 @@ fn constraint_check(tool: &Tool, arg: &Arg, rt: &Runtime) -> Option<TokenStream>
         .attrs
         .iter()
         .filter(|attr| attr.path().is_ident(symbol::SCHEMARS))
-        .find_map(|attr| {
-            let metas = attr
-                .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
-                .ok()?;
-            Some((attr, constraint_key(&metas)?))
-        })?;
+        .find_map(|attr| Some((attr, constraint_key(&attribute_metas(attr)?)?)))?;
     let message = format!(
         "the argument `{}` of the tool `{}` declares a schema constraint (`{key}` in its \
          `#[schemars]` attribute) that only toolset's `constraints` feature checks, and it is \
